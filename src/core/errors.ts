@@ -1,0 +1,72 @@
+// The error hierarchy (seed 000 §7). An exception here is for a bug or an unrecoverable condition;
+// tool failures the model can act on are data (ToolOutcome), not exceptions.
+
+export class AgentModeError extends Error {
+  constructor(
+    message: string,
+    readonly code: string = 'AGENT_MODE_ERROR',
+    readonly details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export class OrchestratorError extends AgentModeError {
+  constructor(message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(message, 'ORCHESTRATOR_ERROR', details, options);
+  }
+}
+
+export class AgentExecutionError extends AgentModeError {
+  constructor(readonly agentName: string, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(`${agentName}: ${message}`, 'AGENT_EXECUTION_ERROR', { agentName, ...details }, options);
+  }
+}
+
+export class ToolExecutionError extends AgentModeError {
+  constructor(readonly toolName: string, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(`${toolName}: ${message}`, 'TOOL_EXECUTION_ERROR', { toolName, ...details }, options);
+  }
+}
+
+export class StateNotFoundError extends AgentModeError {
+  constructor(readonly stateId: string) {
+    super(`No run with id ${stateId}`, 'STATE_NOT_FOUND', { stateId });
+  }
+}
+
+export class InvalidStateError extends AgentModeError {
+  constructor(readonly stateId: string, readonly currentNode: string, readonly expected: string) {
+    super(`Run ${stateId} is at ${currentNode}; this needs ${expected}`, 'INVALID_STATE', { stateId, currentNode, expected });
+  }
+}
+
+export class ToolNotFoundError extends AgentModeError {
+  constructor(readonly toolName: string, readonly available: readonly string[] = []) {
+    super(
+      `Unknown tool "${toolName}"${available.length ? `; available: ${available.join(', ')}` : ''}`,
+      'TOOL_NOT_FOUND',
+      { toolName, available },
+    );
+  }
+}
+
+/** Bad configuration or usage: the CLI maps it to exit code 2 and nothing is changed. */
+export class ConfigurationError extends AgentModeError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super(message, 'CONFIGURATION_ERROR', details);
+  }
+}
+
+/** A path that resolves outside the workspace, or into .git/ or .ironbees/. */
+export class PathOutsideWorkspaceError extends AgentModeError {
+  constructor(readonly requested: string, reason: string) {
+    super(`Refused path "${requested}": ${reason}`, 'PATH_REFUSED', { requested });
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

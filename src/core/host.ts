@@ -1,0 +1,111 @@
+// The Host port: everything the core needs from its surroundings. `src/host/node` answers with the
+// file system and child processes; `src/host/vscode` with the C# language server and VS Code tasks.
+// Paths given to the Host are absolute and already checked to lie inside the workspace.
+
+import type { CompilationDiagnostic } from './model';
+
+export interface HostFileSystem {
+  /** Null when the file does not exist. Bytes, so CRLF and encodings survive a round trip. */
+  readFile(absPath: string): Promise<Uint8Array | null>;
+  /** Creates parent folders as needed; writes atomically where the platform allows. */
+  writeFile(absPath: string, data: Uint8Array | string): Promise<void>;
+  deleteFile(absPath: string): Promise<void>;
+  exists(absPath: string): Promise<boolean>;
+  /**
+   * Files under `absDir`, as paths relative to it with forward slashes, skipping build output and
+   * tool folders (bin, obj, .git, .ironbees, node_modules, .vs). `maxFiles` bounds the walk.
+   */
+  listFiles(absDir: string, options?: { maxFiles?: number }): Promise<string[]>;
+}
+
+export interface RunOptions {
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  env?: Record<string, string>;
+  /** Streamed output, for a terminal or a task's pseudoterminal. */
+  onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+}
+
+export interface RunResult {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  /** Killed (with its whole process tree) at the time limit. */
+  timedOut: boolean;
+  /** Killed because the signal aborted. */
+  cancelled: boolean;
+}
+
+export interface ProcessRunner {
+  /** Runs a command; never rejects for a non-zero exit, only for a command that cannot start. */
+  run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult>;
+}
+
+export type SymbolKind =
+  | 'class'
+  | 'interface'
+  | 'struct'
+  | 'enum'
+  | 'record'
+  | 'method'
+  | 'property'
+  | 'field'
+  | 'event'
+  | 'namespace'
+  | 'constructor'
+  | 'delegate'
+  | 'other';
+
+export interface SymbolInfo {
+  name: string;
+  kind: SymbolKind;
+  /** Workspace-relative, forward slashes. */
+  filePath: string;
+  line: number;
+  column: number;
+  containerName?: string;
+}
+
+export interface SymbolLocation {
+  filePath: string;
+  line: number;
+  column: number;
+  /** The source line, trimmed, for the model to read without another call. */
+  preview: string;
+}
+
+export interface SymbolProvider {
+  findSymbols(query: string, options?: { kind?: SymbolKind; limit?: number; signal?: AbortSignal }): Promise<SymbolInfo[]>;
+  findReferences(symbolName: string, options?: { limit?: number; signal?: AbortSignal }): Promise<SymbolLocation[]>;
+  /** Tells the provider these files changed (the text index re-reads them). */
+  invalidate?(relPaths: readonly string[]): void;
+}
+
+export interface DiagnosticsProvider {
+  /** Errors for these files as the language server sees them now; empty when it has none. */
+  errorsFor(relPaths: readonly string[], signal?: AbortSignal): Promise<CompilationDiagnostic[]>;
+}
+
+export interface Logger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+export interface Host {
+  readonly workspaceRoot: string;
+  readonly fs: HostFileSystem;
+  readonly process: ProcessRunner;
+  readonly symbols: SymbolProvider;
+  /** Absent where no language server runs (the CLI); the validator then relies on the build. */
+  readonly diagnostics?: DiagnosticsProvider;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}

@@ -1,0 +1,58 @@
+// The model port. Shapes follow the Anthropic Messages API closely (it is the one we implement),
+// but the core depends only on these types, so tests can script a model without the network.
+
+import type { Usage } from '../model';
+
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+export interface ToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+}
+export interface ToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string;
+  is_error?: boolean;
+}
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock;
+
+export interface ModelMessage {
+  role: 'user' | 'assistant';
+  content: string | ContentBlock[];
+}
+
+/** A tool as the model sees it: a custom tool with a JSON schema, or an Anthropic-defined tool. */
+export type ModelToolDefinition =
+  | { kind: 'custom'; name: string; description: string; inputSchema: Record<string, unknown> }
+  | { kind: 'text_editor'; name: 'str_replace_based_edit_tool'; type: 'text_editor_20250728' };
+
+export interface ModelRequest {
+  model: string;
+  system: string;
+  tools: ModelToolDefinition[];
+  messages: ModelMessage[];
+  maxTokens: number;
+  temperature?: number;
+  /** Forces a tool call when the agent must end its turn with one. */
+  toolChoice?: 'auto' | 'any';
+  signal?: AbortSignal;
+}
+
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause_turn' | string;
+
+export interface ModelResponse {
+  content: Array<TextBlock | ToolUseBlock>;
+  stopReason: StopReason;
+  model: string;
+  /** Tokens and cost of this one call (cost from the model's price list). */
+  usage: Usage;
+}
+
+export interface ModelClient {
+  complete(request: ModelRequest): Promise<ModelResponse>;
+}

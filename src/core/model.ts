@@ -1,0 +1,204 @@
+// The data that flows through a run. These shapes are public (contracts.md): `--json` prints
+// CodingState, state.json keeps it, the webview renders it. Everything here is plain JSON so a
+// snapshot can be written, read back and resumed.
+
+export const WORKFLOW_NODES = [
+  'INIT',
+  'PLAN',
+  'WAIT_PLAN_APPROVAL',
+  'CODE',
+  'WAIT_DIFF_APPROVAL',
+  'VALIDATE',
+  'DECIDE',
+  'ESCALATE',
+  'WAIT_HUMAN',
+  'SUCCESS',
+  'FAILED',
+  'CANCELLED',
+] as const;
+export type WorkflowNode = (typeof WORKFLOW_NODES)[number];
+
+export const TERMINAL_NODES: readonly WorkflowNode[] = ['SUCCESS', 'FAILED', 'CANCELLED'];
+
+export type ActionType = 'CREATE' | 'MODIFY' | 'DELETE' | 'REFACTOR';
+export type Complexity = 'LOW' | 'MEDIUM' | 'HIGH';
+
+export interface PlanStep {
+  number: number;
+  description: string;
+  actionType: ActionType;
+  filePath: string;
+  rationale: string;
+}
+
+export interface ExecutionPlan {
+  summary: string;
+  steps: PlanStep[];
+  affectedFiles: string[];
+  complexity: Complexity;
+}
+
+export type EditType = 'CREATE' | 'MODIFY' | 'DELETE';
+
+/** One proposed (or applied) change to one file. `originalContent` is null for CREATE, `newContent` null for DELETE. */
+export interface FileEdit {
+  filePath: string;
+  type: EditType;
+  originalContent: string | null;
+  newContent: string | null;
+  /** Unified diff (from the `diff` package, or a whole-file diff when the diff would be too costly). */
+  diffText: string;
+}
+
+export interface CompilationDiagnostic {
+  code: string;
+  message: string;
+  /** Workspace-relative when inside the workspace; null for errors with no file (e.g. MSB1009). */
+  filePath: string | null;
+  line: number;
+  column: number;
+  /** The project that reported it, when MSBuild says so. */
+  project?: string;
+}
+export type CompilationError = CompilationDiagnostic;
+export type CompilationWarning = CompilationDiagnostic;
+
+export interface BuildResult {
+  success: boolean;
+  errors: CompilationError[];
+  warnings: CompilationWarning[];
+  durationMs: number;
+  /** Set when the build was killed at its time limit. */
+  timedOut?: boolean;
+  /** The tail of the build output, for messages that parsed into no diagnostic. */
+  outputTail?: string;
+}
+
+export interface TestFailure {
+  testName: string;
+  message: string;
+  stackTrace: string;
+  /** True when the same test already failed in the INIT baseline. */
+  preExisting?: boolean;
+}
+
+export interface TestResult {
+  success: boolean;
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  failures: TestFailure[];
+  durationMs: number;
+  timedOut?: boolean;
+  outputTail?: string;
+}
+
+/** Build and tests before any edit, so failures that were already there are never blamed on the agent. */
+export interface Baseline {
+  build: BuildResult;
+  test: TestResult | null;
+  capturedAt: string;
+}
+
+/** What the coder is told after a failed validation: structured, and capped in size. */
+export interface ErrorContext {
+  iteration: number;
+  /** A compact rendering (≈4k tokens at most) handed to the model as-is. */
+  text: string;
+  newBuildErrors: CompilationError[];
+  newTestFailures: TestFailure[];
+  preExistingFailures: string[];
+  /** Hunks or files the person rejected, with their reasons. */
+  rejections?: string;
+  /** Guidance typed by the person at WAIT_HUMAN or with a rejection. */
+  guidance?: string;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costUsd: number;
+}
+
+export const EMPTY_USAGE: Usage = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  costUsd: 0,
+});
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+    costUsd: Math.round((a.costUsd + b.costUsd) * 1e6) / 1e6,
+  };
+}
+
+/** One attempt of the coder, kept for the hand-off. */
+export interface IterationRecord {
+  iteration: number;
+  summary: string;
+  files: string[];
+  buildOk: boolean;
+  newErrors: number;
+  newFailures: number;
+  outcome: string;
+}
+
+export interface CodingState {
+  stateId: string;
+  userRequest: string;
+  spec: string | null;
+  plan: ExecutionPlan | null;
+  codeDiffs: FileEdit[];
+  buildResult: BuildResult | null;
+  testResult: TestResult | null;
+  baseline: Baseline | null;
+  errorContext: ErrorContext | null;
+  iterationCount: number;
+  maxIterations: number;
+  currentNode: WorkflowNode;
+  timestamp: string;
+  usage: Usage;
+  metadata: Record<string, unknown>;
+}
+
+export type PlanApprovalPolicy = 'always' | 'never';
+export type DiffApprovalPolicy = 'always' | 'first' | 'never';
+
+/** Everything a run needs to know about where and how it runs. Plain JSON: it is persisted. */
+export interface WorkflowContext {
+  workspaceRoot: string;
+  maxIterations: number;
+  /** Overrides the model of every agent (the CLI's --model). */
+  model?: string;
+  approval: { plan: PlanApprovalPolicy; diffs: DiffApprovalPolicy };
+  timeouts: { buildMs: number; testMs: number };
+  /** The solution or project to build and test, workspace-relative; found automatically when absent. */
+  target?: string;
+}
+
+export const DEFAULT_MAX_ITERATIONS = 5;
+
+/** The person's answer to a human gate. */
+export type ApprovalDecision =
+  | { type: 'APPROVE'; editedPlan?: ExecutionPlan; files?: FileDecision[] }
+  | { type: 'REJECT'; feedback: string }
+  | { type: 'CONTINUE'; guidance: string; additionalIterations: number }
+  | { type: 'STOP' };
+
+/** Per-file verdict on proposed diffs. Files not listed are accepted. */
+export interface FileDecision {
+  filePath: string;
+  accepted: boolean;
+  /** Indexes (0-based, in diffText order) of hunks rejected within an otherwise accepted file. */
+  rejectedHunks?: number[];
+  reason?: string;
+}

@@ -1,0 +1,49 @@
+// The orchestrator's public face (seed 000 IStatefulOrchestrator, in TypeScript idiom). The CLI and
+// the extension drive runs only through this.
+
+import type { ApprovalDecision, CodingState, Usage, WorkflowContext, WorkflowNode } from '../model';
+
+export interface Orchestrator {
+  /** Starts a run; yields a CodingState after every transition and ends at a terminal node. */
+  execute(request: string, context: WorkflowContext, signal?: AbortSignal): AsyncIterable<CodingState>;
+  /** Answers the human gate the run is waiting at. Throws InvalidStateError when it waits at none. */
+  approve(stateId: string, decision: ApprovalDecision): Promise<void>;
+  /** Stops a run: it ends CANCELLED, persisted. */
+  cancel(stateId: string): Promise<void>;
+  /** The latest state, from memory or from disk. Throws StateNotFoundError. */
+  getState(stateId: string): Promise<CodingState>;
+  /** Continues a persisted run from where it stopped; the step in flight runs again. */
+  resume(stateId: string, signal?: AbortSignal): AsyncIterable<CodingState>;
+}
+
+export interface RunSummary {
+  runId: string;
+  userRequest: string;
+  currentNode: WorkflowNode;
+  iterationCount: number;
+  maxIterations: number;
+  usage: Usage;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One line of events.jsonl. */
+export type TraceEvent =
+  | { kind: 'transition'; at: string; from: WorkflowNode | null; to: WorkflowNode; iteration: number }
+  | {
+      kind: 'model_call';
+      at: string;
+      agent: string;
+      model: string;
+      durationMs: number;
+      stopReason: string;
+      usage: Usage;
+    }
+  | { kind: 'tool_call'; at: string; agent: string; tool: string; ok: boolean; durationMs: number; error?: string }
+  | { kind: 'validation'; at: string; phase: 'baseline' | 'build' | 'test'; ok: boolean; durationMs: number; detail?: string }
+  | { kind: 'edit_applied'; at: string; filePath: string; type: string }
+  | { kind: 'error'; at: string; message: string };
+
+export interface TraceSink {
+  record(event: TraceEvent): void;
+}
