@@ -9,6 +9,8 @@ export interface HostFileSystem {
   readFile(absPath: string): Promise<Uint8Array | null>;
   /** Creates parent folders as needed; writes atomically where the platform allows. */
   writeFile(absPath: string, data: Uint8Array | string): Promise<void>;
+  /** Appends text (creating the file and its folders as needed): the run trace grows line by line. */
+  appendFile(absPath: string, text: string): Promise<void>;
   deleteFile(absPath: string): Promise<void>;
   exists(absPath: string): Promise<boolean>;
   /**

@@ -1,0 +1,219 @@
+// Turns argv into a typed command, or a UsageError that says exactly what is wrong. Pure: no file
+// system, no environment, so every rule here is unit-tested. Checks that need the disk (does the
+// workspace exist?) happen in the commands, before anything is changed.
+
+import { parseArgs } from 'node:util';
+import * as path from 'node:path';
+import { DEFAULT_MAX_ITERATIONS } from '../core/model';
+import type { DiffApprovalPolicy, PlanApprovalPolicy } from '../core/model';
+import { UsageError } from './exit-codes';
+
+export const COMMAND_NAMES = ['run', 'resume', 'runs', 'revert'] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+/** Generous on purpose: a clean .NET build on a small machine can take minutes. */
+export const DEFAULT_BUILD_TIMEOUT_SECONDS = 600;
+export const DEFAULT_TEST_TIMEOUT_SECONDS = 600;
+const MAX_ITERATIONS_LIMIT = 100;
+const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
+
+export interface RunArgs {
+  command: 'run';
+  request: string;
+  workspace: string;
+  yes: boolean;
+  json: boolean;
+  demo: boolean;
+  maxIterations: number;
+  model?: string;
+  planApproval: PlanApprovalPolicy;
+  diffApproval: DiffApprovalPolicy;
+  buildTimeoutMs: number;
+  testTimeoutMs: number;
+  /** As typed; resolved against the workspace (and checked) by the run command. */
+  target?: string;
+}
+
+export interface ResumeArgs {
+  command: 'resume';
+  runId: string;
+  workspace: string;
+  yes: boolean;
+  json: boolean;
+  demo: boolean;
+}
+
+export interface RunsArgs {
+  command: 'runs';
+  workspace: string;
+  json: boolean;
+}
+
+export interface RevertArgs {
+  command: 'revert';
+  runId: string;
+  workspace: string;
+}
+
+export type CliCommand =
+  | RunArgs
+  | ResumeArgs
+  | RunsArgs
+  | RevertArgs
+  | { command: 'help'; topic?: CommandName }
+  | { command: 'version' };
+
+type OptionSpec = { type: 'string' | 'boolean'; short?: string };
+
+const COMMON: Record<string, OptionSpec> = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+};
+const WORKSPACE: Record<string, OptionSpec> = { workspace: { type: 'string', short: 'w' } };
+const DRIVE: Record<string, OptionSpec> = {
+  yes: { type: 'boolean', short: 'y' },
+  json: { type: 'boolean' },
+  demo: { type: 'boolean' },
+};
+
+const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
+  run: {
+    ...COMMON,
+    ...WORKSPACE,
+    ...DRIVE,
+    'max-iterations': { type: 'string' },
+    model: { type: 'string' },
+    'plan-approval': { type: 'string' },
+    'diff-approval': { type: 'string' },
+    'build-timeout': { type: 'string' },
+    'test-timeout': { type: 'string' },
+    target: { type: 'string' },
+  },
+  // A resumed run keeps the context it was started with (approval policy, limits, model), so only
+  // how this session drives it can be chosen.
+  resume: { ...COMMON, ...WORKSPACE, ...DRIVE },
+  runs: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
+  revert: { ...COMMON, ...WORKSPACE },
+};
+
+type Values = Record<string, string | boolean | undefined>;
+
+function isCommandName(value: string): value is CommandName {
+  return (COMMAND_NAMES as readonly string[]).includes(value);
+}
+
+/** `cwd` resolves a relative --workspace; the result is always absolute. */
+export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
+  const [first, ...rest] = argv;
+  if (first === undefined) throw new UsageError('No command given.');
+  if (first === '--help' || first === '-h' || first === 'help') {
+    const topic = rest[0];
+    return { command: 'help', topic: topic !== undefined && isCommandName(topic) ? topic : undefined };
+  }
+  if (first === '--version' || first === '-v') return { command: 'version' };
+  if (first.startsWith('-')) throw new UsageError(`Unknown option ${first}; put the command first.`);
+  if (!isCommandName(first)) throw new UsageError(`Unknown command "${first}". Commands: ${COMMAND_NAMES.join(', ')}.`);
+
+  const { values, positionals } = parseOptions(first, rest);
+  if (values.help) return { command: 'help', topic: first };
+  if (values.version) return { command: 'version' };
+  const workspace = path.resolve(cwd, stringValue(values, 'workspace') ?? '.');
+
+  switch (first) {
+    case 'run':
+      return parseRun(values, positionals, workspace);
+    case 'resume':
+      return {
+        command: 'resume',
+        runId: onePositional(positionals, 'resume', 'a run id (see `ironbees runs`)'),
+        workspace,
+        yes: values.yes === true,
+        json: values.json === true,
+        demo: values.demo === true,
+      };
+    case 'runs':
+      if (positionals.length) throw new UsageError(`runs takes no arguments (got "${positionals[0]}").`, 'runs');
+      return { command: 'runs', workspace, json: values.json === true };
+    case 'revert':
+      return { command: 'revert', runId: onePositional(positionals, 'revert', 'a run id (see `ironbees runs`)'), workspace };
+  }
+}
+
+function parseOptions(command: CommandName, args: readonly string[]): { values: Values; positionals: string[] } {
+  try {
+    const parsed = parseArgs({ args: [...args], options: OPTIONS[command], strict: true, allowPositionals: true });
+    return { values: parsed.values as Values, positionals: parsed.positionals };
+  } catch (error) {
+    // parseArgs' own messages are precise ("Unknown option '--foo'"); keep them, add the command.
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`${command}: ${message}`, command);
+  }
+}
+
+function parseRun(values: Values, positionals: string[], workspace: string): RunArgs {
+  if (positionals.length === 0) throw new UsageError('run needs a request, e.g. ironbees run "Fix the failing Calculator test".', 'run');
+  if (positionals.length > 1) {
+    throw new UsageError(`run takes one request; put it in quotes (got ${positionals.length} words: ${positionals.join(' ')}).`, 'run');
+  }
+  const request = positionals[0].trim();
+  if (!request) throw new UsageError('The request is empty; say what the agent should do.', 'run');
+  const model = stringValue(values, 'model');
+  if (model !== undefined && !model.trim()) throw new UsageError('--model needs a model id, e.g. --model claude-sonnet-4-5.', 'run');
+  const target = stringValue(values, 'target');
+  if (target !== undefined && !target.trim()) throw new UsageError('--target needs a path to a .sln, .slnx or project file.', 'run');
+  return {
+    command: 'run',
+    request,
+    workspace,
+    yes: values.yes === true,
+    json: values.json === true,
+    demo: values.demo === true,
+    maxIterations: integerOption(values, 'max-iterations', DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS_LIMIT),
+    model: model?.trim(),
+    planApproval: choiceOption(values, 'plan-approval', ['always', 'never'] as const, 'always'),
+    diffApproval: choiceOption(values, 'diff-approval', ['always', 'first', 'never'] as const, 'always'),
+    buildTimeoutMs: secondsOption(values, 'build-timeout', DEFAULT_BUILD_TIMEOUT_SECONDS),
+    testTimeoutMs: secondsOption(values, 'test-timeout', DEFAULT_TEST_TIMEOUT_SECONDS),
+    target: target?.trim(),
+  };
+}
+
+function stringValue(values: Values, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function onePositional(positionals: string[], command: CommandName, what: string): string {
+  if (positionals.length !== 1 || !positionals[0].trim()) {
+    throw new UsageError(`${command} needs exactly one argument: ${what}.`, command);
+  }
+  return positionals[0].trim();
+}
+
+function integerOption(values: Values, name: string, fallback: number, max: number): number {
+  const raw = stringValue(values, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw new UsageError(`--${name} must be a whole number from 1 to ${max} (got "${raw}").`, 'run');
+  }
+  return value;
+}
+
+function secondsOption(values: Values, name: string, fallbackSeconds: number): number {
+  const raw = stringValue(values, name);
+  if (raw === undefined) return fallbackSeconds * 1000;
+  const seconds = Number(raw);
+  if (!raw.trim() || !Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS) {
+    throw new UsageError(`--${name} is in seconds and must be a positive number up to ${MAX_TIMEOUT_SECONDS} (got "${raw}").`, 'run');
+  }
+  return Math.round(seconds * 1000);
+}
+
+function choiceOption<T extends string>(values: Values, name: string, choices: readonly T[], fallback: T): T {
+  const raw = stringValue(values, name);
+  if (raw === undefined) return fallback;
+  const match = choices.find((c) => c === raw.trim().toLowerCase());
+  if (!match) throw new UsageError(`--${name} must be one of ${choices.join(', ')} (got "${raw}").`, 'run');
+  return match;
+}

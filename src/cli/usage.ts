@@ -1,0 +1,57 @@
+// The help text. Kept beside the parser's option table in spirit: when a flag is added there, it is
+// documented here, and the args tests check that every flag the parser knows is mentioned.
+
+import type { CommandName } from './args';
+import { DEFAULT_BUILD_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from './args';
+import { DEFAULT_MAX_ITERATIONS } from '../core/model';
+
+const HEADER = 'ironbees: an autonomous C#/.NET coding agent that plans, edits, builds and tests until green.';
+
+const COMMAND_USAGE: Record<CommandName, string[]> = {
+  run: [
+    'ironbees run "<request>" [options]',
+    '  Runs the workflow (plan → code → build and test) on the workspace.',
+    '  -w, --workspace DIR            the workspace (default: the current folder)',
+    '  -y, --yes                      approve plan and diffs; an escalation ends the run (exit 3)',
+    `      --max-iterations N         coding attempts before escalating (default ${DEFAULT_MAX_ITERATIONS})`,
+    '      --model ID                 the Anthropic model for every agent',
+    '      --plan-approval always|never        ask before coding (default always)',
+    '      --diff-approval always|first|never  ask before applying edits (default always)',
+    `      --build-timeout SECONDS    limit for one dotnet build (default ${DEFAULT_BUILD_TIMEOUT_SECONDS})`,
+    `      --test-timeout SECONDS     limit for one dotnet test (default ${DEFAULT_TEST_TIMEOUT_SECONDS})`,
+    '      --target PATH              the .sln/.slnx/.csproj to build and test (default: found automatically)',
+    '      --json                     one CodingState JSON object per line on stdout; logs on stderr',
+    '      --demo                     use the scripted demo model instead of Anthropic (no key, no cost)',
+  ],
+  resume: [
+    'ironbees resume <runId> [options]',
+    '  Continues a persisted run from where it stopped, with the settings it was started with.',
+    '  -w, --workspace DIR   the workspace (default: the current folder)',
+    '  -y, --yes             approve plan and diffs; an escalation ends the run (exit 3)',
+    '      --json            one CodingState JSON object per line on stdout',
+    '      --demo            use the scripted demo model instead of Anthropic',
+  ],
+  runs: [
+    'ironbees runs [options]',
+    '  Lists the runs of the workspace: state, iterations, tokens, cost.',
+    '  -w, --workspace DIR   the workspace (default: the current folder)',
+    '      --json            one JSON object per run, one per line',
+  ],
+  revert: [
+    'ironbees revert <runId> [options]',
+    '  Restores every file the run changed to its original content, and deletes files it created.',
+    '  -w, --workspace DIR   the workspace (default: the current folder)',
+  ],
+};
+
+const FOOTER = [
+  'Global: -h, --help   show help (also: ironbees <command> --help) · --version',
+  'Exit codes: 0 success · 1 failed · 2 bad usage or configuration · 3 escalated (needs a person) · 130 interrupted (resumable)',
+  'Model access: ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL), as the Anthropic SDK reads them.',
+];
+
+export function usageText(command?: CommandName): string {
+  if (command) return [...COMMAND_USAGE[command], '', ...FOOTER, ''].join('\n');
+  const all = Object.values(COMMAND_USAGE).flatMap((lines) => [...lines, '']);
+  return [HEADER, '', 'Usage:', '', ...all, ...FOOTER, ''].join('\n');
+}

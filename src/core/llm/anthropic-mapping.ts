@@ -1,0 +1,102 @@
+// Translation between our model port (port.ts) and the Anthropic Messages API shapes.
+//
+// Prompt caching: Anthropic caches the prompt prefix up to each `cache_control` breakpoint, in the
+// order tools → system → messages. The tools and the system prompt never change within an agent's
+// loop, so a breakpoint on the last tool and one on the system block make them the cached prefix;
+// a third on the last block of the newest message lets each turn read the previous turn's
+// conversation from the cache instead of paying for it again (4 breakpoints are allowed).
+
+import type {
+  ContentBlockParam,
+  Message,
+  MessageParam,
+  TextBlockParam,
+  ToolUnion,
+} from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, ModelMessage, ModelToolDefinition, TextBlock, ToolUseBlock } from './port';
+import type { TokenCounts } from './pricing';
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+export function toAnthropicTools(tools: readonly ModelToolDefinition[]): ToolUnion[] {
+  return tools.map((tool, index): ToolUnion => {
+    const cache = index === tools.length - 1 ? { cache_control: EPHEMERAL } : {};
+    if (tool.kind === 'text_editor') return { type: tool.type, name: tool.name, ...cache };
+    return {
+      name: tool.name,
+      description: tool.description,
+      input_schema: { ...tool.inputSchema, type: 'object' },
+      ...cache,
+    };
+  });
+}
+
+export function toAnthropicSystem(system: string): TextBlockParam[] | undefined {
+  if (!system) return undefined;
+  return [{ type: 'text', text: system, cache_control: EPHEMERAL }];
+}
+
+export function toAnthropicMessages(messages: readonly ModelMessage[], cacheConversation: boolean): MessageParam[] {
+  const mapped = messages.map((message): MessageParam => ({
+    role: message.role,
+    content: typeof message.content === 'string' ? message.content : message.content.map(toBlockParam),
+  }));
+  const last = mapped[mapped.length - 1];
+  if (cacheConversation && last) mapped[mapped.length - 1] = withCacheBreakpoint(last);
+  return mapped;
+}
+
+function toBlockParam(block: ContentBlock): ContentBlockParam {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'tool_use':
+      return { type: 'tool_use', id: block.id, name: block.name, input: block.input ?? {} };
+    case 'tool_result':
+      return {
+        type: 'tool_result',
+        tool_use_id: block.tool_use_id,
+        content: block.content,
+        ...(block.is_error ? { is_error: true } : {}),
+      };
+  }
+}
+
+function withCacheBreakpoint(message: MessageParam): MessageParam {
+  const blocks: ContentBlockParam[] =
+    typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
+  const lastIndex = blocks.length - 1;
+  const lastBlock = blocks[lastIndex];
+  // Empty text blocks may not carry a breakpoint (the API refuses them); nothing to cache then.
+  if (!lastBlock || (lastBlock.type === 'text' && lastBlock.text === '')) return message;
+  blocks[lastIndex] = { ...lastBlock, cache_control: EPHEMERAL } as ContentBlockParam;
+  return { role: message.role, content: blocks };
+}
+
+export interface MappedResponse {
+  content: Array<TextBlock | ToolUseBlock>;
+  stopReason: string;
+  model: string;
+  tokens: TokenCounts;
+}
+
+/** Keeps the blocks the port knows (text, tool_use); thinking and server-tool blocks are dropped. */
+export function fromAnthropicMessage(message: Message): MappedResponse {
+  const content: Array<TextBlock | ToolUseBlock> = [];
+  for (const block of message.content) {
+    if (block.type === 'text') content.push({ type: 'text', text: block.text });
+    else if (block.type === 'tool_use') content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+  }
+  const usage = message.usage;
+  return {
+    content,
+    stopReason: message.stop_reason ?? 'end_turn',
+    model: message.model,
+    tokens: {
+      inputTokens: usage.input_tokens ?? 0,
+      outputTokens: usage.output_tokens ?? 0,
+      cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+      cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+    },
+  };
+}

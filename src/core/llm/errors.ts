@@ -1,0 +1,100 @@
+// Turns what the Anthropic SDK throws into our error hierarchy, with a message a person can act on.
+// By the time an error reaches here the SDK has already retried what is worth retrying
+// (429, 529, 5xx, connection errors), so every error here is final for this call.
+
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { AgentModeError, ConfigurationError } from '../errors';
+
+export type ModelErrorKind =
+  | 'authentication'
+  | 'permission'
+  | 'bad_request'
+  | 'not_found'
+  | 'too_large'
+  | 'rate_limited'
+  | 'overloaded'
+  | 'server'
+  | 'connection'
+  | 'timeout'
+  | 'cancelled'
+  | 'unknown';
+
+/** A model call that failed after the SDK's retries. */
+export class ModelApiError extends AgentModeError {
+  constructor(
+    readonly kind: ModelErrorKind,
+    message: string,
+    readonly status: number | null = null,
+    options?: { cause?: unknown; requestId?: string | null },
+  ) {
+    super(message, kind === 'cancelled' ? 'CANCELLED' : 'MODEL_API_ERROR', { kind, status, requestId: options?.requestId ?? null }, options);
+  }
+}
+
+/**
+ * A refused key or a forbidden model: configuration, not a transient failure, so the CLI reports
+ * it as such (exit 2) instead of retrying or blaming the agent.
+ */
+export class ModelAuthenticationError extends ConfigurationError {
+  constructor(message: string, readonly status: number) {
+    super(message, { status });
+  }
+}
+
+export function mapModelError(error: unknown, context: { model: string; baseURL?: string }): AgentModeError {
+  if (error instanceof AgentModeError) return error;
+  if (error instanceof APIUserAbortError) {
+    return new ModelApiError('cancelled', 'The model call was cancelled.', null, { cause: error });
+  }
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ModelApiError('timeout', 'The model call timed out (after the SDK retries).', null, { cause: error });
+  }
+  if (error instanceof APIConnectionError) {
+    const where = context.baseURL ? ` at ${context.baseURL}` : '';
+    return new ModelApiError('connection', `Could not reach the Anthropic API${where}: ${causeText(error)}`, null, { cause: error });
+  }
+  if (error instanceof APIError) return mapStatusError(error, context.model);
+  if (error instanceof Error && error.name === 'AbortError') {
+    return new ModelApiError('cancelled', 'The model call was cancelled.', null, { cause: error });
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  return new ModelApiError('unknown', `The model call failed: ${text}`, null, { cause: error });
+}
+
+function mapStatusError(error: APIError, model: string): AgentModeError {
+  const status = error.status ?? null;
+  const said = error.apiMessage ? ` (the API said: ${error.apiMessage})` : '';
+  const options = { cause: error, requestId: error.requestID ?? null };
+  switch (status) {
+    case 401:
+      return new ModelAuthenticationError(`The API key was refused (401)${said}. Check ANTHROPIC_API_KEY.`, 401);
+    case 402:
+      return new ModelAuthenticationError(`The account behind the API key cannot be billed (402)${said}.`, 402);
+    case 403:
+      return new ModelAuthenticationError(`The API key may not use model "${model}" or this API (403)${said}.`, 403);
+    case 400:
+      return new ModelApiError('bad_request', `The API rejected the request (400)${said}.`, 400, options);
+    case 404:
+      return new ModelApiError('not_found', `Model "${model}" or the API endpoint was not found (404)${said}. Check --model and ANTHROPIC_BASE_URL.`, 404, options);
+    case 413:
+      return new ModelApiError('too_large', `The request is too large for the API (413)${said}.`, 413, options);
+    case 429:
+      return new ModelApiError('rate_limited', `Rate limited by the API (429) even after retries${said}. Wait, or lower the request rate.`, 429, options);
+    case 529:
+      return new ModelApiError('overloaded', `The API is overloaded (529) even after retries${said}. Try again later.`, 529, options);
+    default:
+      if (status === null) {
+        // A mid-stream `event: error` arrives without an HTTP status; its type says what happened.
+        const kind: ModelErrorKind = error.type === 'overloaded_error' ? 'overloaded' : 'server';
+        return new ModelApiError(kind, `The API stream reported an error${said || `: ${error.message}`}.`, null, options);
+      }
+      if (status >= 500) return new ModelApiError('server', `The API failed (${status}) even after retries${said}.`, status, options);
+      return new ModelApiError('unknown', `The API answered ${status}${said || `: ${error.message}`}.`, status, options);
+  }
+}
+
+function causeText(error: Error): string {
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof Error && cause.message) return cause.message;
+  return error.message;
+}

@@ -1,0 +1,63 @@
+// Turns the person's per-file and per-hunk verdicts into the edits that are applied, and into an
+// honest account for the coder of what was rejected and why.
+
+import type { FileDecision, FileEdit } from '../model';
+import { applyAcceptedHunks, makeFileEdit, splitHunks } from '../tools/workspace/diff';
+
+function decisionFor(files: readonly FileDecision[] | undefined, filePath: string): FileDecision | undefined {
+  return files?.find((f) => f.filePath === filePath);
+}
+
+/** The edits to apply. Files without a decision are accepted whole. */
+export function applyFileDecisions(diffs: readonly FileEdit[], files: readonly FileDecision[] | undefined): FileEdit[] {
+  const accepted: FileEdit[] = [];
+  for (const diff of diffs) {
+    const decision = decisionFor(files, diff.filePath);
+    if (!decision) {
+      accepted.push(diff);
+      continue;
+    }
+    if (!decision.accepted) continue;
+    const rejected = decision.rejectedHunks ?? [];
+    if (rejected.length === 0) {
+      accepted.push(diff);
+      continue;
+    }
+    // A deletion is one decision: it cannot be half applied.
+    if (diff.type === 'DELETE') continue;
+    const hunkCount = splitHunks(diff.diffText).length;
+    if (rejected.filter((i) => i >= 0 && i < hunkCount).length >= hunkCount) continue;
+    const original = diff.originalContent ?? '';
+    const partial = applyAcceptedHunks(original, diff.diffText, rejected);
+    if (partial === original && diff.type === 'MODIFY') continue;
+    accepted.push(makeFileEdit(diff.filePath, diff.originalContent, partial));
+  }
+  return accepted;
+}
+
+/** What the person rejected, for the coder; null when nothing was. `files` undefined means all rejected. */
+export function describeRejectedDiffs(
+  diffs: readonly FileEdit[],
+  files: readonly FileDecision[] | undefined,
+): string | null {
+  const lines: string[] = [];
+  for (const diff of diffs) {
+    if (files === undefined) {
+      lines.push(`- ${diff.filePath}: the whole change was rejected`);
+      continue;
+    }
+    const decision = decisionFor(files, diff.filePath);
+    if (!decision) continue;
+    const why = decision.reason ? ` Reason: ${decision.reason}` : '';
+    if (!decision.accepted) {
+      lines.push(`- ${diff.filePath}: the whole file was rejected and not applied.${why}`);
+      continue;
+    }
+    const hunks = splitHunks(diff.diffText);
+    for (const index of decision.rejectedHunks ?? []) {
+      const header = hunks[index]?.split('\n')[0] ?? `hunk ${index + 1}`;
+      lines.push(`- ${diff.filePath}: hunk ${index + 1} (${header}) was rejected and not applied.${why}`);
+    }
+  }
+  return lines.length ? `The person reviewed your changes:\n${lines.join('\n')}` : null;
+}

@@ -1,0 +1,296 @@
+// The statechart of a run (architecture.md). One file with named parts: actors, guards and actions
+// are referenced by name so the orchestrator (and tests) swap implementations with `.provide()`,
+// and so a persisted snapshot can be restored (inline actors cannot be).
+//
+// Every step that does work is an invoked promise actor with plain-JSON input: restoring a snapshot
+// restarts the step in flight with the same input, which is why every step is idempotent.
+
+import { assign, fromPromise, setup } from 'xstate';
+import { addUsage } from '../model';
+import type { ExecutionPlan, IterationRecord } from '../model';
+import { OrchestratorError, errorMessage } from '../errors';
+import { applyFileDecisions, describeRejectedDiffs } from './diff-decisions';
+import { toCodingState } from './run-context';
+import type {
+  BaselineInput,
+  CodeInput,
+  CodeOutput,
+  DecideInput,
+  DecideOutput,
+  HandoffInput,
+  HandoffOutput,
+  PlanInput,
+  PlanOutput,
+  RunContext,
+  RunEvent,
+  RunInput,
+  ValidateInput,
+  ValidateOutput,
+} from './run-context';
+import { initialContext } from './run-context';
+import type { Baseline } from '../model';
+
+function notProvided(name: string): never {
+  throw new OrchestratorError(`The ${name} step has no implementation; provide it with machine.provide()`);
+}
+
+/** DECIDE is pure, but it is a step of its own so the trace and the UI show it. */
+export function decide(input: DecideInput): DecideOutput {
+  if (input.passed) return { verdict: 'pass' };
+  return { verdict: input.iteration < input.maxIterations ? 'retry' : 'escalate' };
+}
+
+export const runMachine = setup({
+  types: {
+    context: {} as RunContext,
+    events: {} as RunEvent,
+    input: {} as RunInput,
+  },
+  actors: {
+    captureBaseline: fromPromise<Baseline, BaselineInput>(async () => notProvided('baseline')),
+    plan: fromPromise<PlanOutput, PlanInput>(async () => notProvided('plan')),
+    code: fromPromise<CodeOutput, CodeInput>(async () => notProvided('code')),
+    validate: fromPromise<ValidateOutput, ValidateInput>(async () => notProvided('validate')),
+    decide: fromPromise<DecideOutput, DecideInput>(async ({ input }) => decide(input)),
+    writeHandoff: fromPromise<HandoffOutput, HandoffInput>(async () => notProvided('hand-off')),
+  },
+  guards: {
+    planNeedsApproval: ({ context }) => context.workflow.approval.plan === 'always',
+    diffsNeedApproval: ({ context }, params: { editCount: number }) => {
+      if (params.editCount === 0) return false;
+      const policy = context.workflow.approval.diffs;
+      return policy === 'always' || (policy === 'first' && context.iterationCount <= 1);
+    },
+    verdictIs: (_, params: { verdict: string; expected: string }) => params.verdict === params.expected,
+    somethingAccepted: ({ context }, params: { files: RunEventFiles }) =>
+      applyFileDecisions(context.codeDiffs, params.files).length > 0,
+  },
+  actions: {
+    assignBaseline: assign((_, params: { baseline: Baseline }) => ({ baseline: params.baseline })),
+    assignPlan: assign(({ context }, params: PlanOutput) => ({
+      spec: params.spec,
+      plan: params.plan,
+      planFeedback: null,
+      usage: addUsage(context.usage, params.usage),
+    })),
+    assignPlanFeedback: assign((_, params: { feedback: string }) => ({ planFeedback: params.feedback })),
+    assignEditedPlan: assign(({ context }, params: { plan?: ExecutionPlan }) => ({ plan: params.plan ?? context.plan })),
+    startFirstIteration: assign(({ context }) => ({ iterationCount: Math.max(1, context.iterationCount) })),
+    assignCode: assign(({ context }, params: CodeOutput) => ({
+      codeDiffs: params.edits,
+      coderSummary: params.summary,
+      usage: addUsage(context.usage, params.usage),
+    })),
+    acceptAllDiffs: assign(({ context }) => ({ approvedEdits: context.codeDiffs, rejections: null })),
+    acceptSomeDiffs: assign(({ context }, params: { files: RunEventFiles }) => ({
+      approvedEdits: applyFileDecisions(context.codeDiffs, params.files),
+      rejections: describeRejectedDiffs(context.codeDiffs, params.files),
+    })),
+    rejectDiffs: assign(({ context }, params: { feedback: string }) => ({
+      approvedEdits: [],
+      rejections: describeRejectedDiffs(context.codeDiffs, undefined),
+      guidance: params.feedback,
+      errorContext: {
+        iteration: context.iterationCount,
+        text: `The person rejected all of your proposed changes. Their feedback: ${params.feedback}`,
+        newBuildErrors: [],
+        newTestFailures: [],
+        preExistingFailures: [],
+        rejections: describeRejectedDiffs(context.codeDiffs, undefined) ?? undefined,
+        guidance: params.feedback,
+      },
+    })),
+    assignValidation: assign(({ context }, params: ValidateOutput) => {
+      const record: IterationRecord = {
+        iteration: context.iterationCount,
+        summary: context.coderSummary,
+        files: context.approvedEdits.map((e) => e.filePath),
+        buildOk: params.build.success,
+        newErrors: params.newErrors,
+        newFailures: params.newFailures,
+        outcome: params.passed ? 'passed' : params.build.success ? 'tests failed' : 'build failed',
+      };
+      return {
+        buildResult: params.build,
+        testResult: params.test,
+        passed: params.passed,
+        errorContext: params.errorContext,
+        iterations: [...context.iterations.filter((r) => r.iteration !== record.iteration), record],
+      };
+    }),
+    nextIteration: assign(({ context }) => ({
+      iterationCount: context.iterationCount + 1,
+      rejections: null,
+      guidance: null,
+    })),
+    continueWithGuidance: assign(({ context }, params: { guidance: string; additionalIterations: number }) => ({
+      maxIterations: context.maxIterations + Math.max(1, Math.floor(params.additionalIterations)),
+      iterationCount: context.iterationCount + 1,
+      guidance: params.guidance,
+      rejections: null,
+      errorContext: context.errorContext
+        ? { ...context.errorContext, guidance: params.guidance }
+        : null,
+    })),
+    assignHandoff: assign((_, params: HandoffOutput) => ({ handoffPath: params.handoffPath })),
+    assignError: assign((_, params: { error: unknown }) => ({ error: errorMessage(params.error) })),
+  },
+}).createMachine({
+  id: 'ironbeesRun',
+  context: ({ input }) => initialContext(input),
+  initial: 'INIT',
+  on: { CANCEL: '.CANCELLED' },
+  states: {
+    INIT: {
+      invoke: {
+        src: 'captureBaseline',
+        input: ({ context }) => ({ stateId: context.stateId, workflow: context.workflow }),
+        onDone: { target: 'PLAN', actions: { type: 'assignBaseline', params: ({ event }) => ({ baseline: event.output }) } },
+        onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    PLAN: {
+      invoke: {
+        src: 'plan',
+        input: ({ context }) => ({
+          stateId: context.stateId,
+          workflow: context.workflow,
+          request: context.userRequest,
+          feedback: context.planFeedback,
+          previousPlan: context.plan,
+          baseline: context.baseline,
+        }),
+        onDone: [
+          {
+            guard: 'planNeedsApproval',
+            target: 'WAIT_PLAN_APPROVAL',
+            actions: { type: 'assignPlan', params: ({ event }) => event.output },
+          },
+          { target: 'CODE', actions: [{ type: 'assignPlan', params: ({ event }) => event.output }, 'startFirstIteration'] },
+        ],
+        onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    WAIT_PLAN_APPROVAL: {
+      on: {
+        APPROVE: {
+          target: 'CODE',
+          actions: [{ type: 'assignEditedPlan', params: ({ event }) => ({ plan: event.editedPlan }) }, 'startFirstIteration'],
+        },
+        REJECT: { target: 'PLAN', actions: { type: 'assignPlanFeedback', params: ({ event }) => ({ feedback: event.feedback }) } },
+      },
+    },
+    CODE: {
+      invoke: {
+        src: 'code',
+        input: ({ context }) => ({
+          stateId: context.stateId,
+          workflow: context.workflow,
+          request: context.userRequest,
+          spec: context.spec ?? '',
+          plan: context.plan as ExecutionPlan,
+          errorContext: context.errorContext,
+          iteration: context.iterationCount,
+        }),
+        onDone: [
+          {
+            guard: { type: 'diffsNeedApproval', params: ({ event }) => ({ editCount: event.output.edits.length }) },
+            target: 'WAIT_DIFF_APPROVAL',
+            actions: { type: 'assignCode', params: ({ event }) => event.output },
+          },
+          { target: 'VALIDATE', actions: [{ type: 'assignCode', params: ({ event }) => event.output }, 'acceptAllDiffs'] },
+        ],
+        onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    WAIT_DIFF_APPROVAL: {
+      on: {
+        APPROVE: [
+          {
+            guard: { type: 'somethingAccepted', params: ({ event }) => ({ files: event.files }) },
+            target: 'VALIDATE',
+            actions: { type: 'acceptSomeDiffs', params: ({ event }) => ({ files: event.files }) },
+          },
+          // Every file rejected one by one: the same as rejecting the change.
+          {
+            target: 'CODE',
+            actions: { type: 'rejectDiffs', params: ({ event }) => ({ feedback: rejectionReasons(event.files) }) },
+          },
+        ],
+        REJECT: { target: 'CODE', actions: { type: 'rejectDiffs', params: ({ event }) => ({ feedback: event.feedback }) } },
+      },
+    },
+    VALIDATE: {
+      invoke: {
+        src: 'validate',
+        input: ({ context }) => ({
+          stateId: context.stateId,
+          workflow: context.workflow,
+          edits: context.approvedEdits,
+          baseline: context.baseline,
+          iteration: context.iterationCount,
+          rejections: context.rejections,
+          guidance: context.guidance,
+        }),
+        onDone: { target: 'DECIDE', actions: { type: 'assignValidation', params: ({ event }) => event.output } },
+        onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    DECIDE: {
+      invoke: {
+        src: 'decide',
+        input: ({ context }) => ({
+          passed: context.passed,
+          iteration: context.iterationCount,
+          maxIterations: context.maxIterations,
+        }),
+        onDone: [
+          { guard: { type: 'verdictIs', params: ({ event }) => ({ verdict: event.output.verdict, expected: 'pass' }) }, target: 'SUCCESS' },
+          {
+            guard: { type: 'verdictIs', params: ({ event }) => ({ verdict: event.output.verdict, expected: 'retry' }) },
+            target: 'CODE',
+            actions: 'nextIteration',
+          },
+          { target: 'ESCALATE' },
+        ],
+        onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    ESCALATE: {
+      invoke: {
+        src: 'writeHandoff',
+        input: ({ context }) => ({
+          state: toCodingState(context, 'ESCALATE', new Date().toISOString()),
+          iterations: context.iterations,
+          reason: `Validation still fails after ${context.iterationCount} of ${context.maxIterations} iterations.`,
+        }),
+        onDone: { target: 'WAIT_HUMAN', actions: { type: 'assignHandoff', params: ({ event }) => event.output } },
+        onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    WAIT_HUMAN: {
+      on: {
+        CONTINUE: {
+          target: 'CODE',
+          actions: {
+            type: 'continueWithGuidance',
+            params: ({ event }) => ({ guidance: event.guidance, additionalIterations: event.additionalIterations }),
+          },
+        },
+        STOP: { target: 'CANCELLED' },
+      },
+    },
+    SUCCESS: { type: 'final' },
+    FAILED: { type: 'final' },
+    CANCELLED: { type: 'final' },
+  },
+});
+
+type RunEventFiles = Extract<RunEvent, { type: 'APPROVE' }>['files'];
+
+function rejectionReasons(files: RunEventFiles): string {
+  const reasons = (files ?? []).map((f) => f.reason).filter((r): r is string => Boolean(r));
+  return reasons.length ? reasons.join('; ') : 'The person rejected every proposed file.';
+}
+
+export type RunMachine = typeof runMachine;

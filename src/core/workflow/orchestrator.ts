@@ -1,0 +1,209 @@
+// Drives runs of the statechart: starts, resumes, answers gates, cancels. After every transition
+// the state is persisted (state.json, atomically) *before* it is handed to the caller, so whatever
+// the caller saw survives a crash, and a resumed run repeats only the step that was in flight.
+
+import { createActor } from 'xstate';
+import type { Actor, AnyActorLogic, Snapshot, SnapshotFrom } from 'xstate';
+import type { Host } from '../host';
+import { TERMINAL_NODES } from '../model';
+import type { ApprovalDecision, CodingState, IterationRecord, WorkflowContext, WorkflowNode } from '../model';
+import { InvalidStateError, OrchestratorError, errorMessage } from '../errors';
+import { runMachine } from './machine';
+import type { RunContext, RunEvent, RunInput } from './run-context';
+import { toCodingState } from './run-context';
+import { renderHandoff } from './handoff';
+import { RunStore, STATE_SCHEMA_VERSION } from './store';
+import { AsyncQueue } from './async-queue';
+import { createStepActors } from './step-actors';
+import type { OrchestratorDeps } from './step-actors';
+import type { Orchestrator, TraceEvent, TraceSink } from './types';
+
+type RunActor = Actor<typeof runMachine>;
+type RunSnapshot = SnapshotFrom<typeof runMachine>;
+type StepActors = Parameters<typeof runMachine.provide>[0]['actors'];
+
+/** Builds the step implementations for a store; tests pass fakes here. */
+export type StepActorsFactory = (store: RunStore, traceFor: (runId: string) => TraceSink) => StepActors;
+
+const GATES: Record<ApprovalDecision['type'], readonly WorkflowNode[]> = {
+  APPROVE: ['WAIT_PLAN_APPROVAL', 'WAIT_DIFF_APPROVAL'],
+  REJECT: ['WAIT_PLAN_APPROVAL', 'WAIT_DIFF_APPROVAL'],
+  CONTINUE: ['WAIT_HUMAN'],
+  STOP: ['WAIT_HUMAN'],
+};
+
+interface LiveRun {
+  actor: RunActor;
+  latest: CodingState;
+}
+
+export class RunOrchestrator implements Orchestrator {
+  readonly store: RunStore;
+  private readonly live = new Map<string, LiveRun>();
+  private readonly machine: AnyActorLogic & typeof runMachine;
+
+  constructor(private readonly host: Host, steps: StepActorsFactory) {
+    this.store = new RunStore(host);
+    this.machine = runMachine.provide({ actors: steps(this.store, (runId) => this.traceSink(runId)) }) as typeof runMachine;
+  }
+
+  async *execute(request: string, context: WorkflowContext, signal?: AbortSignal): AsyncIterable<CodingState> {
+    if (!request.trim()) throw new OrchestratorError('The request is empty; say what the agent should do.');
+    await this.store.ensureLayout();
+    const input: RunInput = {
+      stateId: RunStore.newRunId(),
+      userRequest: request,
+      workflow: context,
+      createdAt: new Date().toISOString(),
+    };
+    yield* this.drive(createActor(this.machine, { input }), input.stateId, input.createdAt, signal);
+  }
+
+  async *resume(stateId: string, signal?: AbortSignal): AsyncIterable<CodingState> {
+    if (this.live.has(stateId)) throw new OrchestratorError(`Run ${stateId} is already running in this process`);
+    const run = await this.store.load(stateId);
+    if (TERMINAL_NODES.includes(run.codingState.currentNode)) {
+      yield run.codingState;
+      return;
+    }
+    const snapshot = run.machine as Snapshot<unknown> & { context: RunContext };
+    // `input` is ignored when a snapshot is restored; it is given because the types require it.
+    const { userRequest, workflow, createdAt } = snapshot.context;
+    const input: RunInput = { stateId, userRequest, workflow, createdAt };
+    yield* this.drive(createActor(this.machine, { snapshot, input }), stateId, run.createdAt, signal);
+  }
+
+  async approve(stateId: string, decision: ApprovalDecision): Promise<void> {
+    const run = this.live.get(stateId);
+    const node = run?.latest.currentNode ?? (await this.store.load(stateId)).codingState.currentNode;
+    const allowed = GATES[decision.type];
+    if (!run || !allowed.includes(node)) {
+      const expected = run ? allowed.join(' or ') : `${allowed.join(' or ')} in a live run (resume it first)`;
+      throw new InvalidStateError(stateId, node, expected);
+    }
+    run.actor.send(toEvent(decision));
+  }
+
+  async cancel(stateId: string): Promise<void> {
+    const run = this.live.get(stateId);
+    if (run) {
+      run.actor.send({ type: 'CANCEL' });
+      return;
+    }
+    // Not running here: mark the persisted run cancelled without restarting its step.
+    const persisted = await this.store.load(stateId);
+    if (TERMINAL_NODES.includes(persisted.codingState.currentNode)) return;
+    const now = new Date().toISOString();
+    const machine = { ...(persisted.machine as Record<string, unknown>), value: 'CANCELLED', status: 'done', children: {} };
+    const codingState = { ...persisted.codingState, currentNode: 'CANCELLED' as const, timestamp: now };
+    await this.store.save({ ...persisted, updatedAt: now, machine, codingState });
+    await this.store.appendEvent(stateId, { kind: 'transition', at: now, from: persisted.codingState.currentNode, to: 'CANCELLED', iteration: codingState.iterationCount });
+  }
+
+  async getState(stateId: string): Promise<CodingState> {
+    return this.live.get(stateId)?.latest ?? (await this.store.load(stateId)).codingState;
+  }
+
+  private traceSink(runId: string): TraceSink {
+    return {
+      record: (event: TraceEvent): void => {
+        this.store.appendEvent(runId, event).catch((error) => this.host.logger.warn(`Trace write failed: ${errorMessage(error)}`));
+      },
+    };
+  }
+
+  private async *drive(actor: RunActor, runId: string, createdAt: string, signal?: AbortSignal): AsyncIterable<CodingState> {
+    const queue = new AsyncQueue<CodingState>();
+    let lastNode: WorkflowNode | null = null;
+    let interrupted = false;
+    let persisting: Promise<void> = Promise.resolve();
+
+    const onSnapshot = (snapshot: RunSnapshot): void => {
+      if (interrupted) return;
+      const node = snapshot.value as WorkflowNode;
+      if (node === lastNode) return;
+      const from = lastNode;
+      lastNode = node;
+      const state = toCodingState(snapshot.context, node, new Date().toISOString());
+      const persisted = actor.getPersistedSnapshot();
+      const live = this.live.get(runId);
+      if (live) live.latest = state;
+      persisting = persisting
+        .then(() => this.persist(runId, createdAt, state, persisted, from))
+        .then((saved) => {
+          if (interrupted) return;
+          if (live) live.latest = saved;
+          queue.push(saved);
+          if (snapshot.status === 'done') queue.close();
+        })
+        .catch((error) => queue.fail(error));
+    };
+
+    const interrupt = (): void => {
+      // Ctrl-C: stop here without a transition. state.json keeps the last step, which runs again on resume.
+      interrupted = true;
+      actor.stop();
+      queue.close();
+    };
+    if (signal?.aborted) return;
+    signal?.addEventListener('abort', interrupt, { once: true });
+
+    const subscription = actor.subscribe({ next: onSnapshot, error: (error) => queue.fail(error) });
+    this.live.set(runId, { actor, latest: toCodingState(actor.getSnapshot().context, actor.getSnapshot().value as WorkflowNode, createdAt) });
+    try {
+      actor.start();
+      onSnapshot(actor.getSnapshot());
+      for await (const state of queue) yield state;
+      await persisting;
+    } finally {
+      subscription.unsubscribe();
+      signal?.removeEventListener('abort', interrupt);
+      this.live.delete(runId);
+      if (!interrupted && actor.getSnapshot().status === 'active') {
+        // The caller stopped listening mid-run: stop cleanly, keeping what was persisted.
+        interrupted = true;
+        actor.stop();
+      }
+    }
+  }
+
+  private async persist(
+    runId: string,
+    createdAt: string,
+    state: CodingState,
+    machine: unknown,
+    from: WorkflowNode | null,
+  ): Promise<CodingState> {
+    let codingState = state;
+    if (TERMINAL_NODES.includes(state.currentNode)) {
+      const handoffPath = await this.store.writeHandoff(runId, renderHandoff(state, iterationsOf(state), endReason(state)));
+      codingState = { ...state, metadata: { ...state.metadata, handoffPath } };
+    }
+    await this.store.save({ schemaVersion: STATE_SCHEMA_VERSION, runId, createdAt, updatedAt: state.timestamp, codingState, machine });
+    await this.store.appendEvent(runId, { kind: 'transition', at: state.timestamp, from, to: state.currentNode, iteration: state.iterationCount });
+    return codingState;
+  }
+}
+
+function iterationsOf(state: CodingState): IterationRecord[] {
+  return (state.metadata.iterations as IterationRecord[] | undefined) ?? [];
+}
+
+function endReason(state: CodingState): string {
+  switch (state.currentNode) {
+    case 'SUCCESS':
+      return `The run succeeded: the build is clean and the tests pass after ${state.iterationCount} iteration(s).`;
+    case 'FAILED':
+      return 'The run failed with an error it could not recover from.';
+    default:
+      return 'The run was stopped by a person.';
+  }
+}
+
+function toEvent(decision: ApprovalDecision): RunEvent {
+  return decision;
+}
+
+export function createOrchestrator(deps: OrchestratorDeps): RunOrchestrator {
+  return new RunOrchestrator(deps.host, (store, traceFor) => createStepActors(deps, store, traceFor));
+}

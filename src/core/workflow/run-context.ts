@@ -1,0 +1,196 @@
+// The statechart's context, its input and events, and the inputs/outputs of its actors. All plain
+// JSON: a snapshot of the machine is written to state.json and restored on resume, and a restored
+// invoke starts again from its saved input.
+
+import type {
+  ApprovalDecision,
+  Baseline,
+  BuildResult,
+  CodingState,
+  ErrorContext,
+  ExecutionPlan,
+  FileEdit,
+  IterationRecord,
+  TestResult,
+  Usage,
+  WorkflowContext,
+  WorkflowNode,
+} from '../model';
+
+export interface RunInput {
+  stateId: string;
+  userRequest: string;
+  workflow: WorkflowContext;
+  createdAt: string;
+}
+
+export interface RunContext {
+  stateId: string;
+  userRequest: string;
+  workflow: WorkflowContext;
+  createdAt: string;
+  spec: string | null;
+  plan: ExecutionPlan | null;
+  /** Feedback on a rejected plan, for the next PLAN. */
+  planFeedback: string | null;
+  /** What the coder proposed in the current iteration. */
+  codeDiffs: FileEdit[];
+  coderSummary: string;
+  /** What the person accepted (whole files or hunks), to be applied at VALIDATE. */
+  approvedEdits: FileEdit[];
+  /** Which files or hunks were rejected, and why; told to the coder. */
+  rejections: string | null;
+  /** Guidance from a diff rejection or from WAIT_HUMAN; told to the coder. */
+  guidance: string | null;
+  baseline: Baseline | null;
+  buildResult: BuildResult | null;
+  testResult: TestResult | null;
+  errorContext: ErrorContext | null;
+  passed: boolean;
+  iterationCount: number;
+  maxIterations: number;
+  iterations: IterationRecord[];
+  usage: Usage;
+  handoffPath: string | null;
+  error: string | null;
+}
+
+export type RunEvent =
+  | { type: 'APPROVE'; editedPlan?: ExecutionPlan; files?: ApprovalFiles }
+  | { type: 'REJECT'; feedback: string }
+  | { type: 'CONTINUE'; guidance: string; additionalIterations: number }
+  | { type: 'STOP' }
+  | { type: 'CANCEL' };
+
+type ApprovalFiles = Extract<ApprovalDecision, { type: 'APPROVE' }>['files'];
+
+export interface BaselineInput {
+  stateId: string;
+  workflow: WorkflowContext;
+}
+
+export interface PlanInput {
+  stateId: string;
+  workflow: WorkflowContext;
+  request: string;
+  feedback: string | null;
+  previousPlan: ExecutionPlan | null;
+  baseline: Baseline | null;
+}
+export interface PlanOutput {
+  spec: string;
+  plan: ExecutionPlan;
+  usage: Usage;
+}
+
+export interface CodeInput {
+  stateId: string;
+  workflow: WorkflowContext;
+  request: string;
+  spec: string;
+  plan: ExecutionPlan;
+  errorContext: ErrorContext | null;
+  iteration: number;
+}
+export interface CodeOutput {
+  summary: string;
+  edits: FileEdit[];
+  usage: Usage;
+}
+
+export interface ValidateInput {
+  stateId: string;
+  workflow: WorkflowContext;
+  edits: FileEdit[];
+  baseline: Baseline | null;
+  iteration: number;
+  rejections: string | null;
+  guidance: string | null;
+}
+export interface ValidateOutput {
+  build: BuildResult;
+  test: TestResult | null;
+  passed: boolean;
+  /** Built for the coder when validation failed; null when it passed. */
+  errorContext: ErrorContext | null;
+  newErrors: number;
+  newFailures: number;
+}
+
+export interface DecideInput {
+  passed: boolean;
+  iteration: number;
+  maxIterations: number;
+}
+export type Verdict = 'pass' | 'retry' | 'escalate';
+export interface DecideOutput {
+  verdict: Verdict;
+}
+
+export interface HandoffInput {
+  state: CodingState;
+  iterations: IterationRecord[];
+  reason: string;
+}
+export interface HandoffOutput {
+  handoffPath: string;
+}
+
+export function initialContext(input: RunInput): RunContext {
+  return {
+    stateId: input.stateId,
+    userRequest: input.userRequest,
+    workflow: input.workflow,
+    createdAt: input.createdAt,
+    spec: null,
+    plan: null,
+    planFeedback: null,
+    codeDiffs: [],
+    coderSummary: '',
+    approvedEdits: [],
+    rejections: null,
+    guidance: null,
+    baseline: null,
+    buildResult: null,
+    testResult: null,
+    errorContext: null,
+    passed: false,
+    iterationCount: 0,
+    maxIterations: input.workflow.maxIterations,
+    iterations: [],
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+    handoffPath: null,
+    error: null,
+  };
+}
+
+/** The public CodingState (contracts.md) for a context at a node. */
+export function toCodingState(context: RunContext, node: WorkflowNode, timestamp: string): CodingState {
+  return {
+    stateId: context.stateId,
+    userRequest: context.userRequest,
+    spec: context.spec,
+    plan: context.plan,
+    codeDiffs: context.codeDiffs,
+    buildResult: context.buildResult,
+    testResult: context.testResult,
+    baseline: context.baseline,
+    errorContext: context.errorContext,
+    iterationCount: context.iterationCount,
+    maxIterations: context.maxIterations,
+    currentNode: node,
+    timestamp,
+    usage: context.usage,
+    metadata: {
+      workspaceRoot: context.workflow.workspaceRoot,
+      createdAt: context.createdAt,
+      coderSummary: context.coderSummary || undefined,
+      approvedFiles: context.approvedEdits.map((e) => e.filePath),
+      rejections: context.rejections ?? undefined,
+      guidance: context.guidance ?? undefined,
+      iterations: context.iterations,
+      handoffPath: context.handoffPath ?? undefined,
+      error: context.error ?? undefined,
+    },
+  };
+}

@@ -1,0 +1,116 @@
+// The real implementations of the statechart's steps, bound to a Host, a model and the agents.
+// Each takes only plain JSON input (what the persisted snapshot holds) and is safe to run again:
+// a resumed run repeats the step that was in flight.
+
+import { fromPromise } from 'xstate';
+import type { Host } from '../host';
+import type { Baseline } from '../model';
+import type { ModelClient } from '../llm/port';
+import type { AgentCatalog } from '../agents/loader';
+import type { AgentRuntime } from '../agents/types';
+import { runPlanner } from '../agents/planner';
+import { runCoder } from '../agents/coder';
+import { captureBaseline, validate } from '../agents/validator';
+import { buildErrorContext } from '../agents/error-context';
+import type { ToolRegistry } from '../tools/registry';
+import { StagedOverlay } from '../tools/workspace/overlay';
+import { renderHandoff } from './handoff';
+import type { RunStore } from './store';
+import type { TraceSink } from './types';
+import type {
+  BaselineInput,
+  CodeInput,
+  CodeOutput,
+  HandoffInput,
+  HandoffOutput,
+  PlanInput,
+  PlanOutput,
+  ValidateInput,
+  ValidateOutput,
+} from './run-context';
+
+export interface OrchestratorDeps {
+  host: Host;
+  model: ModelClient;
+  agents: AgentCatalog;
+  tools: ToolRegistry;
+}
+
+export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceFor: (runId: string) => TraceSink) {
+  const runtime = (input: { stateId: string; workflow: { model?: string } }, signal: AbortSignal): AgentRuntime => ({
+    host: deps.host,
+    model: deps.model,
+    tools: deps.tools,
+    agents: deps.agents,
+    modelOverride: input.workflow.model,
+    trace: traceFor(input.stateId),
+    signal,
+  });
+
+  return {
+    captureBaseline: fromPromise<Baseline, BaselineInput>(({ input, signal }) =>
+      captureBaseline({
+        host: deps.host,
+        target: input.workflow.target,
+        timeouts: input.workflow.timeouts,
+        signal,
+        trace: traceFor(input.stateId),
+      }),
+    ),
+
+    plan: fromPromise<PlanOutput, PlanInput>(({ input, signal }) =>
+      runPlanner(runtime(input, signal), {
+        request: input.request,
+        feedback: input.feedback ?? undefined,
+        previousPlan: input.previousPlan,
+        baseline: input.baseline,
+      }),
+    ),
+
+    code: fromPromise<CodeOutput, CodeInput>(({ input, signal }) =>
+      runCoder(runtime(input, signal), {
+        request: input.request,
+        spec: input.spec,
+        plan: input.plan,
+        errorContext: input.errorContext,
+        iteration: input.iteration,
+        overlay: new StagedOverlay(deps.host),
+      }),
+    ),
+
+    validate: fromPromise<ValidateOutput, ValidateInput>(async ({ input, signal }) => {
+      await store.applyEdits(input.stateId, input.edits);
+      // Every file the run has touched so far decides what to build and test, not only this
+      // iteration's: a test broken in iteration 1 must be run again in iteration 2.
+      const changedFiles = await store.touchedFiles(input.stateId);
+      deps.host.symbols.invalidate?.(changedFiles);
+      const outcome = await validate({
+        host: deps.host,
+        target: input.workflow.target,
+        timeouts: input.workflow.timeouts,
+        signal,
+        trace: traceFor(input.stateId),
+        changedFiles,
+        baseline: input.baseline,
+      });
+      const errorContext = outcome.passed
+        ? null
+        : buildErrorContext(outcome, input.iteration, {
+            rejections: input.rejections ?? undefined,
+            guidance: input.guidance ?? undefined,
+          });
+      return {
+        build: outcome.build,
+        test: outcome.test,
+        passed: outcome.passed,
+        errorContext,
+        newErrors: outcome.newBuildErrors.length,
+        newFailures: outcome.newTestFailures.length,
+      };
+    }),
+
+    writeHandoff: fromPromise<HandoffOutput, HandoffInput>(async ({ input }) => ({
+      handoffPath: await store.writeHandoff(input.state.stateId, renderHandoff(input.state, input.iterations, input.reason)),
+    })),
+  };
+}

@@ -1,0 +1,184 @@
+// Persisted runs: `.ironbees/runs/<runId>/` holds state.json (written atomically after every
+// transition), events.jsonl (the trace), edits/ (the journal of original content, so a run can be
+// reverted byte for byte) and HANDOFF.md. Everything goes through the Host, so the same store works
+// in the CLI and in VS Code.
+
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Host } from '../host';
+import type { CodingState, FileEdit } from '../model';
+import { AgentModeError, StateNotFoundError } from '../errors';
+import type { RunSummary, TraceEvent } from './types';
+
+export const STATE_SCHEMA_VERSION = 1;
+
+export interface PersistedRun {
+  schemaVersion: number;
+  runId: string;
+  createdAt: string;
+  updatedAt: string;
+  codingState: CodingState;
+  /** The statechart's persisted snapshot (xstate getPersistedSnapshot), restored on resume. */
+  machine: unknown;
+}
+
+interface JournalEntry {
+  existed: boolean;
+  blob: string | null;
+}
+interface Journal {
+  files: Record<string, JournalEntry>;
+}
+
+export interface RevertReport {
+  restored: string[];
+  deleted: string[];
+}
+
+const TEXT_DECODER = new TextDecoder();
+
+export class RunStore {
+  readonly runsDir: string;
+
+  constructor(private readonly host: Host) {
+    this.runsDir = path.join(host.workspaceRoot, '.ironbees', 'runs');
+  }
+
+  static newRunId(now: Date = new Date()): string {
+    const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+    return `${stamp}-${randomBytes(3).toString('hex')}`;
+  }
+
+  runDir(runId: string): string {
+    if (!/^[A-Za-z0-9._-]+$/.test(runId)) throw new StateNotFoundError(runId);
+    return path.join(this.runsDir, runId);
+  }
+
+  handoffPath(runId: string): string {
+    return path.join(this.runDir(runId), 'HANDOFF.md');
+  }
+
+  /** `.ironbees/` keeps its own .gitignore so runs never end up in the person's commits. */
+  async ensureLayout(): Promise<void> {
+    const ignore = path.join(this.host.workspaceRoot, '.ironbees', '.gitignore');
+    if (!(await this.host.fs.exists(ignore))) await this.host.fs.writeFile(ignore, '*\n');
+  }
+
+  async save(run: PersistedRun): Promise<void> {
+    await this.host.fs.writeFile(path.join(this.runDir(run.runId), 'state.json'), JSON.stringify(run, null, 1));
+  }
+
+  async appendEvent(runId: string, event: TraceEvent): Promise<void> {
+    await this.host.fs.appendFile(path.join(this.runDir(runId), 'events.jsonl'), `${JSON.stringify(event)}\n`);
+  }
+
+  async load(runId: string): Promise<PersistedRun> {
+    const bytes = await this.host.fs.readFile(path.join(this.runDir(runId), 'state.json'));
+    if (!bytes) throw new StateNotFoundError(runId);
+    let run: PersistedRun;
+    try {
+      run = JSON.parse(TEXT_DECODER.decode(bytes)) as PersistedRun;
+    } catch (error) {
+      throw new AgentModeError(`state.json of run ${runId} is not valid JSON`, 'STATE_CORRUPT', { runId }, { cause: error });
+    }
+    if (run.schemaVersion !== STATE_SCHEMA_VERSION) {
+      throw new AgentModeError(
+        `Run ${runId} was saved with schema version ${run.schemaVersion}; this Ironbees reads version ${STATE_SCHEMA_VERSION}`,
+        'STATE_SCHEMA',
+        { runId },
+      );
+    }
+    return run;
+  }
+
+  async list(): Promise<RunSummary[]> {
+    if (!(await this.host.fs.exists(this.runsDir))) return [];
+    const files = await this.host.fs.listFiles(this.runsDir, { maxFiles: 100_000 });
+    const ids = files.filter((f) => f.endsWith('/state.json') && f.split('/').length === 2).map((f) => f.split('/')[0]);
+    const summaries: RunSummary[] = [];
+    for (const id of ids.sort()) {
+      try {
+        const run = await this.load(id);
+        const s = run.codingState;
+        summaries.push({
+          runId: id,
+          userRequest: s.userRequest,
+          currentNode: s.currentNode,
+          iterationCount: s.iterationCount,
+          maxIterations: s.maxIterations,
+          usage: s.usage,
+          createdAt: run.createdAt,
+          updatedAt: run.updatedAt,
+        });
+      } catch (error) {
+        this.host.logger.warn(`Skipping run ${id}: ${(error as Error).message}`);
+      }
+    }
+    return summaries;
+  }
+
+  private journalPath(runId: string): string {
+    return path.join(this.runDir(runId), 'edits', 'index.json');
+  }
+
+  private async readJournal(runId: string): Promise<Journal> {
+    const bytes = await this.host.fs.readFile(this.journalPath(runId));
+    return bytes ? (JSON.parse(TEXT_DECODER.decode(bytes)) as Journal) : { files: {} };
+  }
+
+  /**
+   * Writes approved edits to disk. The first time the run touches a file its original bytes are
+   * journaled (before the write), so applying the same edits again after a crash is harmless and
+   * revert always restores what was there before the run.
+   */
+  async applyEdits(runId: string, edits: readonly FileEdit[]): Promise<void> {
+    const journal = await this.readJournal(runId);
+    for (const edit of edits) {
+      const abs = path.join(this.host.workspaceRoot, edit.filePath);
+      if (!journal.files[edit.filePath]) {
+        const original = await this.host.fs.readFile(abs);
+        const blob = original ? `${Object.keys(journal.files).length}.orig` : null;
+        if (original && blob) await this.host.fs.writeFile(path.join(this.runDir(runId), 'edits', blob), original);
+        journal.files[edit.filePath] = { existed: original !== null, blob };
+        await this.host.fs.writeFile(this.journalPath(runId), JSON.stringify(journal, null, 1));
+      }
+      if (edit.type === 'DELETE' || edit.newContent === null) {
+        if (await this.host.fs.exists(abs)) await this.host.fs.deleteFile(abs);
+      } else {
+        await this.host.fs.writeFile(abs, edit.newContent);
+      }
+      await this.appendEvent(runId, { kind: 'edit_applied', at: new Date().toISOString(), filePath: edit.filePath, type: edit.type });
+    }
+  }
+
+  /** Files the run has changed, workspace-relative. */
+  async touchedFiles(runId: string): Promise<string[]> {
+    return Object.keys((await this.readJournal(runId)).files);
+  }
+
+  /** Restores every file the run changed to its original bytes, deleting files it created. */
+  async revert(runId: string): Promise<RevertReport> {
+    await this.load(runId);
+    const journal = await this.readJournal(runId);
+    const report: RevertReport = { restored: [], deleted: [] };
+    for (const [filePath, entry] of Object.entries(journal.files)) {
+      const abs = path.join(this.host.workspaceRoot, filePath);
+      if (entry.existed && entry.blob) {
+        const original = await this.host.fs.readFile(path.join(this.runDir(runId), 'edits', entry.blob));
+        if (!original) throw new AgentModeError(`The journal of run ${runId} lost the original of ${filePath}`, 'JOURNAL_CORRUPT');
+        await this.host.fs.writeFile(abs, original);
+        report.restored.push(filePath);
+      } else if (await this.host.fs.exists(abs)) {
+        await this.host.fs.deleteFile(abs);
+        report.deleted.push(filePath);
+      }
+    }
+    return report;
+  }
+
+  async writeHandoff(runId: string, markdown: string): Promise<string> {
+    const target = this.handoffPath(runId);
+    await this.host.fs.writeFile(target, markdown);
+    return target;
+  }
+}
