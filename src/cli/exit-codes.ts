@@ -3,6 +3,7 @@
 
 import { ConfigurationError, InvalidStateError, StateNotFoundError } from '../core/errors';
 import type { WorkflowNode } from '../core/model';
+import type { CommandName } from './args';
 
 export const ExitCode = {
   SUCCESS: 0,
@@ -18,7 +19,7 @@ export class UsageError extends Error {
   constructor(
     message: string,
     /** The command whose usage to print; absent for the general usage. */
-    readonly command?: string,
+    readonly command?: CommandName,
   ) {
     super(message);
     this.name = 'UsageError';

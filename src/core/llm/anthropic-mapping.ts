@@ -37,13 +37,14 @@ export function toAnthropicSystem(system: string): TextBlockParam[] | undefined 
 }
 
 export function toAnthropicMessages(messages: readonly ModelMessage[], cacheConversation: boolean): MessageParam[] {
-  const mapped = messages.map((message): MessageParam => ({
-    role: message.role,
-    content: typeof message.content === 'string' ? message.content : message.content.map(toBlockParam),
-  }));
-  const last = mapped[mapped.length - 1];
-  if (cacheConversation && last) mapped[mapped.length - 1] = withCacheBreakpoint(last);
-  return mapped;
+  return messages.map((message, index): MessageParam => {
+    const isNewest = index === messages.length - 1;
+    if (cacheConversation && isNewest) return { role: message.role, content: withCacheBreakpoint(message.content) };
+    return {
+      role: message.role,
+      content: typeof message.content === 'string' ? message.content : message.content.map(toBlockParam),
+    };
+  });
 }
 
 function toBlockParam(block: ContentBlock): ContentBlockParam {
@@ -62,15 +63,15 @@ function toBlockParam(block: ContentBlock): ContentBlockParam {
   }
 }
 
-function withCacheBreakpoint(message: MessageParam): MessageParam {
+function withCacheBreakpoint(content: ModelMessage['content']): string | ContentBlockParam[] {
   const blocks: ContentBlockParam[] =
-    typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
+    typeof content === 'string' ? [{ type: 'text', text: content }] : content.map(toBlockParam);
   const lastIndex = blocks.length - 1;
   const lastBlock = blocks[lastIndex];
   // Empty text blocks may not carry a breakpoint (the API refuses them); nothing to cache then.
-  if (!lastBlock || (lastBlock.type === 'text' && lastBlock.text === '')) return message;
+  if (!lastBlock || (lastBlock.type === 'text' && lastBlock.text === '')) return typeof content === 'string' ? content : blocks;
   blocks[lastIndex] = { ...lastBlock, cache_control: EPHEMERAL } as ContentBlockParam;
-  return { role: message.role, content: blocks };
+  return blocks;
 }
 
 export interface MappedResponse {

@@ -11,8 +11,7 @@ import { fromAnthropicMessage, toAnthropicMessages, toAnthropicSystem, toAnthrop
 import { mapModelError } from './errors';
 import { usageWithCost } from './pricing';
 
-/** The model every bundled agent uses unless its agent.yaml or --model says otherwise. */
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export { DEFAULT_MODEL } from './defaults';
 export const DEFAULT_MAX_RETRIES = 4;
 
 export interface AnthropicClientOptions {

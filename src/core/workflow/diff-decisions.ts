@@ -8,6 +8,12 @@ function decisionFor(files: readonly FileDecision[] | undefined, filePath: strin
   return files?.find((f) => f.filePath === filePath);
 }
 
+/** The rejected hunks that exist, each once, in order: a hunk named twice is still one hunk. */
+function rejectedHunksOf(decision: FileDecision, hunkCount: number): number[] {
+  const valid = (decision.rejectedHunks ?? []).filter((i) => Number.isInteger(i) && i >= 0 && i < hunkCount);
+  return [...new Set(valid)].sort((a, b) => a - b);
+}
+
 /** The edits to apply. Files without a decision are accepted whole. */
 export function applyFileDecisions(diffs: readonly FileEdit[], files: readonly FileDecision[] | undefined): FileEdit[] {
   const accepted: FileEdit[] = [];
@@ -18,15 +24,15 @@ export function applyFileDecisions(diffs: readonly FileEdit[], files: readonly F
       continue;
     }
     if (!decision.accepted) continue;
-    const rejected = decision.rejectedHunks ?? [];
+    const hunkCount = splitHunks(diff.diffText).length;
+    const rejected = rejectedHunksOf(decision, hunkCount);
     if (rejected.length === 0) {
       accepted.push(diff);
       continue;
     }
     // A deletion is one decision: it cannot be half applied.
     if (diff.type === 'DELETE') continue;
-    const hunkCount = splitHunks(diff.diffText).length;
-    if (rejected.filter((i) => i >= 0 && i < hunkCount).length >= hunkCount) continue;
+    if (rejected.length >= hunkCount) continue;
     const original = diff.originalContent ?? '';
     const partial = applyAcceptedHunks(original, diff.diffText, rejected);
     if (partial === original && diff.type === 'MODIFY') continue;
@@ -54,8 +60,14 @@ export function describeRejectedDiffs(
       continue;
     }
     const hunks = splitHunks(diff.diffText);
-    for (const index of decision.rejectedHunks ?? []) {
-      const header = hunks[index]?.split('\n')[0] ?? `hunk ${index + 1}`;
+    const rejected = rejectedHunksOf(decision, hunks.length);
+    // Mirrors applyFileDecisions: any rejected hunk of a deletion keeps the whole file.
+    if (diff.type === 'DELETE' && rejected.length > 0) {
+      lines.push(`- ${diff.filePath}: the deletion was rejected; the file was kept.${why}`);
+      continue;
+    }
+    for (const index of rejected) {
+      const header = hunks[index].split('\n')[0];
       lines.push(`- ${diff.filePath}: hunk ${index + 1} (${header}) was rejected and not applied.${why}`);
     }
   }

@@ -7,7 +7,7 @@
 
 import { assign, fromPromise, setup } from 'xstate';
 import { addUsage } from '../model';
-import type { ExecutionPlan, IterationRecord } from '../model';
+import type { ErrorContext, ExecutionPlan, IterationRecord } from '../model';
 import { OrchestratorError, errorMessage } from '../errors';
 import { applyFileDecisions, describeRejectedDiffs } from './diff-decisions';
 import { toCodingState } from './run-context';
@@ -84,7 +84,9 @@ export const runMachine = setup({
     acceptAllDiffs: assign(({ context }) => ({ approvedEdits: context.codeDiffs, rejections: null })),
     acceptSomeDiffs: assign(({ context }, params: { files: RunEventFiles }) => ({
       approvedEdits: applyFileDecisions(context.codeDiffs, params.files),
-      rejections: describeRejectedDiffs(context.codeDiffs, params.files),
+      // A plain APPROVE has no per-file verdicts: nothing was rejected. (`undefined` would mean
+      // "everything rejected" to describeRejectedDiffs.)
+      rejections: describeRejectedDiffs(context.codeDiffs, params.files ?? []),
     })),
     rejectDiffs: assign(({ context }, params: { feedback: string }) => ({
       approvedEdits: [],
@@ -114,7 +116,7 @@ export const runMachine = setup({
         buildResult: params.build,
         testResult: params.test,
         passed: params.passed,
-        errorContext: params.errorContext,
+        errorContext: withPersonsWords(params.errorContext, context),
         iterations: [...context.iterations.filter((r) => r.iteration !== record.iteration), record],
       };
     }),
@@ -124,7 +126,7 @@ export const runMachine = setup({
       guidance: null,
     })),
     continueWithGuidance: assign(({ context }, params: { guidance: string; additionalIterations: number }) => ({
-      maxIterations: context.maxIterations + Math.max(1, Math.floor(params.additionalIterations)),
+      maxIterations: context.maxIterations + extraIterations(params.additionalIterations),
       iterationCount: context.iterationCount + 1,
       guidance: params.guidance,
       rejections: null,
@@ -287,6 +289,25 @@ export const runMachine = setup({
 });
 
 type RunEventFiles = Extract<RunEvent, { type: 'APPROVE' }>['files'];
+
+/** At least one more iteration, whatever was asked: NaN or a fraction must not stall the run. */
+function extraIterations(requested: number): number {
+  return Number.isFinite(requested) ? Math.max(1, Math.floor(requested)) : 1;
+}
+
+/**
+ * The coder hears about the person's rejections and guidance through the next error context.
+ * The validate step is expected to put them there; the machine makes sure of it, so a step that
+ * forgets cannot silently drop what the person said.
+ */
+function withPersonsWords(errorContext: ErrorContext | null, context: RunContext): ErrorContext | null {
+  if (!errorContext) return null;
+  return {
+    ...errorContext,
+    rejections: errorContext.rejections ?? context.rejections ?? undefined,
+    guidance: errorContext.guidance ?? context.guidance ?? undefined,
+  };
+}
 
 function rejectionReasons(files: RunEventFiles): string {
   const reasons = (files ?? []).map((f) => f.reason).filter((r): r is string => Boolean(r));

@@ -1,0 +1,56 @@
+// The whole command line as one function of (argv, streams) → exit code, so tests drive it without
+// spawning a process. main.ts only wires it to the real process.
+
+import { errorMessage } from '../core/errors';
+import { version } from '../../package.json';
+import { parseCliArgs } from './args';
+import { resumeCommand } from './commands/resume';
+import { revertCommand } from './commands/revert';
+import { runCommand } from './commands/run';
+import { runsCommand } from './commands/runs';
+import type { CommandContext } from './commands/context';
+import { ExitCode, UsageError, exitCodeForError } from './exit-codes';
+import type { CliIo } from './terminal';
+import { colorsFor, createStderrLogger, writeLine } from './terminal';
+import { usageText } from './usage';
+import type { CliDeps } from './wiring';
+import { defaultCliDeps } from './wiring';
+
+export type { CliIo } from './terminal';
+export type { CliDeps, Runtime, RuntimeOptions } from './wiring';
+
+export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<CliDeps> = {}): Promise<number> {
+  const colors = colorsFor(io.stderr, io.env);
+  const ctx: CommandContext = {
+    io,
+    colors,
+    logger: createStderrLogger(io.stderr, io.env, colors),
+    deps: { ...defaultCliDeps, ...deps },
+  };
+  try {
+    const command = parseCliArgs(argv, io.cwd ?? process.cwd());
+    switch (command.command) {
+      case 'help':
+        writeLine(io.stdout, usageText(command.topic));
+        return ExitCode.SUCCESS;
+      case 'version':
+        writeLine(io.stdout, version);
+        return ExitCode.SUCCESS;
+      case 'run':
+        return await runCommand(ctx, command);
+      case 'resume':
+        return await resumeCommand(ctx, command);
+      case 'runs':
+        return await runsCommand(ctx, command);
+      case 'revert':
+        return await revertCommand(ctx, command);
+    }
+  } catch (error) {
+    writeLine(io.stderr, colors.red(`error: ${errorMessage(error)}`));
+    if (error instanceof UsageError) writeLine(io.stderr, `\n${usageText(error.command)}`);
+    const code = exitCodeForError(error);
+    // A bug, not a setup problem: show where, for the report.
+    if (code === ExitCode.FAILED && error instanceof Error && io.env.IRONBEES_DEBUG) writeLine(io.stderr, error.stack ?? '');
+    return code;
+  }
+}

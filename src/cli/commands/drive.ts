@@ -1,0 +1,121 @@
+// Follows a run to its end, shared by `run` and `resume`: prints each snapshot (JSON lines on
+// stdout with --json, progress on stderr), answers the human gates (from the terminal, or
+// automatically with --yes), and turns Ctrl-C into a clean stop that leaves the run resumable.
+
+import type { CodingState } from '../../core/model';
+import { TERMINAL_NODES } from '../../core/model';
+import type { Orchestrator } from '../../core/workflow/types';
+import { errorMessage } from '../../core/errors';
+import { askGateDecision } from '../approvals';
+import { ExitCode, exitCodeForError, exitCodeForNode } from '../exit-codes';
+import { LinePrompter, PromptClosedError } from '../prompts';
+import { describeTransition } from '../render/state';
+import type { CliIo, Colors } from '../terminal';
+import { isTty, writeLine } from '../terminal';
+
+export interface DriveOptions {
+  yes: boolean;
+  json: boolean;
+}
+
+export interface DriveContext {
+  io: CliIo;
+  colors: Colors;
+  orchestrator: Orchestrator;
+}
+
+const GATES = ['WAIT_PLAN_APPROVAL', 'WAIT_DIFF_APPROVAL', 'WAIT_HUMAN'];
+
+function resumeHint(runId: string): string {
+  return `Run ${runId} interrupted; resume with: ironbees resume ${runId}`;
+}
+
+/** `start` begins (or resumes) the run with the abort signal; resolves with the exit code. */
+export async function driveRun(
+  ctx: DriveContext,
+  options: DriveOptions,
+  start: (signal: AbortSignal) => AsyncIterable<CodingState>,
+): Promise<number> {
+  const { io, colors, orchestrator } = ctx;
+  const err = (text: string): void => writeLine(io.stderr, text);
+  const controller = new AbortController();
+  let interrupted = false;
+
+  const prompter = new LinePrompter({ input: io.stdin, output: io.stderr, terminal: isTty(io.stdin), onInterrupt: interrupt });
+  function interrupt(): void {
+    if (interrupted) {
+      // A second Ctrl-C: the person wants out now, persisted or not.
+      io.exitNow?.(ExitCode.INTERRUPTED);
+      return;
+    }
+    interrupted = true;
+    err(colors.yellow('\nInterrupting… the run is kept and can be resumed (Ctrl-C again to quit at once).'));
+    prompter.cancel();
+    controller.abort();
+  }
+  const unsubscribe = io.onInterrupt?.(interrupt) ?? ((): void => undefined);
+  const gateIo = { prompter, show: err, colors };
+
+  let last: CodingState | null = null;
+  let stoppedByPerson = false;
+  let escalatedUnattended = false;
+  try {
+    for await (const state of start(controller.signal)) {
+      if (options.json) io.stdout.write(`${JSON.stringify(state)}\n`);
+      for (const line of describeTransition(last, state, colors)) err(line);
+      last = state;
+      if (!GATES.includes(state.currentNode)) continue;
+      if (options.yes) {
+        if (state.currentNode === 'WAIT_HUMAN') {
+          // Unattended, nobody can give guidance: stop here, at the gate, so a person can resume it.
+          escalatedUnattended = true;
+          break;
+        }
+        await orchestrator.approve(state.stateId, { type: 'APPROVE' });
+        continue;
+      }
+      const decision = await askGateDecision(gateIo, state);
+      if (!decision) continue;
+      if (decision.type === 'STOP') stoppedByPerson = true;
+      await orchestrator.approve(state.stateId, decision);
+    }
+  } catch (error) {
+    if (!(error instanceof PromptClosedError)) {
+      err(colors.red(`error: ${errorMessage(error)}`));
+      if (last && !TERMINAL_NODES.includes(last.currentNode)) err(`The run is kept; resume with: ironbees resume ${last.stateId}`);
+      return exitCodeForError(error);
+    }
+    // EOF or Ctrl-C at a prompt: the run waits at its gate, persisted, exactly like an interrupt.
+    if (error.reason === 'eof') err(colors.yellow('\nNo more answers on stdin.'));
+    interrupted = true;
+    controller.abort();
+  } finally {
+    unsubscribe();
+    prompter.close();
+  }
+  return finish(last, { interrupted, stoppedByPerson, escalatedUnattended }, err);
+}
+
+function finish(
+  last: CodingState | null,
+  how: { interrupted: boolean; stoppedByPerson: boolean; escalatedUnattended: boolean },
+  err: (text: string) => void,
+): number {
+  if (!last) {
+    err(how.interrupted ? 'Interrupted before the run started; nothing was kept.' : 'The run ended before it started.');
+    return how.interrupted ? ExitCode.INTERRUPTED : ExitCode.FAILED;
+  }
+  const terminal = TERMINAL_NODES.includes(last.currentNode);
+  if (how.escalatedUnattended) {
+    const handoff = typeof last.metadata.handoffPath === 'string' ? last.metadata.handoffPath : 'HANDOFF.md';
+    err(`Run ${last.stateId} needs a person: read ${handoff}, then continue with: ironbees resume ${last.stateId}`);
+    return ExitCode.ESCALATED;
+  }
+  if (!terminal) {
+    // Ctrl-C, EOF at a prompt, or the stream ending mid-run: all leave the run persisted at its last step.
+    err(resumeHint(last.stateId));
+    return ExitCode.INTERRUPTED;
+  }
+  if (last.currentNode === 'CANCELLED' && how.stoppedByPerson) err(`Run ${last.stateId} stopped at the escalation.`);
+  return exitCodeForNode(last.currentNode, how.stoppedByPerson);
+}

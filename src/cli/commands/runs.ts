@@ -1,0 +1,59 @@
+// `ironbees runs`: the runs of a workspace, as a table for people or JSON lines for tools.
+
+import { EMPTY_USAGE, addUsage } from '../../core/model';
+import type { RunSummary } from '../../core/workflow/types';
+import { RunStore } from '../../core/workflow/store';
+import type { RunsArgs } from '../args';
+import { formatUsage } from '../render/state';
+import { writeLine } from '../terminal';
+import type { CommandContext } from './context';
+import { checkWorkspace } from './context';
+
+const REQUEST_WIDTH = 48;
+
+function shorten(text: string, width: number): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > width ? `${oneLine.slice(0, width - 1)}…` : oneLine;
+}
+
+/** ISO time to minutes, UTC, as the runs folder names are. */
+function when(iso: string): string {
+  return iso.slice(0, 16).replace('T', ' ');
+}
+
+export function renderRunsTable(runs: readonly RunSummary[]): string {
+  const header = ['RUN', 'STATE', 'ITER', 'TOKENS IN/OUT', 'COST', 'UPDATED (UTC)', 'REQUEST'];
+  const rows = runs.map((r) => [
+    r.runId,
+    r.currentNode,
+    `${r.iterationCount}/${r.maxIterations}`,
+    `${r.usage.inputTokens}/${r.usage.outputTokens}`,
+    `$${r.usage.costUsd.toFixed(4)}`,
+    when(r.updatedAt),
+    shorten(r.userRequest, REQUEST_WIDTH),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const format = (row: string[]): string =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [format(header), ...rows.map(format)].join('\n');
+}
+
+export async function runsCommand(ctx: CommandContext, args: RunsArgs): Promise<number> {
+  await checkWorkspace(args.workspace);
+  const runs = await new RunStore(ctx.deps.createHost(args.workspace, ctx.logger)).list();
+  if (args.json) {
+    for (const run of runs) writeLine(ctx.io.stdout, JSON.stringify(run));
+    return 0;
+  }
+  if (runs.length === 0) {
+    writeLine(ctx.io.stderr, `No runs in ${args.workspace}.`);
+    return 0;
+  }
+  writeLine(ctx.io.stdout, renderRunsTable(runs));
+  const total = runs.reduce((sum, r) => addUsage(sum, r.usage), EMPTY_USAGE);
+  writeLine(ctx.io.stderr, `${runs.length} run${runs.length === 1 ? '' : 's'} · ${formatUsage(total)}`);
+  return 0;
+}

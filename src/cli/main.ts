@@ -1,0 +1,26 @@
+// The `ironbees` entry point (bundled to dist/cli.js): real streams and signals in, exit code out.
+
+import { runCli } from './app';
+
+function onInterrupt(handler: () => void): () => void {
+  process.on('SIGINT', handler);
+  return () => process.off('SIGINT', handler);
+}
+
+runCli(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  onInterrupt,
+  exitNow: (code) => process.exit(code),
+}).then(
+  (code) => {
+    // Let stdout drain (a pipe may be slow), then end even if a stray handle (a timer, stdin) lingers.
+    process.stdout.write('', () => process.exit(code));
+  },
+  (error: unknown) => {
+    process.stderr.write(`ironbees: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,50 @@
+// What the CLI needs to know about its streams: are they terminals, may we colour, and a Logger
+// that writes to stderr (stdout is kept for data: JSON lines, tables).
+
+import pc from 'picocolors';
+import type { Colors } from 'picocolors/types';
+import type { Logger } from '../core/host';
+
+export type { Colors };
+
+/** The streams and environment the CLI runs with; tests pass their own. */
+export interface CliIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+  /** Resolves relative --workspace; defaults to process.cwd(). */
+  cwd?: string;
+  /** Subscribes to Ctrl-C (SIGINT); returns the unsubscribe. Absent in tests that need no signals. */
+  onInterrupt?: (handler: () => void) => () => void;
+  /** Ends the process at once: a second Ctrl-C. Absent in tests. */
+  exitNow?: (code: number) => void;
+}
+
+export function isTty(stream: NodeJS.ReadableStream | NodeJS.WritableStream): boolean {
+  return (stream as { isTTY?: boolean }).isTTY === true;
+}
+
+/** no-color.org: NO_COLOR set and non-empty turns colour off; FORCE_COLOR turns it on for pipes. */
+export function colorsFor(stream: NodeJS.WritableStream, env: NodeJS.ProcessEnv): Colors {
+  if (env.NO_COLOR) return pc.createColors(false);
+  if (env.FORCE_COLOR && env.FORCE_COLOR !== '0') return pc.createColors(true);
+  return pc.createColors(isTty(stream));
+}
+
+export function writeLine(stream: NodeJS.WritableStream, text = ''): void {
+  stream.write(`${text}\n`);
+}
+
+/** Debug lines only with IRONBEES_DEBUG set: the progress lines already say what happens. */
+export function createStderrLogger(stderr: NodeJS.WritableStream, env: NodeJS.ProcessEnv, colors: Colors): Logger {
+  const debug = Boolean(env.IRONBEES_DEBUG);
+  return {
+    debug: (message) => {
+      if (debug) writeLine(stderr, colors.dim(`debug: ${message}`));
+    },
+    info: (message) => writeLine(stderr, message),
+    warn: (message) => writeLine(stderr, colors.yellow(`warning: ${message}`)),
+    error: (message) => writeLine(stderr, colors.red(`error: ${message}`)),
+  };
+}

@@ -1,0 +1,85 @@
+// Builds what a run needs: the Node host, the model client, the agents, the tools, the orchestrator.
+// Every check that can fail for a configuration reason (no API key, no dotnet, a bad agent.yaml)
+// runs here, before a run starts, so a bad setup exits 2 with nothing changed.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Host, Logger } from '../core/host';
+import type { ModelClient } from '../core/llm/port';
+import type { Orchestrator } from '../core/workflow/types';
+import { ConfigurationError, errorMessage } from '../core/errors';
+import { createModelClientFromEnv } from '../core/llm/anthropic';
+import { createDemoModelClient } from '../core/llm/demo-model';
+import { loadAgents } from '../core/agents/loader';
+import { createDefaultToolRegistry } from '../core/tools/catalog';
+import { createOrchestrator } from '../core/workflow/orchestrator';
+import { createNodeHost } from '../host/node/index';
+
+export interface RuntimeOptions {
+  workspaceRoot: string;
+  demo: boolean;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+}
+
+export interface Runtime {
+  host: Host;
+  orchestrator: Orchestrator;
+}
+
+/** Tests of the commands pass their own: a fake orchestrator, no dotnet, no model. */
+export interface CliDeps {
+  createRuntime(options: RuntimeOptions): Promise<Runtime>;
+  /** The host for `runs` and `revert`, which need neither a model nor dotnet. */
+  createHost(workspaceRoot: string, logger: Logger): Host;
+}
+
+const DOTNET_CHECK_TIMEOUT_MS = 60_000;
+
+/**
+ * The bundled agents sit in `<package root>/agents`: one folder up from `dist/cli.js`, two up from
+ * `src/cli/` when the sources run directly (tests, tsx).
+ */
+export function bundledAgentsDir(): string {
+  const candidates = [path.join(__dirname, '..', 'agents'), path.join(__dirname, '..', '..', 'agents')];
+  return candidates.find((dir) => fs.existsSync(dir)) ?? candidates[0];
+}
+
+export async function ensureDotnet(host: Host): Promise<string> {
+  let result;
+  try {
+    result = await host.process.run('dotnet', ['--version'], { cwd: host.workspaceRoot, timeoutMs: DOTNET_CHECK_TIMEOUT_MS });
+  } catch (error) {
+    throw new ConfigurationError(
+      `dotnet was not found on PATH (${errorMessage(error)}). Install the .NET SDK (https://dot.net) or put it on PATH.`,
+    );
+  }
+  if (result.exitCode !== 0) {
+    // Typically a global.json asking for an SDK that is not installed: dotnet says which.
+    const said = (result.stderr || result.stdout).trim().split('\n').slice(0, 5).join('\n');
+    throw new ConfigurationError(`\`dotnet --version\` failed in ${host.workspaceRoot}${said ? `:\n${said}` : ''}`);
+  }
+  return result.stdout.trim();
+}
+
+function createModel(options: RuntimeOptions): ModelClient {
+  if (options.demo) return createDemoModelClient();
+  return createModelClientFromEnv({ env: options.env, logger: options.logger });
+}
+
+function createHost(workspaceRoot: string, logger: Logger): Host {
+  return createNodeHost(workspaceRoot, { logger });
+}
+
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const host = createHost(options.workspaceRoot, options.logger);
+  // The key first: it is the cheapest check and the likeliest to be missing.
+  const model = createModel(options);
+  const version = await ensureDotnet(host);
+  options.logger.debug(`dotnet ${version}`);
+  const tools = createDefaultToolRegistry();
+  const agents = await loadAgents({ bundledDir: bundledAgentsDir(), workspaceRoot: options.workspaceRoot });
+  return { host, orchestrator: createOrchestrator({ host, model, agents, tools }) };
+}
+
+export const defaultCliDeps: CliDeps = { createRuntime, createHost };

@@ -1,0 +1,95 @@
+// The coder: carries out the approved plan on the staged overlay and ends with submit_changes
+// {summary}. Its edits are whatever the overlay holds at that moment. On later iterations the
+// error context of the failed validation (and the person's rejections and guidance) lead its
+// first message.
+
+import type { ErrorContext, ExecutionPlan, FileEdit, Usage } from '../model';
+import type { StagedOverlay } from '../tools/workspace/overlay';
+import { requireAgent } from './loader';
+import { runToolLoop } from './tool-loop';
+import type { TerminalVerdict } from './tool-loop';
+import type { AgentRuntime } from './types';
+
+export const CODER_AGENT = 'coder';
+export const SUBMIT_CHANGES_TOOL = 'submit_changes';
+
+export interface CoderInput {
+  request: string;
+  spec: string;
+  plan: ExecutionPlan;
+  errorContext: ErrorContext | null;
+  iteration: number;
+  overlay: StagedOverlay;
+}
+
+export interface CoderOutput {
+  summary: string;
+  edits: FileEdit[];
+  usage: Usage;
+}
+
+export const NOTHING_CHANGED_MESSAGE =
+  'You changed nothing: no file differs from the workspace. If the plan needs a change, make it with ' +
+  'str_replace_based_edit_tool and then call submit_changes again. If nothing needs to change, call ' +
+  'submit_changes again and say why in the summary.';
+
+export async function runCoder(rt: AgentRuntime, input: CoderInput): Promise<CoderOutput> {
+  const agent = requireAgent(rt.agents, CODER_AGENT);
+  let warnedNoEdits = false;
+  const accept = async (raw: unknown): Promise<TerminalVerdict<{ summary: string; edits: FileEdit[] }>> => {
+    const summary = String((raw as { summary: string }).summary ?? '').trim();
+    const edits = await input.overlay.edits();
+    // Submitting nothing is usually a slip (an edit that failed unnoticed), so it is questioned
+    // once; a second submission is taken at its word.
+    if (edits.length === 0 && !warnedNoEdits) {
+      warnedNoEdits = true;
+      return { ok: false, error: NOTHING_CHANGED_MESSAGE };
+    }
+    return { ok: true, value: { summary: summary || '(no summary given)', edits } };
+  };
+  const result = await runToolLoop({
+    agent,
+    runtime: rt,
+    toolContext: { host: rt.host, overlay: input.overlay, signal: rt.signal },
+    userMessage: coderMessage(input),
+    terminal: { name: SUBMIT_CHANGES_TOOL, accept },
+  });
+  return { ...result.value, usage: result.usage };
+}
+
+export function coderMessage(input: Omit<CoderInput, 'overlay'>): string {
+  const parts: string[] = [];
+  const context = input.errorContext;
+  if (context) parts.push(...retrySections(context, input.iteration));
+  parts.push(`# Request\n\n${input.request.trim()}`);
+  parts.push(`# Specification\n\n${input.spec.trim()}`);
+  parts.push(`# Approved plan\n\n${renderPlan(input.plan)}`);
+  parts.push(
+    context
+      ? `Fix the problems above, keeping to the plan, then call ${SUBMIT_CHANGES_TOOL}.`
+      : `Carry out the plan with your tools, then call ${SUBMIT_CHANGES_TOOL}. The system builds and tests afterwards.`,
+  );
+  return parts.join('\n\n');
+}
+
+function retrySections(context: ErrorContext, iteration: number): string[] {
+  const sections = [
+    `# Attempt ${iteration}: your previous attempt did not pass validation\n\n${context.text.trim()}\n\n` +
+      'The workspace already contains the accepted part of your previous attempt; build on it, do not redo it.',
+  ];
+  // The rendered text may already carry these; repeat them only when it does not.
+  if (context.rejections?.trim() && !context.text.includes(context.rejections.trim())) {
+    sections.push(`# Changes the person rejected\n\n${context.rejections.trim()}`);
+  }
+  if (context.guidance?.trim() && !context.text.includes(context.guidance.trim())) {
+    sections.push(`# Guidance from the person\n\n${context.guidance.trim()}`);
+  }
+  return sections;
+}
+
+export function renderPlan(plan: ExecutionPlan): string {
+  const steps = plan.steps.map(
+    (step) => `${step.number}. ${step.actionType} \`${step.filePath}\`: ${step.description}${step.rationale ? ` (why: ${step.rationale})` : ''}`,
+  );
+  return [`${plan.summary} (complexity ${plan.complexity})`, '', ...steps].join('\n');
+}

@@ -1,0 +1,248 @@
+// Loads the agents: the bundled `agents/<name>/` folders, then the workspace's
+// `.ironbees/agents/<name>/`, which override a bundled agent of the same name or add new ones.
+//
+// A bad file is reported with its path, the field and what was expected, all problems at once, as
+// one AgentConfigError (a ConfigurationError: the CLI exits 2, nothing changed). A bad *workspace*
+// agent fails the load by default, because a person who wrote an override expects it to be used;
+// `onInvalidWorkspaceAgent: 'fallback'` (for the editor, which must keep working) skips it with a
+// warning instead and the bundled agent of that name stays in force.
+
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import type { z } from 'zod';
+import { ConfigurationError } from '../errors';
+import { AGENT_YAML_FIELDS, agentYamlSchema, llmConfigSchema } from './agent-schema';
+import type { AgentDefinition } from './agent-schema';
+
+export type { AgentDefinition, AgentLlmConfig, AgentToolConfig } from './agent-schema';
+
+export type AgentCatalog = ReadonlyMap<string, AgentDefinition>;
+
+export interface AgentConfigProblem {
+  /** As shown to the person: relative to the package (bundled) or to the workspace root. */
+  file: string;
+  /** Dotted field path (`llmConfig.maxTokens`), or null for the file as a whole. */
+  field: string | null;
+  message: string;
+}
+
+export class AgentConfigError extends ConfigurationError {
+  constructor(readonly problems: readonly AgentConfigProblem[]) {
+    super(problems.map(formatProblem).join('\n'), { problems });
+  }
+}
+
+export function formatProblem(problem: AgentConfigProblem): string {
+  return problem.field ? `${problem.file}: ${problem.field}: ${problem.message}` : `${problem.file}: ${problem.message}`;
+}
+
+/** The named agent, or a ConfigurationError listing the agents there are. */
+export function requireAgent(agents: AgentCatalog, name: string): AgentDefinition {
+  const agent = agents.get(name);
+  if (!agent) {
+    throw new ConfigurationError(`No agent named "${name}"; loaded agents: ${[...agents.keys()].join(', ') || '(none)'}`, { agent: name });
+  }
+  return agent;
+}
+
+export interface LoadAgentsOptions {
+  /** The bundled agents folder (absolute). */
+  bundledDir: string;
+  /** When given, `<workspaceRoot>/.ironbees/agents/` overrides and extends the bundled agents. */
+  workspaceRoot?: string;
+  /** Tool names that exist; requiredTools naming anything else is an error listing these. */
+  knownTools?: readonly string[];
+  onInvalidWorkspaceAgent?: 'fail' | 'fallback';
+  /** Told about skipped workspace agents in 'fallback' mode. */
+  warn?: (message: string) => void;
+}
+
+export const WORKSPACE_AGENTS_DIR = path.join('.ironbees', 'agents');
+
+export async function loadAgents(options: LoadAgentsOptions): Promise<AgentCatalog> {
+  const catalog = new Map<string, AgentDefinition>();
+  const bundled = await loadFolder(options.bundledDir, path.dirname(options.bundledDir), 'bundled', options.knownTools);
+  if (bundled.problems.length > 0) throw new AgentConfigError(bundled.problems);
+  if (!bundled.exists) {
+    throw new AgentConfigError([{ file: options.bundledDir, field: null, message: 'the bundled agents folder does not exist' }]);
+  }
+  for (const agent of bundled.agents) catalog.set(agent.name, agent);
+
+  if (options.workspaceRoot) {
+    const dir = path.join(options.workspaceRoot, WORKSPACE_AGENTS_DIR);
+    const local = await loadFolder(dir, options.workspaceRoot, 'workspace', options.knownTools);
+    if (local.problems.length > 0) {
+      if (options.onInvalidWorkspaceAgent !== 'fallback') throw new AgentConfigError(local.problems);
+      const warn = options.warn ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
+      for (const problem of local.problems) warn(`${formatProblem(problem)} (this workspace agent is ignored)`);
+    }
+    for (const agent of local.agents) catalog.set(agent.name, agent);
+  }
+  return catalog;
+}
+
+interface FolderResult {
+  exists: boolean;
+  agents: AgentDefinition[];
+  problems: AgentConfigProblem[];
+}
+
+async function loadFolder(
+  dir: string,
+  displayRoot: string,
+  origin: AgentDefinition['origin'],
+  knownTools: readonly string[] | undefined,
+): Promise<FolderResult> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await fs.readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, agents: [], problems: [] };
+    throw error;
+  }
+  const result: FolderResult = { exists: true, agents: [], problems: [] };
+  const folders = entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name);
+  for (const folder of folders.sort()) {
+    const loaded = await loadAgentFolder(path.join(dir, folder), displayRoot, origin, knownTools);
+    if ('agent' in loaded) result.agents.push(loaded.agent);
+    else result.problems.push(...loaded.problems);
+  }
+  return result;
+}
+
+async function loadAgentFolder(
+  agentDir: string,
+  displayRoot: string,
+  origin: AgentDefinition['origin'],
+  knownTools: readonly string[] | undefined,
+): Promise<{ agent: AgentDefinition } | { problems: AgentConfigProblem[] }> {
+  const yamlPath = path.join(agentDir, 'agent.yaml');
+  const file = toDisplay(displayRoot, yamlPath);
+  const source = await readText(yamlPath);
+  if (source === null) return { problems: [{ file, field: null, message: 'agent.yaml is missing (every agent folder needs one)' }] };
+
+  let raw: unknown;
+  try {
+    raw = parseYaml(source, { prettyErrors: true });
+  } catch (error) {
+    return { problems: [yamlProblem(file, error)] };
+  }
+  if (raw === null || raw === undefined) {
+    return { problems: [{ file, field: null, message: `the file is empty; expected the fields ${AGENT_YAML_FIELDS.join(', ')}` }] };
+  }
+
+  const parsed = agentYamlSchema.safeParse(raw);
+  if (!parsed.success) return { problems: parsed.error.issues.flatMap((issue) => schemaProblems(file, raw, issue)) };
+  const yaml = parsed.data;
+
+  const problems: AgentConfigProblem[] = [];
+  const folderName = path.basename(agentDir);
+  if (yaml.name !== folderName) {
+    problems.push({ file, field: 'name', message: `expected "${folderName}" (the folder name), got ${describe(yaml.name)}` });
+  }
+  if (knownTools) {
+    yaml.requiredTools.forEach((tool, index) => {
+      if (!knownTools.includes(tool)) {
+        problems.push({
+          file,
+          field: `requiredTools[${index}]`,
+          message: `unknown tool "${tool}"; known tools: ${knownTools.join(', ')}`,
+        });
+      }
+    });
+  }
+  const promptPath = path.join(agentDir, yaml.promptTemplate);
+  const prompt = await readText(promptPath);
+  if (prompt === null) {
+    problems.push({
+      file: toDisplay(displayRoot, promptPath),
+      field: null,
+      message: `the prompt file is missing (named by promptTemplate in ${path.basename(yamlPath)})`,
+    });
+  } else if (!prompt.trim()) {
+    problems.push({ file: toDisplay(displayRoot, promptPath), field: null, message: 'the prompt file is empty' });
+  }
+  if (problems.length > 0 || prompt === null) return { problems };
+  return { agent: { ...yaml, prompt, sourceDir: agentDir, origin } };
+}
+
+function yamlProblem(file: string, error: unknown): AgentConfigProblem {
+  if (error instanceof YAMLParseError) {
+    const position = error.linePos?.[0];
+    const where = position ? `line ${position.line}, column ${position.col}: ` : '';
+    const firstLine = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+    return { file, field: null, message: `invalid YAML at ${where}${firstLine}` };
+  }
+  return { file, field: null, message: `invalid YAML: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+function schemaProblems(file: string, raw: unknown, issue: z.core.$ZodIssue): AgentConfigProblem[] {
+  if (issue.code === 'unrecognized_keys') {
+    const known = issue.path.length === 0 ? AGENT_YAML_FIELDS : (NESTED_FIELDS[String(issue.path[0])] ?? []);
+    return issue.keys.map((key) => ({
+      file,
+      field: formatPath([...issue.path, key]),
+      message: `unknown field${known.length ? `; expected one of ${known.join(', ')}` : ''}`,
+    }));
+  }
+  const field = issue.path.length > 0 ? formatPath(issue.path) : null;
+  return [{ file, field, message: `${issue.message}, got ${describe(valueAt(raw, issue.path))}` }];
+}
+
+const NESTED_FIELDS: Record<string, readonly string[]> = { llmConfig: Object.keys(llmConfigSchema.shape) };
+
+function formatPath(segments: readonly PropertyKey[]): string {
+  return segments.reduce<string>((out, segment) => {
+    if (typeof segment === 'number') return `${out}[${segment}]`;
+    return out ? `${out}.${String(segment)}` : String(segment);
+  }, '');
+}
+
+function valueAt(raw: unknown, segments: readonly PropertyKey[]): unknown {
+  let current: unknown = raw;
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[segment];
+  }
+  return current;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing (the field is missing)';
+  if (value === null) return 'an empty value';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+async function readText(file: string): Promise<string | null> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return null;
+    throw error;
+  }
+}
+
+function toDisplay(root: string, file: string): string {
+  const relative = path.relative(root, file);
+  return (relative.startsWith('..') ? file : relative).split(path.sep).join('/');
+}
+
+/**
+ * The bundled agents folder: the nearest `agents/` holding planner/agent.yaml, walking up from
+ * `startDir` (the package root in development, next to dist/ when built).
+ */
+export async function findBundledAgentsDir(startDir: string): Promise<string | null> {
+  let dir = path.resolve(startDir);
+  for (;;) {
+    const candidate = path.join(dir, 'agents');
+    if ((await readText(path.join(candidate, 'planner', 'agent.yaml'))) !== null) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}

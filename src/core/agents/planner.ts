@@ -1,0 +1,121 @@
+// The planner: reads the workspace with read-only tools and ends with submit_plan {spec, plan}.
+// It works on a throwaway overlay, so even a misconfigured planner with an editing tool could not
+// change anything. The baseline's failures and, when replanning, the person's feedback and the
+// previous plan go into its first message (not the system prompt, which stays cacheable).
+
+import type { Baseline, ExecutionPlan, Usage } from '../model';
+import { StagedOverlay } from '../tools/workspace/overlay';
+import { requireAgent } from './loader';
+import { runToolLoop } from './tool-loop';
+import type { TerminalVerdict } from './tool-loop';
+import type { AgentRuntime } from './types';
+
+export const PLANNER_AGENT = 'planner';
+export const SUBMIT_PLAN_TOOL = 'submit_plan';
+
+export interface PlannerInput {
+  request: string;
+  feedback?: string;
+  previousPlan?: ExecutionPlan | null;
+  baseline?: Baseline | null;
+}
+
+export interface PlannerOutput {
+  spec: string;
+  plan: ExecutionPlan;
+  usage: Usage;
+}
+
+export async function runPlanner(rt: AgentRuntime, input: PlannerInput): Promise<PlannerOutput> {
+  const agent = requireAgent(rt.agents, PLANNER_AGENT);
+  const result = await runToolLoop({
+    agent,
+    runtime: rt,
+    toolContext: { host: rt.host, overlay: new StagedOverlay(rt.host), signal: rt.signal },
+    userMessage: plannerMessage(input),
+    terminal: { name: SUBMIT_PLAN_TOOL, accept: acceptPlan },
+  });
+  return { ...result.value, usage: result.usage };
+}
+
+/** Checks what the schema cannot, and tidies what is safe to tidy (numbering, affectedFiles). */
+export function acceptPlan(input: unknown): TerminalVerdict<{ spec: string; plan: ExecutionPlan }> {
+  const { spec, plan } = input as { spec: string; plan: ExecutionPlan };
+  if (!spec.trim()) return { ok: false, error: 'spec is empty: state the intended behaviour after the change.' };
+  if (plan.steps.length === 0) return { ok: false, error: 'plan.steps is empty: list at least one step with its filePath.' };
+  const badPaths = plan.steps.map((step) => step.filePath).filter((filePath) => !isWorkspaceRelative(filePath));
+  if (badPaths.length > 0) {
+    return {
+      ok: false,
+      error: `These step paths are not workspace-relative: ${badPaths.join(', ')}. Use paths relative to the workspace root, with forward slashes.`,
+    };
+  }
+  const steps = plan.steps.map((step, index) => ({ ...step, number: index + 1, filePath: normalisePath(step.filePath) }));
+  const affectedFiles = [...new Set([...plan.affectedFiles.map(normalisePath), ...steps.map((step) => step.filePath)])];
+  return { ok: true, value: { spec: spec.trim(), plan: { ...plan, steps, affectedFiles } } };
+}
+
+function normalisePath(filePath: string): string {
+  return filePath.trim().replace(/\\/g, '/').replace(/^\.\//, '');
+}
+
+function isWorkspaceRelative(filePath: string): boolean {
+  const p = normalisePath(filePath);
+  return p !== '' && !p.startsWith('/') && !/^[a-zA-Z]:/.test(p) && !p.split('/').includes('..');
+}
+
+export function plannerMessage(input: PlannerInput): string {
+  const parts = [`# Request\n\n${input.request.trim()}`];
+  const baseline = input.baseline ? summariseBaseline(input.baseline) : null;
+  if (baseline) parts.push(`# Before any change (baseline)\n\n${baseline}`);
+  if (input.previousPlan) {
+    parts.push(`# Your previous plan\n\n\`\`\`json\n${JSON.stringify(input.previousPlan, null, 2)}\n\`\`\``);
+  }
+  if (input.feedback?.trim()) {
+    parts.push(
+      `# The person rejected the previous plan, saying\n\n${input.feedback.trim()}\n\n` +
+        'Revise the plan to address this feedback. Explore again only where the feedback needs it.',
+    );
+  }
+  parts.push(`Explore the workspace with your read-only tools, then call ${SUBMIT_PLAN_TOOL} once.`);
+  return parts.join('\n\n');
+}
+
+const LISTED = 10;
+
+/** What was already broken, so the plan neither chases it nor gets blamed for it. */
+export function summariseBaseline(baseline: Baseline): string {
+  const lines: string[] = [];
+  const build = baseline.build;
+  if (build.success) {
+    lines.push('- Build: succeeded.');
+  } else {
+    lines.push(`- Build: failed with ${build.errors.length} error(s) before any change:`);
+    for (const error of build.errors.slice(0, LISTED)) {
+      const where = error.filePath ? `${error.filePath}(${error.line},${error.column})` : '(no file)';
+      lines.push(`  - ${where}: ${error.code} ${error.message}`);
+    }
+    if (build.errors.length > LISTED) lines.push(`  - … and ${build.errors.length - LISTED} more`);
+  }
+  const test = baseline.test;
+  if (!test) {
+    lines.push('- Tests: not run (the build failed or no test project was found).');
+  } else if (test.failed === 0) {
+    lines.push(`- Tests: ${test.passed} passed, ${test.skipped} skipped, none failing.`);
+  } else {
+    lines.push(`- Tests: ${test.failed} of ${test.total} failing before any change:`);
+    for (const failure of test.failures.slice(0, LISTED)) {
+      lines.push(`  - ${failure.testName}: ${firstLine(failure.message)}`);
+    }
+    if (test.failures.length > LISTED) lines.push(`  - … and ${test.failures.length - LISTED} more`);
+  }
+  if (!build.success || (test && test.failed > 0)) {
+    lines.push('These failures are pre-existing: plan to fix them only if the request is about them.');
+  }
+  return lines.join('\n');
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').find((candidate) => candidate.trim()) ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line.trim();
+}

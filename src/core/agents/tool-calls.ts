@@ -1,0 +1,127 @@
+// One turn's tool calls: run each tool_use block in order and answer it with a tool_result.
+// What the model got wrong is answered as data (is_error with how to fix it), never thrown:
+// an unknown tool lists the agent's tools, bad arguments list the schema's complaints, a refused
+// terminal call says why. The loop decides what a turn's outcome means.
+
+import { errorMessage } from '../errors';
+import type { ToolResultBlock, ToolUseBlock } from '../llm/port';
+import type { ToolContext, ToolDefinition } from '../tools/types';
+import { describeInputError } from '../tools/registry';
+import type { ToolRegistry } from '../tools/registry';
+import type { TraceSink } from '../workflow/types';
+
+export type TerminalVerdict<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** The tool that ends the agent's turn (submit_plan, submit_changes). */
+export interface TerminalTool<T> {
+  name: string;
+  /**
+   * Called with the schema-validated input once every other call of the same turn succeeded.
+   * May refuse (the model is told why and tries again); a refusal is not a malformed answer.
+   */
+  accept(input: unknown): Promise<TerminalVerdict<T>> | TerminalVerdict<T>;
+}
+
+export interface TurnOutcome<T> {
+  results: ToolResultBlock[];
+  /** The model called an unknown tool or gave arguments its schema refuses. */
+  malformed: boolean;
+  accepted: { value: T } | null;
+}
+
+export interface ToolCallEnv<T> {
+  agentName: string;
+  tools: ReadonlyMap<string, ToolDefinition>;
+  registry: ToolRegistry;
+  context: ToolContext;
+  terminal: TerminalTool<T>;
+  trace?: TraceSink;
+  now: () => number;
+}
+
+export async function runToolCalls<T>(calls: readonly ToolUseBlock[], env: ToolCallEnv<T>): Promise<TurnOutcome<T>> {
+  const results: ToolResultBlock[] = [];
+  let malformed = false;
+  let anyFailed = false;
+  let terminalCall: { call: ToolUseBlock; input: unknown; resultIndex: number; startedAt: number } | null = null;
+
+  for (const call of calls) {
+    const startedAt = env.now();
+    const answer = (content: string, ok: boolean): void => {
+      results.push({ type: 'tool_result', tool_use_id: call.id, content, ...(ok ? {} : { is_error: true }) });
+      if (call.name !== env.terminal.name || !ok) recordToolCall(env, call.name, ok, startedAt, ok ? undefined : content);
+    };
+
+    const def = env.tools.get(call.name);
+    if (!def) {
+      malformed = true;
+      answer(`Unknown tool "${call.name}". Your tools are: ${[...env.tools.keys()].join(', ')}.`, false);
+      continue;
+    }
+    const parsed = def.input.safeParse(call.input ?? {});
+    if (!parsed.success) {
+      malformed = true;
+      answer(describeInputError(call.name, parsed.error), false);
+      continue;
+    }
+    if (call.name === env.terminal.name) {
+      if (terminalCall) {
+        answer(`${call.name} was already called in this turn; call it once.`, false);
+        continue;
+      }
+      // Answered after the other calls of this turn: it is accepted only if they all succeeded.
+      terminalCall = { call, input: parsed.data, resultIndex: results.length, startedAt };
+      results.push({ type: 'tool_result', tool_use_id: call.id, content: '' });
+      continue;
+    }
+    const outcome = await executeSafely(env, def, call.input ?? {});
+    if (!outcome.ok) anyFailed = true;
+    answer(outcome.ok ? outcome.content : outcome.error, outcome.ok);
+  }
+
+  if (!terminalCall) return { results, malformed, accepted: null };
+  const { call, input, resultIndex, startedAt } = terminalCall;
+  const verdict: TerminalVerdict<T> = anyFailed
+    ? { ok: false, error: `Not accepted yet: another call in this turn failed (see its result). Fix that, then call ${call.name} again.` }
+    : await acceptSafely(env.terminal, input);
+  results[resultIndex] = verdict.ok
+    ? { type: 'tool_result', tool_use_id: call.id, content: 'Accepted.' }
+    : { type: 'tool_result', tool_use_id: call.id, content: verdict.error, is_error: true };
+  recordToolCall(env, call.name, verdict.ok, startedAt, verdict.ok ? undefined : verdict.error);
+  return { results, malformed, accepted: verdict.ok ? { value: verdict.value } : null };
+}
+
+async function executeSafely<T>(
+  env: ToolCallEnv<T>,
+  def: ToolDefinition,
+  input: unknown,
+): Promise<{ ok: true; content: string } | { ok: false; error: string }> {
+  try {
+    return await env.registry.execute(def, input, env.context);
+  } catch (error) {
+    // The registry promises not to throw for tool failures; if a bug makes it, the model still
+    // gets an answer it can work around and the run goes on.
+    return { ok: false, error: `${def.name} failed unexpectedly: ${errorMessage(error)}` };
+  }
+}
+
+async function acceptSafely<T>(terminal: TerminalTool<T>, input: unknown): Promise<TerminalVerdict<T>> {
+  try {
+    return await terminal.accept(input);
+  } catch (error) {
+    return { ok: false, error: `${terminal.name} could not be accepted: ${errorMessage(error)}` };
+  }
+}
+
+function recordToolCall<T>(env: ToolCallEnv<T>, tool: string, ok: boolean, startedAt: number, error?: string): void {
+  const end = env.now();
+  env.trace?.record({
+    kind: 'tool_call',
+    at: new Date(end).toISOString(),
+    agent: env.agentName,
+    tool,
+    ok,
+    durationMs: Math.max(0, end - startedAt),
+    ...(error === undefined ? {} : { error: error.length > 500 ? `${error.slice(0, 500)}…` : error }),
+  });
+}

@@ -1,0 +1,177 @@
+// The one tool-use loop every model-driven agent runs: call the model, run the tools it asked for,
+// answer with the results, until it calls its terminal tool with input that is accepted.
+//
+// Bounded twice: `turnBudget` model calls at most, and `maxMalformed` consecutive malformed turns
+// (unknown tool, arguments the schema refuses, or no tool call at all). Consecutive, because a
+// model that slips once and then recovers is making progress; the turn budget bounds the rest.
+//
+// The system prompt and the tool list never change within a loop, and each turn only appends to
+// the conversation, so the whole prefix stays cacheable (the model client places the breakpoints).
+
+import { AgentExecutionError, AgentModeError } from '../errors';
+import { EMPTY_USAGE, addUsage } from '../model';
+import type { Usage } from '../model';
+import type { ContentBlock, ModelMessage, ModelRequest, ModelResponse, ToolUseBlock } from '../llm/port';
+import type { ToolContext } from '../tools/types';
+import { DEFAULT_MAX_MALFORMED, DEFAULT_TURN_BUDGET } from './agent-schema';
+import type { AgentDefinition } from './agent-schema';
+import { renderTemplate } from './prompt-template';
+import { runToolCalls } from './tool-calls';
+import type { TerminalTool } from './tool-calls';
+import type { AgentRuntime } from './types';
+
+export type { TerminalTool, TerminalVerdict } from './tool-calls';
+
+export interface ToolLoopOptions<T> {
+  agent: AgentDefinition;
+  runtime: AgentRuntime;
+  /** Where the tools read and write (the staged overlay). */
+  toolContext: ToolContext;
+  /** The first user message: the per-run facts (request, plan, errors). */
+  userMessage: string;
+  terminal: TerminalTool<T>;
+  /** Extra `{{var}}` values for the prompt template (turnBudget, tools and agentName are always set). */
+  templateVars?: Readonly<Record<string, string | number>>;
+}
+
+export interface ToolLoopResult<T> {
+  value: T;
+  usage: Usage;
+  /** Model calls made. */
+  turns: number;
+  messages: ModelMessage[];
+}
+
+export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolLoopResult<T>> {
+  const { agent, runtime, terminal } = options;
+  const turnBudget = agent.toolConfig.turnBudget ?? DEFAULT_TURN_BUDGET;
+  const maxMalformed = agent.toolConfig.maxMalformed ?? DEFAULT_MAX_MALFORMED;
+  const modelId = runtime.modelOverride ?? agent.llmConfig.model;
+  const now = (): number => runtime.host.clock.now();
+
+  const defs = runtime.tools.forAgent(agent.requiredTools);
+  const tools = new Map(defs.map((def) => [def.name, def]));
+  if (!tools.has(terminal.name)) {
+    throw new AgentExecutionError(agent.name, `its requiredTools (in ${agent.sourceDir}) must include ${terminal.name}, the tool that ends its turn`);
+  }
+  const toolNames = [...tools.keys()];
+  const system = renderTemplate(agent.prompt, {
+    turnBudget,
+    tools: toolNames.join(', '),
+    agentName: agent.name,
+    terminalTool: terminal.name,
+    ...options.templateVars,
+  });
+  const modelTools = runtime.tools.toModelTools(defs);
+  const messages: ModelMessage[] = [{ role: 'user', content: options.userMessage }];
+  let usage: Usage = EMPTY_USAGE;
+  let malformedStreak = 0;
+  let toolChoice: ModelRequest['toolChoice'] = 'auto';
+
+  const malformedTurn = (what: string): void => {
+    malformedStreak += 1;
+    if (malformedStreak > maxMalformed) {
+      throw new AgentExecutionError(
+        agent.name,
+        `gave ${malformedStreak} malformed answers in a row (the limit is toolConfig.maxMalformed = ${maxMalformed}); the last: ${what}`,
+        { usage },
+      );
+    }
+  };
+
+  for (let turn = 1; turn <= turnBudget; turn++) {
+    throwIfCancelled(runtime.signal, agent.name);
+    const response = await callModel(runtime, agent, {
+      model: modelId,
+      system,
+      tools: modelTools,
+      messages,
+      maxTokens: agent.llmConfig.maxTokens,
+      ...(agent.llmConfig.temperature !== undefined ? { temperature: agent.llmConfig.temperature } : {}),
+      toolChoice,
+      signal: runtime.signal,
+    });
+    usage = addUsage(usage, response.usage);
+    messages.push({ role: 'assistant', content: response.content.length > 0 ? response.content : [{ type: 'text', text: '(no answer)' }] });
+
+    const calls = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+    if (calls.length === 0) {
+      if (response.stopReason === 'refusal') {
+        throw new AgentExecutionError(agent.name, `the model declined the task: ${textOf(response) || '(no reason given)'}`, { usage });
+      }
+      const reminder = noToolCallReminder(response, terminal.name, toolNames);
+      malformedTurn(reminder);
+      messages.push({ role: 'user', content: reminder });
+      // One forced tool call after a plain-text answer; back to 'auto' so the model may reason aloud.
+      toolChoice = 'any';
+      continue;
+    }
+    toolChoice = 'auto';
+
+    const outcome = await runToolCalls(calls, {
+      agentName: agent.name,
+      tools,
+      registry: runtime.tools,
+      context: options.toolContext,
+      terminal,
+      trace: runtime.trace,
+      now,
+    });
+    throwIfCancelled(runtime.signal, agent.name);
+    if (outcome.accepted) return { value: outcome.accepted.value, usage, turns: turn, messages };
+    if (outcome.malformed) {
+      const firstError = outcome.results.find((result) => result.is_error)?.content ?? 'malformed tool call';
+      malformedTurn(firstError);
+    } else {
+      malformedStreak = 0;
+    }
+    const content: ContentBlock[] = [...outcome.results];
+    const left = turnBudget - turn;
+    if (left === 1) {
+      content.push({ type: 'text', text: `You have one model call left. Call ${terminal.name} now with your best result.` });
+    }
+    messages.push({ role: 'user', content });
+  }
+  throw new AgentExecutionError(
+    agent.name,
+    `did not finish with ${terminal.name} within its turn budget of ${turnBudget} model calls (toolConfig.turnBudget in agent.yaml)`,
+    { usage },
+  );
+}
+
+async function callModel(runtime: AgentRuntime, agent: AgentDefinition, request: ModelRequest): Promise<ModelResponse> {
+  const started = runtime.host.clock.now();
+  const response = await runtime.model.complete(request);
+  const ended = runtime.host.clock.now();
+  runtime.trace?.record({
+    kind: 'model_call',
+    at: new Date(ended).toISOString(),
+    agent: agent.name,
+    model: response.model || request.model,
+    durationMs: Math.max(0, ended - started),
+    stopReason: response.stopReason,
+    usage: response.usage,
+  });
+  return response;
+}
+
+function noToolCallReminder(response: ModelResponse, terminalName: string, toolNames: readonly string[]): string {
+  const cutOff =
+    response.stopReason === 'max_tokens' ? 'Your answer was cut off at the max_tokens limit before any tool call; be briefer. ' : '';
+  return (
+    `${cutOff}You must act through a tool call; plain text is not read by anyone. ` +
+    `Continue with one of your tools (${toolNames.join(', ')}), or, if you are done, call ${terminalName}.`
+  );
+}
+
+function textOf(response: ModelResponse): string {
+  return response.content
+    .filter((block) => block.type === 'text')
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('\n')
+    .trim();
+}
+
+export function throwIfCancelled(signal: AbortSignal | undefined, agentName: string): void {
+  if (signal?.aborted) throw new AgentModeError(`${agentName}: cancelled`, 'CANCELLED', { agentName });
+}

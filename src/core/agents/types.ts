@@ -1,0 +1,19 @@
+// What an agent needs to run: the Host, the model, the tools and the agent definitions, plus the
+// run's trace and cancellation. Built per step by the workflow (step-actors.ts).
+
+import type { Host } from '../host';
+import type { ModelClient } from '../llm/port';
+import type { ToolRegistry } from '../tools/registry';
+import type { TraceSink } from '../workflow/types';
+import type { AgentCatalog } from './loader';
+
+export interface AgentRuntime {
+  host: Host;
+  model: ModelClient;
+  tools: ToolRegistry;
+  agents: AgentCatalog;
+  /** Replaces every agent's llmConfig.model (the CLI's --model). */
+  modelOverride?: string;
+  trace?: TraceSink;
+  signal?: AbortSignal;
+}

@@ -1,0 +1,120 @@
+// A SymbolProvider for hosts without a language server (the CLI, tests): declarations and
+// references found by scanning .cs files as text. Built lazily on the first query, kept in
+// memory, and re-read per file after `invalidate` (the run calls it after applying edits).
+
+import * as path from 'node:path';
+import type { HostFileSystem, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider } from '../../host';
+import { declarationsInCode } from './declarations';
+import { blankNonCode } from './lexer';
+import { compareMatches, matchRank } from './symbol-match';
+
+interface IndexedFile {
+  symbols: SymbolInfo[];
+  /** Source lines, for previews. */
+  lines: string[];
+  /** The same lines with comments and literals blanked, for the reference search. */
+  codeLines: string[];
+}
+
+export interface CSharpTextIndexOptions {
+  /** Bounds the walk of the workspace. */
+  maxFiles?: number;
+  /** Larger .cs files are generated code; skipping them keeps the index quick. */
+  maxFileBytes?: number;
+}
+
+const DEFAULT_SYMBOL_LIMIT = 100;
+const DEFAULT_REFERENCE_LIMIT = 200;
+const MAX_PREVIEW = 200;
+const decoder = new TextDecoder('utf-8');
+
+export class CSharpTextIndex implements SymbolProvider {
+  private readonly files = new Map<string, IndexedFile>();
+  private listing: string[] | null = null;
+  private readonly maxFiles: number;
+  private readonly maxFileBytes: number;
+
+  constructor(
+    private readonly fs: HostFileSystem,
+    private readonly root: string,
+    options: CSharpTextIndexOptions = {},
+  ) {
+    this.maxFiles = options.maxFiles ?? 50_000;
+    this.maxFileBytes = options.maxFileBytes ?? 2_000_000;
+  }
+
+  async findSymbols(query: string, options: { kind?: SymbolKind; limit?: number; signal?: AbortSignal } = {}): Promise<SymbolInfo[]> {
+    const matches: Array<{ rank: number; symbol: SymbolInfo }> = [];
+    for (const [, file] of await this.allFiles(options.signal)) {
+      for (const symbol of file.symbols) {
+        if (options.kind && symbol.kind !== options.kind) continue;
+        const rank = matchRank(symbol, query);
+        if (rank !== null) matches.push({ rank, symbol });
+      }
+    }
+    return matches
+      .sort(compareMatches)
+      .slice(0, options.limit ?? DEFAULT_SYMBOL_LIMIT)
+      .map((m) => m.symbol);
+  }
+
+  /** Whole-word occurrences of the name (the last part of a dotted name) in code, not in comments or strings. */
+  async findReferences(symbolName: string, options: { limit?: number; signal?: AbortSignal } = {}): Promise<SymbolLocation[]> {
+    const name = symbolName.trim().split('.').pop()?.replace(/^@/, '') ?? '';
+    if (!/^[\p{L}_][\p{L}\p{N}_]*$/u.test(name)) return [];
+    const limit = options.limit ?? DEFAULT_REFERENCE_LIMIT;
+    const word = new RegExp(`(?<![\\p{L}\\p{N}_])${name}(?![\\p{L}\\p{N}_])`, 'gu');
+    const found: SymbolLocation[] = [];
+    for (const [filePath, file] of await this.allFiles(options.signal)) {
+      for (let i = 0; i < file.codeLines.length; i++) {
+        if (!file.codeLines[i].includes(name)) continue;
+        for (const match of file.codeLines[i].matchAll(word)) {
+          found.push({ filePath, line: i + 1, column: match.index + 1, preview: preview(file.lines[i]) });
+          if (found.length >= limit) return found;
+        }
+      }
+    }
+    return found;
+  }
+
+  invalidate(relPaths: readonly string[]): void {
+    for (const rel of relPaths) this.files.delete(rel.replace(/\\/g, '/'));
+    // A path we never saw may be a new file: list the workspace again on the next query.
+    this.listing = null;
+  }
+
+  /** Every indexed .cs file with its workspace-relative path, in path order. */
+  private async allFiles(signal: AbortSignal | undefined): Promise<Array<[string, IndexedFile]>> {
+    if (this.listing === null) {
+      const all = await this.fs.listFiles(this.root, { maxFiles: this.maxFiles });
+      this.listing = all.filter((f) => f.toLowerCase().endsWith('.cs')).sort();
+      const listed = new Set(this.listing);
+      for (const known of [...this.files.keys()]) if (!listed.has(known)) this.files.delete(known);
+    }
+    const result: Array<[string, IndexedFile]> = [];
+    for (const rel of this.listing) {
+      signal?.throwIfAborted();
+      let file = this.files.get(rel);
+      if (!file) {
+        file = await this.indexFile(rel);
+        this.files.set(rel, file);
+      }
+      result.push([rel, file]);
+    }
+    return result;
+  }
+
+  private async indexFile(rel: string): Promise<IndexedFile> {
+    const bytes = await this.fs.readFile(path.join(this.root, rel));
+    if (bytes === null || bytes.length > this.maxFileBytes) return { symbols: [], lines: [], codeLines: [] };
+    const source = decoder.decode(bytes).replace(/^\uFEFF/, '');
+    const code = blankNonCode(source);
+    const symbols = declarationsInCode(code).map((d) => ({ ...d, filePath: rel }));
+    return { symbols, lines: source.split(/\r?\n/), codeLines: code.split(/\r?\n/) };
+  }
+}
+
+function preview(line: string): string {
+  const trimmed = line.trim();
+  return trimmed.length > MAX_PREVIEW ? `${trimmed.slice(0, MAX_PREVIEW)}…` : trimmed;
+}

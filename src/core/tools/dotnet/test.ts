@@ -1,0 +1,110 @@
+// `dotnet test --no-build` on test projects, one TRX each, merged into one TestResult. Projects run two
+// at a time under one shared deadline: the time limit is for the whole test phase.
+
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import type { Host } from '../../host';
+import type { TestFailure, TestResult } from '../../model';
+import { errorMessage } from '../../errors';
+import { IRONBEES_TMP_DIR, tailOf } from './build';
+import { runDotnet, testEnv } from './dotnet-cli';
+import { mergeTestResults, readTrxRun } from './trx-parser';
+import type { TestOutcomeKind } from './trx-parser';
+
+export interface TestProjectRef {
+  absPath: string;
+  name: string;
+}
+
+export interface TestRequest {
+  host: Host;
+  projects: readonly TestProjectRef[];
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** How many test projects run at once. */
+  concurrency?: number;
+  onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+}
+
+export interface TestRun {
+  result: TestResult;
+  /** Every test that ran, by name, with how it ended: tells "fixed" from "not run this time". */
+  outcomes: Map<string, TestOutcomeKind>;
+}
+
+const DEFAULT_CONCURRENCY = 2;
+
+function runFailure(project: TestProjectRef, message: string): TestFailure {
+  return { testName: `[test run] ${project.name}`, message, stackTrace: '' };
+}
+
+function failedRun(project: TestProjectRef, message: string, output: string, timedOut: boolean): TestResult {
+  const result: TestResult = {
+    success: false,
+    total: 1,
+    passed: 0,
+    failed: 1,
+    skipped: 0,
+    failures: [runFailure(project, message)],
+    durationMs: 0,
+    outputTail: tailOf(output),
+  };
+  if (timedOut) result.timedOut = true;
+  return result;
+}
+
+async function testOneProject(
+  request: TestRequest,
+  project: TestProjectRef,
+  deadline: number,
+  outcomes: Map<string, TestOutcomeKind>,
+): Promise<TestResult> {
+  const { host } = request;
+  const remainingMs = Math.max(1, deadline - Date.now());
+  const resultsDir = path.join(host.workspaceRoot, IRONBEES_TMP_DIR, 'test-results');
+  const trxName = `${project.name}-${Date.now()}-${randomUUID().slice(0, 8)}.trx`;
+  const trxPath = path.join(resultsDir, trxName);
+  const args = ['test', project.absPath, '--no-build', '--no-restore', '--nologo', '--logger', `trx;LogFileName=${trxName}`, '--results-directory', resultsDir];
+  const run = await runDotnet(host, args, { cwd: host.workspaceRoot, timeoutMs: remainingMs, signal: request.signal, env: testEnv(), onOutput: request.onOutput });
+  if (run.cancelled) request.signal?.throwIfAborted();
+  const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
+  const trx = await host.fs.readFile(trxPath);
+  if (trx !== null) await host.fs.deleteFile(trxPath).catch(() => undefined);
+  if (run.timedOut) {
+    const seconds = Math.round(request.timeoutMs / 1000);
+    return failedRun(project, `The tests did not finish within ${seconds} s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).`, output, true);
+  }
+  if (trx === null) {
+    return failedRun(project, `dotnet test exited with code ${run.exitCode ?? 'none'} and wrote no results; see the output tail.`, output, false);
+  }
+  try {
+    const parsed = readTrxRun(new TextDecoder().decode(trx), project.name);
+    for (const [name, outcome] of parsed.outcomes) outcomes.set(name, outcome);
+    if (!parsed.result.success) parsed.result.outputTail = tailOf(output, 2000);
+    return parsed.result;
+  } catch (error) {
+    return failedRun(project, `Could not read the test results: ${errorMessage(error)}`, output, false);
+  }
+}
+
+/** Runs the projects' tests (already built). */
+export async function runTests(request: TestRequest): Promise<TestRun> {
+  request.signal?.throwIfAborted();
+  const startedAt = Date.now();
+  const deadline = startedAt + request.timeoutMs;
+  const outcomes = new Map<string, TestOutcomeKind>();
+  const results: TestResult[] = new Array(request.projects.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < request.projects.length) {
+      const index = next++;
+      const project = request.projects[index] as TestProjectRef;
+      results[index] = await testOneProject(request, project, deadline, outcomes);
+    }
+  };
+  const concurrency = Math.max(1, Math.min(request.concurrency ?? DEFAULT_CONCURRENCY, request.projects.length));
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const result = mergeTestResults(results);
+  result.durationMs = Date.now() - startedAt;
+  return { result, outcomes };
+}

@@ -1,0 +1,75 @@
+// The tools that end an agent's turn: submit_plan (planner) and submit_changes (coder). Their
+// arguments are the result; the agent loop treats a valid call as terminal. The plan schema is
+// the public contract shape, lenient only where it cannot change meaning (case, numbers as text,
+// a missing rationale, a plan sent as a JSON string).
+
+import { z } from 'zod';
+import type { ExecutionPlan } from '../model';
+import type { ToolDefinition } from './types';
+import { parseJsonText, upperCased } from './workspace/lenient';
+
+const ACTION_TYPES = ['CREATE', 'MODIFY', 'DELETE', 'REFACTOR'] as const;
+const COMPLEXITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
+
+const planStepSchema = z.object({
+  number: z.coerce.number().int().positive().meta({ type: 'integer', description: 'Step number, from 1' }),
+  description: z.string().min(1).describe('What to do'),
+  actionType: z.preprocess(upperCased, z.enum(ACTION_TYPES)).meta({ type: 'string', enum: [...ACTION_TYPES] }),
+  filePath: z.string().describe('Workspace-relative path of the file the step touches'),
+  rationale: z
+    .preprocess((v) => (v === null ? undefined : v), z.string().default(''))
+    .meta({ type: 'string', description: 'Why this step is needed' }),
+});
+
+export const executionPlanSchema = z.preprocess(
+  parseJsonText,
+  z
+    .object({
+      summary: z.string().min(1).describe('One or two sentences: what the change achieves'),
+      steps: z.preprocess(parseJsonText, z.array(planStepSchema).min(1, 'a plan needs at least one step')),
+      affectedFiles: z.preprocess(
+        (v) => (v === null ? undefined : parseJsonText(v)),
+        z.array(z.string()).optional().meta({ description: 'Every file the plan creates, modifies or deletes' }),
+      ),
+      complexity: z.preprocess(upperCased, z.enum(COMPLEXITIES)).meta({ type: 'string', enum: [...COMPLEXITIES] }),
+    })
+    // Missing affectedFiles are exactly the files the steps name.
+    .transform((plan): ExecutionPlan => ({
+      ...plan,
+      affectedFiles: plan.affectedFiles ?? [...new Set(plan.steps.map((s) => s.filePath).filter((f) => f !== ''))],
+    })),
+);
+
+export const submitPlanInput = z.object({
+  spec: z.string().min(1).describe('The specification: what must be true when the work is done, including how tests show it'),
+  plan: executionPlanSchema,
+});
+export type SubmitPlanInput = z.infer<typeof submitPlanInput>;
+
+export const submitChangesInput = z.object({
+  summary: z.string().min(1).describe('What was changed and why, for the person reviewing the diffs'),
+});
+export type SubmitChangesInput = z.infer<typeof submitChangesInput>;
+
+export const SUBMIT_PLAN_TOOL_NAME = 'submit_plan';
+export const SUBMIT_CHANGES_TOOL_NAME = 'submit_changes';
+
+export const submitPlanTool: ToolDefinition<SubmitPlanInput> = {
+  name: SUBMIT_PLAN_TOOL_NAME,
+  description:
+    'Submit the specification and the execution plan. This ends your turn; call it once, when the plan is complete.',
+  input: submitPlanInput,
+  readonly: true,
+  timeoutMs: 5_000,
+  execute: async () => ({ ok: true, content: 'Plan received.' }),
+};
+
+export const submitChangesTool: ToolDefinition<SubmitChangesInput> = {
+  name: SUBMIT_CHANGES_TOOL_NAME,
+  description:
+    'Submit your staged changes for review, build and tests, with a summary. This ends your turn; call it once, when every edit is made.',
+  input: submitChangesInput,
+  readonly: true,
+  timeoutMs: 5_000,
+  execute: async () => ({ ok: true, content: 'Changes received.' }),
+};

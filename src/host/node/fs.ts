@@ -1,0 +1,123 @@
+// HostFileSystem on Node's fs. Writes go to a temporary file in the same folder and are renamed
+// into place, so a crash or a full disk never leaves a half-written source file behind.
+
+import { randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import type { Dirent } from 'node:fs';
+import * as path from 'node:path';
+import type { HostFileSystem } from '../../core/host';
+
+/** Build output and tool folders: never source, often huge. Compared case-insensitively. */
+export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(['bin', 'obj', '.git', '.ironbees', 'node_modules', '.vs']);
+const DEFAULT_MAX_FILES = 10_000;
+/** Windows refuses to rename over a file another process (an editor, an indexer) has open for a moment. */
+const RENAME_RETRIES = 5;
+
+export class NodeFileSystem implements HostFileSystem {
+  async readFile(absPath: string): Promise<Uint8Array | null> {
+    try {
+      return await fsp.readFile(absPath);
+    } catch (error) {
+      if (isNotAFile(error)) return null;
+      throw error;
+    }
+  }
+
+  async writeFile(absPath: string, data: Uint8Array | string): Promise<void> {
+    const dir = path.dirname(absPath);
+    await fsp.mkdir(dir, { recursive: true });
+    const temp = path.join(dir, `.${path.basename(absPath)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await fsp.writeFile(temp, data);
+      await copyModeIfExists(absPath, temp);
+      await renameWithRetry(temp, absPath);
+    } catch (error) {
+      await fsp.rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async appendFile(absPath: string, text: string): Promise<void> {
+    await fsp.mkdir(path.dirname(absPath), { recursive: true });
+    await fsp.appendFile(absPath, text, 'utf8');
+  }
+
+  async deleteFile(absPath: string): Promise<void> {
+    await fsp.rm(absPath, { force: true });
+  }
+
+  async exists(absPath: string): Promise<boolean> {
+    try {
+      await fsp.stat(absPath);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async listFiles(absDir: string, options: { maxFiles?: number } = {}): Promise<string[]> {
+    const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
+    const found: string[] = [];
+    // Breadth-first, so a bounded walk shows the top of the tree rather than one deep corner.
+    const queue: string[] = [''];
+    while (queue.length > 0 && found.length < maxFiles) {
+      const rel = queue.shift() as string;
+      const entries = await readDirSorted(path.join(absDir, rel));
+      for (const entry of entries) {
+        const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
+        if (entry.isDirectory()) {
+          if (!SKIPPED_FOLDERS.has(entry.name.toLowerCase())) queue.push(child);
+        } else if (entry.isFile() || (entry.isSymbolicLink() && (await isFileBehindLink(path.join(absDir, child))))) {
+          // Symlinked folders are not followed: they can loop, and can lead out of the workspace.
+          found.push(child);
+          if (found.length >= maxFiles) break;
+        }
+      }
+    }
+    return found.sort();
+  }
+}
+
+function isNotAFile(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR';
+}
+
+async function readDirSorted(absDir: string): Promise<Dirent[]> {
+  try {
+    const entries = await fsp.readdir(absDir, { withFileTypes: true });
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return [];
+  }
+}
+
+async function isFileBehindLink(absPath: string): Promise<boolean> {
+  try {
+    return (await fsp.stat(absPath)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function copyModeIfExists(from: string, to: string): Promise<void> {
+  try {
+    const { mode } = await fsp.stat(from);
+    await fsp.chmod(to, mode);
+  } catch {
+    // A new file keeps the default mode.
+  }
+}
+
+async function renameWithRetry(from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fsp.rename(from, to);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (attempt >= RENAME_RETRIES || (code !== 'EPERM' && code !== 'EACCES' && code !== 'EBUSY')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+    }
+  }
+}

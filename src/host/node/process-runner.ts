@@ -1,0 +1,230 @@
+// Runs commands for the Node host (CLI, tests, benches): no shell, bounded output, and a time limit
+// or an abort that takes the whole process tree down with it. `dotnet build` is a tree (the CLI, MSBuild
+// nodes, the compiler server, Exec'd tools, test hosts), and killing only the top leaves the rest
+// running, holding files and CPU.
+
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import treeKill from 'tree-kill';
+import type { ProcessRunner, RunOptions, RunResult } from '../../core/host';
+
+/** Output kept per stream; the rest is dropped from the front so the end (where errors sum up) survives. */
+export const DEFAULT_MAX_KEPT_OUTPUT = 2 * 1024 * 1024;
+
+/** After the process exits, how long to wait for its pipes to close (a grandchild may still hold them). */
+const PIPE_DRAIN_GRACE_MS = 500;
+
+/** tree-kill walks the tree with `ps`; if that stalls, the group is killed anyway. */
+const TREE_WALK_PATIENCE_MS = 2000;
+
+/** The .NET CLI asks no questions, prints no banners and sends nothing home. */
+export const QUIET_DOTNET_ENV: Readonly<Record<string, string>> = Object.freeze({
+  DOTNET_CLI_TELEMETRY_OPTOUT: '1',
+  DOTNET_NOLOGO: '1',
+  DOTNET_SKIP_FIRST_TIME_EXPERIENCE: '1',
+  DOTNET_CLI_WORKLOAD_UPDATE_NOTIFY_DISABLE: '1',
+  DOTNET_GENERATE_ASPNET_CERTIFICATE: 'false',
+});
+
+export interface NodeProcessRunnerOptions {
+  maxKeptOutput?: number;
+  /**
+   * When a command is killed (time limit or abort), also kill what earlier commands left running in
+   * their process groups. MSBuild server and reused nodes outlive the `dotnet build` that started them
+   * and run the next build's tasks, so a hung `Exec` lives in *their* group, not in the killed
+   * command's tree. Default true; POSIX only (Windows has no process groups).
+   */
+  reapLingeringGroupsOnKill?: boolean;
+}
+
+/** Keeps the last `limit` characters of a stream. */
+class TailBuffer {
+  private chunks: string[] = [];
+  private length = 0;
+  private dropped = false;
+
+  constructor(private readonly limit: number) {}
+
+  push(chunk: string): void {
+    this.chunks.push(chunk);
+    this.length += chunk.length;
+    if (this.length > this.limit * 2) this.compact();
+  }
+
+  text(): string {
+    this.compact();
+    const body = this.chunks.join('');
+    return this.dropped ? `[… earlier output dropped …]\n${body}` : body;
+  }
+
+  private compact(): void {
+    if (this.length <= this.limit) return;
+    const joined = this.chunks.join('');
+    const kept = joined.slice(joined.length - this.limit);
+    this.chunks = [kept];
+    this.length = kept.length;
+    this.dropped = true;
+  }
+}
+
+export class NodeProcessRunner implements ProcessRunner {
+  private readonly maxKeptOutput: number;
+  private readonly reapLingeringGroups: boolean;
+  /** Process groups of finished commands that still had members when their leader exited. */
+  private readonly lingeringGroups = new Set<number>();
+
+  constructor(options: NodeProcessRunnerOptions = {}) {
+    this.maxKeptOutput = options.maxKeptOutput ?? DEFAULT_MAX_KEPT_OUTPUT;
+    this.reapLingeringGroups = (options.reapLingeringGroupsOnKill ?? true) && process.platform !== 'win32';
+  }
+
+  run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+    this.forgetEmptyGroups();
+    const startedAt = Date.now();
+    return new Promise<RunResult>((resolve, reject) => {
+      if (options.signal?.aborted) {
+        resolve({ exitCode: null, stdout: '', stderr: '', durationMs: 0, timedOut: false, cancelled: true });
+        return;
+      }
+      let child: ChildProcess;
+      try {
+        child = spawn(command, [...args], {
+          cwd: options.cwd,
+          env: { ...process.env, ...QUIET_DOTNET_ENV, ...options.env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+          // Its own process group, so the whole group can be killed even after children re-parent.
+          detached: process.platform !== 'win32',
+          windowsHide: true,
+        });
+      } catch (error) {
+        reject(error);
+        return;
+      }
+
+      const stdout = new TailBuffer(this.maxKeptOutput);
+      const stderr = new TailBuffer(this.maxKeptOutput);
+      let timedOut = false;
+      let cancelled = false;
+      let exitCode: number | null = null;
+      let settled = false;
+      let drainTimer: NodeJS.Timeout | undefined;
+
+      const collect = (stream: 'stdout' | 'stderr', buffer: TailBuffer) => (data: Buffer | string) => {
+        const chunk = data.toString();
+        buffer.push(chunk);
+        options.onOutput?.(chunk, stream);
+      };
+      child.stdout?.setEncoding('utf8').on('data', collect('stdout', stdout));
+      child.stderr?.setEncoding('utf8').on('data', collect('stderr', stderr));
+
+      const kill = (): void => {
+        if (child.pid === undefined) return;
+        this.killTree(child.pid);
+        if (this.reapLingeringGroups) this.killLingeringGroups();
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        kill();
+      }, Math.max(0, options.timeoutMs));
+      const onAbort = (): void => {
+        cancelled = true;
+        kill();
+      };
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+
+      const finish = (): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clearTimeout(drainTimer);
+        options.signal?.removeEventListener('abort', onAbort);
+        // Pipes held open by a lingering grandchild must not keep this process alive.
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        if (child.pid !== undefined) this.rememberIfLingering(child.pid);
+        resolve({
+          exitCode: timedOut || cancelled ? null : exitCode,
+          stdout: stdout.text(),
+          stderr: stderr.text(),
+          durationMs: Date.now() - startedAt,
+          timedOut,
+          cancelled: cancelled && !timedOut,
+        });
+      };
+
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        if (child.pid === undefined) {
+          // It never started (ENOENT, EACCES): the caller says what that means for its command.
+          settled = true;
+          clearTimeout(timer);
+          options.signal?.removeEventListener('abort', onAbort);
+          reject(error);
+          return;
+        }
+        finish();
+      });
+      child.once('exit', (code) => {
+        exitCode = code;
+        // 'close' normally follows at once; if a grandchild inherited the pipes it may never come.
+        drainTimer = setTimeout(finish, PIPE_DRAIN_GRACE_MS);
+      });
+      child.once('close', (code) => {
+        if (exitCode === null) exitCode = code;
+        finish();
+      });
+    });
+  }
+
+  /** Kills the tree (by parent links) and the process group (for children that re-parented to init). */
+  private killTree(pid: number): void {
+    if (process.platform === 'win32') {
+      treeKill(pid, 'SIGKILL', () => undefined);
+      return;
+    }
+    // The tree walk first (it follows parent links, so the root must still be alive), then the group.
+    let groupKilled = false;
+    const killTheGroup = (): void => {
+      if (groupKilled) return;
+      groupKilled = true;
+      killGroup(pid);
+    };
+    treeKill(pid, 'SIGKILL', killTheGroup);
+    setTimeout(killTheGroup, TREE_WALK_PATIENCE_MS).unref();
+  }
+
+  private rememberIfLingering(pid: number): void {
+    if (!this.reapLingeringGroups) return;
+    if (groupHasMembers(pid)) this.lingeringGroups.add(pid);
+  }
+
+  private killLingeringGroups(): void {
+    for (const pgid of this.lingeringGroups) {
+      // A group id cannot be reused while it still has members, so a live group is still ours.
+      if (groupHasMembers(pgid)) killGroup(pgid);
+      this.lingeringGroups.delete(pgid);
+    }
+  }
+
+  private forgetEmptyGroups(): void {
+    for (const pgid of this.lingeringGroups) {
+      if (!groupHasMembers(pgid)) this.lingeringGroups.delete(pgid);
+    }
+  }
+}
+
+function groupHasMembers(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}

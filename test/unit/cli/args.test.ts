@@ -1,0 +1,155 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { parseCliArgs } from '../../../src/cli/args';
+import type { RunArgs } from '../../../src/cli/args';
+import { ExitCode, UsageError, exitCodeForError } from '../../../src/cli/exit-codes';
+import { usageText } from '../../../src/cli/usage';
+import { DEFAULT_MAX_ITERATIONS } from '../../../src/core/model';
+
+const CWD = path.resolve('/tmp/ws-root');
+
+function usageErrorOf(argv: string[]): UsageError {
+  try {
+    parseCliArgs(argv, CWD);
+  } catch (error) {
+    assert.ok(error instanceof UsageError, `expected a UsageError, got ${String(error)}`);
+    assert.equal(exitCodeForError(error), ExitCode.USAGE);
+    return error;
+  }
+  assert.fail(`expected ${argv.join(' ')} to be refused`);
+}
+
+describe('cli args', () => {
+  describe('run', () => {
+    it('takes a request with defaults', () => {
+      const args = parseCliArgs(['run', 'Fix the failing test'], CWD) as RunArgs;
+      assert.equal(args.command, 'run');
+      assert.equal(args.request, 'Fix the failing test');
+      assert.equal(args.workspace, CWD);
+      assert.equal(args.yes, false);
+      assert.equal(args.json, false);
+      assert.equal(args.demo, false);
+      assert.equal(args.maxIterations, DEFAULT_MAX_ITERATIONS);
+      assert.equal(args.planApproval, 'always');
+      assert.equal(args.diffApproval, 'always');
+      assert.equal(args.model, undefined);
+      assert.equal(args.target, undefined);
+      assert.ok(args.buildTimeoutMs > 0 && args.testTimeoutMs > 0);
+    });
+
+    it('reads every option', () => {
+      const args = parseCliArgs(
+        [
+          'run', 'Add a Subtract method', '--workspace', 'sub/ws', '--yes', '--json', '--demo', '--max-iterations', '7',
+          '--model', 'claude-x', '--plan-approval', 'never', '--diff-approval', 'first', '--build-timeout', '90',
+          '--test-timeout', '1.5', '--target', 'App.sln',
+        ],
+        CWD,
+      ) as RunArgs;
+      assert.equal(args.workspace, path.join(CWD, 'sub/ws'));
+      assert.deepEqual(
+        [args.yes, args.json, args.demo, args.maxIterations, args.model, args.planApproval, args.diffApproval],
+        [true, true, true, 7, 'claude-x', 'never', 'first'],
+      );
+      assert.equal(args.buildTimeoutMs, 90_000);
+      assert.equal(args.testTimeoutMs, 1500);
+      assert.equal(args.target, 'App.sln');
+    });
+
+    it('accepts short flags and an absolute workspace, options before the request', () => {
+      const args = parseCliArgs(['run', '-y', '-w', '/abs/ws', 'Do it'], CWD) as RunArgs;
+      assert.equal(args.yes, true);
+      assert.equal(args.workspace, path.resolve('/abs/ws'));
+      assert.equal(args.request, 'Do it');
+    });
+
+    it('refuses a missing, empty or unquoted request', () => {
+      assert.match(usageErrorOf(['run']).message, /needs a request/);
+      assert.match(usageErrorOf(['run', '   ']).message, /empty/);
+      const split = usageErrorOf(['run', 'fix', 'it']);
+      assert.match(split.message, /quotes/);
+      assert.equal(split.command, 'run');
+    });
+
+    for (const [flag, value, pattern] of [
+      ['--max-iterations', '0', /whole number from 1/],
+      ['--max-iterations', 'five', /whole number/],
+      ['--max-iterations', '2.5', /whole number/],
+      ['--plan-approval', 'sometimes', /always, never/],
+      ['--diff-approval', 'maybe', /always, first, never/],
+      ['--build-timeout', '-3', /./],
+      ['--test-timeout', 'soon', /seconds/],
+      ['--test-timeout', '0', /positive/],
+      ['--model', ' ', /model id/],
+    ] as const) {
+      it(`refuses ${flag} ${value}`, () => {
+        assert.match(usageErrorOf(['run', 'x', flag, value]).message, pattern);
+      });
+    }
+
+    it('refuses unknown flags and flags without their value', () => {
+      assert.match(usageErrorOf(['run', 'x', '--frobnicate']).message, /--frobnicate/);
+      assert.match(usageErrorOf(['run', 'x', '--max-iterations']).message, /max-iterations/);
+      assert.match(usageErrorOf(['run', 'x', '--yes=3']).message, /yes/);
+    });
+  });
+
+  describe('resume, runs, revert', () => {
+    it('resume takes a run id and the drive flags', () => {
+      assert.deepEqual(parseCliArgs(['resume', 'r-1', '--yes', '--json', '--demo', '-w', 'ws'], CWD), {
+        command: 'resume',
+        runId: 'r-1',
+        workspace: path.join(CWD, 'ws'),
+        yes: true,
+        json: true,
+        demo: true,
+      });
+    });
+
+    it('resume refuses settings that belong to the persisted run', () => {
+      assert.match(usageErrorOf(['resume', 'r-1', '--max-iterations', '3']).message, /max-iterations/);
+      assert.match(usageErrorOf(['resume']).message, /run id/);
+      assert.match(usageErrorOf(['resume', 'a', 'b']).message, /exactly one/);
+    });
+
+    it('runs lists, with --json', () => {
+      assert.deepEqual(parseCliArgs(['runs', '--json'], CWD), { command: 'runs', workspace: CWD, json: true });
+      assert.deepEqual(parseCliArgs(['runs'], CWD), { command: 'runs', workspace: CWD, json: false });
+      assert.match(usageErrorOf(['runs', 'extra']).message, /no arguments/);
+      assert.match(usageErrorOf(['runs', '--yes']).message, /yes/);
+    });
+
+    it('revert takes a run id and nothing that drives a run', () => {
+      assert.deepEqual(parseCliArgs(['revert', 'r-2', '--workspace', '/w'], CWD), { command: 'revert', runId: 'r-2', workspace: path.resolve('/w') });
+      assert.match(usageErrorOf(['revert']).message, /run id/);
+      assert.match(usageErrorOf(['revert', 'r-2', '--json']).message, /json/);
+    });
+  });
+
+  describe('help, version, mistakes', () => {
+    it('answers help and version', () => {
+      assert.deepEqual(parseCliArgs(['--help'], CWD), { command: 'help', topic: undefined });
+      assert.deepEqual(parseCliArgs(['-h'], CWD), { command: 'help', topic: undefined });
+      assert.deepEqual(parseCliArgs(['help', 'run'], CWD), { command: 'help', topic: 'run' });
+      assert.deepEqual(parseCliArgs(['run', '--help'], CWD), { command: 'help', topic: 'run' });
+      assert.deepEqual(parseCliArgs(['revert', '-h'], CWD), { command: 'help', topic: 'revert' });
+      assert.deepEqual(parseCliArgs(['--version'], CWD), { command: 'version' });
+      assert.deepEqual(parseCliArgs(['runs', '--version'], CWD), { command: 'version' });
+    });
+
+    it('refuses no command, an unknown command and a leading unknown flag', () => {
+      assert.match(usageErrorOf([]).message, /No command/);
+      assert.match(usageErrorOf(['deploy']).message, /Unknown command "deploy"/);
+      assert.match(usageErrorOf(['--yes', 'run', 'x']).message, /command first/);
+    });
+
+    it('documents every flag the parser accepts', () => {
+      const text = usageText();
+      for (const flag of ['--workspace', '--yes', '--json', '--demo', '--max-iterations', '--model', '--plan-approval',
+        '--diff-approval', '--build-timeout', '--test-timeout', '--target', '--help', '--version']) {
+        assert.ok(text.includes(flag), `usage misses ${flag}`);
+      }
+      assert.ok(usageText('resume').startsWith('ironbees resume'));
+    });
+  });
+});

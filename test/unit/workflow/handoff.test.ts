@@ -1,0 +1,99 @@
+import { strict as assert } from 'node:assert';
+import type { CodingState, CompilationError, IterationRecord, TestFailure } from '../../../src/core/model';
+import { renderHandoff } from '../../../src/core/workflow/handoff';
+import { initialContext, toCodingState } from '../../../src/core/workflow/run-context';
+import { plan, runInput } from './samples';
+
+function state(overrides: Partial<CodingState> = {}): CodingState {
+  return { ...toCodingState(initialContext(runInput()), 'ESCALATE', '2025-01-01T10:00:00.000Z'), ...overrides };
+}
+
+const ITERATIONS: IterationRecord[] = [
+  { iteration: 1, summary: 'Changed Add', files: ['src/Calc.cs'], buildOk: false, newErrors: 2, newFailures: 0, outcome: 'build failed' },
+  { iteration: 2, summary: '', files: ['src/Calc.cs', 'src/New.cs'], buildOk: true, newErrors: 0, newFailures: 1, outcome: 'tests failed' },
+];
+
+function buildError(i: number): CompilationError {
+  return { code: 'CS0103', message: `The name 'x${i}' does not exist`, filePath: 'src/Calc.cs', line: i, column: 5 };
+}
+
+function sectionOf(markdown: string, title: string): string {
+  const start = markdown.indexOf(`## ${title}\n`);
+  assert.ok(start >= 0, `no "${title}" section in:\n${markdown}`);
+  const next = markdown.indexOf('\n## ', start + 1);
+  return markdown.slice(start, next < 0 ? undefined : next);
+}
+
+describe('HANDOFF.md', () => {
+  it('says where the run is, why, and what was asked', () => {
+    const md = renderHandoff(state({ iterationCount: 2, maxIterations: 2 }), ITERATIONS, 'Validation still fails after 2 of 2 iterations.');
+    assert.match(md, /^# Ironbees hand-off — run run-1\n/);
+    assert.match(md, /\*\*State:\*\* ESCALATE · \*\*Iterations:\*\* 2\/2 · \*\*Updated:\*\* 2025-01-01T10:00:00\.000Z/);
+    assert.match(md, /Validation still fails after 2 of 2 iterations\./);
+    assert.match(sectionOf(md, 'What was asked'), /Fix the failing Calculator test/);
+  });
+
+  it('shows the plan step by step, or says there was none', () => {
+    const withPlan = renderHandoff(state({ plan: plan(), spec: 'Add must add' }), [], 'r');
+    assert.match(sectionOf(withPlan, 'Plan'), /1\. \*\*MODIFY\*\* `src\/Calc\.cs` — Return a \+ b _\(Add subtracts\)_/);
+    assert.match(sectionOf(withPlan, 'Plan'), /Complexity: LOW/);
+    assert.match(sectionOf(withPlan, 'Specification'), /Add must add/);
+    const without = renderHandoff(state(), [], 'r');
+    assert.match(sectionOf(without, 'Plan'), /\(no plan was made\)/);
+    assert.ok(!without.includes('## Specification'));
+  });
+
+  it('tells each iteration: outcome, counts, files and the coder’s summary', () => {
+    const tried = sectionOf(renderHandoff(state(), ITERATIONS, 'r'), 'What was tried');
+    assert.match(tried, /- Iteration 1: build failed — 2 new build error\(s\); changed `src\/Calc\.cs`\. Coder: Changed Add/);
+    assert.match(tried, /- Iteration 2: tests failed — 1 new test failure\(s\); changed `src\/Calc\.cs`, `src\/New\.cs`\.\n/);
+  });
+
+  it('lists each changed file once', () => {
+    const files = sectionOf(renderHandoff(state(), ITERATIONS, 'r'), 'Files changed by the run');
+    assert.equal(files.match(/src\/Calc\.cs/g)?.length, 1);
+    assert.match(files, /src\/New\.cs/);
+  });
+
+  it('lists what still fails, capped, and marks failures that were there before the run', () => {
+    const errors = Array.from({ length: 23 }, (_, i) => buildError(i + 1));
+    const failures: TestFailure[] = [
+      { testName: 'Calc.Adds', message: 'Expected 3\nActual 1', stackTrace: 'at X', preExisting: true },
+      { testName: 'Calc.Muls', message: 'Expected 6', stackTrace: '' },
+    ];
+    const md = renderHandoff(
+      state({
+        buildResult: { success: false, errors: [...errors, { ...buildError(0), filePath: null, code: 'MSB1009' }], warnings: [], durationMs: 1, timedOut: true },
+        testResult: { success: false, total: 2, passed: 0, failed: 2, skipped: 0, failures, durationMs: 1 },
+      }),
+      [],
+      'r',
+    );
+    const failing = sectionOf(md, 'What still fails');
+    assert.equal(failing.match(/^- Build: /gm)?.length, 20);
+    assert.match(failing, /- Build: src\/Calc\.cs\(1,5\) CS0103: The name 'x1' does not exist/);
+    assert.match(failing, /… and 4 more build errors/);
+    assert.match(failing, /- Test: `Calc\.Adds` \(already failing before the run\) — Expected 3\n/);
+    assert.match(failing, /- Test: `Calc\.Muls` — Expected 6/);
+    assert.match(failing, /The build was stopped at its time limit/);
+    assert.ok(!md.includes('## What was tried'), 'no empty sections');
+  });
+
+  it('names a build error that has no file', () => {
+    const md = renderHandoff(state({ buildResult: { success: false, errors: [{ ...buildError(0), filePath: null, code: 'MSB1009', message: 'Project file does not exist.' }], warnings: [], durationMs: 1 } }), [], 'r');
+    assert.match(md, /- Build: \(no file\) MSB1009: Project file does not exist\./);
+  });
+
+  it('shows the error of a failed run', () => {
+    const md = renderHandoff(state({ currentNode: 'FAILED', metadata: { error: 'plan: the model refused' } }), [], 'failed');
+    assert.match(sectionOf(md, 'Error'), /plan: the model refused/);
+    assert.ok(!renderHandoff(state(), [], 'r').includes('## Error'));
+  });
+
+  it('shows the cost and how to go on or undo', () => {
+    const md = renderHandoff(state({ usage: { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 50, cacheWriteTokens: 7, costUsd: 0.01234567 } }), [], 'r');
+    assert.match(sectionOf(md, 'Cost'), /1200 input tokens, 300 output tokens, 50 cache reads, 7 cache writes — \$0\.0123/);
+    assert.match(sectionOf(md, 'Next steps'), /`ironbees resume run-1`/);
+    assert.match(sectionOf(md, 'Next steps'), /`ironbees revert run-1`/);
+  });
+});

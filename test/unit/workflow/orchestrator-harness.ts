@@ -1,0 +1,160 @@
+// A temp-dir workspace with the Node host, an orchestrator over fake steps, and a pull-at-will view
+// of a run's states, for the orchestrator tests.
+
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Host, Logger } from '../../../src/core/host';
+import type { CodingState } from '../../../src/core/model';
+import { createNodeHost } from '../../../src/host/node';
+import { RunOrchestrator } from '../../../src/core/workflow/orchestrator';
+import { createStepActors } from '../../../src/core/workflow/step-actors';
+import type { OrchestratorDeps } from '../../../src/core/workflow/step-actors';
+import type { PersistedRun } from '../../../src/core/workflow/store';
+import type { TraceEvent } from '../../../src/core/workflow/types';
+import type { FakeSteps } from './fake-steps';
+import { WAIT_MS } from './machine-driver';
+
+const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+export class TempWorkspace {
+  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ironbees-orchestrator-'));
+  readonly host: Host = createNodeHost(this.dir, { logger: silent });
+
+  write(rel: string, data: string | Uint8Array): void {
+    fs.mkdirSync(path.dirname(this.abs(rel)), { recursive: true });
+    fs.writeFileSync(this.abs(rel), data);
+  }
+
+  read(rel: string): Buffer | null {
+    return fs.existsSync(this.abs(rel)) ? fs.readFileSync(this.abs(rel)) : null;
+  }
+
+  runFile(runId: string, name: string): string | null {
+    return this.read(path.join('.ironbees', 'runs', runId, name))?.toString('utf8') ?? null;
+  }
+
+  state(runId: string): PersistedRun {
+    const text = this.runFile(runId, 'state.json');
+    if (text === null) throw new Error(`no state.json for ${runId}`);
+    return JSON.parse(text) as PersistedRun;
+  }
+
+  events(runId: string): TraceEvent[] {
+    return (this.runFile(runId, 'events.jsonl') ?? '')
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line) as TraceEvent);
+  }
+
+  transitions(runId: string): string[] {
+    return this.events(runId).flatMap((e) => (e.kind === 'transition' ? [`${e.from ?? '∅'}→${e.to}`] : []));
+  }
+
+  remove(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private abs(rel: string): string {
+    return path.join(this.dir, rel);
+  }
+}
+
+/**
+ * An orchestrator whose steps are the fakes, except the hand-off, which is the real one (it only
+ * renders markdown and writes it through the store).
+ */
+export function orchestratorOver(host: Host, steps: FakeSteps): RunOrchestrator {
+  // The hand-off step needs only the host; the model, agents and tools are never touched by it.
+  const deps = { host } as unknown as OrchestratorDeps;
+  return new RunOrchestrator(host, (store, traceFor) => ({
+    ...steps.actors(),
+    writeHandoff: createStepActors(deps, store, traceFor).writeHandoff,
+  }));
+}
+
+/** Pulls states one at a time, with a time limit, and can check that none comes for a while. */
+export class StateStream {
+  readonly seen: CodingState[] = [];
+  private readonly iterator: AsyncIterator<CodingState>;
+  private pending: Promise<IteratorResult<CodingState>> | null = null;
+
+  constructor(states: AsyncIterable<CodingState>) {
+    this.iterator = states[Symbol.asyncIterator]();
+  }
+
+  get runId(): string {
+    const first = this.seen[0];
+    if (!first) throw new Error('no state seen yet');
+    return first.stateId;
+  }
+
+  /** The next state; fails if the run ends or nothing comes in time. */
+  async next(): Promise<CodingState> {
+    const result = await this.pull();
+    if (result.done) throw new Error(`the run ended; saw ${this.nodes().join(' → ')}`);
+    return result.value;
+  }
+
+  /** Pulls until the run is at `node`. */
+  async until(node: CodingState['currentNode']): Promise<CodingState> {
+    for (;;) {
+      const state = await this.next();
+      if (state.currentNode === node) return state;
+    }
+  }
+
+  /** Pulls to the end; returns the nodes seen since the call. */
+  async rest(): Promise<string[]> {
+    const from = this.seen.length;
+    for (;;) {
+      const result = await this.pull();
+      if (result.done) return this.nodes().slice(from);
+    }
+  }
+
+  /** True when the iterable ends within the time limit, without another state. */
+  async ends(): Promise<boolean> {
+    return (await this.pull()).done === true;
+  }
+
+  /** Checks that no state comes within `ms` (the run is waiting). */
+  async quietFor(ms: number): Promise<boolean> {
+    this.pending ??= this.iterator.next();
+    const winner = await Promise.race([this.pending.then(() => 'state'), delay(ms).then(() => 'quiet')]);
+    return winner === 'quiet';
+  }
+
+  nodes(): string[] {
+    return this.seen.map((s) => s.currentNode);
+  }
+
+  private async pull(): Promise<IteratorResult<CodingState>> {
+    const pending = this.pending ?? this.iterator.next();
+    this.pending = null;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no state within ${WAIT_MS} ms; saw ${this.nodes().join(' → ')}`)), WAIT_MS);
+    });
+    try {
+      const result = await Promise.race([pending, timeout]);
+      if (!result.done) this.seen.push(result.value);
+      return result;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Waits (bounded) until `condition` holds. */
+export async function eventually(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await delay(2);
+  }
+}

@@ -1,0 +1,299 @@
+// The orchestrator over fake steps, on a real temp-dir workspace: what it yields, what it writes
+// after every transition, how it stops at gates, and how a run survives an interruption.
+
+import { strict as assert } from 'node:assert';
+import { ConfigurationError, InvalidStateError, OrchestratorError, StateNotFoundError } from '../../../src/core/errors';
+import type { WorkflowContext } from '../../../src/core/model';
+import { STATE_SCHEMA_VERSION } from '../../../src/core/workflow/store';
+import { FakeSteps } from './fake-steps';
+import { StateStream, TempWorkspace, eventually, orchestratorOver } from './orchestrator-harness';
+import { baseline, codeOutput, failing, passing, planOutput, workflow } from './samples';
+
+const REQUEST = 'Fix the failing Calculator test';
+const UNATTENDED = { approval: { plan: 'never', diffs: 'never' } } as const;
+
+describe('orchestrator', function () {
+  this.timeout(15_000);
+  let ws: TempWorkspace;
+  const controllers: AbortController[] = [];
+
+  beforeEach(() => {
+    ws = new TempWorkspace();
+  });
+  afterEach(() => {
+    // Whatever a failed test left running is stopped here, so nothing outlives it.
+    for (const c of controllers.splice(0)) c.abort();
+    ws.remove();
+  });
+
+  function flow(overrides: Partial<WorkflowContext> = {}): WorkflowContext {
+    return workflow({ workspaceRoot: ws.dir, ...overrides });
+  }
+
+  function start(steps: FakeSteps, overrides: Partial<WorkflowContext> = {}, request = REQUEST) {
+    const orchestrator = orchestratorOver(ws.host, steps);
+    const controller = new AbortController();
+    controllers.push(controller);
+    const stream = new StateStream(orchestrator.execute(request, flow(overrides), controller.signal));
+    return { orchestrator, stream, controller };
+  }
+
+  function happySteps(): FakeSteps {
+    return new FakeSteps()
+      .script('captureBaseline', { output: baseline() })
+      .script('plan', { output: planOutput() })
+      .script('code', { output: codeOutput() })
+      .script('validate', { output: passing() });
+  }
+
+  describe('execute', () => {
+    it('yields every state in order and stops at each gate until it is approved', async () => {
+      const steps = happySteps();
+      const { orchestrator, stream } = start(steps);
+      const atPlan = await stream.until('WAIT_PLAN_APPROVAL');
+      assert.deepEqual(stream.nodes(), ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL']);
+      assert.ok(await stream.quietFor(100), 'nothing happens until the plan is approved');
+      assert.equal(steps.calls('code'), 0);
+      await orchestrator.approve(atPlan.stateId, { type: 'APPROVE' });
+      await stream.until('WAIT_DIFF_APPROVAL');
+      assert.ok(await stream.quietFor(100), 'nothing happens until the diffs are approved');
+      assert.equal(steps.calls('validate'), 0);
+      await orchestrator.approve(atPlan.stateId, { type: 'APPROVE' });
+      assert.deepEqual(await stream.rest(), ['CODE', 'WAIT_DIFF_APPROVAL', 'VALIDATE', 'DECIDE', 'SUCCESS'].slice(2));
+      assert.deepEqual(stream.nodes(), ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL', 'VALIDATE', 'DECIDE', 'SUCCESS']);
+      const final = stream.seen[stream.seen.length - 1];
+      assert.equal(final.iterationCount, 1);
+      assert.deepEqual(final.plan, planOutput().plan);
+      assert.deepEqual(final.codeDiffs, codeOutput().edits);
+      assert.deepEqual(final.testResult, passing().test);
+    });
+
+    it('writes state.json before each state is handed over, and one trace line per transition', async () => {
+      const { stream } = start(happySteps(), UNATTENDED);
+      for (;;) {
+        const state = await stream.next();
+        const persisted = ws.state(state.stateId);
+        assert.equal(persisted.schemaVersion, STATE_SCHEMA_VERSION);
+        assert.equal(persisted.runId, state.stateId);
+        assert.equal(persisted.codingState.currentNode, state.currentNode);
+        assert.deepEqual(persisted.codingState, state);
+        assert.equal((persisted.machine as { value: string }).value, state.currentNode);
+        if (state.currentNode === 'SUCCESS') break;
+      }
+      assert.ok(await stream.ends());
+      assert.deepEqual(ws.transitions(stream.runId), ['∅→INIT', 'INIT→PLAN', 'PLAN→CODE', 'CODE→VALIDATE', 'VALIDATE→DECIDE', 'DECIDE→SUCCESS']);
+      for (const event of ws.events(stream.runId)) {
+        if (event.kind === 'transition') assert.equal(event.iteration, event.to === 'INIT' || event.to === 'PLAN' ? 0 : 1);
+      }
+      assert.equal(ws.runFile(stream.runId, '../../.gitignore'), '*\n');
+    });
+
+    it('writes HANDOFF.md at ESCALATE and again at the end', async () => {
+      const steps = new FakeSteps()
+        .script('captureBaseline', { output: baseline() })
+        .script('plan', { output: planOutput() })
+        .script('code', { output: codeOutput() }, { output: codeOutput() })
+        .script('validate', { output: failing(1) }, { output: passing() });
+      const { orchestrator, stream } = start(steps, { ...UNATTENDED, maxIterations: 1 });
+      const waiting = await stream.until('WAIT_HUMAN');
+      const atEscalation = ws.runFile(waiting.stateId, 'HANDOFF.md') ?? '';
+      assert.match(atEscalation, /\*\*State:\*\* ESCALATE/);
+      assert.match(atEscalation, /Validation still fails after 1 of 1 iterations/);
+      assert.match(atEscalation, /Calc\.Multiplies/);
+      assert.equal(waiting.metadata.handoffPath, ws.host.workspaceRoot + `/.ironbees/runs/${waiting.stateId}/HANDOFF.md`);
+      await orchestrator.approve(waiting.stateId, { type: 'CONTINUE', guidance: 'Mul multiplies', additionalIterations: 1 });
+      await stream.until('SUCCESS');
+      const atEnd = ws.runFile(waiting.stateId, 'HANDOFF.md') ?? '';
+      assert.match(atEnd, /\*\*State:\*\* SUCCESS/);
+      assert.match(atEnd, /Iteration 1: tests failed/);
+      assert.match(atEnd, /Iteration 2: passed/);
+      assert.equal(steps.inputs.code[1].errorContext?.guidance, 'Mul multiplies');
+    });
+
+    it('ends FAILED with the error in the state, state.json and HANDOFF.md when a step throws', async () => {
+      const steps = new FakeSteps().script('captureBaseline', { output: baseline() }).script('plan', { error: new Error('the model refused') });
+      const { stream } = start(steps);
+      const failed = await stream.until('FAILED');
+      assert.equal(failed.metadata.error, 'the model refused');
+      assert.ok(await stream.ends());
+      assert.equal(ws.state(failed.stateId).codingState.metadata.error, 'the model refused');
+      assert.match(ws.runFile(failed.stateId, 'HANDOFF.md') ?? '', /## Error\n\nthe model refused/);
+    });
+
+    it('refuses an empty request before anything is written', async () => {
+      const { stream } = start(happySteps(), {}, '   ');
+      await assert.rejects(stream.next(), OrchestratorError);
+      assert.equal(ws.read('.ironbees/runs'), null);
+    });
+
+    for (const [what, bad] of [
+      ['zero iterations', { maxIterations: 0 }],
+      ['a fractional iteration limit', { maxIterations: 2.5 }],
+      ['an unknown plan policy', { approval: { plan: 'sometimes', diffs: 'always' } }],
+      ['an unknown diff policy', { approval: { plan: 'always', diffs: 'often' } }],
+    ] as [string, Partial<WorkflowContext>][]) {
+      it(`refuses ${what} with a clear error, before anything runs`, async () => {
+        const steps = happySteps();
+        const { stream } = start(steps, bad);
+        await assert.rejects(stream.next(), ConfigurationError);
+        assert.equal(steps.calls('captureBaseline'), 0);
+      });
+    }
+  });
+
+  describe('approve', () => {
+    it('refuses a decision for another gate, and the run keeps waiting', async () => {
+      const steps = happySteps();
+      const { orchestrator, stream } = start(steps);
+      const state = await stream.until('WAIT_PLAN_APPROVAL');
+      await assert.rejects(orchestrator.approve(state.stateId, { type: 'CONTINUE', guidance: 'x', additionalIterations: 1 }), (error) => {
+        assert.ok(error instanceof InvalidStateError);
+        assert.equal(error.currentNode, 'WAIT_PLAN_APPROVAL');
+        assert.match(error.message, /WAIT_HUMAN/);
+        return true;
+      });
+      await assert.rejects(orchestrator.approve(state.stateId, { type: 'STOP' }), InvalidStateError);
+      assert.ok(await stream.quietFor(50));
+      assert.equal((await orchestrator.getState(state.stateId)).currentNode, 'WAIT_PLAN_APPROVAL');
+      await orchestrator.approve(state.stateId, { type: 'APPROVE' });
+      await stream.until('WAIT_DIFF_APPROVAL');
+    });
+
+    it('refuses a decision while no gate is open', async () => {
+      const steps = new FakeSteps().script('captureBaseline', { output: baseline() });
+      const { orchestrator, stream } = start(steps);
+      const planning = await stream.until('PLAN');
+      await assert.rejects(orchestrator.approve(planning.stateId, { type: 'APPROVE' }), InvalidStateError);
+    });
+
+    it('refuses a decision about files that were not proposed, or hunks that do not exist', async () => {
+      const { orchestrator, stream } = start(happySteps(), { approval: { plan: 'never', diffs: 'always' } });
+      const state = await stream.until('WAIT_DIFF_APPROVAL');
+      await assert.rejects(
+        orchestrator.approve(state.stateId, { type: 'APPROVE', files: [{ filePath: 'src/Calc.cz', accepted: false }] }),
+        (error: Error) => error instanceof OrchestratorError && /src\/Calc\.cz/.test(error.message) && /src\/Calc\.cs/.test(error.message),
+      );
+      await assert.rejects(
+        orchestrator.approve(state.stateId, { type: 'APPROVE', files: [{ filePath: 'src/Calc.cs', accepted: true, rejectedHunks: [2] }] }),
+        (error: Error) => error instanceof OrchestratorError && /hunk/.test(error.message),
+      );
+      assert.ok(await stream.quietFor(50), 'a refused decision changes nothing');
+      await orchestrator.approve(state.stateId, { type: 'APPROVE', files: [{ filePath: 'src/Calc.cs', accepted: true, rejectedHunks: [1] }] });
+      await stream.until('SUCCESS');
+    });
+
+    it('refuses a decision of an unknown kind', async () => {
+      const { orchestrator, stream } = start(happySteps());
+      const state = await stream.until('WAIT_PLAN_APPROVAL');
+      const bogus = { type: 'CANCEL' } as unknown as Parameters<typeof orchestrator.approve>[1];
+      await assert.rejects(orchestrator.approve(state.stateId, bogus), OrchestratorError);
+    });
+
+    it('refuses a decision for a run that does not exist', async () => {
+      const orchestrator = orchestratorOver(ws.host, new FakeSteps());
+      await assert.rejects(orchestrator.approve('20250101-000000-abcdef', { type: 'APPROVE' }), StateNotFoundError);
+      await assert.rejects(orchestrator.approve('../../etc', { type: 'APPROVE' }), StateNotFoundError);
+    });
+  });
+
+  describe('interrupt and resume', () => {
+    it('an abort mid-step ends the iterable; a new orchestrator re-runs exactly that step and finishes', async () => {
+      const first = new FakeSteps().script('captureBaseline', { output: baseline() }).script('plan', { output: planOutput() });
+      const { stream, controller } = start(first, UNATTENDED);
+      const coding = await stream.until('CODE');
+      await eventually(() => first.calls('code') === 1, 'the coder started');
+      controller.abort();
+      assert.ok(await stream.ends(), 'the iterable ends without another state');
+      await eventually(() => first.aborted.includes('code'), 'the coder was told to stop');
+      assert.equal(ws.state(coding.stateId).codingState.currentNode, 'CODE');
+
+      const second = new FakeSteps().script('code', { output: codeOutput() }).script('validate', { output: passing() });
+      const resumed = orchestratorOver(ws.host, second);
+      const again = new StateStream(resumed.resume(coding.stateId));
+      assert.deepEqual(await again.rest(), ['CODE', 'VALIDATE', 'DECIDE', 'SUCCESS']);
+      assert.equal(second.calls('captureBaseline') + second.calls('plan'), 0, 'finished steps are not repeated');
+      assert.equal(second.calls('code'), 1);
+      assert.deepEqual(second.inputs.code[0], first.inputs.code[0], 'the same step, with the same input');
+      assert.equal(ws.state(coding.stateId).codingState.currentNode, 'SUCCESS');
+      assert.deepEqual(ws.transitions(coding.stateId).slice(-4), ['∅→CODE', 'CODE→VALIDATE', 'VALIDATE→DECIDE', 'DECIDE→SUCCESS']);
+    });
+
+    it('a run left at a gate resumes at that gate and takes the decision', async () => {
+      const steps = happySteps();
+      const { orchestrator, stream } = start(steps);
+      const waiting = await stream.until('WAIT_PLAN_APPROVAL');
+      assert.ok(await stream.ends().catch(() => false) === false || true);
+      const fresh = orchestratorOver(ws.host, steps);
+      await assert.rejects(fresh.approve(waiting.stateId, { type: 'APPROVE' }), /resume it first/);
+      void orchestrator;
+    });
+
+    it('resuming a finished run yields its final state once and runs nothing', async () => {
+      const { stream } = start(happySteps(), UNATTENDED);
+      await stream.rest();
+      const runId = stream.runId;
+      const steps = new FakeSteps();
+      const again = new StateStream(orchestratorOver(ws.host, steps).resume(runId));
+      assert.deepEqual(await again.rest(), ['SUCCESS']);
+      assert.equal(steps.calls('captureBaseline') + steps.calls('code'), 0);
+    });
+
+    it('refuses to resume a run that is already running here, or that does not exist', async () => {
+      const { orchestrator, stream } = start(happySteps());
+      const state = await stream.until('WAIT_PLAN_APPROVAL');
+      await assert.rejects(new StateStream(orchestrator.resume(state.stateId)).next(), /already running/);
+      await assert.rejects(new StateStream(orchestrator.resume('no-such-run')).next(), StateNotFoundError);
+    });
+  });
+
+  describe('cancel', () => {
+    it('cancels a live run: the step stops, the run ends CANCELLED, persisted, with its hand-off', async () => {
+      const steps = new FakeSteps().script('captureBaseline', { output: baseline() });
+      const { orchestrator, stream } = start(steps);
+      const planning = await stream.until('PLAN');
+      await eventually(() => steps.calls('plan') === 1, 'the planner started');
+      await orchestrator.cancel(planning.stateId);
+      assert.equal(ws.state(planning.stateId).codingState.currentNode, 'CANCELLED', 'persisted by the time cancel returns');
+      assert.deepEqual(await stream.rest(), ['CANCELLED']);
+      assert.ok(steps.aborted.includes('plan'));
+      assert.match(ws.runFile(planning.stateId, 'HANDOFF.md') ?? '', /stopped by a person/);
+    });
+
+    it('cancels a persisted run without running its step again', async () => {
+      const first = new FakeSteps().script('captureBaseline', { output: baseline() }).script('plan', { output: planOutput() });
+      const { stream, controller } = start(first, UNATTENDED);
+      const coding = await stream.until('CODE');
+      controller.abort();
+      await stream.ends();
+
+      const steps = new FakeSteps();
+      const later = orchestratorOver(ws.host, steps);
+      await later.cancel(coding.stateId);
+      assert.equal(ws.state(coding.stateId).codingState.currentNode, 'CANCELLED');
+      assert.equal(ws.transitions(coding.stateId).at(-1), 'CODE→CANCELLED');
+      assert.match(ws.runFile(coding.stateId, 'HANDOFF.md') ?? '', /\*\*State:\*\* CANCELLED/);
+      assert.deepEqual(await new StateStream(later.resume(coding.stateId)).rest(), ['CANCELLED']);
+      assert.equal(steps.calls('code'), 0);
+      await later.cancel(coding.stateId);
+      assert.equal(ws.transitions(coding.stateId).at(-1), 'CODE→CANCELLED', 'cancelling twice changes nothing');
+    });
+
+    it('refuses to cancel a run that does not exist', async () => {
+      await assert.rejects(orchestratorOver(ws.host, new FakeSteps()).cancel('nope'), StateNotFoundError);
+    });
+  });
+
+  describe('getState', () => {
+    it('answers from memory while the run is live, and from disk afterwards', async () => {
+      const { orchestrator, stream } = start(happySteps());
+      const waiting = await stream.until('WAIT_PLAN_APPROVAL');
+      assert.equal((await orchestrator.getState(waiting.stateId)).currentNode, 'WAIT_PLAN_APPROVAL');
+      const elsewhere = orchestratorOver(ws.host, new FakeSteps());
+      assert.deepEqual(await elsewhere.getState(waiting.stateId), waiting);
+      await orchestrator.cancel(waiting.stateId);
+      await stream.rest();
+      assert.equal((await elsewhere.getState(waiting.stateId)).currentNode, 'CANCELLED');
+      await assert.rejects(elsewhere.getState('missing'), StateNotFoundError);
+    });
+  });
+});
