@@ -78,7 +78,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const version = await ensureDotnet(host);
   options.logger.debug(`dotnet ${version}`);
   const tools = createDefaultToolRegistry();
-  const agents = await loadAgents({ bundledDir: bundledAgentsDir(), workspaceRoot: options.workspaceRoot });
+  // A broken workspace agent fails the run up front (exit 2, file and field named) rather than
+  // silently falling back to the bundled one the person meant to override.
+  const agents = await loadAgents({
+    bundledDir: bundledAgentsDir(),
+    workspaceRoot: options.workspaceRoot,
+    knownTools: tools.names(),
+    onInvalidWorkspaceAgent: 'fail',
+    warn: (message) => options.logger.warn(message),
+  });
   return { host, orchestrator: createOrchestrator({ host, model, agents, tools }) };
 }
 

@@ -5,8 +5,11 @@ import { ModelApiError, ModelAuthenticationError } from '../../src/core/llm/erro
 import type { ModelRequest, ModelToolDefinition } from '../../src/core/llm/port';
 import { ConfigurationError } from '../../src/core/errors';
 import type { Logger } from '../../src/core/host';
+import { runPlanner } from '../../src/core/agents/planner';
 import { httpError, startFakeAnthropic, text, toolUse, turn } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
+import { agentRuntime, CALCULATOR_SOURCE, copyCalculator } from '../unit/agents/agent-harness';
+import { promises as fs } from 'node:fs';
 
 const TOOLS: ModelToolDefinition[] = [
   {
@@ -230,5 +233,42 @@ describe('AnthropicModelClient against a fake Messages API (real SDK)', () => {
       const auth = fake.requests[0].headers['x-api-key'] ?? fake.requests[0].headers.authorization;
       assert.match(auth, /sk-env/);
     });
+  });
+
+  it('drives the planner end to end: tool results go back, the conversation prefix is cached', async () => {
+    const root = await copyCalculator();
+    try {
+      fake.enqueue(
+        toolUse('read_file', { path: CALCULATOR_SOURCE }, { id: 'toolu_read', text: 'Reading the calculator.', usage: { input_tokens: 900, cache_creation_input_tokens: 1500 } }),
+        toolUse(
+          'submit_plan',
+          {
+            spec: 'Divide returns a / b.',
+            plan: { summary: 'Fix Divide', steps: [{ number: 1, description: 'Use /', actionType: 'MODIFY', filePath: CALCULATOR_SOURCE, rationale: 'It multiplies' }], complexity: 'LOW' },
+          },
+          { usage: { input_tokens: 300, cache_read_input_tokens: 1500, output_tokens: 60 } },
+        ),
+      );
+      const rt = await agentRuntime(root, client);
+      const result = await runPlanner(rt, { request: 'Fix the failing Divide test' });
+      assert.deepEqual(result.plan.affectedFiles, [CALCULATOR_SOURCE]);
+      assert.equal(result.usage.cacheWriteTokens, 1500);
+      assert.equal(result.usage.cacheReadTokens, 1500);
+      assert.ok(result.usage.costUsd > 0);
+
+      const [first, second] = fake.requests.map((request) => request.body);
+      assert.deepEqual(second.system, first.system, 'the system prompt is the same on every turn');
+      assert.deepEqual(second.tools, first.tools, 'the tools are the same on every turn');
+      assert.equal(second.messages.length, 3);
+      const results = second.messages[2].content as Array<Record<string, unknown>>;
+      assert.equal(results[0].type, 'tool_result');
+      assert.equal(results[0].tool_use_id, 'toolu_read');
+      assert.match(String(results[0].content), /return a \* b;/);
+      assert.deepEqual(results[0].cache_control, { type: 'ephemeral' });
+      const assistant = second.messages[1].content as Array<Record<string, unknown>>;
+      assert.deepEqual(assistant.map((block) => block.type), ['text', 'tool_use']);
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -8,6 +8,7 @@
 // warning instead and the bundled agent of that name stays in force.
 
 import { promises as fs } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
@@ -94,7 +95,7 @@ async function loadFolder(
   origin: AgentDefinition['origin'],
   knownTools: readonly string[] | undefined,
 ): Promise<FolderResult> {
-  let entries: import('node:fs').Dirent[];
+  let entries: Dirent[];
   try {
     entries = await fs.readdir(dir, { withFileTypes: true });
   } catch (error) {

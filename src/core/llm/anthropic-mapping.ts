@@ -85,7 +85,8 @@ export interface MappedResponse {
 export function fromAnthropicMessage(message: Message): MappedResponse {
   const content: Array<TextBlock | ToolUseBlock> = [];
   for (const block of message.content) {
-    if (block.type === 'text') content.push({ type: 'text', text: block.text });
+    // An empty text block cannot be sent back in the next turn (the API refuses it), so it is dropped here.
+    if (block.type === 'text' && block.text !== '') content.push({ type: 'text', text: block.text });
     else if (block.type === 'tool_use') content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
   }
   const usage = message.usage;

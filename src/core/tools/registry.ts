@@ -64,7 +64,7 @@ export class ToolRegistry {
         controller.abort(new Error('timeout'));
         resolve({
           ok: false,
-          error: `${tool.name} timed out after ${Math.round(tool.timeoutMs / 1000)} s; ask for less at once (a narrower path, pattern or query).`,
+          error: `${tool.name} timed out after ${formatDuration(tool.timeoutMs)}; ask for less at once (a narrower path, pattern or query).`,
         });
       }, tool.timeoutMs);
     });
@@ -81,6 +81,10 @@ export class ToolRegistry {
       ctx.signal?.removeEventListener('abort', onOuterAbort);
     }
   }
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
 /** The model's view of a zod schema: input-side JSON Schema, without the noise that costs tokens. */

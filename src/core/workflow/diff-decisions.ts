@@ -73,3 +73,24 @@ export function describeRejectedDiffs(
   }
   return lines.length ? `The person reviewed your changes:\n${lines.join('\n')}` : null;
 }
+
+/**
+ * Why a person's per-file verdicts cannot be applied to these diffs, or null when they can. A
+ * verdict about a file that was not proposed (a typo) would otherwise be ignored, and files not
+ * named are accepted: the file the person meant to reject would be written.
+ */
+export function problemWithFileDecisions(diffs: readonly FileEdit[], files: readonly FileDecision[] | undefined): string | null {
+  const proposed = diffs.map((d) => d.filePath);
+  for (const decision of files ?? []) {
+    const diff = diffs.find((d) => d.filePath === decision.filePath);
+    if (!diff) {
+      return `"${decision.filePath}" is not among the proposed files (${proposed.join(', ') || 'none'})`;
+    }
+    const hunkCount = splitHunks(diff.diffText).length;
+    const bad = (decision.rejectedHunks ?? []).filter((i) => !Number.isInteger(i) || i < 0 || i >= hunkCount);
+    if (bad.length) {
+      return `${decision.filePath} has ${hunkCount} hunk(s), numbered from 0; there is no hunk ${bad.join(', ')}`;
+    }
+  }
+  return null;
+}

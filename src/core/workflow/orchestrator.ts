@@ -7,11 +7,12 @@ import type { Actor, AnyActorLogic, Snapshot, SnapshotFrom } from 'xstate';
 import type { Host } from '../host';
 import { TERMINAL_NODES } from '../model';
 import type { ApprovalDecision, CodingState, IterationRecord, WorkflowContext, WorkflowNode } from '../model';
-import { InvalidStateError, OrchestratorError, errorMessage } from '../errors';
+import { ConfigurationError, InvalidStateError, OrchestratorError, errorMessage } from '../errors';
 import { runMachine } from './machine';
 import type { RunContext, RunEvent, RunInput } from './run-context';
 import { toCodingState } from './run-context';
 import { renderHandoff } from './handoff';
+import { problemWithFileDecisions } from './diff-decisions';
 import { RunStore, STATE_SCHEMA_VERSION } from './store';
 import { AsyncQueue } from './async-queue';
 import { createStepActors } from './step-actors';
@@ -35,6 +36,8 @@ const GATES: Record<ApprovalDecision['type'], readonly WorkflowNode[]> = {
 interface LiveRun {
   actor: RunActor;
   latest: CodingState;
+  /** Resolves once every transition so far is on disk. */
+  settled(): Promise<void>;
 }
 
 export class RunOrchestrator implements Orchestrator {
@@ -49,6 +52,7 @@ export class RunOrchestrator implements Orchestrator {
 
   async *execute(request: string, context: WorkflowContext, signal?: AbortSignal): AsyncIterable<CodingState> {
     if (!request.trim()) throw new OrchestratorError('The request is empty; say what the agent should do.');
+    checkWorkflow(context);
     await this.store.ensureLayout();
     const input: RunInput = {
       stateId: RunStore.newRunId(),
@@ -74,12 +78,20 @@ export class RunOrchestrator implements Orchestrator {
   }
 
   async approve(stateId: string, decision: ApprovalDecision): Promise<void> {
+    // Decisions may come from a webview or a script: check the kind before trusting the shape.
+    const allowed = Object.hasOwn(GATES, decision?.type) ? GATES[decision.type] : undefined;
+    if (!allowed) {
+      throw new OrchestratorError(`Unknown decision "${String(decision?.type)}"; expected one of ${Object.keys(GATES).join(', ')}`);
+    }
     const run = this.live.get(stateId);
     const node = run?.latest.currentNode ?? (await this.store.load(stateId)).codingState.currentNode;
-    const allowed = GATES[decision.type];
     if (!run || !allowed.includes(node)) {
       const expected = run ? allowed.join(' or ') : `${allowed.join(' or ')} in a live run (resume it first)`;
       throw new InvalidStateError(stateId, node, expected);
+    }
+    if (decision.type === 'APPROVE' && node === 'WAIT_DIFF_APPROVAL') {
+      const problem = problemWithFileDecisions(run.latest.codeDiffs, decision.files);
+      if (problem) throw new OrchestratorError(`Cannot apply the decision on run ${stateId}: ${problem}`, { stateId });
     }
     run.actor.send(toEvent(decision));
   }
@@ -88,6 +100,8 @@ export class RunOrchestrator implements Orchestrator {
     const run = this.live.get(stateId);
     if (run) {
       run.actor.send({ type: 'CANCEL' });
+      // The promise is "it ends CANCELLED, persisted": a caller may exit right after this.
+      await run.settled();
       return;
     }
     // Not running here: mark the persisted run cancelled without restarting its step.
@@ -95,7 +109,10 @@ export class RunOrchestrator implements Orchestrator {
     if (TERMINAL_NODES.includes(persisted.codingState.currentNode)) return;
     const now = new Date().toISOString();
     const machine = { ...(persisted.machine as Record<string, unknown>), value: 'CANCELLED', status: 'done', children: {} };
-    const codingState = { ...persisted.codingState, currentNode: 'CANCELLED' as const, timestamp: now };
+    const stopped: CodingState = { ...persisted.codingState, currentNode: 'CANCELLED', timestamp: now };
+    // Like any run that ends, it leaves a hand-off for whoever picks it up.
+    const handoffPath = await this.store.writeHandoff(stateId, renderHandoff(stopped, iterationsOf(stopped), endReason(stopped)));
+    const codingState: CodingState = { ...stopped, metadata: { ...stopped.metadata, handoffPath } };
     await this.store.save({ ...persisted, updatedAt: now, machine, codingState });
     await this.store.appendEvent(stateId, { kind: 'transition', at: now, from: persisted.codingState.currentNode, to: 'CANCELLED', iteration: codingState.iterationCount });
   }
@@ -149,7 +166,14 @@ export class RunOrchestrator implements Orchestrator {
     signal?.addEventListener('abort', interrupt, { once: true });
 
     const subscription = actor.subscribe({ next: onSnapshot, error: (error) => queue.fail(error) });
-    this.live.set(runId, { actor, latest: toCodingState(actor.getSnapshot().context, actor.getSnapshot().value as WorkflowNode, createdAt) });
+    this.live.set(runId, {
+      actor,
+      latest: toCodingState(actor.getSnapshot().context, actor.getSnapshot().value as WorkflowNode, createdAt),
+      settled: () => persisting.then(
+        () => undefined,
+        () => undefined,
+      ),
+    });
     try {
       actor.start();
       onSnapshot(actor.getSnapshot());
@@ -182,6 +206,22 @@ export class RunOrchestrator implements Orchestrator {
     await this.store.save({ schemaVersion: STATE_SCHEMA_VERSION, runId, createdAt, updatedAt: state.timestamp, codingState, machine });
     await this.store.appendEvent(runId, { kind: 'transition', at: state.timestamp, from, to: state.currentNode, iteration: state.iterationCount });
     return codingState;
+  }
+}
+
+const PLAN_POLICIES: readonly string[] = ['always', 'never'];
+const DIFF_POLICIES: readonly string[] = ['always', 'first', 'never'];
+
+/** Settings come from files and flags: refuse bad ones with a message that says what is expected. */
+function checkWorkflow(context: WorkflowContext): void {
+  if (!Number.isInteger(context.maxIterations) || context.maxIterations < 1) {
+    throw new ConfigurationError(`maxIterations must be a whole number of at least 1 (got ${String(context.maxIterations)})`, { field: 'maxIterations' });
+  }
+  if (!PLAN_POLICIES.includes(context.approval?.plan)) {
+    throw new ConfigurationError(`approval.plan must be ${PLAN_POLICIES.join(' or ')} (got ${String(context.approval?.plan)})`, { field: 'approval.plan' });
+  }
+  if (!DIFF_POLICIES.includes(context.approval?.diffs)) {
+    throw new ConfigurationError(`approval.diffs must be ${DIFF_POLICIES.join(', ')} (got ${String(context.approval?.diffs)})`, { field: 'approval.diffs' });
   }
 }
 

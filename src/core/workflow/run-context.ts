@@ -181,7 +181,7 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
     currentNode: node,
     timestamp,
     usage: context.usage,
-    metadata: {
+    metadata: withoutUndefined({
       workspaceRoot: context.workflow.workspaceRoot,
       createdAt: context.createdAt,
       coderSummary: context.coderSummary || undefined,
@@ -191,6 +191,11 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       iterations: context.iterations,
       handoffPath: context.handoffPath ?? undefined,
       error: context.error ?? undefined,
-    },
+    }),
   };
+}
+
+/** JSON drops undefined keys; dropping them here too makes a yielded state equal its state.json. */
+function withoutUndefined(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 }

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Host } from '../host';
 import type { CodingState, FileEdit } from '../model';
 import { AgentModeError, StateNotFoundError } from '../errors';
+import { resolveWorkspacePath } from '../tools/workspace/paths';
 import type { RunSummary, TraceEvent } from './types';
 
 export const STATE_SCHEMA_VERSION = 1;
@@ -123,7 +124,12 @@ export class RunStore {
 
   private async readJournal(runId: string): Promise<Journal> {
     const bytes = await this.host.fs.readFile(this.journalPath(runId));
-    return bytes ? (JSON.parse(TEXT_DECODER.decode(bytes)) as Journal) : { files: {} };
+    if (!bytes) return { files: {} };
+    try {
+      return JSON.parse(TEXT_DECODER.decode(bytes)) as Journal;
+    } catch (error) {
+      throw new AgentModeError(`The journal of run ${runId} (edits/index.json) is not valid JSON`, 'JOURNAL_CORRUPT', { runId }, { cause: error });
+    }
   }
 
   /**
@@ -133,8 +139,10 @@ export class RunStore {
    */
   async applyEdits(runId: string, edits: readonly FileEdit[]): Promise<void> {
     const journal = await this.readJournal(runId);
-    for (const edit of edits) {
-      const abs = path.join(this.host.workspaceRoot, edit.filePath);
+    // Edits come back from state.json on resume: check every path before the first write.
+    const targets = edits.map((edit) => this.workspaceFile(edit.filePath));
+    for (const [index, edit] of edits.entries()) {
+      const abs = targets[index];
       if (!journal.files[edit.filePath]) {
         const original = await this.host.fs.readFile(abs);
         const blob = original ? `${Object.keys(journal.files).length}.orig` : null;
@@ -161,11 +169,20 @@ export class RunStore {
     await this.load(runId);
     const journal = await this.readJournal(runId);
     const report: RevertReport = { restored: [], deleted: [] };
+    // Read every original and check every path first: a damaged journal must not leave a half-reverted workspace.
+    const entries: { filePath: string; abs: string; original: Uint8Array | null }[] = [];
     for (const [filePath, entry] of Object.entries(journal.files)) {
-      const abs = path.join(this.host.workspaceRoot, filePath);
-      if (entry.existed && entry.blob) {
-        const original = await this.host.fs.readFile(path.join(this.runDir(runId), 'edits', entry.blob));
-        if (!original) throw new AgentModeError(`The journal of run ${runId} lost the original of ${filePath}`, 'JOURNAL_CORRUPT');
+      const abs = this.workspaceFile(filePath);
+      if (!entry.existed || !entry.blob) {
+        entries.push({ filePath, abs, original: null });
+        continue;
+      }
+      const original = await this.host.fs.readFile(path.join(this.runDir(runId), 'edits', entry.blob));
+      if (!original) throw new AgentModeError(`The journal of run ${runId} lost the original of ${filePath}`, 'JOURNAL_CORRUPT', { runId, filePath });
+      entries.push({ filePath, abs, original });
+    }
+    for (const { filePath, abs, original } of entries) {
+      if (original) {
         await this.host.fs.writeFile(abs, original);
         report.restored.push(filePath);
       } else if (await this.host.fs.exists(abs)) {
@@ -174,6 +191,11 @@ export class RunStore {
       }
     }
     return report;
+  }
+
+  /** The absolute path of a workspace file; throws PathOutsideWorkspaceError for anything outside it. */
+  private workspaceFile(filePath: string): string {
+    return resolveWorkspacePath(this.host.workspaceRoot, filePath).abs;
   }
 
   async writeHandoff(runId: string, markdown: string): Promise<string> {

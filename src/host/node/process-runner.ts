@@ -37,6 +37,12 @@ export interface NodeProcessRunnerOptions {
   reapLingeringGroupsOnKill?: boolean;
 }
 
+/**
+ * Process groups of finished commands that still had members when their leader exited (build servers).
+ * Shared by every runner in the process: the servers one host's command started serve the next host's.
+ */
+const lingeringGroups = new Set<number>();
+
 /** Keeps the last `limit` characters of a stream. */
 class TailBuffer {
   private chunks: string[] = [];
@@ -70,8 +76,6 @@ class TailBuffer {
 export class NodeProcessRunner implements ProcessRunner {
   private readonly maxKeptOutput: number;
   private readonly reapLingeringGroups: boolean;
-  /** Process groups of finished commands that still had members when their leader exited. */
-  private readonly lingeringGroups = new Set<number>();
 
   constructor(options: NodeProcessRunnerOptions = {}) {
     this.maxKeptOutput = options.maxKeptOutput ?? DEFAULT_MAX_KEPT_OUTPUT;
@@ -194,20 +198,20 @@ export class NodeProcessRunner implements ProcessRunner {
 
   private rememberIfLingering(pid: number): void {
     if (!this.reapLingeringGroups) return;
-    if (groupHasMembers(pid)) this.lingeringGroups.add(pid);
+    if (groupHasMembers(pid)) lingeringGroups.add(pid);
   }
 
   private killLingeringGroups(): void {
-    for (const pgid of this.lingeringGroups) {
+    for (const pgid of lingeringGroups) {
       // A group id cannot be reused while it still has members, so a live group is still ours.
       if (groupHasMembers(pgid)) killGroup(pgid);
-      this.lingeringGroups.delete(pgid);
+      lingeringGroups.delete(pgid);
     }
   }
 
   private forgetEmptyGroups(): void {
-    for (const pgid of this.lingeringGroups) {
-      if (!groupHasMembers(pgid)) this.lingeringGroups.delete(pgid);
+    for (const pgid of lingeringGroups) {
+      if (!groupHasMembers(pgid)) lingeringGroups.delete(pgid);
     }
   }
 }

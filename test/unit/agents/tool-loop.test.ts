@@ -55,11 +55,13 @@ function makeTools(host: MemoryHost): ToolRegistry {
   return new ToolRegistry().register(echo).register(failTool).register(submitChangesTool);
 }
 
+type RunOptions = Partial<Omit<ToolLoopOptions<string>, 'runtime'>> & { runtime?: Partial<AgentRuntime> };
+
 interface Harness {
   host: MemoryHost;
   model: ScriptedModelClient;
   events: TraceEvent[];
-  run(options?: Partial<ToolLoopOptions<string>> & { runtime?: Partial<AgentRuntime> }): ReturnType<typeof runToolLoop<string>>;
+  run(options?: RunOptions): ReturnType<typeof runToolLoop<string>>;
 }
 
 const acceptSummary: TerminalTool<string> = {
@@ -76,14 +78,14 @@ function harness(agent: AgentDefinition = agentDef()): Harness {
     host,
     model,
     events,
-    run: (options = {}) => {
+    run: ({ runtime: runtimeOverrides, ...options } = {}) => {
       const runtime: AgentRuntime = {
         host,
         model,
         tools,
         agents: new Map(),
         trace: { record: (event) => events.push(event) },
-        ...options.runtime,
+        ...runtimeOverrides,
       };
       return runToolLoop<string>({
         agent,
@@ -92,7 +94,6 @@ function harness(agent: AgentDefinition = agentDef()): Harness {
         userMessage: 'Do the thing.',
         terminal: acceptSummary,
         ...options,
-        ...{ runtime },
       });
     },
   };

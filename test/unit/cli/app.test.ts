@@ -264,6 +264,14 @@ describe('runCli', () => {
       assert.match(unknown.err(), /No run with id run-9/);
     });
 
+    it('resume of a run that already ended says so, with its exit code, building nothing', async () => {
+      await persistRun('run-3', { currentNode: 'FAILED' });
+      const io = testIo(null, workspace);
+      assert.equal(await runCli(['resume', 'run-3'], io, depsWith(new FakeOrchestrator(scriptedRun(true)))), 1);
+      assert.match(io.err(), /already ended at FAILED/);
+      assert.equal(runtimeCalls.length, 0);
+    });
+
     it('runs prints a table, or one JSON line per run', async () => {
       await persistRun('run-1', { currentNode: 'SUCCESS', iterationCount: 2 });
       await persistRun('run-2', { currentNode: 'WAIT_HUMAN', iterationCount: 5, userRequest: 'Second request' });

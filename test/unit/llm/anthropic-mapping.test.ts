@@ -46,6 +46,7 @@ describe('Anthropic mapping', () => {
       model: 'claude-sonnet-4-6',
       content: [
         { type: 'thinking', thinking: '…', signature: 's' },
+        { type: 'text', text: '', citations: null },
         { type: 'text', text: 'hi', citations: null },
         { type: 'tool_use', id: 't', name: 'read_file', input: { path: 'a' } },
       ],

@@ -26,7 +26,7 @@ describe('makeFileEdit', () => {
     const original = '\uFEFFusing System;\r\nclass A\r\n{\r\n    int x = 1;\r\n}\r\n';
     const next = '\uFEFFusing System;\r\nclass A\r\n{\r\n    int x = 2;\r\n}\r\n';
     const edit = makeFileEdit('A.cs', original, next);
-    assert.match(edit.diffText, /-    int x = 1;\r\n\+    int x = 2;\r\n/);
+    assert.match(edit.diffText, /- {4}int x = 1;\r\n\+ {4}int x = 2;\r\n/);
     assert.equal(applyAcceptedHunks(original, edit.diffText, []), next);
   });
 

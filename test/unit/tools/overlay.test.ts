@@ -55,7 +55,7 @@ describe('StagedOverlay', () => {
     await overlay.write('Win.cs', 'class W\n{\n    int b;\n}\n');
     const [edit] = await overlay.edits();
     assert.equal(edit.newContent, 'class W\r\n{\r\n    int b;\r\n}\r\n');
-    assert.match(edit.diffText, /-    int a;\r\n\+    int b;\r\n/);
+    assert.match(edit.diffText, /- {4}int a;\r\n\+ {4}int b;\r\n/);
   });
 
   it('keeps a UTF-8 BOM and hides it from the model', async () => {

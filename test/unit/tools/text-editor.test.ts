@@ -30,16 +30,16 @@ describe('text editor tool (str_replace_based_edit_tool)', () => {
   describe('view', () => {
     it('shows a file with cat -n style line numbers', async () => {
       const out = await ok({ command: 'view', path: 'src/Calculator.cs' });
-      assert.match(out, /^Here's the content of src\/Calculator\.cs with line numbers:\n     1\tnamespace Calc;\n     2\t\n     3\tpublic class Calculator\n/);
-      assert.match(out, /     7\t\}$/);
+      assert.match(out, /^Here's the content of src\/Calculator\.cs with line numbers:\n {5}1\tnamespace Calc;\n {5}2\t\n {5}3\tpublic class Calculator\n/);
+      assert.match(out, / {5}7\t\}$/);
     });
 
     it('honours view_range, with -1 meaning to the end, and accepts numbers as strings', async () => {
       assert.equal(await ok({ command: 'view', path: 'src/Calculator.cs', view_range: [3, 4] }), "Here's the content of src/Calculator.cs with line numbers:\n     3\tpublic class Calculator\n     4\t{");
       const tail = await ok({ command: 'view', path: 'src/Calculator.cs', view_range: ['6', '-1'] });
-      assert.match(tail, /     6\t    public int Sub.*\n     7\t\}$/);
+      assert.match(tail, / {5}6\t {4}public int Sub.*\n {5}7\t\}$/);
       const fromJsonText = await ok({ command: 'view', path: 'src/Calculator.cs', view_range: '[1, 1]' });
-      assert.match(fromJsonText, /     1\tnamespace Calc;$/);
+      assert.match(fromJsonText, / {5}1\tnamespace Calc;$/);
     });
 
     it('explains a bad view_range', async () => {
@@ -95,8 +95,8 @@ describe('text editor tool (str_replace_based_edit_tool)', () => {
     it('replaces exactly one match and shows the edited part', async () => {
       const out = await ok({ command: 'str_replace', path: 'src/Calculator.cs', old_str: 'int Add(int a, int b) => a - b;', new_str: 'int Add(int a, int b) => a + b;' });
       assert.match(out, /has been edited \(staged\)/);
-      assert.match(out, /     5\t    public int Add\(int a, int b\) => a \+ b;/);
-      assert.match(await ctx.overlay.read('src/Calculator.cs') ?? '', /Add\(int a, int b\) => a \+ b;\n    public int Sub\(int a, int b\) => a - b;/);
+      assert.match(out, / {5}5\t {4}public int Add\(int a, int b\) => a \+ b;/);
+      assert.match(await ctx.overlay.read('src/Calculator.cs') ?? '', /Add\(int a, int b\) => a \+ b;\n {4}public int Sub\(int a, int b\) => a - b;/);
     });
 
     it('refuses zero matches, with a hint about the closest line', async () => {
@@ -161,7 +161,7 @@ describe('text editor tool (str_replace_based_edit_tool)', () => {
 
     it('inserts after the last line, and a trailing newline in insert_text adds no blank line', async () => {
       const out = await ok({ command: 'insert', path: 'src/Calculator.cs', insert_line: 7, insert_text: '// end\n' });
-      assert.match(out, /     8\t\/\/ end/);
+      assert.match(out, / {5}8\t\/\/ end/);
       assert.equal(await ctx.overlay.read('src/Calculator.cs'), `${CALC}// end\n`);
     });
 

@@ -1,64 +1,14 @@
-// A temp-dir workspace with the Node host, an orchestrator over fake steps, and a pull-at-will view
-// of a run's states, for the orchestrator tests.
+// An orchestrator over fake steps, and a pull-at-will view of a run's states, for the orchestrator tests.
 
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import type { Host, Logger } from '../../../src/core/host';
+import type { Host } from '../../../src/core/host';
 import type { CodingState } from '../../../src/core/model';
-import { createNodeHost } from '../../../src/host/node';
 import { RunOrchestrator } from '../../../src/core/workflow/orchestrator';
 import { createStepActors } from '../../../src/core/workflow/step-actors';
 import type { OrchestratorDeps } from '../../../src/core/workflow/step-actors';
-import type { PersistedRun } from '../../../src/core/workflow/store';
-import type { TraceEvent } from '../../../src/core/workflow/types';
 import type { FakeSteps } from './fake-steps';
 import { WAIT_MS } from './machine-driver';
 
-const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-
-export class TempWorkspace {
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ironbees-orchestrator-'));
-  readonly host: Host = createNodeHost(this.dir, { logger: silent });
-
-  write(rel: string, data: string | Uint8Array): void {
-    fs.mkdirSync(path.dirname(this.abs(rel)), { recursive: true });
-    fs.writeFileSync(this.abs(rel), data);
-  }
-
-  read(rel: string): Buffer | null {
-    return fs.existsSync(this.abs(rel)) ? fs.readFileSync(this.abs(rel)) : null;
-  }
-
-  runFile(runId: string, name: string): string | null {
-    return this.read(path.join('.ironbees', 'runs', runId, name))?.toString('utf8') ?? null;
-  }
-
-  state(runId: string): PersistedRun {
-    const text = this.runFile(runId, 'state.json');
-    if (text === null) throw new Error(`no state.json for ${runId}`);
-    return JSON.parse(text) as PersistedRun;
-  }
-
-  events(runId: string): TraceEvent[] {
-    return (this.runFile(runId, 'events.jsonl') ?? '')
-      .split('\n')
-      .filter((line) => line.trim())
-      .map((line) => JSON.parse(line) as TraceEvent);
-  }
-
-  transitions(runId: string): string[] {
-    return this.events(runId).flatMap((e) => (e.kind === 'transition' ? [`${e.from ?? '∅'}→${e.to}`] : []));
-  }
-
-  remove(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
-  }
-
-  private abs(rel: string): string {
-    return path.join(this.dir, rel);
-  }
-}
+export { TempWorkspace } from './temp-workspace';
 
 /**
  * An orchestrator whose steps are the fakes, except the hand-off, which is the real one (it only
@@ -123,6 +73,11 @@ export class StateStream {
     this.pending ??= this.iterator.next();
     const winner = await Promise.race([this.pending.then(() => 'state'), delay(ms).then(() => 'quiet')]);
     return winner === 'quiet';
+  }
+
+  /** Stops listening, as a caller that breaks out of its for-await loop does. */
+  async close(): Promise<void> {
+    await this.iterator.return?.();
   }
 
   nodes(): string[] {

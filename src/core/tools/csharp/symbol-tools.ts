@@ -42,9 +42,10 @@ async function findSymbols(input: FindSymbolsInput, ctx: ToolContext): Promise<T
   const limit = clampLimit(input.limit, DEFAULT_SYMBOLS);
   // One extra tells us whether the list was cut.
   const symbols = await ctx.host.symbols.findSymbols(input.query, { kind: input.kind, limit: limit + 1, signal: ctx.signal });
-  const what = `${input.kind ? `${input.kind} ` : ''}symbols matching ${JSON.stringify(input.query)}`;
+  const kind = input.kind ? `${input.kind} ` : '';
+  const what = `${kind}symbol(s) matching ${JSON.stringify(input.query)}`;
   if (symbols.length === 0) {
-    return { ok: true, content: `No ${what}. Try a shorter part of the name, another kind, or search_text.` };
+    return { ok: true, content: `No ${kind}symbols matching ${JSON.stringify(input.query)}. Try a shorter part of the name, another kind, or search_text.` };
   }
   const lines = symbols.slice(0, limit).map((s) => `${s.kind} ${s.name} — ${s.filePath}:${s.line}:${s.column}${s.containerName ? ` (in ${s.containerName})` : ''}`);
   const more = symbols.length > limit ? `\n[More matches not shown; narrow the query or kind, or raise limit (at most ${MAX_RESULTS}).]` : '';

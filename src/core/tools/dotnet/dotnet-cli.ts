@@ -5,7 +5,7 @@
 // reused MSBuild nodes and the shared compiler, an incremental one-project build takes ~0.9 s instead of
 // ~5 s, and the validator runs every iteration. They outlive the command, so:
 //  - each process gets its own MSBuild handshake salt: our servers are ours only (never another tool's,
-//    and `shutdownBuildServers` stops only ours);
+//    and `shutdownBuildServers` stops only ours), and they exit after 5 idle minutes;
 //  - `dotnet test` runs without servers, so the test host is a child of the command and a hung test dies
 //    with its tree at the time limit;
 //  - a killed build can leave a hung task in a server; NodeProcessRunner reaps the process groups that
@@ -20,6 +20,8 @@ export const DOTNET_NOT_FOUND_MESSAGE =
 
 /** Per process, so two Ironbees processes (or a developer's own builds) never share MSBuild nodes. */
 const HANDSHAKE_SALT = `ironbees-${process.pid}-${randomUUID().slice(0, 8)}`;
+
+const SERVER_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 
 /** Set IRONBEES_DOTNET_BUILD_SERVERS=0 to build without servers (slower, nothing left running). */
 export function buildServersEnabled(): boolean {
@@ -36,6 +38,9 @@ export function buildEnv(): Record<string, string> {
     DOTNET_CLI_USE_MSBUILD_SERVER: '1',
     UseSharedCompilation: 'true',
     MSBUILDNODEHANDSHAKESALT: HANDSHAKE_SALT,
+    // Idle servers exit after this long (MSBuild's default is 15 min): long enough to span a coder turn,
+    // short enough that a finished run does not leave them around.
+    MSBUILDNODECONNECTIONTIMEOUT: String(SERVER_IDLE_TIMEOUT_MS),
   };
 }
 

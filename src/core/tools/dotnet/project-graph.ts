@@ -109,8 +109,10 @@ export interface ChangeScope {
   testProjects: ProjectNode[];
 }
 
-/** Files whose change can alter packages or the project graph itself. */
-const RESTORE_INPUTS = /(\.(cs|fs|vb)proj|\.props|\.targets|\.slnx?|\.slnf|(^|\/)nuget\.config|(^|\/)global\.json|packages\.lock\.json)$/i;
+/** Files whose change alters packages or the project graph: the graph is read again and packages restored. */
+export function changesBuildInputs(file: string): boolean {
+  return /(\.(cs|fs|vb)proj|\.props|\.targets|\.slnx?|\.slnf|(^|\/)nuget\.config|(^|\/)global\.json|packages\.lock\.json)$/i.test(file);
+}
 /** Files that cannot change a build when they sit outside every project. */
 const INERT_FILES = /(\.(md|txt|png|jpe?g|gif|svg|ya?ml)|(^|\/)(LICENSE|\.gitignore|\.gitattributes))$/i;
 
@@ -120,7 +122,7 @@ function fullScope(graph: ProjectGraph, reason: string, needsRestore: boolean): 
 
 /** What a set of changed files (workspace-relative) requires building and testing. */
 export function scopeOfChanges(graph: ProjectGraph, changedFiles: readonly string[], workspaceRoot: string): ChangeScope {
-  const needsRestore = changedFiles.some((file) => RESTORE_INPUTS.test(file));
+  const needsRestore = changedFiles.some(changesBuildInputs);
   if (changedFiles.length === 0) return fullScope(graph, 'no changed files were named', needsRestore);
   const changed = new Set<string>();
   for (const file of changedFiles) {
@@ -130,7 +132,7 @@ export function scopeOfChanges(graph: ProjectGraph, changedFiles: readonly strin
       changed.add(asProject.absPath);
       continue;
     }
-    if (RESTORE_INPUTS.test(file)) return fullScope(graph, `${file} changes the build itself`, true);
+    if (changesBuildInputs(file)) return fullScope(graph, `${file} changes the build itself`, true);
     const owner = ownerOf(graph, absFile);
     if (owner) changed.add(owner.absPath);
     else if (!INERT_FILES.test(file)) return fullScope(graph, `${file} belongs to no project of ${graph.target.relPath}`, needsRestore);

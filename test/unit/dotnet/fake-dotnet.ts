@@ -1,0 +1,81 @@
+// A scripted `dotnet` for validator unit tests: build commands answer with canned MSBuild output, test
+// commands write a TRX file where `--logger trx;LogFileName=` and `--results-directory` say.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { ProcessRunner, RunOptions, RunResult } from '../../../src/core/host';
+
+export interface FakeTest {
+  name: string;
+  outcome: 'Passed' | 'Failed' | 'NotExecuted';
+  message?: string;
+}
+
+export interface BuildReply {
+  exitCode?: number;
+  stdout?: string;
+  timedOut?: boolean;
+}
+
+export interface RecordedCall {
+  args: string[];
+  env: Record<string, string>;
+}
+
+export function trxOf(tests: readonly FakeTest[]): string {
+  const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+  const results = tests
+    .map((test, index) => {
+      const output = test.message ? `<Output><ErrorInfo><Message>${escape(test.message)}</Message><StackTrace>   at ${escape(test.name)}() in /ws/T.cs:line ${index + 1}</StackTrace></ErrorInfo></Output>` : '';
+      return `<UnitTestResult executionId="e${index}" testId="t${index}" testName="${escape(test.name)}" outcome="${test.outcome}">${output}</UnitTestResult>`;
+    })
+    .join('\n');
+  return `<?xml version="1.0" encoding="utf-8"?>
+<TestRun id="r" xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"><Results>${results}</Results>
+<ResultSummary outcome="${tests.some((test) => test.outcome === 'Failed') ? 'Failed' : 'Completed'}" /></TestRun>`;
+}
+
+export class FakeDotnet implements ProcessRunner {
+  readonly calls: RecordedCall[] = [];
+  /** Build replies, used in order; the last one repeats. */
+  private builds: BuildReply[] = [{ exitCode: 0, stdout: 'Build succeeded.' }];
+  /** Test results by test project name (the .csproj file name without extension). */
+  tests = new Map<string, FakeTest[]>();
+  missing = false;
+  private buildIndex = 0;
+
+  /** The next builds answer with these, in order (the last one repeats). */
+  scriptBuilds(...replies: BuildReply[]): void {
+    this.builds = replies;
+    this.buildIndex = 0;
+  }
+
+  async run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+    if (this.missing) throw Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT' });
+    this.calls.push({ args: [...args], env: { ...options.env } });
+    const base = { stdout: '', stderr: '', durationMs: 5, timedOut: false, cancelled: false };
+    if (args[0] === 'build') {
+      const reply = this.builds[Math.min(this.buildIndex++, this.builds.length - 1)] ?? {};
+      return { ...base, exitCode: reply.timedOut ? null : (reply.exitCode ?? 0), stdout: reply.stdout ?? '', timedOut: reply.timedOut ?? false };
+    }
+    if (args[0] === 'test') {
+      const project = path.basename(args[1] ?? '').replace(/\.csproj$/, '');
+      const logger = args[args.indexOf('--logger') + 1] ?? '';
+      const resultsDir = args[args.indexOf('--results-directory') + 1] ?? '';
+      const fileName = /LogFileName=([^;]+)/.exec(logger)?.[1] ?? 'out.trx';
+      mkdirSync(resultsDir, { recursive: true });
+      writeFileSync(path.join(resultsDir, fileName), trxOf(this.tests.get(project) ?? []));
+      return { ...base, exitCode: 0 };
+    }
+    return { ...base, exitCode: 0 };
+  }
+
+  /** The build and test commands, in order, as `verb target` (targets relative to `root`). */
+  summary(root: string): string[] {
+    return this.calls.map(({ args }) => {
+      const target = args[1] && path.isAbsolute(args[1]) ? path.relative(root, args[1]).split(path.sep).join('/') : (args[1] ?? '');
+      const restore = args[0] === 'build' ? (args.includes('--no-restore') ? ' --no-restore' : ' +restore') : '';
+      return `${args[0]} ${target}${restore}`;
+    });
+  }
+}

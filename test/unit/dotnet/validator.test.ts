@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { ConfigurationError } from '../../../src/core/errors';
+import type { Host } from '../../../src/core/host';
+import type { Baseline, CompilationDiagnostic } from '../../../src/core/model';
+import type { TraceEvent } from '../../../src/core/workflow/types';
+import { captureBaseline, validate } from '../../../src/core/agents/validator';
+import { createNodeHost } from '../../../src/host/node/index';
+import { FakeDotnet } from './fake-dotnet';
+
+const MULTI = path.join(__dirname, '..', '..', 'fixtures', 'multi');
+const quietLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const timeouts = { buildMs: 60_000, testMs: 60_000 };
+
+const passing = (names: string[]) => names.map((name) => ({ name, outcome: 'Passed' as const }));
+
+describe('validator (scripted dotnet)', () => {
+  let root: string;
+  let fake: FakeDotnet;
+  let host: Host;
+  let events: TraceEvent[];
+
+  beforeEach(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'ironbees-validator-'));
+    cpSync(MULTI, root, { recursive: true, filter: (source) => !/[\\/](bin|obj)$/.test(source) });
+    fake = new FakeDotnet();
+    fake.tests.set('TextKit.Tests', passing(['TextKit.Tests.SlugTests.From', 'TextKit.Tests.SlugTests.Center']));
+    fake.tests.set('Reporting.Tests', passing(['Reporting.Tests.ReportTests.Anchor']));
+    host = { ...createNodeHost(root, { logger: quietLogger }), process: fake };
+    events = [];
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  const options = () => ({ host, timeouts, trace: { record: (event: TraceEvent) => events.push(event) } });
+
+  it('captures the baseline with a restoring build of the solution and every test project', async () => {
+    const baseline = await captureBaseline(options());
+    assert.deepEqual(fake.summary(root), ['build Multi.sln +restore', 'test tests/TextKit.Tests/TextKit.Tests.csproj', 'test tests/Reporting.Tests/Reporting.Tests.csproj']);
+    assert.equal(baseline.build.success, true);
+    assert.deepEqual([baseline.test?.total, baseline.test?.failed], [3, 0]);
+    assert.equal(events.length, 1);
+    assert.deepEqual([events[0]?.kind, events[0]?.kind === 'validation' && events[0].phase], ['validation', 'baseline']);
+    // Test commands run without build servers, so a hung test host dies with the command's tree.
+    const testCall = fake.calls.find((call) => call.args[0] === 'test');
+    assert.equal(testCall?.env.DOTNET_CLI_USE_MSBUILD_SERVER, '0');
+    assert.deepEqual(testCall?.args.slice(2, 5), ['--no-build', '--no-restore', '--nologo']);
+    assert.equal(existsSync(path.join(root, '.ironbees', 'tmp', 'test-results')), true);
+  });
+
+  it('after the baseline, builds only the affected project without restoring, and runs only its tests', async () => {
+    const baseline = await captureBaseline(options());
+    fake.calls.length = 0;
+    const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
+    assert.deepEqual(fake.summary(root), ['build tests/Reporting.Tests/Reporting.Tests.csproj --no-restore', 'test tests/Reporting.Tests/Reporting.Tests.csproj']);
+    assert.equal(outcome.passed, true);
+    assert.deepEqual(
+      events.filter((event) => event.kind === 'validation').map((event) => event.kind === 'validation' && event.phase),
+      ['baseline', 'build', 'test'],
+    );
+  });
+
+  it('builds several affected projects through one generated traversal project', async () => {
+    const baseline = await captureBaseline(options());
+    fake.calls.length = 0;
+    await validate({ ...options(), changedFiles: ['src/TextKit/Slug.cs'], baseline });
+    const [build, ...tests] = fake.summary(root);
+    assert.match(build ?? '', /^build \.ironbees\/tmp\/build\/affected-[0-9a-f]{12}\.proj --no-restore$/);
+    assert.equal(tests.length, 2);
+    const traversal = readFileSync(path.join(root, (build ?? '').split(' ')[1] ?? ''), 'utf8');
+    assert.match(traversal, /Reporting\.Tests\.csproj/);
+    assert.match(traversal, /TextKit\.Tests\.csproj/);
+    assert.doesNotMatch(traversal, /src[\\/]TextKit[\\/]TextKit\.csproj/, 'referenced projects are built by their dependents');
+  });
+
+  it('restores again when a project file changed', async () => {
+    const baseline = await captureBaseline(options());
+    fake.calls.length = 0;
+    await validate({ ...options(), changedFiles: ['src/Reporting/Reporting.csproj'], baseline });
+    assert.equal(fake.summary(root)[0], 'build Multi.sln +restore');
+  });
+
+  it('marks failures that were already in the baseline, and names those it fixed', async () => {
+    fake.tests.set('Reporting.Tests', [
+      { name: 'Reporting.Tests.ReportTests.Anchor', outcome: 'Failed', message: 'was broken before' },
+      { name: 'Reporting.Tests.ReportTests.Render', outcome: 'Failed', message: 'also broken before' },
+    ]);
+    const baseline = await captureBaseline(options());
+    assert.equal(baseline.test?.failed, 2);
+    fake.tests.set('Reporting.Tests', [
+      { name: 'Reporting.Tests.ReportTests.Anchor', outcome: 'Failed', message: 'still broken' },
+      { name: 'Reporting.Tests.ReportTests.Render', outcome: 'Passed' },
+      { name: 'Reporting.Tests.ReportTests.New', outcome: 'Failed', message: 'the agent broke this' },
+    ]);
+    fake.calls.length = 0;
+    const outcome = await validate({ ...options(), changedFiles: ['src/TextKit/Padding.cs'], baseline });
+    assert.equal(outcome.passed, false, 'a failure that was already there still fails the validation');
+    assert.deepEqual(outcome.preExistingFailures, ['Reporting.Tests.ReportTests.Anchor']);
+    assert.deepEqual(outcome.newTestFailures.map((failure) => failure.testName), ['Reporting.Tests.ReportTests.New']);
+    assert.deepEqual(outcome.fixedFailures, ['Reporting.Tests.ReportTests.Render']);
+    assert.equal(outcome.test?.failures.find((failure) => failure.testName.endsWith('Anchor'))?.preExisting, true);
+  });
+
+  it('runs every test project when the baseline had failures, even for a narrow change', async () => {
+    fake.tests.set('TextKit.Tests', [{ name: 'TextKit.Tests.SlugTests.From', outcome: 'Failed', message: 'broken before' }]);
+    const baseline = await captureBaseline(options());
+    fake.calls.length = 0;
+    await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
+    assert.deepEqual(fake.summary(root).filter((call) => call.startsWith('test')).length, 2);
+  });
+
+  it('reports build errors, new ones apart from those the baseline had, and skips the tests', async () => {
+    const knownError: CompilationDiagnostic = { code: 'CS0618', message: 'Old is obsolete', filePath: 'src/TextKit/Slug.cs', line: 3, column: 1 };
+    const baseline: Baseline = {
+      build: { success: true, errors: [knownError], warnings: [], durationMs: 1 },
+      test: null,
+      capturedAt: new Date().toISOString(),
+    };
+    fake.scriptBuilds(
+      {
+        exitCode: 1,
+        stdout: [
+          `${root}/src/TextKit/Slug.cs(9,3): error CS0618: Old is obsolete [${root}/src/TextKit/TextKit.csproj]`,
+          `${root}/src/Reporting/Report.cs(12,20): error CS0103: The name 'x' does not exist in the current context [${root}/src/Reporting/Reporting.csproj]`,
+        ].join('\n'),
+      },
+    );
+    const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
+    assert.equal(outcome.passed, false);
+    assert.equal(outcome.test, null);
+    assert.equal(outcome.build.errors.length, 2);
+    assert.deepEqual(outcome.newBuildErrors.map((error) => [error.code, error.filePath, error.line]), [['CS0103', 'src/Reporting/Report.cs', 12]]);
+    assert.ok(outcome.build.outputTail?.includes('CS0103'));
+    assert.equal(fake.summary(root).some((call) => call.startsWith('test')), false);
+  });
+
+  it('restores and builds once more when the build says the restore is stale', async () => {
+    const baseline = await captureBaseline(options());
+    fake.calls.length = 0;
+    fake.scriptBuilds(
+      { exitCode: 1, stdout: `${root}/src/Reporting/Reporting.csproj : error NETSDK1004: Assets file 'obj/project.assets.json' not found. Run a NuGet package restore.` },
+      { exitCode: 0 },
+    );
+    const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
+    assert.deepEqual(fake.summary(root).slice(0, 2), ['build tests/Reporting.Tests/Reporting.Tests.csproj --no-restore', 'build Multi.sln +restore']);
+    assert.equal(outcome.passed, true);
+  });
+
+  it('reports a build killed at its time limit as a failed, timed-out build', async () => {
+    fake.scriptBuilds({ timedOut: true, stdout: '  Determining projects to restore...' });
+    const outcome = await validate({ ...options(), timeouts: { buildMs: 3_000, testMs: 1_000 }, changedFiles: ['src/Reporting/Report.cs'], baseline: null });
+    assert.equal(outcome.build.timedOut, true);
+    assert.equal(outcome.build.success, false);
+    assert.equal(outcome.build.errors[0]?.code, 'TIMEOUT');
+    assert.match(outcome.build.errors[0]?.message ?? '', /within 3 s/);
+    assert.equal(outcome.test, null);
+  });
+
+  it('fails fast on new language-server errors without building', async () => {
+    const diagnostic: CompilationDiagnostic = { code: 'CS1002', message: '; expected', filePath: 'src/Reporting/Report.cs', line: 4, column: 9 };
+    const asked: string[][] = [];
+    host = { ...host, diagnostics: { errorsFor: async (files) => (asked.push([...files]), [diagnostic]) } };
+    const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline: null });
+    assert.deepEqual(asked, [['src/Reporting/Report.cs']]);
+    assert.equal(fake.calls.length, 0, 'no dotnet process was started');
+    assert.equal(outcome.passed, false);
+    assert.deepEqual(outcome.newBuildErrors, [diagnostic]);
+  });
+
+  it('builds anyway when the language server only sees errors the baseline had', async () => {
+    const diagnostic: CompilationDiagnostic = { code: 'CS0618', message: 'Old is obsolete', filePath: 'src/TextKit/Slug.cs', line: 1, column: 1 };
+    host = { ...host, diagnostics: { errorsFor: async () => [{ ...diagnostic, line: 7 }] } };
+    const baseline: Baseline = { build: { success: true, errors: [diagnostic], warnings: [], durationMs: 1 }, test: null, capturedAt: '' };
+    const outcome = await validate({ ...options(), changedFiles: ['src/TextKit/Slug.cs'], baseline });
+    assert.equal(outcome.passed, true);
+    assert.ok(fake.calls.length > 0);
+  });
+
+  it('says plainly when dotnet is not installed', async () => {
+    fake.missing = true;
+    await assert.rejects(captureBaseline(options()), (error: unknown) => {
+      assert.ok(error instanceof ConfigurationError);
+      assert.match(error.message, /dotnet was not found on PATH; install the \.NET SDK/);
+      return true;
+    });
+  });
+
+  it('stops before starting anything when already cancelled', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('cancelled by the person'));
+    await assert.rejects(validate({ ...options(), signal: controller.signal, changedFiles: ['src/Reporting/Report.cs'], baseline: null }), /cancelled by the person/);
+    assert.equal(fake.calls.length, 0);
+  });
+});

@@ -1,0 +1,128 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createNodeHost } from '../../../src/host/node';
+import { NodeFileSystem } from '../../../src/host/node/fs';
+import { StderrLogger } from '../../../src/host/node/logger';
+import { NodeProcessRunner } from '../../../src/host/node/process-runner';
+import { CSharpTextIndex } from '../../../src/core/tools/csharp/text-index';
+
+describe('NodeFileSystem', () => {
+  let root: string;
+  const nodeFs = new NodeFileSystem();
+
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'ironbees-nodefs-'));
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('reads bytes exactly, and null for missing files and folders', async () => {
+    fs.writeFileSync(path.join(root, 'a.txt'), Buffer.from([0xef, 0xbb, 0xbf, 0x61, 0x0d, 0x0a]));
+    assert.deepEqual([...((await nodeFs.readFile(path.join(root, 'a.txt'))) ?? [])], [0xef, 0xbb, 0xbf, 0x61, 0x0d, 0x0a]);
+    assert.equal(await nodeFs.readFile(path.join(root, 'missing.txt')), null);
+    assert.equal(await nodeFs.readFile(root), null);
+    assert.equal(await nodeFs.readFile(path.join(root, 'a.txt', 'below')), null);
+  });
+
+  it('writes atomically, creating folders, leaving no temp files, keeping the file mode', async () => {
+    const target = path.join(root, 'deep', 'er', 'x.sh');
+    await nodeFs.writeFile(target, 'one');
+    fs.chmodSync(target, 0o755);
+    await nodeFs.writeFile(target, new TextEncoder().encode('two'));
+    assert.equal(fs.readFileSync(target, 'utf8'), 'two');
+    assert.deepEqual(fs.readdirSync(path.dirname(target)), ['x.sh']);
+    if (process.platform !== 'win32') assert.equal(fs.statSync(target).mode & 0o777, 0o755);
+  });
+
+  it('replaces a symlink on write instead of writing through it', async () => {
+    const outside = path.join(root, 'outside.txt');
+    fs.writeFileSync(outside, 'keep');
+    fs.symlinkSync(outside, path.join(root, 'link.txt'));
+    await nodeFs.writeFile(path.join(root, 'link.txt'), 'new');
+    assert.equal(fs.readFileSync(outside, 'utf8'), 'keep');
+    assert.equal(fs.readFileSync(path.join(root, 'link.txt'), 'utf8'), 'new');
+  });
+
+  it('appends, deletes (missing is fine) and checks existence', async () => {
+    const log = path.join(root, 'runs', 'r1', 'events.jsonl');
+    await nodeFs.appendFile(log, 'a\n');
+    await nodeFs.appendFile(log, 'b\n');
+    assert.equal(fs.readFileSync(log, 'utf8'), 'a\nb\n');
+    assert.equal(await nodeFs.exists(log), true);
+    assert.equal(await nodeFs.exists(path.join(root, 'runs')), true);
+    await nodeFs.deleteFile(log);
+    await nodeFs.deleteFile(log);
+    assert.equal(await nodeFs.exists(log), false);
+  });
+
+  it('lists files with forward slashes, skipping build and tool folders, bounded', async () => {
+    for (const rel of ['b.cs', 'src/A.cs', 'src/bin/Debug/x.dll', 'src/OBJ/y.cs', '.git/HEAD', '.ironbees/runs/r/state.json', 'node_modules/p/i.js', '.vs/s', 'src/Sub/C.cs']) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), '');
+    }
+    fs.symlinkSync(path.join(root, 'src'), path.join(root, 'loop'), 'dir');
+    fs.symlinkSync(path.join(root, 'b.cs'), path.join(root, 'b-link.cs'));
+    assert.deepEqual(await nodeFs.listFiles(root), ['b-link.cs', 'b.cs', 'src/A.cs', 'src/Sub/C.cs']);
+    assert.deepEqual(await nodeFs.listFiles(path.join(root, 'src')), ['A.cs', 'Sub/C.cs']);
+    assert.deepEqual(await nodeFs.listFiles(root, { maxFiles: 2 }), ['b-link.cs', 'b.cs']);
+    assert.deepEqual(await nodeFs.listFiles(path.join(root, 'missing')), []);
+  });
+});
+
+describe('StderrLogger', () => {
+  it('writes info and above by default, with a tag, to the given sink', () => {
+    const lines: string[] = [];
+    const previous = process.env.IRONBEES_LOG_LEVEL;
+    delete process.env.IRONBEES_LOG_LEVEL;
+    try {
+      const quiet = new StderrLogger({ write: (l) => lines.push(l), color: false });
+      quiet.debug('hidden');
+      quiet.info('shown');
+      quiet.warn('careful');
+      quiet.error('broken');
+    } finally {
+      if (previous !== undefined) process.env.IRONBEES_LOG_LEVEL = previous;
+    }
+    assert.deepEqual(lines, ['[ironbees] info: shown', '[ironbees] warn: careful', '[ironbees] error: broken']);
+  });
+
+  it('honours an explicit level and IRONBEES_LOG_LEVEL', () => {
+    const lines: string[] = [];
+    new StderrLogger({ level: 'debug', write: (l) => lines.push(l), color: false }).debug('d');
+    new StderrLogger({ level: 'silent', write: (l) => lines.push(l), color: false }).error('e');
+    const previous = process.env.IRONBEES_LOG_LEVEL;
+    process.env.IRONBEES_LOG_LEVEL = 'WARN';
+    try {
+      const fromEnv = new StderrLogger({ write: (l) => lines.push(l), color: false });
+      fromEnv.info('i');
+      fromEnv.warn('w');
+    } finally {
+      if (previous === undefined) delete process.env.IRONBEES_LOG_LEVEL;
+      else process.env.IRONBEES_LOG_LEVEL = previous;
+    }
+    assert.deepEqual(lines, ['[ironbees] debug: d', '[ironbees] warn: w']);
+  });
+});
+
+describe('createNodeHost', () => {
+  it('wires the file system, process runner, C# index, clock and logger, and has no diagnostics', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ironbees-host-'));
+    try {
+      fs.writeFileSync(path.join(root, 'A.cs'), 'namespace N { class Alpha { } }');
+      const host = createNodeHost(path.join(root, '.'));
+      assert.equal(host.workspaceRoot, path.resolve(root));
+      assert.ok(host.fs instanceof NodeFileSystem);
+      assert.ok(host.process instanceof NodeProcessRunner);
+      assert.ok(host.symbols instanceof CSharpTextIndex);
+      assert.equal(host.diagnostics, undefined);
+      assert.ok(Math.abs(host.clock.now() - Date.now()) < 1000);
+      assert.ok(host.logger instanceof StderrLogger);
+      assert.deepEqual((await host.symbols.findSymbols('Alpha')).map((s) => `${s.filePath}:${s.line}:${s.column}`), ['A.cs:1:21']);
+      const custom = { debug() {}, info() {}, warn() {}, error() {} };
+      assert.equal(createNodeHost(root, { logger: custom }).logger, custom);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

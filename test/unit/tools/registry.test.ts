@@ -1,0 +1,139 @@
+import * as assert from 'node:assert/strict';
+import { z } from 'zod';
+import { PathOutsideWorkspaceError, ToolNotFoundError } from '../../../src/core/errors';
+import { CODER_TOOL_NAMES, createDefaultToolRegistry, PLANNER_TOOL_NAMES } from '../../../src/core/tools/catalog';
+import { ToolRegistry } from '../../../src/core/tools/registry';
+import type { ToolDefinition } from '../../../src/core/tools/types';
+import { memoryHost, toolContext } from './memory-host';
+
+function tool<Input>(name: string, input: z.ZodType<Input>, execute: ToolDefinition<Input>['execute'], timeoutMs = 1000): ToolDefinition<Input> {
+  return { name, description: `the ${name} tool`, input, readonly: true, timeoutMs, execute };
+}
+
+const echo = tool('echo', z.object({ text: z.string(), times: z.coerce.number().int().min(1).optional() }), async (input) => ({
+  ok: true,
+  content: input.text.repeat(input.times ?? 1),
+}));
+
+describe('ToolRegistry', () => {
+  const ctx = toolContext(memoryHost());
+
+  it('registers, gets and lists tools; refuses duplicates', () => {
+    const registry = new ToolRegistry().register(echo);
+    assert.equal(registry.get('echo'), echo);
+    assert.ok(registry.has('echo'));
+    assert.deepEqual(registry.names(), ['echo']);
+    assert.throws(() => registry.register(echo), /already registered/);
+  });
+
+  it('throws ToolNotFoundError listing the available tools', () => {
+    const registry = new ToolRegistry().register(echo);
+    assert.throws(() => registry.get('nope'), (e: unknown) => e instanceof ToolNotFoundError && /Unknown tool "nope"; available: echo/.test(e.message));
+    assert.throws(() => registry.forAgent(['echo', 'missing']), ToolNotFoundError);
+    assert.deepEqual(registry.forAgent(['echo']), [echo]);
+  });
+
+  it('validates and coerces input, naming the field and what was expected', async () => {
+    const registry = new ToolRegistry().register(echo);
+    assert.deepEqual(await registry.execute(echo, { text: 'ab', times: '2' }, ctx), { ok: true, content: 'abab' });
+    const bad = await registry.execute(echo, { text: 5, times: 0 }, ctx);
+    assert.equal(bad.ok, false);
+    if (!bad.ok) {
+      assert.match(bad.error, /^Invalid arguments for echo:\n- text: Invalid input: expected string, received number\n- times: Too small: expected number to be >=1\n/);
+      assert.match(bad.error, /Fix these arguments and call echo again\.$/);
+    }
+    const missing = await registry.execute(echo, undefined, ctx);
+    assert.ok(!missing.ok && /text: Invalid input: expected string, received undefined/.test(missing.error));
+  });
+
+  it('turns thrown errors into outcomes: tool errors as they are, bugs logged', async () => {
+    const host = memoryHost();
+    const refuses = tool('refuses', z.object({}), async () => {
+      throw new PathOutsideWorkspaceError('../x', 'it leads outside the workspace');
+    });
+    const buggy = tool('buggy', z.object({}), async () => {
+      throw new TypeError('cannot read properties of undefined');
+    });
+    const registry = new ToolRegistry().register(refuses).register(buggy);
+    assert.deepEqual(await registry.execute(refuses, {}, toolContext(host)), { ok: false, error: 'Refused path "../x": it leads outside the workspace' });
+    assert.deepEqual(await registry.execute(buggy, {}, toolContext(host)), { ok: false, error: 'buggy failed: cannot read properties of undefined' });
+    assert.match(host.logger.lines.join('\n'), /error: tool buggy failed: TypeError: cannot read properties/);
+  });
+
+  it('enforces the time limit and aborts the tool signal', async () => {
+    let sawAbort = false;
+    const slow = tool(
+      'slow',
+      z.object({}),
+      (_input, context) =>
+        new Promise((resolve) => {
+          context.signal?.addEventListener('abort', () => {
+            sawAbort = true;
+            setTimeout(() => resolve({ ok: true, content: 'too late' }), 5);
+          });
+        }),
+      30,
+    );
+    const started = Date.now();
+    const outcome = await new ToolRegistry().register(slow).execute(slow, {}, ctx);
+    assert.ok(Date.now() - started < 1000);
+    assert.equal(outcome.ok, false);
+    if (!outcome.ok) assert.match(outcome.error, /slow timed out after 30 ms; ask for less at once/);
+    assert.ok(sawAbort);
+  });
+
+  it('stops when the run is cancelled, and does not start a tool for a cancelled run', async () => {
+    let started = 0;
+    const waits = tool('waits', z.object({}), async () => {
+      started++;
+      return new Promise(() => undefined);
+    });
+    const registry = new ToolRegistry().register(waits);
+    const controller = new AbortController();
+    const pending = registry.execute(waits, {}, { ...ctx, signal: controller.signal });
+    setTimeout(() => controller.abort(), 10);
+    assert.deepEqual(await pending, { ok: false, error: 'waits was stopped: the run was cancelled.' });
+    assert.deepEqual(await registry.execute(waits, {}, { ...ctx, signal: controller.signal }), { ok: false, error: 'waits was not run: the run was cancelled.' });
+    assert.equal(started, 1);
+  });
+
+  it('cuts oversized results', async () => {
+    const huge = tool('huge', z.object({}), async () => ({ ok: true, content: 'x'.repeat(150_000) }));
+    const outcome = await new ToolRegistry().register(huge).execute(huge, {}, ctx);
+    assert.ok(outcome.ok && outcome.content.length < 100_200 && /Result cut at 100000 characters/.test(outcome.content));
+  });
+
+  it('describes custom tools with JSON Schema and the text editor by its Anthropic type', () => {
+    const registry = createDefaultToolRegistry();
+    const tools = registry.toModelTools(registry.forAgent(CODER_TOOL_NAMES));
+    assert.deepEqual(tools.map((t) => t.name), [...CODER_TOOL_NAMES]);
+    assert.deepEqual(tools.find((t) => t.kind === 'text_editor'), { kind: 'text_editor', name: 'str_replace_based_edit_tool', type: 'text_editor_20250728' });
+    const readFile = tools.find((t) => t.name === 'read_file');
+    assert.ok(readFile && readFile.kind === 'custom');
+    assert.equal(readFile.inputSchema.$schema, undefined);
+    assert.deepEqual(readFile.inputSchema.required, ['path']);
+    assert.deepEqual((readFile.inputSchema.properties as Record<string, unknown>).offset, { type: 'integer', description: 'First line to show, 1-based (default 1)' });
+    const search = tools.find((t) => t.name === 'search_text');
+    assert.ok(search && search.kind === 'custom');
+    assert.deepEqual((search.inputSchema.properties as Record<string, unknown>).isRegex, { type: 'boolean', description: 'Treat query as a JavaScript regular expression (default false)' });
+  });
+});
+
+describe('createDefaultToolRegistry', () => {
+  it('registers every contract tool under its contract name', () => {
+    const registry = createDefaultToolRegistry();
+    assert.deepEqual(registry.names(), [
+      'find_references',
+      'find_symbols',
+      'list_files',
+      'read_file',
+      'search_text',
+      'str_replace_based_edit_tool',
+      'submit_changes',
+      'submit_plan',
+    ]);
+    assert.deepEqual(PLANNER_TOOL_NAMES, ['read_file', 'list_files', 'search_text', 'find_symbols', 'find_references', 'submit_plan']);
+    for (const name of PLANNER_TOOL_NAMES) assert.ok(registry.get(name).readonly, `${name} must be read-only`);
+    assert.equal(registry.get('str_replace_based_edit_tool').readonly, false);
+  });
+});
