@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test/fixtures/**', '.vscode-test/**', 'webview-ui/dist/**'] },
+  { ignores: ['**/*.cjs', '**/*.mjs', 'dist/**', 'node_modules/**', 'test/fixtures/**', '.vscode-test/**', 'webview-ui/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

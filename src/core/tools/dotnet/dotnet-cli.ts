@@ -23,6 +23,12 @@ const HANDSHAKE_SALT = `ironbees-${process.pid}-${randomUUID().slice(0, 8)}`;
 
 const SERVER_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 
+const NO_SERVER_ENV: Readonly<Record<string, string>> = {
+  MSBUILDDISABLENODEREUSE: '1',
+  DOTNET_CLI_USE_MSBUILD_SERVER: '0',
+  UseSharedCompilation: 'false',
+};
+
 /** Set IRONBEES_DOTNET_BUILD_SERVERS=0 to build without servers (slower, nothing left running). */
 export function buildServersEnabled(): boolean {
   return process.env.IRONBEES_DOTNET_BUILD_SERVERS !== '0';
@@ -43,12 +49,6 @@ export function buildEnv(): Record<string, string> {
     MSBUILDNODECONNECTIONTIMEOUT: String(SERVER_IDLE_TIMEOUT_MS),
   };
 }
-
-const NO_SERVER_ENV: Readonly<Record<string, string>> = {
-  MSBUILDDISABLENODEREUSE: '1',
-  DOTNET_CLI_USE_MSBUILD_SERVER: '0',
-  UseSharedCompilation: 'false',
-};
 
 /** For `dotnet test --no-build`: everything stays in the command's own process tree. */
 export function testEnv(): Record<string, string> {

@@ -1,0 +1,201 @@
+// How long one validation takes after a one-file edit, against two references, on a grown copy of the
+// `multi` fixture (the fixture plus generated libraries and test projects):
+//   (a) Ironbees: validate() after captureBaseline();
+//   (b) naive: clean bin/obj, then `dotnet build && dotnet test` on the solution (what a --test-cmd loop does);
+//   (c) limit: by hand, an incremental build of the one affected test project and its tests only.
+// Goals: (a) ≤ 0.4 × (b) and (a) ≤ 1.15 × (c). Runs are interleaved so machine load hits all alike.
+// Run: npm run bench   (IRONBEES_BENCH_RUNS=N changes the number of runs; default 5, naive 3).
+
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { Host } from '../src/core/host';
+import { captureBaseline, validate } from '../src/core/agents/validator';
+import { buildEnv, shutdownBuildServers } from '../src/core/tools/dotnet/dotnet-cli';
+import { createNodeHost } from '../src/host/node/index';
+
+const RUNS = Number(process.env.IRONBEES_BENCH_RUNS ?? 5);
+const NAIVE_RUNS = Math.min(RUNS, 3);
+const EXTRA_LIBRARIES = 4;
+const FILES_PER_LIBRARY = 8;
+const TESTS_PER_LIBRARY = 12;
+const COMMAND_LIMIT_MS = 600_000;
+const EDITED_FILE = 'src/Reporting/Report.cs';
+const AFFECTED_TESTS = 'tests/Reporting.Tests/Reporting.Tests.csproj';
+
+/** dotnet's own defaults (node reuse and shared compiler on, MSBuild server off), with a salt of our own so we never touch a developer's nodes. */
+const DOTNET_DEFAULT_ENV: Record<string, string> = {
+  MSBUILDDISABLENODEREUSE: '0',
+  UseSharedCompilation: 'true',
+  DOTNET_CLI_USE_MSBUILD_SERVER: '0',
+  MSBUILDNODEHANDSHAKESALT: `ironbees-bench-default-${process.pid}`,
+};
+const quietLogger = { debug: () => undefined, info: () => undefined, warn: (message: string) => console.error(message), error: (message: string) => console.error(message) };
+
+const libraryCsproj = `<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup>
+    <TargetFramework>net10.0</TargetFramework>
+    <ImplicitUsings>enable</ImplicitUsings>
+    <Nullable>enable</Nullable>
+  </PropertyGroup>
+  <ItemGroup>
+    <ProjectReference Include="..\\TextKit\\TextKit.csproj" />
+  </ItemGroup>
+</Project>
+`;
+
+function testCsproj(library: string): string {
+  return readFileSync(path.join(__dirname, '..', 'test', 'fixtures', 'multi', 'tests', 'TextKit.Tests', 'TextKit.Tests.csproj'), 'utf8').replace(/TextKit/g, library);
+}
+
+function sourceFile(library: string, index: number): string {
+  const methods = Array.from({ length: 6 }, (_, method) => `
+    public static string Format${method}(IEnumerable<string> items, int width)
+    {
+        var lines = items.Select((item, position) => $"{position + ${method}}. {TextKit.Slug.From(item)}").ToList();
+        return string.Join('\\n', lines.Select(line => TextKit.Padding.Center(line, width)));
+    }`).join('\n');
+  return `namespace ${library};\n\npublic static class Part${index}\n{${methods}\n}\n`;
+}
+
+function testFile(library: string): string {
+  const tests = Array.from({ length: TESTS_PER_LIBRARY }, (_, test) => `
+    [Fact]
+    public void Format_${test}() => Assert.Contains("hello-world", Part${test % FILES_PER_LIBRARY}.Format${test % 6}(new[] { "Hello World" }, 40));`).join('\n');
+  return `namespace ${library}.Tests;\n\npublic class PartTests\n{${tests}\n}\n`;
+}
+
+/** The multi fixture plus generated libraries over TextKit, each with a test project, all in Multi.sln. */
+async function growWorkspace(host: Host): Promise<void> {
+  const root = host.workspaceRoot;
+  const added: string[] = [];
+  for (let index = 1; index <= EXTRA_LIBRARIES; index += 1) {
+    const library = `Feature${index}`;
+    mkdirSync(path.join(root, 'src', library), { recursive: true });
+    mkdirSync(path.join(root, 'tests', `${library}.Tests`), { recursive: true });
+    writeFileSync(path.join(root, 'src', library, `${library}.csproj`), libraryCsproj);
+    for (let file = 0; file < FILES_PER_LIBRARY; file += 1) writeFileSync(path.join(root, 'src', library, `Part${file}.cs`), sourceFile(library, file));
+    writeFileSync(path.join(root, 'tests', `${library}.Tests`, `${library}.Tests.csproj`), testCsproj(library));
+    writeFileSync(path.join(root, 'tests', `${library}.Tests`, 'PartTests.cs'), testFile(library));
+    added.push(`src/${library}/${library}.csproj`, `tests/${library}.Tests/${library}.Tests.csproj`);
+  }
+  // `dotnet sln add` writes the configuration entries a .sln needs for a project to be built.
+  await dotnet(host, ['sln', 'Multi.sln', 'add', ...added], DOTNET_DEFAULT_ENV);
+  const report = path.join(root, EDITED_FILE);
+  writeFileSync(report, readFileSync(report, 'utf8').replace('public string Title { get; }', 'public static int Revision => 0;\n\n    public string Title { get; }'));
+}
+
+let revision = 0;
+/** A one-line change to a method body, different every time, as an agent's fix would be. */
+function editOneFile(root: string): void {
+  const file = path.join(root, EDITED_FILE);
+  revision += 1;
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/Revision => \d+;/, `Revision => ${revision};`));
+}
+
+function removeBuildOutput(dir: string): void {
+  for (const entry of ['bin', 'obj']) rmSync(path.join(dir, entry), { recursive: true, force: true });
+}
+
+function cleanAll(root: string): void {
+  for (const group of ['src', 'tests']) {
+    for (const project of readdirSync(path.join(root, group))) removeBuildOutput(path.join(root, group, project));
+  }
+}
+
+async function dotnet(host: Host, args: string[], env: Record<string, string>): Promise<void> {
+  const result = await host.process.run('dotnet', args, { cwd: host.workspaceRoot, timeoutMs: COMMAND_LIMIT_MS, env });
+  if (result.exitCode !== 0) throw new Error(`dotnet ${args.join(' ')} failed (${result.exitCode}):\n${result.stdout.slice(-3000)}`);
+}
+
+async function timed(action: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await action();
+  return performance.now() - started;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+
+async function main(): Promise<void> {
+  const root = mkdtempSync(path.join(tmpdir(), 'ironbees-bench-'));
+  const timings = { ironbees: [] as number[], naive: [] as number[], limitSameEnv: [] as number[], limitDefaultEnv: [] as number[] };
+  const host = createNodeHost(root, { logger: quietLogger });
+  try {
+    cpSync(path.join(__dirname, '..', 'test', 'fixtures', 'multi'), root, { recursive: true, filter: (source) => !/[\\/](bin|obj)$/.test(source) });
+    await growWorkspace(host);
+    console.log(`workspace: ${root} (${4 + EXTRA_LIBRARIES * 2} projects); edit: ${EDITED_FILE}; runs: ${RUNS} (naive ${NAIVE_RUNS})`);
+    const timeouts = { buildMs: COMMAND_LIMIT_MS, testMs: COMMAND_LIMIT_MS };
+    const startedBaseline = performance.now();
+    const baseline = await captureBaseline({ host, timeouts });
+    const baselineMs = performance.now() - startedBaseline;
+    if (!baseline.build.success || !baseline.test?.success) throw new Error(`the bench workspace does not pass: ${JSON.stringify(baseline.build.errors.slice(0, 3))}`);
+    console.log(`baseline (restore, full build, all tests; untimed below): ${seconds(baselineMs)}`);
+    // Warm the by-hand commands too, so every variant starts from its own steady state.
+    await dotnet(host, ['build', AFFECTED_TESTS, '--no-restore', '-nologo'], DOTNET_DEFAULT_ENV);
+
+    for (let run = 0; run < RUNS; run += 1) {
+      editOneFile(root);
+      timings.ironbees.push(
+        await timed(async () => {
+          const outcome = await validate({ host, timeouts, changedFiles: [EDITED_FILE], baseline });
+          if (!outcome.passed) throw new Error(`validate failed: ${JSON.stringify(outcome.build.errors.slice(0, 3))}`);
+        }),
+      );
+      for (const [variant, env] of [['limitSameEnv', buildEnv()], ['limitDefaultEnv', DOTNET_DEFAULT_ENV]] as const) {
+        editOneFile(root);
+        timings[variant].push(
+          await timed(async () => {
+            await dotnet(host, ['build', AFFECTED_TESTS, '--no-restore', '-nologo'], env);
+            await dotnet(host, ['test', AFFECTED_TESTS, '--no-build', '--nologo'], env);
+          }),
+        );
+      }
+      if (run < NAIVE_RUNS) {
+        editOneFile(root);
+        cleanAll(root);
+        timings.naive.push(
+          await timed(async () => {
+            await dotnet(host, ['build', '-nologo'], DOTNET_DEFAULT_ENV);
+            await dotnet(host, ['test', '--nologo'], DOTNET_DEFAULT_ENV);
+          }),
+        );
+        // The naive loop restored from scratch; give Ironbees' session its restore state back as it was.
+        await dotnet(host, ['build', AFFECTED_TESTS, '--no-restore', '-nologo'], buildEnv());
+      }
+      console.log(`run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)}, limit ${seconds(timings.limitSameEnv.at(-1) ?? 0)} / ${seconds(timings.limitDefaultEnv.at(-1) ?? 0)}${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`);
+    }
+    report(timings);
+  } finally {
+    await shutdownBuildServers(host);
+    await host.process.run('dotnet', ['build-server', 'shutdown', '--msbuild'], { cwd: root, timeoutMs: 60_000, env: DOTNET_DEFAULT_ENV }).catch(() => undefined);
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function report(timings: { ironbees: number[]; naive: number[]; limitSameEnv: number[]; limitDefaultEnv: number[] }): void {
+  const ours = median(timings.ironbees);
+  const naive = median(timings.naive);
+  const limit = median(timings.limitSameEnv);
+  const limitDefault = median(timings.limitDefaultEnv);
+  const verdict = (ok: boolean): string => (ok ? 'meets goal' : 'MISSES goal');
+  console.log('\nmedians');
+  console.log(`  (a) ironbees validate()                          ${seconds(ours)}`);
+  console.log(`  (b) naive: clean + dotnet build && dotnet test   ${seconds(naive)}`);
+  console.log(`  (c) limit: build + test the affected project     ${seconds(limit)} (same build servers as ironbees)`);
+  console.log(`      limit with dotnet's default environment      ${seconds(limitDefault)}`);
+  console.log('ratios');
+  console.log(`  a / b = ${(ours / naive).toFixed(2)}  (goal ≤ 0.40: ${verdict(ours / naive <= 0.4)})`);
+  console.log(`  a / c = ${(ours / limit).toFixed(2)}  (goal ≤ 1.15: ${verdict(ours / limit <= 1.15)})`);
+  console.log(`  a / c(default env) = ${(ours / limitDefault).toFixed(2)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
