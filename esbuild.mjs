@@ -1,6 +1,13 @@
 // Bundles the entry points. The CLI is one CommonJS file with its dependencies inlined, so
-// `node dist/cli.js` works from a checkout with no further step.
+// `node dist/cli.js` works from a checkout with no further step. The extension is one minified
+// CommonJS file too (`vscode` stays external: the editor provides it), so the .vsix needs no
+// node_modules. The webview is a browser IIFE with its CSS beside it, plus the codicon font.
 import { build } from 'esbuild';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
 
 const common = {
   bundle: true,
@@ -17,3 +24,53 @@ await build({
   outdir: 'dist',
   banner: { js: '#!/usr/bin/env node' },
 });
+
+await build({
+  ...common,
+  entryPoints: { extension: 'src/extension/extension.ts' },
+  outdir: 'dist',
+  external: ['vscode'],
+  minify: true,
+  // Activation time and the crash stacks people send both benefit from readable class names.
+  keepNames: true,
+});
+
+// The suites that run inside a real extension host: `index.js` (mocha's entry, `run()`) and one
+// file per suite, which index.js hands to mocha. They reach the extension through its exported API,
+// never by bundling a second copy of it.
+if (existsSync('test/vscode/suite/index.ts')) {
+  const suites = readdirSync('test/vscode/suite').filter((name) => name.endsWith('.test.ts'));
+  await build({
+    ...common,
+    entryPoints: ['test/vscode/suite/index.ts', ...suites.map((name) => `test/vscode/suite/${name}`)],
+    outdir: 'dist/test/vscode',
+    external: ['vscode', 'mocha'],
+  });
+}
+
+const webviewEntry = 'webview-ui/src/main.tsx';
+mkdirSync('dist/webview', { recursive: true });
+if (existsSync(webviewEntry)) {
+  await build({
+    entryPoints: { main: webviewEntry },
+    outdir: 'dist/webview',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: ['chrome120'],
+    minify: true,
+    sourcemap: true,
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    loader: { '.svg': 'dataurl', '.png': 'dataurl' },
+    logLevel: 'warning',
+  });
+} else {
+  console.warn(`esbuild: ${webviewEntry} does not exist yet; the side panel bundle was skipped.`);
+}
+
+// Codicons look native in the panel; the stylesheet loads its font from beside itself.
+const codicons = dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
+for (const file of readdirSync(codicons).filter((name) => name === 'codicon.css' || name === 'codicon.ttf')) {
+  copyFileSync(join(codicons, file), join('dist/webview', file));
+}

@@ -1,6 +1,6 @@
 // How long one validation takes after a one-file edit, against two references, on a grown copy of the
 // `multi` fixture (the fixture plus generated libraries and test projects):
-//   (a) Ironbees: validate() after captureBaseline();
+//   (a) Ironbees: validate() after captureBaseline() (and, for the record, the same without build servers);
 //   (b) naive: clean bin/obj, then `dotnet build && dotnet test` on the solution (what a --test-cmd loop does);
 //   (c) limit: by hand, an incremental build of the one affected test project and its tests only.
 // Goals: (a) ≤ 0.4 × (b) and (a) ≤ 1.15 × (c). Runs are interleaved so machine load hits all alike.
@@ -10,6 +10,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Host } from '../src/core/host';
+import type { TraceEvent } from '../src/core/workflow/types';
 import { captureBaseline, validate } from '../src/core/agents/validator';
 import { buildEnv, shutdownBuildServers } from '../src/core/tools/dotnet/dotnet-cli';
 import { createNodeHost } from '../src/host/node/index';
@@ -85,6 +86,26 @@ async function growWorkspace(host: Host): Promise<void> {
   writeFileSync(report, readFileSync(report, 'utf8').replace('public string Title { get; }', 'public static int Revision => 0;\n\n    public string Title { get; }'));
 }
 
+interface Timings {
+  ironbees: number[];
+  ironbeesNoServers: number[];
+  naive: number[];
+  limitSameEnv: number[];
+  limitDefaultEnv: number[];
+}
+
+/** Ironbees as it runs with build servers turned off (the setting is read at each command). */
+async function withoutBuildServers(action: () => Promise<void>): Promise<void> {
+  const previous = process.env.IRONBEES_DOTNET_BUILD_SERVERS;
+  process.env.IRONBEES_DOTNET_BUILD_SERVERS = '0';
+  try {
+    await action();
+  } finally {
+    if (previous === undefined) delete process.env.IRONBEES_DOTNET_BUILD_SERVERS;
+    else process.env.IRONBEES_DOTNET_BUILD_SERVERS = previous;
+  }
+}
+
 let revision = 0;
 /** A one-line change to a method body, different every time, as an agent's fix would be. */
 function editOneFile(root: string): void {
@@ -124,7 +145,7 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
 async function main(): Promise<void> {
   const root = mkdtempSync(path.join(tmpdir(), 'ironbees-bench-'));
-  const timings = { ironbees: [] as number[], naive: [] as number[], limitSameEnv: [] as number[], limitDefaultEnv: [] as number[] };
+  const timings: Timings = { ironbees: [], ironbeesNoServers: [], naive: [], limitSameEnv: [], limitDefaultEnv: [] };
   const host = createNodeHost(root, { logger: quietLogger });
   try {
     cpSync(path.join(__dirname, '..', 'test', 'fixtures', 'multi'), root, { recursive: true, filter: (source) => !/[\\/](bin|obj)$/.test(source) });
@@ -139,14 +160,21 @@ async function main(): Promise<void> {
     // Warm the by-hand commands too, so every variant starts from its own steady state.
     await dotnet(host, ['build', AFFECTED_TESTS, '--no-restore', '-nologo'], DOTNET_DEFAULT_ENV);
 
+    const phases = { build: [] as number[], test: [] as number[] };
+    const trace = {
+      record: (event: TraceEvent): void => {
+        if (event.kind === 'validation' && event.phase !== 'baseline' && process.env.IRONBEES_DOTNET_BUILD_SERVERS !== '0') phases[event.phase].push(event.durationMs);
+      },
+    };
+    const validateOnce = async (): Promise<void> => {
+      const outcome = await validate({ host, timeouts, trace, changedFiles: [EDITED_FILE], baseline });
+      if (!outcome.passed) throw new Error(`validate failed: ${JSON.stringify(outcome.build.errors.slice(0, 3))}`);
+    };
     for (let run = 0; run < RUNS; run += 1) {
       editOneFile(root);
-      timings.ironbees.push(
-        await timed(async () => {
-          const outcome = await validate({ host, timeouts, changedFiles: [EDITED_FILE], baseline });
-          if (!outcome.passed) throw new Error(`validate failed: ${JSON.stringify(outcome.build.errors.slice(0, 3))}`);
-        }),
-      );
+      timings.ironbees.push(await timed(validateOnce));
+      editOneFile(root);
+      timings.ironbeesNoServers.push(await timed(() => withoutBuildServers(validateOnce)));
       for (const [variant, env] of [['limitSameEnv', buildEnv()], ['limitDefaultEnv', DOTNET_DEFAULT_ENV]] as const) {
         editOneFile(root);
         timings[variant].push(
@@ -168,9 +196,10 @@ async function main(): Promise<void> {
         // The naive loop restored from scratch; give Ironbees' session its restore state back as it was.
         await dotnet(host, ['build', AFFECTED_TESTS, '--no-restore', '-nologo'], buildEnv());
       }
-      console.log(`run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)}, limit ${seconds(timings.limitSameEnv.at(-1) ?? 0)} / ${seconds(timings.limitDefaultEnv.at(-1) ?? 0)}${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`);
+      console.log(`run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)} (no servers ${seconds(timings.ironbeesNoServers.at(-1) ?? 0)}), limit ${seconds(timings.limitSameEnv.at(-1) ?? 0)} / ${seconds(timings.limitDefaultEnv.at(-1) ?? 0)}${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`);
     }
     report(timings);
+    console.log(`  inside (a): build ${seconds(median(phases.build))}, tests ${seconds(median(phases.test))} (medians)`);
   } finally {
     await shutdownBuildServers(host);
     await host.process.run('dotnet', ['build-server', 'shutdown', '--msbuild'], { cwd: root, timeoutMs: 60_000, env: DOTNET_DEFAULT_ENV }).catch(() => undefined);
@@ -178,21 +207,23 @@ async function main(): Promise<void> {
   }
 }
 
-function report(timings: { ironbees: number[]; naive: number[]; limitSameEnv: number[]; limitDefaultEnv: number[] }): void {
+function report(timings: Timings): void {
   const ours = median(timings.ironbees);
+  const oursNoServers = median(timings.ironbeesNoServers);
   const naive = median(timings.naive);
   const limit = median(timings.limitSameEnv);
   const limitDefault = median(timings.limitDefaultEnv);
   const verdict = (ok: boolean): string => (ok ? 'meets goal' : 'MISSES goal');
   console.log('\nmedians');
   console.log(`  (a) ironbees validate()                          ${seconds(ours)}`);
+  console.log(`      ironbees without build servers               ${seconds(oursNoServers)} (IRONBEES_DOTNET_BUILD_SERVERS=0)`);
   console.log(`  (b) naive: clean + dotnet build && dotnet test   ${seconds(naive)}`);
   console.log(`  (c) limit: build + test the affected project     ${seconds(limit)} (same build servers as ironbees)`);
   console.log(`      limit with dotnet's default environment      ${seconds(limitDefault)}`);
   console.log('ratios');
   console.log(`  a / b = ${(ours / naive).toFixed(2)}  (goal ≤ 0.40: ${verdict(ours / naive <= 0.4)})`);
   console.log(`  a / c = ${(ours / limit).toFixed(2)}  (goal ≤ 1.15: ${verdict(ours / limit <= 1.15)})`);
-  console.log(`  a / c(default env) = ${(ours / limitDefault).toFixed(2)}`);
+  console.log(`  a / c(default env) = ${(ours / limitDefault).toFixed(2)}; without build servers: a / b = ${(oursNoServers / naive).toFixed(2)}, a / c = ${(oursNoServers / limit).toFixed(2)}`);
 }
 
 main().catch((error: unknown) => {

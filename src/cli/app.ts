@@ -4,6 +4,7 @@
 import { errorMessage } from '../core/errors';
 import { version } from '../../package.json';
 import { parseCliArgs } from './args';
+import { mcpCommand } from './commands/mcp';
 import { resumeCommand } from './commands/resume';
 import { revertCommand } from './commands/revert';
 import { runCommand } from './commands/run';
@@ -44,6 +45,8 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
         return await runsCommand(ctx, command);
       case 'revert':
         return await revertCommand(ctx, command);
+      case 'mcp':
+        return await mcpCommand(ctx, command);
     }
   } catch (error) {
     writeLine(io.stderr, colors.red(`error: ${errorMessage(error)}`));

@@ -8,7 +8,7 @@ import { DEFAULT_MAX_ITERATIONS } from '../core/model';
 import type { DiffApprovalPolicy, PlanApprovalPolicy } from '../core/model';
 import { UsageError } from './exit-codes';
 
-export const COMMAND_NAMES = ['run', 'resume', 'runs', 'revert'] as const;
+export const COMMAND_NAMES = ['run', 'resume', 'runs', 'revert', 'mcp'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** Generous on purpose: a clean .NET build on a small machine can take minutes. */
@@ -55,7 +55,18 @@ export interface RevertArgs {
   workspace: string;
 }
 
+export interface McpArgs {
+  command: 'mcp';
+  workspace: string;
+  http: boolean;
+  /** 0 = any free port (printed on stderr). */
+  port: number;
+  token?: string;
+  demo: boolean;
+}
+
 export type CliCommand =
+  | McpArgs
   | RunArgs
   | ResumeArgs
   | RunsArgs
@@ -94,6 +105,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
   resume: { ...COMMON, ...WORKSPACE, ...DRIVE },
   runs: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
   revert: { ...COMMON, ...WORKSPACE },
+  mcp: { ...COMMON, ...WORKSPACE, http: { type: 'boolean' }, port: { type: 'string' }, token: { type: 'string' }, demo: { type: 'boolean' } },
 };
 
 type Values = Record<string, string | boolean | undefined>;
@@ -136,6 +148,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       return { command: 'runs', workspace, json: values.json === true };
     case 'revert':
       return { command: 'revert', runId: onePositional(positionals, 'revert', 'a run id (see `ironbees runs`)'), workspace };
+    case 'mcp':
+      return parseMcp(values, positionals, workspace);
   }
 }
 
@@ -176,6 +190,18 @@ function parseRun(values: Values, positionals: string[], workspace: string): Run
     testTimeoutMs: secondsOption(values, 'test-timeout', DEFAULT_TEST_TIMEOUT_SECONDS),
     target: target?.trim(),
   };
+}
+
+function parseMcp(values: Values, positionals: string[], workspace: string): McpArgs {
+  if (positionals.length) throw new UsageError(`mcp takes no arguments (got "${positionals[0]}").`, 'mcp');
+  const http = values.http === true;
+  const rawPort = stringValue(values, 'port');
+  if (!http && (rawPort !== undefined || values.token !== undefined)) throw new UsageError('--port and --token need --http.', 'mcp');
+  const port = rawPort === undefined ? 0 : Number(rawPort);
+  if (rawPort !== undefined && (!/^\d+$/.test(rawPort.trim()) || port > 65535)) throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${rawPort}").`, 'mcp');
+  const token = stringValue(values, 'token');
+  if (token !== undefined && token.trim().length < 16) throw new UsageError('--token must be at least 16 characters.', 'mcp');
+  return { command: 'mcp', workspace, http, port, ...(token !== undefined ? { token: token.trim() } : {}), demo: values.demo === true };
 }
 
 function stringValue(values: Values, name: string): string | undefined {

@@ -42,6 +42,15 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '  Restores every file the run changed to its original content, and deletes files it created.',
     '  -w, --workspace DIR   the workspace (default: the current folder)',
   ],
+  mcp: [
+    'ironbees mcp [options]',
+    '  Serves the workspace as an MCP server over stdio: C# tools, run control, apmas_* coordination.',
+    '  -w, --workspace DIR   the workspace (default: the current folder)',
+    '      --http            Streamable HTTP on 127.0.0.1 instead of stdio (bearer token required)',
+    '      --port N          the HTTP port (default: any free port, printed on stderr)',
+    '      --token T         the bearer token (default: IRONBEES_MCP_TOKEN, else generated and printed on stderr)',
+    '      --demo            runs started through MCP use the scripted demo model',
+  ],
 };
 
 const FOOTER = [

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { ConfigurationError } from '../errors';
+import { isMcpToolName } from '../mcp/naming';
 import { AGENT_YAML_FIELDS, agentYamlSchema, llmConfigSchema } from './agent-schema';
 import type { AgentDefinition } from './agent-schema';
 
@@ -144,11 +145,12 @@ async function loadAgentFolder(
   }
   if (knownTools) {
     yaml.requiredTools.forEach((tool, index) => {
-      if (!knownTools.includes(tool)) {
+      // MCP tools are checked when the agent runs: their servers are not started just to load agents.
+      if (!knownTools.includes(tool) && !isMcpToolName(tool)) {
         problems.push({
           file,
           field: `requiredTools[${index}]`,
-          message: `unknown tool "${tool}"; known tools: ${knownTools.join(', ')}`,
+          message: `unknown tool "${tool}"; known tools: ${knownTools.join(', ')} (or an MCP tool as mcp__<server>__<tool>)`,
         });
       }
     });

@@ -7,6 +7,7 @@ import { errorMessage } from '../errors';
 import type { ToolResultBlock, ToolUseBlock } from '../llm/port';
 import type { ToolContext, ToolDefinition } from '../tools/types';
 import { describeInputError } from '../tools/registry';
+import { splitPageArgument } from '../tools/paging';
 import type { ToolRegistry } from '../tools/registry';
 import type { TraceSink } from '../workflow/types';
 
@@ -58,7 +59,8 @@ export async function runToolCalls<T>(calls: readonly ToolUseBlock[], env: ToolC
       answer(`Unknown tool "${call.name}". Your tools are: ${[...env.tools.keys()].join(', ')}.`, false);
       continue;
     }
-    const parsed = def.input.safeParse(call.input ?? {});
+    // `resultPage` belongs to the adapter (paging), not to the tool's own schema.
+    const parsed = def.input.safeParse(splitPageArgument(call.input ?? {}).input ?? {});
     if (!parsed.success) {
       malformed = true;
       answer(describeInputError(call.name, parsed.error), false);

@@ -13,6 +13,7 @@ import { EMPTY_USAGE, addUsage } from '../model';
 import type { Usage } from '../model';
 import type { ContentBlock, ModelMessage, ModelRequest, ModelResponse, ToolUseBlock } from '../llm/port';
 import type { ToolContext } from '../tools/types';
+import { workspaceMcpSource } from '../mcp/workspace-source';
 import { DEFAULT_MAX_MALFORMED, DEFAULT_TURN_BUDGET } from './agent-schema';
 import type { AgentDefinition } from './agent-schema';
 import { renderTemplate } from './prompt-template';
@@ -49,7 +50,11 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
   const modelId = runtime.modelOverride ?? agent.llmConfig.model;
   const now = (): number => runtime.host.clock.now();
 
-  const defs = runtime.tools.forAgent(agent.requiredTools);
+  // MCP tools (`mcp__<server>__<tool>`) resolve here, starting their servers on first use.
+  const defs = await runtime.tools.forAgentAsync(
+    agent.requiredTools,
+    runtime.tools.hasSources() ? undefined : workspaceMcpSource(runtime.host, agent.requiredTools),
+  );
   const tools = new Map(defs.map((def) => [def.name, def]));
   if (!tools.has(terminal.name)) {
     throw new AgentExecutionError(agent.name, `its requiredTools (in ${agent.sourceDir}) must include ${terminal.name}, the tool that ends its turn`);

@@ -1,24 +1,47 @@
 // The tool registry: which tools exist, how the model sees them, and how one call runs. `execute`
-// is the single place where model input meets tool code: it validates (and coerces) the input,
-// enforces the time limit, and turns every failure into a ToolOutcome the model can act on.
+// is the single place where model input meets tool code (the seed-004 adapter): it validates (and
+// coerces) the input, asks for approval when a tool has side effects outside the overlay, runs the
+// call under its time limit and retry policy, checks the output, and pages what is too long. Every
+// failure comes back as a ToolOutcome with a taxonomy kind the model can act on.
 
 import { z } from 'zod';
 import type { ZodType } from 'zod';
-import { AgentModeError, errorMessage, ToolNotFoundError } from '../errors';
+import { AgentModeError, ToolNotFoundError } from '../errors';
 import type { ModelToolDefinition } from '../llm/port';
+import { cancelledOutcome, runWithPolicy } from './adapter';
+import type { AttemptOptions } from './adapter';
+import { DEFAULT_MAX_PAYLOAD_CHARS, PAGE_ARGUMENT, PAGE_ARGUMENT_SCHEMA, ResultPages, observationFor, pageAffordances, pageOf, splitPageArgument } from './paging';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 
-/** Results beyond this are cut: one tool result must not fill the model's context. */
-const MAX_RESULT_CHARS = 100_000;
+/** Tools that live elsewhere (MCP servers), resolved when an agent first needs them. */
+export interface ExternalToolSource {
+  /** True for the names this source answers, e.g. `mcp__<server>__<tool>`. */
+  owns(name: string): boolean;
+  /** Never rejects for a server problem: a tool that cannot be reached resolves to one that explains why. */
+  resolve(names: readonly string[]): Promise<ToolDefinition[]>;
+}
 
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
+  private readonly pages = new ResultPages();
+  private readonly sources: ExternalToolSource[] = [];
+
+  constructor(private readonly attemptOptions: AttemptOptions = {}) {}
 
   register<Input>(def: ToolDefinition<Input>): this {
     if (this.tools.has(def.name)) throw new AgentModeError(`Tool "${def.name}" is already registered`, 'DUPLICATE_TOOL', { name: def.name });
     // Stored without its input type: execute() validates with def.input before calling it.
     this.tools.set(def.name, def as ToolDefinition);
     return this;
+  }
+
+  addSource(source: ExternalToolSource): this {
+    this.sources.push(source);
+    return this;
+  }
+
+  hasSources(): boolean {
+    return this.sources.length > 0;
   }
 
   get(name: string): ToolDefinition {
@@ -40,51 +63,86 @@ export class ToolRegistry {
     return names.map((name) => this.get(name));
   }
 
+  /** Like forAgent, but names an external source owns (MCP tools) are resolved through it, starting servers on first use. */
+  async forAgentAsync(names: readonly string[], fallback?: ExternalToolSource): Promise<ToolDefinition[]> {
+    const sources = this.sources.length > 0 ? this.sources : fallback ? [fallback] : [];
+    const external = new Map<string, ToolDefinition>();
+    for (const source of sources) {
+      const owned = names.filter((name) => !this.tools.has(name) && source.owns(name) && !external.has(name));
+      if (owned.length > 0) for (const def of await source.resolve(owned)) external.set(def.name, def);
+    }
+    return names.map((name) => external.get(name) ?? this.get(name));
+  }
+
   toModelTools(defs: readonly ToolDefinition[]): ModelToolDefinition[] {
     return defs.map((def): ModelToolDefinition => {
       if (def.anthropicType === 'text_editor_20250728') {
         return { kind: 'text_editor', name: 'str_replace_based_edit_tool', type: 'text_editor_20250728' };
       }
-      return { kind: 'custom', name: def.name, description: def.description, inputSchema: inputJsonSchema(def.input) };
+      const schema = def.inputJsonSchema ?? inputJsonSchema(def.input);
+      return { kind: 'custom', name: def.name, description: def.description, inputSchema: withPageArgument(schema) };
     });
   }
 
-  /** Runs one call. Never throws for a tool failure: bad input, errors, timeouts all come back as `{ ok: false }`. */
+  /** Runs one call. Never throws for a tool failure: bad input, errors, timeouts all come back as `{ ok: false, kind }`. */
   async execute(tool: ToolDefinition, rawInput: unknown, ctx: ToolContext): Promise<ToolOutcome> {
-    const parsed = tool.input.safeParse(rawInput ?? {});
-    if (!parsed.success) return { ok: false, error: describeInputError(tool.name, parsed.error) };
-    if (ctx.signal?.aborted) return { ok: false, error: `${tool.name} was not run: the run was cancelled.` };
+    const { input: args, page } = splitPageArgument(rawInput ?? {});
+    const parsed = tool.input.safeParse(args ?? {});
+    if (!parsed.success) return { ok: false, kind: 'InvalidInput', error: describeInputError(tool.name, parsed.error) };
+    if (ctx.signal?.aborted) return cancelledOutcome(tool.name, 'not run');
 
-    const controller = new AbortController();
-    const onOuterAbort = (): void => controller.abort(ctx.signal?.reason);
-    ctx.signal?.addEventListener('abort', onOuterAbort, { once: true });
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<ToolOutcome>((resolve) => {
-      timer = setTimeout(() => {
-        controller.abort(new Error('timeout'));
-        resolve({
+    const key = ResultPages.key(tool.name, parsed.data);
+    const pageSize = tool.maxPayloadChars ?? DEFAULT_MAX_PAYLOAD_CHARS;
+    if (page > 1) {
+      const kept = this.pages.get(key);
+      if (kept !== undefined) return this.paged(tool, args, kept, page, pageSize, undefined, undefined);
+      if (!tool.readonly) {
+        return {
           ok: false,
-          error: `${tool.name} timed out after ${formatDuration(tool.timeoutMs)}; ask for less at once (a narrower path, pattern or query).`,
-        });
-      }, tool.timeoutMs);
-    });
-    const cancelled = new Promise<ToolOutcome>((resolve) => {
-      controller.signal.addEventListener('abort', () => {
-        if (ctx.signal?.aborted) resolve({ ok: false, error: `${tool.name} was stopped: the run was cancelled.` });
-      });
-    });
-    try {
-      const run = tool.execute(parsed.data, { ...ctx, signal: controller.signal }).then(normaliseOutcome, (error: unknown) => failure(tool.name, error, ctx));
-      return await Promise.race([run, timedOut, cancelled]);
-    } finally {
-      clearTimeout(timer);
-      ctx.signal?.removeEventListener('abort', onOuterAbort);
+          kind: 'NotFound',
+          error: `${tool.name}: that earlier result is no longer kept, and ${tool.name} has side effects so it is not run again for a page. Call it without ${PAGE_ARGUMENT} if you mean to run it again.`,
+        };
+      }
     }
+    const refusal = await this.approvalRefusal(tool, parsed.data, ctx);
+    if (refusal) return refusal;
+
+    const outcome = await runWithPolicy(tool, parsed.data, ctx, this.attemptOptions);
+    if (!outcome.ok) return outcome;
+    if (outcome.content.length > pageSize) this.pages.set(key, outcome.content);
+    return this.paged(tool, args, outcome.content, page, pageSize, outcome.data, outcome.observation);
+  }
+
+  private paged(
+    tool: ToolDefinition,
+    args: unknown,
+    full: string,
+    page: number,
+    pageSize: number,
+    data: unknown,
+    given: Extract<ToolOutcome, { ok: true }>['observation'],
+  ): ToolOutcome {
+    const paged = pageOf(tool.name, args, full, page, pageSize);
+    const observation = observationFor(full, paged, given, pageAffordances(tool.name, paged));
+    return { ok: true, content: paged.content, observation, ...(data !== undefined ? { data } : {}) };
+  }
+
+  private async approvalRefusal(tool: ToolDefinition, input: unknown, ctx: ToolContext): Promise<ToolOutcome | null> {
+    if (tool.readonly || !tool.externalEffects || !ctx.approval || ctx.approval.policy === 'never') return null;
+    if (!ctx.approval.ask) {
+      return { ok: false, kind: 'Forbidden', error: `${tool.name} changes things outside the workspace overlay and needs approval, which nobody can give here. Do without it.` };
+    }
+    const verdict = await ctx.approval.ask({ tool: tool.name, input, description: tool.description }).catch(() => ({ approved: false, reason: 'the approval prompt failed' }));
+    if (verdict.approved) return null;
+    return { ok: false, kind: 'Forbidden', error: `${tool.name} was not approved${verdict.reason ? `: ${verdict.reason}` : ''}. Do without it or ask differently.` };
   }
 }
 
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+function withPageArgument(schema: Record<string, unknown>): Record<string, unknown> {
+  if (schema.type !== 'object') return schema;
+  const properties = { ...((schema.properties as Record<string, unknown> | undefined) ?? {}) };
+  if (!(PAGE_ARGUMENT in properties)) properties[PAGE_ARGUMENT] = PAGE_ARGUMENT_SCHEMA;
+  return { ...schema, properties };
 }
 
 /** The model's view of a zod schema: input-side JSON Schema, without the noise that costs tokens. */
@@ -113,21 +171,4 @@ export function describeInputError(toolName: string, error: z.ZodError): string 
   });
   const more = error.issues.length > 8 ? `\n- (${error.issues.length - 8} more)` : '';
   return `Invalid arguments for ${toolName}:\n${issues.join('\n')}${more}\nFix these arguments and call ${toolName} again.`;
-}
-
-function normaliseOutcome(outcome: ToolOutcome): ToolOutcome {
-  if (!outcome.ok) return outcome;
-  const content = typeof outcome.content === 'string' ? outcome.content : String(outcome.content);
-  if (content.length <= MAX_RESULT_CHARS) return { ok: true, content };
-  return {
-    ok: true,
-    content: `${content.slice(0, MAX_RESULT_CHARS)}\n[Result cut at ${MAX_RESULT_CHARS} characters; ask for less, e.g. a line range or a narrower search.]`,
-  };
-}
-
-/** Expected failures (bad paths, unsupported files) carry their own advice; anything else is a bug, logged with its stack. */
-function failure(toolName: string, error: unknown, ctx: ToolContext): ToolOutcome {
-  if (error instanceof AgentModeError) return { ok: false, error: error.message };
-  ctx.host.logger.error(`tool ${toolName} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  return { ok: false, error: `${toolName} failed: ${errorMessage(error)}` };
 }

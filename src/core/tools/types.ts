@@ -1,28 +1,83 @@
-// What a tool is, as the agents' tool-use loop sees it. Failures the model can fix are data
-// (`ok: false` with a message saying how), never exceptions.
+// What a tool is, as the agents' tool-use loop sees it (the seed-004 ToolSpec). Failures the model can
+// fix are data (`ok: false` with a message saying how, and a taxonomy kind), never exceptions.
+//
+// One shape for built-in and MCP tools: the registry's `execute` (the adapter) validates input,
+// enforces the time limit, retries what is retryable, checks the output and caps the payload the
+// same way for both.
 
 import type { ZodType } from 'zod';
 import type { Host } from '../host';
 import type { StagedOverlay } from './workspace/overlay';
+import type { ToolErrorKind } from './failure';
+
+export type { ToolErrorKind } from './failure';
+
+/** Asked before a tool with side effects outside the staged overlay runs (an MCP tool that writes). */
+export interface ToolApprovalGate {
+  /** `never`: run without asking (the person chose so, e.g. --yes); `always`: ask every time. */
+  policy: 'always' | 'never';
+  /** Null/absent answer = not approved. Without `ask`, `always` refuses (nobody can approve). */
+  ask?(request: { tool: string; input: unknown; description: string }): Promise<{ approved: boolean; reason?: string }>;
+}
 
 export interface ToolContext {
   host: Host;
   /** Reads see staged edits; the editor tool writes only here. */
   overlay: StagedOverlay;
   signal?: AbortSignal;
+  /** Absent: tools with side effects run (the caller already approved the run's actions). */
+  approval?: ToolApprovalGate;
 }
 
-export type ToolOutcome = { ok: true; content: string } | { ok: false; error: string };
+/** The seed-004 normalised observation: what the model reads first. */
+export interface Observation {
+  /** One sentence of what happened. */
+  summary: string;
+  keyFacts: Record<string, string | number | boolean>;
+  /** What the model can do next, e.g. `next_page: call X again with {"resultPage": 2}`. */
+  affordances: string[];
+}
+
+export type ToolOutcome =
+  | { ok: true; content: string; data?: unknown; observation?: Observation }
+  | { ok: false; error: string; kind?: ToolErrorKind; retryAfterMs?: number };
+
+export interface RetryPolicy {
+  /** Extra attempts after the first (0 = no retry). */
+  maxRetries: number;
+  /** Full-jitter backoff: wait random(0, min(maxDelayMs, baseDelayMs * 2^attempt)). */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Which kinds are retried; default RetryableServer and RateLimited. */
+  retryOn?: readonly ToolErrorKind[];
+}
 
 export interface ToolDefinition<Input = unknown> {
   name: string;
   description: string;
   /** Validates (and coerces) the model's arguments. */
   input: ZodType<Input>;
+  /** The model-facing JSON Schema when it is not derived from `input` (MCP tools bring their own). */
+  inputJsonSchema?: Record<string, unknown>;
+  /** Checks `data` of a successful outcome (or its content parsed as JSON); a mismatch is OutputSchemaMismatch. */
+  output?: ZodType;
   /** True for tools that change nothing (they never need approval). */
   readonly: boolean;
+  /**
+   * True for tools that change something outside the staged overlay (MCP tools that write): these
+   * follow the approval gate. Edits to the overlay are approved as diffs instead.
+   */
+  externalEffects?: boolean;
   timeoutMs: number;
+  retry?: RetryPolicy;
+  /** Characters of content per page (default 100,000); longer results are paged, never cut silently. */
+  maxPayloadChars?: number;
+  /** Where it comes from, for traces and the README's naming rule. */
+  source?: { kind: 'builtin' } | { kind: 'mcp'; server: string; tool: string };
   /** Anthropic-defined tools (the text editor) are declared by type, not by schema. */
   anthropicType?: 'text_editor_20250728';
   execute(input: Input, context: ToolContext): Promise<ToolOutcome>;
 }
+
+/** The seed's name for the same thing. */
+export type ToolSpec<Input = unknown> = ToolDefinition<Input>;

@@ -1,5 +1,5 @@
 // A scripted `dotnet` for validator unit tests: build commands answer with canned MSBuild output, test
-// commands write a TRX file where `--logger trx;LogFileName=` and `--results-directory` say.
+// commands write one TRX per target framework where `--logger trx;LogFilePrefix=` and `--results-directory` say.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -42,6 +42,10 @@ export class FakeDotnet implements ProcessRunner {
   /** Test results by test project name (the .csproj file name without extension). */
   tests = new Map<string, FakeTest[]>();
   missing = false;
+  /** Target frameworks by test project: one TRX each. Results for `Project:tfm` override those for `Project`. */
+  frameworks = new Map<string, string[]>();
+  /** Whether `dotnet test` prints its "Results File:" lines (they can be lost from a truncated output). */
+  announceResults = true;
   private buildIndex = 0;
 
   /** The next builds answer with these, in order (the last one repeats). */
@@ -62,10 +66,15 @@ export class FakeDotnet implements ProcessRunner {
       const project = path.basename(args[1] ?? '').replace(/\.csproj$/, '');
       const logger = args[args.indexOf('--logger') + 1] ?? '';
       const resultsDir = args[args.indexOf('--results-directory') + 1] ?? '';
-      const fileName = /LogFileName=([^;]+)/.exec(logger)?.[1] ?? 'out.trx';
+      const prefix = /LogFilePrefix=([^;]+)/.exec(logger)?.[1] ?? 'out';
       mkdirSync(resultsDir, { recursive: true });
-      writeFileSync(path.join(resultsDir, fileName), trxOf(this.tests.get(project) ?? []));
-      return { ...base, exitCode: 0 };
+      const lines: string[] = [];
+      for (const framework of this.frameworks.get(project) ?? ['net10.0']) {
+        const file = path.join(resultsDir, `${prefix}_${framework}_20250101000000.trx`);
+        writeFileSync(file, trxOf(this.tests.get(`${project}:${framework}`) ?? this.tests.get(project) ?? []));
+        lines.push(`Results File: ${file}`);
+      }
+      return { ...base, exitCode: 0, stdout: this.announceResults ? lines.join('\n') : 'Passed!' };
     }
     return { ...base, exitCode: 0 };
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConfigurationError } from '../../../src/core/errors';
@@ -100,6 +100,25 @@ describe('validator (scripted dotnet)', () => {
     assert.deepEqual(outcome.newTestFailures.map((failure) => failure.testName), ['Reporting.Tests.ReportTests.New']);
     assert.deepEqual(outcome.fixedFailures, ['Reporting.Tests.ReportTests.Render']);
     assert.equal(outcome.test?.failures.find((failure) => failure.testName.endsWith('Anchor'))?.preExisting, true);
+  });
+
+  it('merges the TRX of each target framework of a multi-targeted test project', async () => {
+    fake.frameworks.set('Reporting.Tests', ['net8.0', 'net10.0']);
+    fake.tests.set('Reporting.Tests:net8.0', [{ name: 'Reporting.Tests.ReportTests.Anchor', outcome: 'Failed', message: 'only on net8.0' }]);
+    const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline: null });
+    assert.deepEqual([outcome.test?.total, outcome.test?.passed, outcome.test?.failed], [2, 1, 1]);
+    assert.equal(outcome.newTestFailures[0]?.message, 'only on net8.0');
+    const baseline: Baseline = { build: outcome.build, test: outcome.test, capturedAt: '' };
+    const again = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
+    assert.deepEqual(again.fixedFailures, [], 'passing on one framework does not fix a failure on another');
+    assert.deepEqual(again.preExistingFailures, ['Reporting.Tests.ReportTests.Anchor']);
+  });
+
+  it('finds the TRX files by their prefix when the output does not name them, and deletes them after reading', async () => {
+    fake.announceResults = false;
+    const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline: null });
+    assert.deepEqual([outcome.test?.total, outcome.test?.passed], [1, 1]);
+    assert.deepEqual(readdirSync(path.join(root, '.ironbees', 'tmp', 'test-results')), []);
   });
 
   it('runs every test project when the baseline had failures, even for a narrow change', async () => {

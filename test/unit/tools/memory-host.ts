@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Host, HostFileSystem, Logger, ProcessRunner, SymbolProvider } from '../../../src/core/host';
 import { CSharpTextIndex } from '../../../src/core/tools/csharp/text-index';
-import type { ToolContext } from '../../../src/core/tools/types';
+import type { ToolContext, ToolOutcome } from '../../../src/core/tools/types';
 import { StagedOverlay } from '../../../src/core/tools/workspace/overlay';
 
 export const MEMORY_ROOT = path.join(os.tmpdir(), 'ironbees-memory-workspace-that-does-not-exist');
@@ -104,4 +104,10 @@ export function memoryHost(files: Record<string, string> = {}, options: { symbol
 
 export function toolContext(host: Host, overlay: StagedOverlay = new StagedOverlay(host), signal?: AbortSignal): ToolContext {
   return { host, overlay, signal };
+}
+
+/** An outcome without the adapter's additions (observation, kind), for comparing the text a tool produced. */
+export function bare(outcome: ToolOutcome): ToolOutcome {
+  if (outcome.ok) return { ok: true, content: outcome.content };
+  return { ok: false, error: outcome.error };
 }

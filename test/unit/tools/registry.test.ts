@@ -4,7 +4,7 @@ import { PathOutsideWorkspaceError, ToolNotFoundError } from '../../../src/core/
 import { CODER_TOOL_NAMES, createDefaultToolRegistry, PLANNER_TOOL_NAMES } from '../../../src/core/tools/catalog';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolDefinition } from '../../../src/core/tools/types';
-import { memoryHost, toolContext } from './memory-host';
+import { bare, memoryHost, toolContext } from './memory-host';
 
 function tool<Input>(name: string, input: z.ZodType<Input>, execute: ToolDefinition<Input>['execute'], timeoutMs = 1000): ToolDefinition<Input> {
   return { name, description: `the ${name} tool`, input, readonly: true, timeoutMs, execute };
@@ -35,10 +35,11 @@ describe('ToolRegistry', () => {
 
   it('validates and coerces input, naming the field and what was expected', async () => {
     const registry = new ToolRegistry().register(echo);
-    assert.deepEqual(await registry.execute(echo, { text: 'ab', times: '2' }, ctx), { ok: true, content: 'abab' });
+    assert.deepEqual(bare(await registry.execute(echo, { text: 'ab', times: '2' }, ctx)), { ok: true, content: 'abab' });
     const bad = await registry.execute(echo, { text: 5, times: 0 }, ctx);
     assert.equal(bad.ok, false);
     if (!bad.ok) {
+      assert.equal(bad.kind, 'InvalidInput');
       assert.match(bad.error, /^Invalid arguments for echo:\n- text: Invalid input: expected string, received number\n- times: Too small: expected number to be >=1\n/);
       assert.match(bad.error, /Fix these arguments and call echo again\.$/);
     }
@@ -55,8 +56,8 @@ describe('ToolRegistry', () => {
       throw new TypeError('cannot read properties of undefined');
     });
     const registry = new ToolRegistry().register(refuses).register(buggy);
-    assert.deepEqual(await registry.execute(refuses, {}, toolContext(host)), { ok: false, error: 'Refused path "../x": it leads outside the workspace' });
-    assert.deepEqual(await registry.execute(buggy, {}, toolContext(host)), { ok: false, error: 'buggy failed: cannot read properties of undefined' });
+    assert.deepEqual(await registry.execute(refuses, {}, toolContext(host)), { ok: false, kind: 'Forbidden', error: 'Refused path "../x": it leads outside the workspace' });
+    assert.deepEqual(await registry.execute(buggy, {}, toolContext(host)), { ok: false, kind: 'ToolBug', error: 'buggy failed: cannot read properties of undefined' });
     assert.match(host.logger.lines.join('\n'), /error: tool buggy failed: TypeError: cannot read properties/);
   });
 
@@ -92,15 +93,15 @@ describe('ToolRegistry', () => {
     const controller = new AbortController();
     const pending = registry.execute(waits, {}, { ...ctx, signal: controller.signal });
     setTimeout(() => controller.abort(), 10);
-    assert.deepEqual(await pending, { ok: false, error: 'waits was stopped: the run was cancelled.' });
-    assert.deepEqual(await registry.execute(waits, {}, { ...ctx, signal: controller.signal }), { ok: false, error: 'waits was not run: the run was cancelled.' });
+    assert.deepEqual(await pending, { ok: false, kind: 'Cancelled', error: 'waits was stopped: the run was cancelled.' });
+    assert.deepEqual(await registry.execute(waits, {}, { ...ctx, signal: controller.signal }), { ok: false, kind: 'Cancelled', error: 'waits was not run: the run was cancelled.' });
     assert.equal(started, 1);
   });
 
-  it('cuts oversized results', async () => {
+  it('pages oversized results and says how to get the next page', async () => {
     const huge = tool('huge', z.object({}), async () => ({ ok: true, content: 'x'.repeat(150_000) }));
     const outcome = await new ToolRegistry().register(huge).execute(huge, {}, ctx);
-    assert.ok(outcome.ok && outcome.content.length < 100_200 && /Result cut at 100000 characters/.test(outcome.content));
+    assert.ok(outcome.ok && outcome.content.length < 100_400 && /page 1 of 2 .*Next page: call huge again with \{"resultPage":2\}/.test(outcome.content));
   });
 
   it('describes custom tools with JSON Schema and the text editor by its Anthropic type', () => {

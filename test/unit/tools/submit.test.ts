@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { ExecutionPlan } from '../../../src/core/model';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { executionPlanSchema, submitChangesTool, submitPlanInput, submitPlanTool } from '../../../src/core/tools/submit';
-import { memoryHost, toolContext } from './memory-host';
+import { bare, memoryHost, toolContext } from './memory-host';
 
 const plan = {
   summary: 'Fix Add',
@@ -55,8 +55,8 @@ describe('submit tools', () => {
   it('acknowledge a valid call', async () => {
     const registry = new ToolRegistry().register(submitPlanTool).register(submitChangesTool);
     const ctx = toolContext(memoryHost());
-    assert.deepEqual(await registry.execute(submitPlanTool, { spec: 'Add adds', plan }, ctx), { ok: true, content: 'Plan received.' });
-    assert.deepEqual(await registry.execute(submitChangesTool, { summary: 'Fixed Add' }, ctx), { ok: true, content: 'Changes received.' });
+    assert.deepEqual(bare(await registry.execute(submitPlanTool, { spec: 'Add adds', plan }, ctx)), { ok: true, content: 'Plan received.' });
+    assert.deepEqual(bare(await registry.execute(submitChangesTool, { summary: 'Fixed Add' }, ctx)), { ok: true, content: 'Changes received.' });
     const missing = await registry.execute(submitChangesTool, {}, ctx);
     assert.ok(!missing.ok && /summary: /.test(missing.error));
   });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { SymbolInfo, SymbolLocation, SymbolProvider } from '../../../src/core/host';
 import { findReferencesTool, findSymbolsTool } from '../../../src/core/tools/csharp/symbol-tools';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { memoryHost, toolContext } from './memory-host';
+import { bare, memoryHost, toolContext } from './memory-host';
 
 const registry = new ToolRegistry().register(findSymbolsTool).register(findReferencesTool);
 
@@ -14,9 +14,9 @@ describe('find_symbols and find_references', () => {
     });
     const ctx = toolContext(host);
     const symbols = await registry.execute(findSymbolsTool, { query: 'Add' }, ctx);
-    assert.deepEqual(symbols, { ok: true, content: '1 symbol(s) matching "Add":\nmethod Add — src/Calculator.cs:4:16 (in Calc.Calculator)' });
+    assert.deepEqual(bare(symbols), { ok: true, content: '1 symbol(s) matching "Add":\nmethod Add — src/Calculator.cs:4:16 (in Calc.Calculator)' });
     const refs = await registry.execute(findReferencesTool, { symbol: 'Add' }, ctx);
-    assert.deepEqual(refs, {
+    assert.deepEqual(bare(refs), {
       ok: true,
       content: '2 reference(s) to "Add":\nsrc/Calculator.cs:4:16: public int Add(int a, int b) => a + b;\ntests/CalcTests.cs:1:54: public class CalcTests { void T() { new Calculator().Add(1, 2); } }',
     });
@@ -43,7 +43,7 @@ describe('find_symbols and find_references', () => {
 
   it('explain empty results and bad arguments', async () => {
     const ctx = toolContext(memoryHost({ 'a.cs': 'class A {}' }));
-    assert.deepEqual(await registry.execute(findSymbolsTool, { query: 'Zzz' }, ctx), {
+    assert.deepEqual(bare(await registry.execute(findSymbolsTool, { query: 'Zzz' }, ctx)), {
       ok: true,
       content: 'No symbols matching "Zzz". Try a shorter part of the name, another kind, or search_text.',
     });

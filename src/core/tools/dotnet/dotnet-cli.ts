@@ -23,6 +23,14 @@ const HANDSHAKE_SALT = `ironbees-${process.pid}-${randomUUID().slice(0, 8)}`;
 
 const SERVER_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 
+/** English output whatever the machine's locale: the parsers read it, and so does the model. */
+const QUIET_ENV: Readonly<Record<string, string>> = {
+  DOTNET_CLI_TELEMETRY_OPTOUT: '1',
+  DOTNET_NOLOGO: '1',
+  DOTNET_SKIP_FIRST_TIME_EXPERIENCE: '1',
+  DOTNET_CLI_UI_LANGUAGE: 'en',
+};
+
 const NO_SERVER_ENV: Readonly<Record<string, string>> = {
   MSBUILDDISABLENODEREUSE: '1',
   DOTNET_CLI_USE_MSBUILD_SERVER: '0',
@@ -36,10 +44,9 @@ export function buildServersEnabled(): boolean {
 
 /** For `dotnet build` / `dotnet restore`. */
 export function buildEnv(): Record<string, string> {
-  const quiet = { DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1', DOTNET_SKIP_FIRST_TIME_EXPERIENCE: '1' };
-  if (!buildServersEnabled()) return { ...quiet, ...NO_SERVER_ENV };
+  if (!buildServersEnabled()) return { ...QUIET_ENV, ...NO_SERVER_ENV };
   return {
-    ...quiet,
+    ...QUIET_ENV,
     MSBUILDDISABLENODEREUSE: '0',
     DOTNET_CLI_USE_MSBUILD_SERVER: '1',
     UseSharedCompilation: 'true',
@@ -52,7 +59,7 @@ export function buildEnv(): Record<string, string> {
 
 /** For `dotnet test --no-build`: everything stays in the command's own process tree. */
 export function testEnv(): Record<string, string> {
-  return { DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1', DOTNET_SKIP_FIRST_TIME_EXPERIENCE: '1', ...NO_SERVER_ENV };
+  return { ...QUIET_ENV, ...NO_SERVER_ENV };
 }
 
 export type DotnetRunOptions = Omit<RunOptions, 'env'> & { env: Record<string, string> };

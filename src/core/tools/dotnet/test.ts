@@ -53,6 +53,26 @@ function failedRun(project: TestProjectRef, message: string, output: string, tim
   return result;
 }
 
+const SEVERITY: Record<TestOutcomeKind, number> = { skipped: 0, passed: 1, failed: 2 };
+
+/** A test run for several frameworks (or in several projects) failed if it failed anywhere. */
+function worstOf(current: TestOutcomeKind | undefined, next: TestOutcomeKind): TestOutcomeKind {
+  return current !== undefined && SEVERITY[current] > SEVERITY[next] ? current : next;
+}
+
+/** vstest prints one "Results File: <path>" line per TRX it writes (one per target framework). */
+function resultFilesIn(output: string): string[] {
+  return [...output.matchAll(/^\s*Results File:\s*(.+\.trx)\s*$/gm)].map((match) => (match[1] ?? '').trim());
+}
+
+/** The TRX files of one run: named in the output, or found by their unique prefix if the output lost them. */
+async function findTrxFiles(host: Host, output: string, resultsDir: string, prefix: string): Promise<string[]> {
+  const named = resultFilesIn(output).filter((file) => path.basename(file).startsWith(prefix));
+  if (named.length > 0) return named;
+  const listed = await host.fs.listFiles(resultsDir, { maxFiles: 5_000 }).catch(() => [] as string[]);
+  return listed.filter((file) => !file.includes('/') && file.startsWith(prefix) && file.endsWith('.trx')).map((file) => path.join(resultsDir, file));
+}
+
 async function testOneProject(
   request: TestRequest,
   project: TestProjectRef,
@@ -62,26 +82,31 @@ async function testOneProject(
   const { host } = request;
   const remainingMs = Math.max(1, deadline - Date.now());
   const resultsDir = path.join(host.workspaceRoot, IRONBEES_TMP_DIR, 'test-results');
-  const trxName = `${project.name}-${Date.now()}-${randomUUID().slice(0, 8)}.trx`;
-  const trxPath = path.join(resultsDir, trxName);
-  const args = ['test', project.absPath, '--no-build', '--no-restore', '--nologo', '--logger', `trx;LogFileName=${trxName}`, '--results-directory', resultsDir];
+  // A prefix, not a file name: a multi-targeted project writes one TRX per framework (`<prefix>_<tfm>_<time>.trx`).
+  const prefix = `${project.name}-${Date.now()}-${randomUUID().slice(0, 8)}`;
+  const args = ['test', project.absPath, '--no-build', '--no-restore', '--nologo', '--logger', `trx;LogFilePrefix=${prefix}`, '--results-directory', resultsDir];
   const run = await runDotnet(host, args, { cwd: host.workspaceRoot, timeoutMs: remainingMs, signal: request.signal, env: testEnv(), onOutput: request.onOutput });
   if (run.cancelled) request.signal?.throwIfAborted();
   const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
-  const trx = await host.fs.readFile(trxPath);
-  if (trx !== null) await host.fs.deleteFile(trxPath).catch(() => undefined);
+  const trxTexts: string[] = [];
+  for (const file of await findTrxFiles(host, output, resultsDir, prefix)) {
+    const bytes = await host.fs.readFile(file);
+    if (bytes !== null) trxTexts.push(new TextDecoder().decode(bytes));
+    await host.fs.deleteFile(file).catch(() => undefined);
+  }
   if (run.timedOut) {
     const seconds = Math.round(request.timeoutMs / 1000);
     return failedRun(project, `The tests did not finish within ${seconds} s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).`, output, true);
   }
-  if (trx === null) {
+  if (trxTexts.length === 0) {
     return failedRun(project, `dotnet test exited with code ${run.exitCode ?? 'none'} and wrote no results; see the output tail.`, output, false);
   }
   try {
-    const parsed = readTrxRun(new TextDecoder().decode(trx), project.name);
-    for (const [name, outcome] of parsed.outcomes) outcomes.set(name, outcome);
-    if (!parsed.result.success) parsed.result.outputTail = tailOf(output, 2000);
-    return parsed.result;
+    const parsed = trxTexts.map((text) => readTrxRun(text, project.name));
+    for (const { outcomes: ran } of parsed) for (const [name, outcome] of ran) outcomes.set(name, worstOf(outcomes.get(name), outcome));
+    const result = mergeTestResults(parsed.map(({ result: one }) => one));
+    if (!result.success) result.outputTail = tailOf(output, 2000);
+    return result;
   } catch (error) {
     return failedRun(project, `Could not read the test results: ${errorMessage(error)}`, output, false);
   }

@@ -1,0 +1,97 @@
+// Installs code-server (it carries VS Code's server build) into the gitignored
+// `.vscode-test/code-server/`, with its own package.json so it never enters the project's
+// lockfile. Idempotent: a complete install of the right version is left alone.
+//
+// Why each knob (see docs: /work/shared/design/vscode-testing.md):
+// - 4.100.3 is VS Code 1.100.3, the last line that runs on Node 20.
+// - npm_config_unsafe_perm: its postinstall refuses to run as root otherwise (CI is root).
+// - npm_config_yes: node-pty's postinstall runs `npx node-gyp`, which would prompt.
+// - @vscode/ripgrep downloads `rg` from GitHub at postinstall (no internet here); it first looks in
+//   $TMPDIR for a cached tarball, so we put one there holding Debian's `rg`, in a fresh TMPDIR.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CODE_SERVER_VERSION = '4.100.3';
+const RIPGREP_CACHE = 'vscode-ripgrep-cache-1.15.11';
+const RIPGREP_TARBALL = 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const codeServerHome = join(root, '.vscode-test', 'code-server');
+const packageDir = join(codeServerHome, 'node_modules', 'code-server');
+const doneMarker = join(codeServerHome, 'installed-version');
+
+/** Paths other scripts start things from. */
+export const codeServerPaths = {
+  cli: join(packageDir, 'out', 'node', 'entry.js'),
+  serverMain: join(packageDir, 'lib', 'vscode', 'out', 'server-main.js'),
+};
+
+function isInstalled() {
+  if (!existsSync(doneMarker) || !existsSync(codeServerPaths.serverMain)) return false;
+  const marker = readFileSync(doneMarker, 'utf8').trim();
+  const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+  return marker === CODE_SERVER_VERSION && pkg.version === CODE_SERVER_VERSION;
+}
+
+function findRipgrep() {
+  const found = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' });
+  const path = found.stdout.trim();
+  if (found.status !== 0 || !path) {
+    throw new Error('ripgrep (`rg`) is required to install code-server offline: apt-get install -y ripgrep');
+  }
+  return path;
+}
+
+/** A fresh TMPDIR holding the tarball @vscode/ripgrep's postinstall looks for before downloading. */
+function prepareRipgrepCache(rgPath) {
+  const tmp = mkdtempSync(join(tmpdir(), 'ironbees-code-server-install-'));
+  const staging = join(tmp, 'staging');
+  mkdirSync(staging);
+  copyFileSync(rgPath, join(staging, 'rg'));
+  const cacheDir = join(tmp, RIPGREP_CACHE);
+  mkdirSync(cacheDir);
+  const tar = spawnSync('tar', ['-czf', join(cacheDir, RIPGREP_TARBALL), '-C', staging, 'rg'], { stdio: 'inherit' });
+  if (tar.status !== 0) throw new Error('could not pack the ripgrep tarball');
+  return tmp;
+}
+
+export function installCodeServer() {
+  if (isInstalled()) {
+    console.log(`code-server ${CODE_SERVER_VERSION} is already installed in ${codeServerHome}`);
+    return;
+  }
+  if (process.arch !== 'x64' || process.platform !== 'linux') {
+    throw new Error(`the offline ripgrep trick is for linux-x64; this is ${process.platform}-${process.arch}`);
+  }
+  const started = Date.now();
+  const tmp = prepareRipgrepCache(findRipgrep());
+  mkdirSync(codeServerHome, { recursive: true });
+  rmSync(doneMarker, { force: true });
+  writeFileSync(
+    join(codeServerHome, 'package.json'),
+    `${JSON.stringify({ name: 'ironbees-code-server', private: true, dependencies: { 'code-server': CODE_SERVER_VERSION } }, null, 2)}\n`,
+  );
+  console.log(`Installing code-server ${CODE_SERVER_VERSION} into ${codeServerHome} (about a minute)…`);
+  const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel', 'error'], {
+    cwd: codeServerHome,
+    stdio: 'inherit',
+    env: { ...process.env, TMPDIR: tmp, npm_config_unsafe_perm: 'true', npm_config_yes: 'true' },
+  });
+  rmSync(tmp, { recursive: true, force: true });
+  if (npm.status !== 0) throw new Error(`npm install of code-server failed (exit ${npm.status})`);
+  if (!existsSync(codeServerPaths.serverMain)) throw new Error(`installed, but ${codeServerPaths.serverMain} is missing`);
+  writeFileSync(doneMarker, `${CODE_SERVER_VERSION}\n`);
+  console.log(`code-server ${CODE_SERVER_VERSION} installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    installCodeServer();
+  } catch (error) {
+    console.error(`install-code-server: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}

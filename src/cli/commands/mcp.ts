@@ -1,0 +1,66 @@
+// `ironbees mcp`: the workspace as an MCP server, over stdio (until the client closes stdin) or over
+// Streamable HTTP on 127.0.0.1 with a bearer token (until Ctrl-C). stdout belongs to the protocol in
+// stdio mode, so everything else goes to stderr.
+
+import { randomBytes } from 'node:crypto';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Readable, Writable } from 'node:stream';
+import { version } from '../../../package.json';
+import type { Orchestrator } from '../../core/workflow/types';
+import { createIronbeesMcpServer } from '../../core/mcp/server/ironbees-server';
+import { startHttpMcpServer } from '../../core/mcp/server/http';
+import { closeWorkspaceMcpSources } from '../../core/mcp/workspace-source';
+import type { McpArgs } from '../args';
+import { ExitCode } from '../exit-codes';
+import { writeLine } from '../terminal';
+import type { CommandContext } from './context';
+import { checkWorkspace } from './context';
+
+export async function mcpCommand(ctx: CommandContext, args: McpArgs): Promise<number> {
+  await checkWorkspace(args.workspace);
+  const host = ctx.deps.createHost(args.workspace, ctx.logger);
+  let orchestrator: Promise<Orchestrator> | null = null;
+  const options = {
+    host,
+    version,
+    orchestrator: (): Promise<Orchestrator> => {
+      orchestrator ??= ctx.deps
+        .createRuntime({ workspaceRoot: args.workspace, demo: args.demo, env: ctx.io.env, logger: ctx.logger })
+        .then((runtime) => runtime.orchestrator)
+        .catch((error: unknown) => {
+          orchestrator = null;
+          throw error;
+        });
+      return orchestrator;
+    },
+  };
+
+  if (!args.http) {
+    const server = createIronbeesMcpServer(options);
+    const closed = new Promise<void>((resolve) => {
+      server.onclose = () => resolve();
+      ctx.io.stdin.once('end', () => resolve());
+    });
+    await server.connect(new StdioServerTransport(ctx.io.stdin as Readable, ctx.io.stdout as Writable));
+    await closed;
+    await server.close().catch(() => undefined);
+    await closeWorkspaceMcpSources();
+    return ExitCode.SUCCESS;
+  }
+
+  const fromEnv = ctx.io.env.IRONBEES_MCP_TOKEN?.trim();
+  const token = args.token ?? (fromEnv || randomBytes(24).toString('base64url'));
+  const running = await startHttpMcpServer({ port: args.port, token, logger: ctx.logger, createServer: () => createIronbeesMcpServer(options) });
+  writeLine(ctx.io.stderr, `ironbees MCP server listening on ${running.url}`);
+  if (!args.token && !fromEnv) writeLine(ctx.io.stderr, `bearer token: ${token}`);
+  await new Promise<void>((resolve) => {
+    const off = ctx.io.onInterrupt?.(() => {
+      off?.();
+      resolve();
+    });
+    if (!ctx.io.onInterrupt) ctx.io.stdin.once('end', () => resolve());
+  });
+  await running.close();
+  await closeWorkspaceMcpSources();
+  return ExitCode.SUCCESS;
+}

@@ -1,0 +1,62 @@
+// Ironbees as an MCP server: the workspace's C# tools, run control and the APMAS coordination tools,
+// each run through the same ToolRegistry adapter the agents use (validation, time limit, paging).
+// Tool failures are answered as `isError` results with their taxonomy kind, never as protocol errors.
+
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Host } from '../../host';
+import type { Orchestrator } from '../../workflow/types';
+import { ToolRegistry, inputJsonSchema } from '../../tools/registry';
+import { StagedOverlay } from '../../tools/workspace/overlay';
+import { apmasTools } from './apmas-tools';
+import { CoordinationStore } from './coordination-store';
+import { runTools } from './run-tools';
+import { workspaceTools } from './workspace-tools';
+
+export interface IronbeesMcpServerOptions {
+  host: Host;
+  /** Created on the first run-control call (it needs the model and dotnet). */
+  orchestrator(): Promise<Orchestrator>;
+  version: string;
+}
+
+export function createIronbeesMcpServer(options: IronbeesMcpServerOptions): Server {
+  const { host } = options;
+  const coordination = new CoordinationStore(host);
+  const registry = new ToolRegistry();
+  for (const tool of [
+    ...workspaceTools(),
+    ...runTools({ workspaceRoot: host.workspaceRoot, orchestrator: options.orchestrator, coordination, logger: host.logger }),
+    ...apmasTools(coordination),
+  ]) {
+    registry.register(tool);
+  }
+
+  const server = new Server({ name: 'ironbees', version: options.version }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: registry.names().map((name) => {
+      const def = registry.get(name);
+      return {
+        name,
+        description: def.description,
+        inputSchema: { ...inputJsonSchema(def.input), type: 'object' as const },
+        annotations: { readOnlyHint: def.readonly },
+      };
+    }),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    if (!registry.has(request.params.name)) {
+      return { isError: true, content: [{ type: 'text', text: `[NotFound] Unknown tool "${request.params.name}"; tools: ${registry.names().join(', ')}.` }] };
+    }
+    const outcome = await registry.execute(registry.get(request.params.name), request.params.arguments ?? {}, {
+      host,
+      overlay: new StagedOverlay(host),
+      signal: extra.signal,
+    });
+    if (!outcome.ok) return { isError: true, content: [{ type: 'text', text: `[${outcome.kind ?? 'ToolBug'}] ${outcome.error}` }] };
+    const structured = outcome.data !== null && typeof outcome.data === 'object' && !Array.isArray(outcome.data) ? (outcome.data as Record<string, unknown>) : undefined;
+    return { content: [{ type: 'text', text: outcome.content }], ...(structured && !outcome.observation?.keyFacts.page ? { structuredContent: structured } : {}) };
+  });
+  return server;
+}

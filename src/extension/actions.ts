@@ -1,0 +1,193 @@
+// What each command and each panel message does, in one place: the palette, the CodeLens, the
+// editor title and the webview all end up here. Missing arguments are asked for (input boxes,
+// quick picks); arguments given (tests, the panel) are used as they are.
+
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Logger } from '../core/host';
+import type { CodingState, ExecutionPlan } from '../core/model';
+import { TERMINAL_NODES } from '../core/model';
+import type { RunSummary } from '../core/workflow/types';
+import type { FileRef, HunkRef } from './commands';
+import type { ReviewController } from './review/review-controller';
+import type { RunController } from './run-controller';
+import type { ApiKeyStore } from './secrets';
+import type { RecentRequests } from './run-agent';
+import { askForRequest, pickTarget } from './run-agent';
+import { nodeLabel } from './status-text';
+
+export interface ActionDeps {
+  controller: RunController;
+  review: ReviewController;
+  folder: vscode.WorkspaceFolder;
+  apiKeys: ApiKeyStore;
+  recent: RecentRequests;
+  logger: Logger;
+  revealPanel: (preserveFocus: boolean) => Promise<void>;
+}
+
+const DEFAULT_EXTRA_ITERATIONS = 3;
+
+export class IronbeesActions {
+  constructor(private readonly deps: ActionDeps) {}
+
+  /** Starts a run; resolves with its first state, or undefined when the person dismissed a question. */
+  async runAgent(request?: string, target?: string): Promise<CodingState | undefined> {
+    const text = request?.trim() || (await askForRequest(this.deps.recent.list()));
+    if (!text) return undefined;
+    const chosen = target ?? (await pickTarget(this.deps.folder));
+    if (chosen === null) return undefined;
+    await this.deps.recent.remember(text);
+    await this.deps.revealPanel(true);
+    return this.deps.controller.start(text, chosen);
+  }
+
+  approvePlan(editedPlan?: ExecutionPlan): Promise<void> {
+    return this.deps.controller.approvePlan(editedPlan);
+  }
+
+  async rejectPlan(feedback?: string): Promise<void> {
+    const text = feedback?.trim() || (await ask('What should change in the plan?', 'The planner replans with this feedback'));
+    if (text) await this.deps.controller.rejectPlan(text);
+  }
+
+  cancelRun(): Promise<void> {
+    return this.deps.controller.cancel();
+  }
+
+  async resumeRun(runId?: string): Promise<CodingState | undefined> {
+    const id = runId ?? (await pickRun(await this.deps.controller.unfinishedRuns(), 'Resume which run?'));
+    if (!id) return undefined;
+    await this.deps.revealPanel(true);
+    return this.deps.controller.resume(id);
+  }
+
+  async revertRun(runId?: string): Promise<void> {
+    let id = runId;
+    if (!id) {
+      id = await pickRun(await this.deps.controller.history(), 'Revert which run? Every file it changed gets its original content back.');
+      if (!id) return;
+      const sure = await vscode.window.showWarningMessage(`Restore every file run ${id} changed to its original content?`, { modal: true }, 'Revert');
+      if (sure !== 'Revert') return;
+    }
+    const report = await this.deps.controller.revert(id);
+    const files = [...report.restored, ...report.deleted];
+    this.deps.controller.report('notice', files.length ? `Reverted run ${id}: ${files.join(', ')}` : `Run ${id} had changed no file.`);
+  }
+
+  async showHistory(): Promise<void> {
+    await this.deps.revealPanel(false);
+    const runs = await this.deps.controller.history();
+    const id = await pickRun(runs, 'Run history: pick a run to resume or revert');
+    const run = runs.find((r) => r.runId === id);
+    if (!run) return;
+    const unfinished = !TERMINAL_NODES.includes(run.currentNode);
+    const action = await vscode.window.showQuickPick([...(unfinished ? ['Resume'] : []), 'Revert', 'Open hand-off'], { title: `Run ${run.runId}` });
+    if (action === 'Resume') await this.resumeRun(run.runId);
+    if (action === 'Revert') await this.revertRun(run.runId);
+    if (action === 'Open hand-off') {
+      const handoff = vscode.Uri.file(this.deps.controller.store.handoffPath(run.runId));
+      await vscode.window.showTextDocument(handoff, { preview: true }).then(undefined, () => this.deps.controller.report('notice', `Run ${run.runId} has no hand-off yet.`));
+    }
+  }
+
+  setApiKey(): Promise<boolean> {
+    return this.deps.apiKeys.prompt();
+  }
+
+  async acceptFile(ref?: FileRef | vscode.Uri): Promise<void> {
+    const filePath = await this.fileOf(ref);
+    if (filePath) await this.deps.review.setFile(filePath, true);
+  }
+
+  async rejectFile(ref?: FileRef | vscode.Uri, reason?: string): Promise<void> {
+    const filePath = await this.fileOf(ref);
+    if (!filePath) return;
+    const why = reason ?? (await ask(`Why reject ${filePath}? (optional, told to the agent)`, '', true));
+    await this.deps.review.setFile(filePath, false, why || undefined);
+  }
+
+  acceptHunk(ref: HunkRef): Promise<void> {
+    return this.deps.review.setHunk(ref.filePath, ref.hunk, true);
+  }
+
+  async rejectHunk(ref: HunkRef, reason?: string): Promise<void> {
+    const why = reason ?? (await ask(`Why reject hunk ${ref.hunk + 1} of ${ref.filePath}? (optional, told to the agent)`, '', true));
+    await this.deps.review.setHunk(ref.filePath, ref.hunk, false, why || undefined);
+  }
+
+  submitReview(): Promise<void> {
+    return this.deps.review.submit();
+  }
+
+  rejectDiffs(feedback: string): Promise<void> {
+    return this.deps.review.rejectAll(feedback);
+  }
+
+  async continueRun(guidance?: string, additionalIterations?: number): Promise<void> {
+    const text = guidance ?? (await ask('Guidance for the agent (what to try next)', 'Leave empty to simply try again', true));
+    if (text === undefined) return;
+    const more = additionalIterations ?? (await askIterations());
+    if (more === undefined) return;
+    await this.deps.controller.continueRun(text, more);
+  }
+
+  stopRun(): Promise<void> {
+    return this.deps.controller.stop();
+  }
+
+  /** Opens a workspace file at a 1-based line and column (a build error in the panel). */
+  async openFile(filePath: string, line: number, column: number): Promise<void> {
+    const abs = path.resolve(this.deps.folder.uri.fsPath, filePath);
+    const rel = path.relative(this.deps.folder.uri.fsPath, abs);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) throw new Error(`${filePath} is outside the workspace.`);
+    const position = new vscode.Position(Math.max(line - 1, 0), Math.max(column - 1, 0));
+    await vscode.window.showTextDocument(vscode.Uri.file(abs), { selection: new vscode.Range(position, position), preview: true });
+  }
+
+  private async fileOf(ref?: FileRef | vscode.Uri): Promise<string | undefined> {
+    const resolved = this.deps.review.resolveFile(ref);
+    if (resolved) return resolved;
+    const pending = this.deps.review.review?.pending() ?? [];
+    if (!pending.length) throw new Error('There is no proposed file waiting for a decision.');
+    return vscode.window.showQuickPick(pending, { title: 'Which proposed file?' });
+  }
+}
+
+function ask(prompt: string, placeHolder: string, optional = false): Promise<string | undefined> {
+  return Promise.resolve(
+    vscode.window.showInputBox({
+      prompt,
+      placeHolder,
+      ignoreFocusOut: true,
+      validateInput: (value) => (optional || value.trim() ? undefined : 'Say what should change'),
+    }),
+  );
+}
+
+async function askIterations(): Promise<number | undefined> {
+  const answer = await vscode.window.showInputBox({
+    prompt: 'How many more iterations?',
+    value: String(DEFAULT_EXTRA_ITERATIONS),
+    ignoreFocusOut: true,
+    validateInput: (value) => (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 50 ? undefined : 'A whole number from 1 to 50'),
+  });
+  return answer === undefined ? undefined : Number(answer);
+}
+
+async function pickRun(runs: readonly RunSummary[], title: string): Promise<string | undefined> {
+  if (!runs.length) {
+    void vscode.window.showInformationMessage('Ironbees: there are no runs to choose from.');
+    return undefined;
+  }
+  const chosen = await vscode.window.showQuickPick(
+    runs.map((run) => ({
+      label: run.userRequest.split('\n')[0].slice(0, 80),
+      description: `${nodeLabel(run.currentNode)} · ${run.iterationCount}/${run.maxIterations} · $${run.usage.costUsd.toFixed(2)}`,
+      detail: `${run.runId} · ${new Date(run.updatedAt).toLocaleString()}`,
+      runId: run.runId,
+    })),
+    { title, matchOnDetail: true },
+  );
+  return chosen?.runId;
+}

@@ -1,0 +1,114 @@
+// The extension's entry. Activation only wires things up: the core, the SDK and xstate load on the
+// first run (run-controller.ts imports the runtime lazily), so activating costs milliseconds.
+// Ironbees works on the first workspace folder (multi-root workspaces: the first one).
+
+import * as vscode from 'vscode';
+import { errorMessage } from '../core/errors';
+import { IronbeesActions } from './actions';
+import type { IronbeesApi, WorkspaceServices } from './api';
+import type { CommandHandlers } from './commands';
+import { COMMAND_IDS, registerCommands } from './commands';
+import { createLogChannel, loggerFor } from './log';
+import { PanelBridge } from './panel-bridge';
+import { RunProgress } from './progress';
+import { offerUnfinishedRuns } from './resume-offer';
+import { ReviewController } from './review/review-controller';
+import { RecentRequests } from './run-agent';
+import { RunController } from './run-controller';
+import type { RunControllerDeps } from './run-controller';
+import { ApiKeyStore } from './secrets';
+import { affectsIronbees, readSettings } from './settings';
+import { RunStatusBar } from './status-bar';
+import { AGENT_VIEW_ID, AgentViewProvider } from './webview/agent-view-provider';
+
+let services: WorkspaceServices | undefined;
+
+export function activate(context: vscode.ExtensionContext): IronbeesApi {
+  const startedAt = performance.now();
+  const channel = createLogChannel();
+  context.subscriptions.push(channel);
+  const logger = loggerFor(channel);
+  const apiKeys = new ApiKeyStore(context.secrets);
+  const folder = vscode.workspace.workspaceFolders?.[0];
+
+  if (!folder) {
+    const explain = (): void => void vscode.window.showInformationMessage('Ironbees works on a .NET workspace: open a folder with a solution or project first.');
+    const handlers = Object.fromEntries(COMMAND_IDS.map((id) => [id, id === 'ironbees.setApiKey' ? () => apiKeys.prompt() : explain])) as unknown as CommandHandlers;
+    context.subscriptions.push(...registerCommands(handlers, (id, error) => logger.error(`${id}: ${errorMessage(error)}`)));
+    return { activationMs: performance.now() - startedAt, workspace: undefined };
+  }
+
+  const settings = (): ReturnType<typeof readSettings> => readSettings(folder.uri);
+  const controllerDeps: RunControllerDeps = { folder, extensionPath: context.extensionUri.fsPath, logger, apiKeys, settings };
+  const controller = new RunController(controllerDeps);
+  const review = new ReviewController(controller, logger);
+  const statusBar = new RunStatusBar(controller);
+  const actions: IronbeesActions = new IronbeesActions({
+    controller,
+    review,
+    folder,
+    apiKeys,
+    recent: new RecentRequests(context.globalState),
+    logger,
+    // `view` is created below; this runs only later, when a command does.
+    revealPanel: (preserveFocus: boolean): Promise<void> => view.reveal(preserveFocus),
+  });
+  const bridge: PanelBridge = new PanelBridge({ controller, review, apiKeys, settings, actions });
+  const view: AgentViewProvider = new AgentViewProvider(context.extensionUri, bridge, (message) => bridge.handle(message), logger);
+  bridge.attach(view);
+  const progress = new RunProgress(controller, () => actions.cancelRun());
+  context.subscriptions.push(controller, review, statusBar, bridge, view, progress);
+  context.subscriptions.push(vscode.window.registerWebviewViewProvider(AGENT_VIEW_ID, view));
+
+  const handlers: CommandHandlers = {
+    'ironbees.runAgent': (request, target) => actions.runAgent(request, target),
+    'ironbees.approvePlan': () => actions.approvePlan(),
+    'ironbees.rejectPlan': (feedback) => actions.rejectPlan(feedback),
+    'ironbees.cancelRun': () => actions.cancelRun(),
+    'ironbees.resumeRun': (runId) => actions.resumeRun(runId),
+    'ironbees.revertRun': (runId) => actions.revertRun(runId),
+    'ironbees.showHistory': () => actions.showHistory(),
+    'ironbees.setApiKey': () => actions.setApiKey(),
+    'ironbees.acceptFile': (ref) => actions.acceptFile(ref),
+    'ironbees.rejectFile': (ref, reason) => actions.rejectFile(ref, reason),
+    'ironbees.acceptHunk': (ref) => actions.acceptHunk(ref),
+    'ironbees.rejectHunk': (ref, reason) => actions.rejectHunk(ref, reason),
+    'ironbees.submitReview': () => actions.submitReview(),
+    'ironbees.showPanel': () => view.reveal(false),
+  };
+  context.subscriptions.push(
+    ...registerCommands(handlers, (id, error) => {
+      const message = errorMessage(error);
+      logger.error(`${id}: ${message}`);
+      void vscode.window.showErrorMessage(`Ironbees: ${message}`);
+    }),
+  );
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!affectsIronbees(event)) return;
+      controller.invalidateRuntime();
+      void bridge.settingsChanged();
+    }),
+    apiKeys.onDidChange(() => {
+      controller.invalidateRuntime();
+      void bridge.settingsChanged();
+    }),
+    controller.onDidReport((report) => {
+      if (report.kind === 'error') void vscode.window.showErrorMessage(`Ironbees: ${report.message}`);
+    }),
+  );
+
+  services = { controller, review, actions, statusBar, view, controllerDeps };
+  // Not awaited: activation must not wait for the disk, and the offer waits for the person.
+  void controller.restoreLatest();
+  void offerUnfinishedRuns(controller, (runId) => actions.resumeRun(runId), logger);
+  const activationMs = performance.now() - startedAt;
+  logger.info(`Activated in ${activationMs.toFixed(1)} ms for ${folder.uri.fsPath}`);
+  return { activationMs, workspace: services };
+}
+
+/** A run in flight stops without a transition: it is persisted and offered for resume next time. */
+export async function deactivate(): Promise<void> {
+  await services?.controller.shutdown();
+  services = undefined;
+}

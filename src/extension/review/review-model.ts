@@ -1,0 +1,154 @@
+// The person's verdicts on the proposed files of one WAIT_DIFF_APPROVAL gate: per file, and per
+// hunk inside a file. Pure (no vscode), so the rules are tested in plain Node. The hunks are the
+// core's own (`splitHunks` of the same diffText), so hunk indexes mean the same thing on both sides.
+
+import type { ApprovalDecision, FileDecision, FileEdit } from '../../core/model';
+import { splitHunks } from '../../core/tools/workspace/diff';
+import type { FileReview, FileReviewStatus } from '../../shared/protocol';
+
+export type HunkVerdict = 'pending' | 'accepted' | 'rejected';
+
+export interface HunkInfo {
+  index: number;
+  /** 1-based, in the proposed file: where the CodeLens goes. */
+  newStart: number;
+  newLines: number;
+  oldStart: number;
+  header: string;
+}
+
+interface FileState {
+  edit: FileEdit;
+  hunks: HunkInfo[];
+  verdicts: HunkVerdict[];
+  /** Set by a whole-file decision; hunk verdicts then follow it. */
+  reason?: string;
+}
+
+const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+export function hunksOf(edit: FileEdit): HunkInfo[] {
+  return splitHunks(edit.diffText).map((text, index) => {
+    const header = text.split('\n')[0];
+    const match = HUNK_HEADER.exec(header);
+    const oldStart = match ? Number(match[1]) : 1;
+    const newStart = match ? Number(match[3]) : 1;
+    const newLines = match ? Number(match[4] ?? '1') : 0;
+    return { index, newStart, newLines, oldStart, header };
+  });
+}
+
+export class ReviewModel {
+  private readonly files = new Map<string, FileState>();
+  /** Whole-file verdicts of files with no hunks (an empty new file). */
+  private readonly wholeFile = new Map<string, boolean>();
+
+  constructor(
+    readonly runId: string,
+    edits: readonly FileEdit[],
+  ) {
+    for (const edit of edits) {
+      const hunks = hunksOf(edit);
+      this.files.set(edit.filePath, { edit, hunks, verdicts: hunks.map(() => 'pending') });
+    }
+  }
+
+  get filePaths(): string[] {
+    return [...this.files.keys()];
+  }
+
+  edit(filePath: string): FileEdit | undefined {
+    return this.files.get(filePath)?.edit;
+  }
+
+  hunks(filePath: string): HunkInfo[] {
+    return this.files.get(filePath)?.hunks ?? [];
+  }
+
+  hunkVerdict(filePath: string, index: number): HunkVerdict {
+    return this.files.get(filePath)?.verdicts[index] ?? 'pending';
+  }
+
+  has(filePath: string): boolean {
+    return this.files.has(filePath);
+  }
+
+  /** Accepts or rejects a whole file. Returns false for a file that was not proposed. */
+  setFile(filePath: string, accepted: boolean, reason?: string): boolean {
+    const file = this.files.get(filePath);
+    if (!file) return false;
+    file.verdicts = file.verdicts.map(() => (accepted ? 'accepted' : 'rejected'));
+    // A file with no hunks (an empty file created) still needs a verdict of its own.
+    if (file.hunks.length === 0) file.verdicts = [];
+    file.reason = reason;
+    this.wholeFile.set(filePath, accepted);
+    return true;
+  }
+
+  /** Accepts or rejects one hunk. Returns false when the file or hunk does not exist. */
+  setHunk(filePath: string, index: number, accepted: boolean, reason?: string): boolean {
+    const file = this.files.get(filePath);
+    if (!file || !Number.isInteger(index) || index < 0 || index >= file.hunks.length) return false;
+    file.verdicts[index] = accepted ? 'accepted' : 'rejected';
+    if (reason) file.reason = reason;
+    this.wholeFile.delete(filePath);
+    return true;
+  }
+
+  status(filePath: string): FileReviewStatus {
+    const file = this.files.get(filePath);
+    if (!file) return 'pending';
+    if (file.hunks.length === 0) {
+      const verdict = this.wholeFile.get(filePath);
+      return verdict === undefined ? 'pending' : verdict ? 'accepted' : 'rejected';
+    }
+    if (file.verdicts.includes('pending')) return 'pending';
+    const rejected = file.verdicts.filter((v) => v === 'rejected').length;
+    if (rejected === 0) return 'accepted';
+    return rejected === file.verdicts.length ? 'rejected' : 'partial';
+  }
+
+  allDecided(): boolean {
+    return this.filePaths.every((filePath) => this.status(filePath) !== 'pending');
+  }
+
+  /** Files still waiting for a verdict. */
+  pending(): string[] {
+    return this.filePaths.filter((filePath) => this.status(filePath) === 'pending');
+  }
+
+  /** What the panel shows. */
+  toFileReviews(): FileReview[] {
+    return [...this.files.values()].map((file) => {
+      const lines = file.edit.diffText.split('\n');
+      return {
+        filePath: file.edit.filePath,
+        type: file.edit.type,
+        status: this.status(file.edit.filePath),
+        hunkCount: file.hunks.length,
+        rejectedHunks: rejectedIndexes(file),
+        added: lines.filter((l) => l.startsWith('+') && !l.startsWith('+++')).length,
+        removed: lines.filter((l) => l.startsWith('-') && !l.startsWith('---')).length,
+      };
+    });
+  }
+
+  /**
+   * The decision for the core. Pending hunks count as accepted: submitting early means "the rest
+   * is fine". A file whose every hunk was rejected is rejected as a file, so the coder is told so.
+   */
+  toDecision(): ApprovalDecision {
+    const files: FileDecision[] = [...this.files.values()].map((file) => {
+      const status = this.status(file.edit.filePath);
+      const reason = file.reason ? { reason: file.reason } : {};
+      if (status === 'rejected') return { filePath: file.edit.filePath, accepted: false, ...reason };
+      const rejectedHunks = rejectedIndexes(file);
+      return { filePath: file.edit.filePath, accepted: true, ...(rejectedHunks.length ? { rejectedHunks } : {}), ...reason };
+    });
+    return { type: 'APPROVE', files };
+  }
+}
+
+function rejectedIndexes(file: FileState): number[] {
+  return file.verdicts.flatMap((verdict, index) => (verdict === 'rejected' ? [index] : []));
+}

@@ -1,0 +1,288 @@
+// Owns the runs of one workspace folder: the orchestrator (built lazily, rebuilt when settings or
+// the key change between runs), the live run it follows, and the latest state, which everything
+// else (status bar, panel, diff review, context keys) observes through `onDidChangeState`.
+// A run is driven by iterating the orchestrator's AsyncIterable until it ends; gates are answered
+// while it waits. After a window reload the latest persisted run is shown again, and a run that
+// waits at a gate is resumed before it is answered.
+
+import * as vscode from 'vscode';
+import type { Logger } from '../core/host';
+import type { ModelClient } from '../core/llm/port';
+import { TERMINAL_NODES } from '../core/model';
+import type { ApprovalDecision, CodingState, ExecutionPlan, WorkflowNode } from '../core/model';
+import { OrchestratorError, errorMessage } from '../core/errors';
+import type { RevertReport } from '../core/workflow/store';
+import { RunStore } from '../core/workflow/store';
+import type { RunSummary } from '../core/workflow/types';
+import { createNodeHost } from '../host/node/index';
+import { Disposable } from './lifecycle';
+import type { ApiKeyStore } from './secrets';
+import type { IronbeesSettings } from './settings';
+import { workflowContext } from './settings';
+import type { ExtensionRuntime } from './runtime';
+import { GATE_NODES, isWorking, statusText } from './status-text';
+
+export interface RunControllerDeps {
+  folder: vscode.WorkspaceFolder;
+  extensionPath: string;
+  logger: Logger;
+  apiKeys: ApiKeyStore;
+  settings: () => IronbeesSettings;
+  /** Tests drive runs with a scripted model. */
+  model?: ModelClient;
+}
+
+export interface Report {
+  kind: 'error' | 'notice';
+  message: string;
+}
+
+interface LiveRun {
+  runId: string | null;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+const DEFAULT_WAIT_MS = 120_000;
+
+export class RunController extends Disposable {
+  private readonly _onDidChangeState = this._register(new vscode.EventEmitter<CodingState | null>());
+  readonly onDidChangeState: vscode.Event<CodingState | null> = this._onDidChangeState.event;
+  private readonly _onDidChangeHistory = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeHistory: vscode.Event<void> = this._onDidChangeHistory.event;
+  private readonly _onDidReport = this._register(new vscode.EventEmitter<Report>());
+  readonly onDidReport: vscode.Event<Report> = this._onDidReport.event;
+
+  readonly store: RunStore;
+  private current: CodingState | null = null;
+  private live: LiveRun | null = null;
+  private runtime: Promise<ExtensionRuntime> | null = null;
+  private restored: Promise<void> | null = null;
+
+  constructor(private readonly deps: RunControllerDeps) {
+    super();
+    this.store = new RunStore(createNodeHost(deps.folder.uri.fsPath, { logger: deps.logger }));
+  }
+
+  get workspaceRoot(): string {
+    return this.deps.folder.uri.fsPath;
+  }
+
+  get state(): CodingState | null {
+    return this.current;
+  }
+
+  /** A step is working (not waiting for the person, not finished). */
+  get busy(): boolean {
+    return this.live !== null && isWorking(this.current);
+  }
+
+  get isLive(): boolean {
+    return this.live !== null;
+  }
+
+  get statusText(): string {
+    return statusText(this.current);
+  }
+
+  /** Settings or the key changed: the next run builds a fresh runtime (a live run keeps its own). */
+  invalidateRuntime(): void {
+    this.runtime = null;
+  }
+
+  /** Shows the latest persisted run (after a window reload the panel comes back to it). */
+  restoreLatest(): Promise<void> {
+    this.restored ??= (async (): Promise<void> => {
+      const runs = await this.history().catch(() => []);
+      if (!runs.length || this.current) return;
+      const latest = await this.store.load(runs[0].runId).catch(() => null);
+      if (latest && !this.current) this.setState(latest.codingState);
+    })();
+    return this.restored;
+  }
+
+  /** Starts a run; resolves with its first state, once it is persisted. */
+  async start(request: string, target?: string): Promise<CodingState> {
+    if (this.live) throw new OrchestratorError('A run is already in progress here; cancel it or wait for it to finish.');
+    const runtime = await this.getRuntime();
+    const context = workflowContext(this.deps.settings(), this.workspaceRoot, target);
+    return this.follow((signal) => runtime.orchestrator.execute(request, context, signal));
+  }
+
+  /** Continues a persisted run from where it stopped; resolves with its first state. */
+  async resume(runId: string): Promise<CodingState> {
+    if (this.live?.runId === runId) return this.current as CodingState;
+    if (this.live) throw new OrchestratorError('Another run is in progress here; cancel it before resuming this one.');
+    const runtime = await this.getRuntime();
+    return this.follow((signal) => runtime.orchestrator.resume(runId, signal));
+  }
+
+  approvePlan(editedPlan?: ExecutionPlan): Promise<void> {
+    return this.answer(['WAIT_PLAN_APPROVAL'], { type: 'APPROVE', ...(editedPlan ? { editedPlan } : {}) });
+  }
+
+  rejectPlan(feedback: string): Promise<void> {
+    return this.answer(['WAIT_PLAN_APPROVAL'], { type: 'REJECT', feedback });
+  }
+
+  /** The diff review's verdict (APPROVE with per-file decisions) or a rejection with feedback. */
+  decideDiffs(decision: ApprovalDecision): Promise<void> {
+    return this.answer(['WAIT_DIFF_APPROVAL'], decision);
+  }
+
+  continueRun(guidance: string, additionalIterations: number): Promise<void> {
+    return this.answer(['WAIT_HUMAN'], { type: 'CONTINUE', guidance, additionalIterations });
+  }
+
+  stop(): Promise<void> {
+    return this.answer(['WAIT_HUMAN'], { type: 'STOP' });
+  }
+
+  async cancel(): Promise<void> {
+    const state = this.current;
+    if (!state || TERMINAL_NODES.includes(state.currentNode)) throw new OrchestratorError('There is no unfinished run to cancel.');
+    const runtime = await this.getRuntime();
+    await runtime.orchestrator.cancel(state.stateId);
+    if (!this.live) this.setState(await runtime.orchestrator.getState(state.stateId));
+    await this.live?.done;
+    this._onDidChangeHistory.fire();
+  }
+
+  async revert(runId: string): Promise<RevertReport> {
+    if (this.live?.runId === runId) throw new OrchestratorError('The run is still in progress; cancel it before reverting it.');
+    const report = await this.store.revert(runId);
+    this.deps.logger.info(`Reverted run ${runId}: restored ${report.restored.length} file(s), deleted ${report.deleted.length}.`);
+    return report;
+  }
+
+  /** Newest first. */
+  async history(): Promise<RunSummary[]> {
+    const runs = await this.store.list();
+    return runs.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  async unfinishedRuns(): Promise<RunSummary[]> {
+    return (await this.history()).filter((run) => !TERMINAL_NODES.includes(run.currentNode) && run.runId !== this.live?.runId);
+  }
+
+  /** Resolves with the state once the current run reaches one of `nodes` (tests, and gates after resume). */
+  waitFor(nodes: readonly WorkflowNode[], timeoutMs = DEFAULT_WAIT_MS): Promise<CodingState> {
+    if (this.current && nodes.includes(this.current.currentNode)) return Promise.resolve(this.current);
+    return new Promise<CodingState>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        listener.dispose();
+        reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${nodes.join('/')}; the run is at ${this.current?.currentNode ?? 'nothing'}`));
+      }, timeoutMs);
+      const listener = this.onDidChangeState((state) => {
+        if (!state || !nodes.includes(state.currentNode)) return;
+        clearTimeout(timer);
+        listener.dispose();
+        resolve(state);
+      });
+    });
+  }
+
+  /** Stops following the live run without a transition (window closing): it stays resumable. */
+  async shutdown(): Promise<void> {
+    const live = this.live;
+    if (!live) return;
+    live.abort.abort();
+    await live.done;
+  }
+
+  override dispose(): void {
+    this.live?.abort.abort();
+    super.dispose();
+  }
+
+  private async answer(gates: readonly WorkflowNode[], decision: ApprovalDecision): Promise<void> {
+    const state = this.current;
+    if (!state || !gates.includes(state.currentNode)) {
+      throw new OrchestratorError(`The run is not waiting for that (it is at ${state?.currentNode ?? 'no run'}; expected ${gates.join(' or ')}).`);
+    }
+    // After a reload the run waits on disk, not in memory: bring it back to the gate first.
+    if (!this.live) {
+      await this.resume(state.stateId);
+      await this.waitFor(gates);
+    }
+    const runtime = await this.getRuntime();
+    await runtime.orchestrator.approve(state.stateId, decision);
+  }
+
+  private getRuntime(): Promise<ExtensionRuntime> {
+    if (!this.runtime) {
+      const building = this.buildRuntime();
+      this.runtime = building;
+      // A failed build (no key, no dotnet) is not cached: fixing the cause and retrying must work.
+      building.catch(() => {
+        if (this.runtime === building) this.runtime = null;
+      });
+    }
+    return this.runtime;
+  }
+
+  private async buildRuntime(): Promise<ExtensionRuntime> {
+    // Loaded on first use: the core, the SDK and xstate are most of the bundle, and activation stays fast.
+    const { createExtensionRuntime } = await import('./runtime.js');
+    return createExtensionRuntime({
+      workspaceRoot: this.workspaceRoot,
+      folder: this.deps.folder,
+      settings: this.deps.settings(),
+      apiKey: await this.deps.apiKeys.get(),
+      extensionPath: this.deps.extensionPath,
+      logger: this.deps.logger,
+      ...(this.deps.model ? { model: this.deps.model } : {}),
+    });
+  }
+
+  private follow(start: (signal: AbortSignal) => AsyncIterable<CodingState>): Promise<CodingState> {
+    const abort = new AbortController();
+    let first: (state: CodingState) => void = () => undefined;
+    let failed: (error: unknown) => void = () => undefined;
+    const firstState = new Promise<CodingState>((resolve, reject) => {
+      first = resolve;
+      failed = reject;
+    });
+    const live: LiveRun = { runId: null, abort, done: Promise.resolve() };
+    this.live = live;
+    live.done = (async (): Promise<void> => {
+      let seen = false;
+      try {
+        for await (const state of start(abort.signal)) {
+          live.runId = state.stateId;
+          this.setState(state);
+          if (!seen) {
+            seen = true;
+            first(state);
+            this._onDidChangeHistory.fire();
+          }
+        }
+      } catch (error) {
+        if (!seen) failed(error);
+        this.report('error', `The run stopped with an error: ${errorMessage(error)}`);
+      } finally {
+        if (this.live === live) this.live = null;
+        if (!seen) failed(new OrchestratorError('The run ended before it started.'));
+        // Listeners see the run is no longer live (the status bar stops spinning).
+        this._onDidChangeState.fire(this.current);
+        this._onDidChangeHistory.fire();
+      }
+    })();
+    return firstState;
+  }
+
+  private setState(state: CodingState): void {
+    const previous = this.current?.currentNode;
+    this.current = state;
+    if (previous !== state.currentNode) this.deps.logger.info(`Run ${state.stateId}: ${previous ?? '—'} → ${state.currentNode}`);
+    this._onDidChangeState.fire(state);
+  }
+
+  report(kind: Report['kind'], message: string): void {
+    if (kind === 'error') this.deps.logger.error(message);
+    else this.deps.logger.info(message);
+    this._onDidReport.fire({ kind, message });
+  }
+}
+
+export { GATE_NODES };

@@ -1,0 +1,100 @@
+// Builds what a run needs inside VS Code, as src/cli/wiring.ts does for the CLI: the VS Code host,
+// the model client (Claude with the key from SecretStorage, or the scripted demo model), the agents
+// and the tools. Every configuration problem (no key, no dotnet, a bad agent.yaml) is found here,
+// before a run starts, and reaches the person as a clear message with nothing changed.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type * as vscode from 'vscode';
+import type { Logger } from '../core/host';
+import type { ModelClient } from '../core/llm/port';
+import type { AgentCatalog } from '../core/agents/loader';
+import { loadAgents } from '../core/agents/loader';
+import { ConfigurationError, errorMessage } from '../core/errors';
+import { AnthropicModelClient } from '../core/llm/anthropic';
+import { createDemoModelClient } from '../core/llm/demo-model';
+import { createDefaultToolRegistry } from '../core/tools/catalog';
+import { createOrchestrator } from '../core/workflow/orchestrator';
+import type { RunOrchestrator } from '../core/workflow/orchestrator';
+import { NodeProcessRunner } from '../host/node/process-runner';
+import { createVscodeHost } from '../host/vscode/index';
+import type { VscodeHost } from '../host/vscode/index';
+import type { IronbeesSettings } from './settings';
+import { agentsFolderPath } from './settings';
+
+export interface RuntimeOptions {
+  workspaceRoot: string;
+  folder?: vscode.WorkspaceFolder;
+  settings: IronbeesSettings;
+  apiKey: string | undefined;
+  extensionPath: string;
+  logger: Logger;
+  /** Tests give their own model (a scripted one); otherwise it follows the settings. */
+  model?: ModelClient;
+}
+
+export interface ExtensionRuntime {
+  host: VscodeHost;
+  orchestrator: RunOrchestrator;
+}
+
+const DOTNET_CHECK_TIMEOUT_MS = 60_000;
+
+export const NO_API_KEY_MESSAGE =
+  'No Anthropic API key. Run "Ironbees: Set API Key" (stored in secret storage), set ANTHROPIC_API_KEY, ' +
+  'or turn on the "ironbees.demoModel" setting to try the scripted demo model on the bundled sample.';
+
+export function createModel(options: RuntimeOptions): ModelClient {
+  if (options.model) return options.model;
+  if (options.settings.demoModel) return createDemoModelClient();
+  if (!options.apiKey) throw new ConfigurationError(NO_API_KEY_MESSAGE, { setting: 'apiKey' });
+  return new AnthropicModelClient({
+    apiKey: options.apiKey,
+    ...(options.settings.anthropicBaseUrl ? { baseURL: options.settings.anthropicBaseUrl } : {}),
+    logger: options.logger,
+  });
+}
+
+/** `dotnet --version` in the workspace, directly (a task for this would flash a terminal for nothing). */
+export async function checkDotnet(workspaceRoot: string): Promise<string> {
+  let result;
+  try {
+    result = await new NodeProcessRunner().run('dotnet', ['--version'], { cwd: workspaceRoot, timeoutMs: DOTNET_CHECK_TIMEOUT_MS });
+  } catch (error) {
+    throw new ConfigurationError(`dotnet was not found on PATH (${errorMessage(error)}). Install the .NET SDK (https://dot.net) or put it on PATH.`);
+  }
+  if (result.exitCode !== 0) {
+    const said = (result.stderr || result.stdout).trim().split('\n').slice(0, 5).join('\n');
+    throw new ConfigurationError(`\`dotnet --version\` failed in ${workspaceRoot}${said ? `:\n${said}` : ''}`);
+  }
+  return result.stdout.trim();
+}
+
+async function loadAllAgents(options: RuntimeOptions, knownTools: readonly string[]): Promise<AgentCatalog> {
+  const bundledDir = path.join(options.extensionPath, 'agents');
+  const agents = await loadAgents({
+    bundledDir,
+    workspaceRoot: options.workspaceRoot,
+    knownTools,
+    onInvalidWorkspaceAgent: 'fail',
+    warn: (message) => options.logger.warn(message),
+  });
+  const custom = agentsFolderPath(options.settings, options.workspaceRoot);
+  if (!custom) return agents;
+  if (!fs.existsSync(custom)) {
+    throw new ConfigurationError(`The agents folder ${custom} (setting "ironbees.agentsFolder") does not exist.`, { setting: 'agentsFolder' });
+  }
+  // The setting's folder overrides and extends what the bundle and the workspace give.
+  const overrides = await loadAgents({ bundledDir: custom, knownTools, warn: (message) => options.logger.warn(message) });
+  return new Map([...agents, ...overrides]);
+}
+
+export async function createExtensionRuntime(options: RuntimeOptions): Promise<ExtensionRuntime> {
+  const model = createModel(options);
+  const version = await checkDotnet(options.workspaceRoot);
+  options.logger.debug(`dotnet ${version}`);
+  const host = createVscodeHost(options.workspaceRoot, { logger: options.logger, folder: options.folder });
+  const tools = createDefaultToolRegistry();
+  const agents = await loadAllAgents(options, tools.names());
+  return { host, orchestrator: createOrchestrator({ host, model, agents, tools }) };
+}

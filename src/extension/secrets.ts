@@ -1,0 +1,55 @@
+// The Anthropic API key lives in SecretStorage (the OS keychain, or code-server's encrypted store),
+// never in settings, logs or traces. ANTHROPIC_API_KEY in the extension host's environment is the
+// fallback, as the CLI honours it.
+
+import * as vscode from 'vscode';
+
+const SECRET_KEY = 'ironbees.anthropicApiKey';
+
+export class ApiKeyStore {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  readonly onDidChange: vscode.Event<vscode.SecretStorageChangeEvent> = (listener, thisArgs, disposables) =>
+    this.secrets.onDidChange((event) => (event.key === SECRET_KEY ? listener.call(thisArgs, event) : undefined), undefined, disposables);
+
+  async get(): Promise<string | undefined> {
+    const stored = await this.secrets.get(SECRET_KEY);
+    return stored || this.env.ANTHROPIC_API_KEY || undefined;
+  }
+
+  async has(): Promise<boolean> {
+    return (await this.get()) !== undefined;
+  }
+
+  async set(key: string): Promise<void> {
+    await this.secrets.store(SECRET_KEY, key.trim());
+  }
+
+  async clear(): Promise<void> {
+    await this.secrets.delete(SECRET_KEY);
+  }
+
+  /** Asks for the key (masked input). An empty answer clears the stored key. Returns true when set. */
+  async prompt(): Promise<boolean> {
+    const key = await vscode.window.showInputBox({
+      title: 'Ironbees: Anthropic API key',
+      prompt: 'Stored in VS Code secret storage, never in settings. Leave empty to remove the stored key.',
+      password: true,
+      ignoreFocusOut: true,
+      placeHolder: 'sk-ant-…',
+      validateInput: (value) => (value && !value.trim().startsWith('sk-') ? 'An Anthropic key starts with "sk-"' : undefined),
+    });
+    if (key === undefined) return false;
+    if (!key.trim()) {
+      await this.clear();
+      void vscode.window.showInformationMessage('Ironbees: the stored API key was removed.');
+      return false;
+    }
+    await this.set(key);
+    void vscode.window.showInformationMessage('Ironbees: the API key is stored in secret storage.');
+    return true;
+  }
+}

@@ -1,0 +1,56 @@
+// What the status bar says about a run, e.g. `Ironbees 2/5 · Validating`. Pure, so the panel and
+// the status bar say the same thing and a plain-Node test can check it.
+
+import type { CodingState, WorkflowNode } from '../core/model';
+import { TERMINAL_NODES } from '../core/model';
+
+const NODE_LABELS: Record<WorkflowNode, string> = {
+  INIT: 'Checking the baseline',
+  PLAN: 'Planning',
+  WAIT_PLAN_APPROVAL: 'Plan ready for review',
+  CODE: 'Coding',
+  WAIT_DIFF_APPROVAL: 'Changes ready for review',
+  VALIDATE: 'Validating',
+  DECIDE: 'Deciding',
+  ESCALATE: 'Handing over',
+  WAIT_HUMAN: 'Needs you',
+  SUCCESS: 'Succeeded',
+  FAILED: 'Failed',
+  CANCELLED: 'Cancelled',
+};
+
+/** The gates where the run waits for the person: nothing is working then. */
+export const GATE_NODES: readonly WorkflowNode[] = ['WAIT_PLAN_APPROVAL', 'WAIT_DIFF_APPROVAL', 'WAIT_HUMAN'];
+
+export function nodeLabel(node: WorkflowNode): string {
+  return NODE_LABELS[node];
+}
+
+/** True while a step is working: neither waiting for the person nor finished. */
+export function isWorking(state: CodingState | null): boolean {
+  if (!state) return false;
+  return !GATE_NODES.includes(state.currentNode) && !TERMINAL_NODES.includes(state.currentNode);
+}
+
+/** `Ironbees 2/5 · Validating`; the iteration shows once the coder has started. */
+export function statusText(state: CodingState | null): string {
+  if (!state) return 'Ironbees';
+  const iteration = state.iterationCount > 0 ? ` ${state.iterationCount}/${state.maxIterations}` : '';
+  return `Ironbees${iteration} · ${nodeLabel(state.currentNode)}`;
+}
+
+/** The codicon in front of the text: a spinner while working, the outcome when done. */
+export function statusIcon(state: CodingState | null): string {
+  if (!state) return '$(hubot)';
+  if (isWorking(state)) return '$(sync~spin)';
+  switch (state.currentNode) {
+    case 'SUCCESS':
+      return '$(check)';
+    case 'FAILED':
+      return '$(error)';
+    case 'CANCELLED':
+      return '$(circle-slash)';
+    default:
+      return '$(bell)';
+  }
+}

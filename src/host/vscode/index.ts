@@ -1,0 +1,57 @@
+// The Host inside VS Code: the language server's diagnostics and symbols (when a C# extension is
+// installed), build and tests as VS Code tasks, the Node file system (see fs.ts for why), and the
+// "Ironbees" log. Without a C# extension it behaves like the Node host (text index, build-only
+// validation) and says so once in the log.
+
+import * as path from 'node:path';
+import type * as vscode from 'vscode';
+import type { Host, Logger } from '../../core/host';
+import { findCSharpExtension } from './csharp-extension';
+import { VscodeDiagnostics } from './diagnostics';
+import { VscodeFileSystem } from './fs';
+import { VscodeSymbolProvider } from './symbols';
+import { TaskProcessRunner } from './task-runner';
+
+export interface VscodeHostOptions {
+  logger: Logger;
+  folder?: vscode.WorkspaceFolder;
+  /** Tests force the fallback (or the language server) regardless of what is installed. */
+  languageServer?: boolean;
+}
+
+export interface VscodeHost extends Host {
+  readonly process: TaskProcessRunner;
+  readonly symbols: VscodeSymbolProvider;
+  /** True when a C# language server answers diagnostics and symbols. */
+  readonly languageServer: boolean;
+}
+
+let fallbackAnnounced = false;
+
+export function createVscodeHost(workspaceRoot: string, options: VscodeHostOptions): VscodeHost {
+  const root = path.resolve(workspaceRoot);
+  const csharp = options.languageServer ?? findCSharpExtension() !== undefined;
+  if (!csharp && !fallbackAnnounced) {
+    fallbackAnnounced = true;
+    options.logger.info(
+      'No C# extension is installed: symbols come from a text index and validation relies on `dotnet build` (as in the CLI). ' +
+        'Install the C# extension (ms-dotnettools.csharp) for language-server diagnostics and symbols.',
+    );
+  }
+  const diagnostics = csharp ? new VscodeDiagnostics(root) : undefined;
+  const fs = new VscodeFileSystem((absPath) => diagnostics?.rememberBefore(absPath));
+  return {
+    workspaceRoot: root,
+    fs,
+    process: new TaskProcessRunner({ folder: options.folder, logger: options.logger }),
+    symbols: new VscodeSymbolProvider(root, fs, csharp),
+    ...(diagnostics ? { diagnostics } : {}),
+    clock: { now: () => Date.now() },
+    logger: options.logger,
+    languageServer: csharp,
+  };
+}
+
+export { TaskProcessRunner, TASK_TYPE, TASK_SOURCE } from './task-runner';
+export { VscodeDiagnostics } from './diagnostics';
+export { VscodeSymbolProvider } from './symbols';

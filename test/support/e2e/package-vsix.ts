@@ -1,0 +1,16 @@
+// Packages an extension folder into a .vsix with @vscode/vsce, offline (no dependencies are
+// bundled: the extension ships as esbuild output).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from '../vscode/paths';
+
+export function packageExtension(extensionDir: string, outFile: string): string {
+  const vsce = join(repoRoot, 'node_modules', '.bin', 'vsce');
+  const result = spawnSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', outFile], {
+    cwd: extensionDir,
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
+  if (result.status !== 0) throw new Error(`vsce package failed in ${extensionDir} (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+  return outFile;
+}

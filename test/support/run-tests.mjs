@@ -1,0 +1,154 @@
+// `npm test`: the README's test command. Runs the checks (build, typecheck, lint), then each test
+// stage, echoes everything it prints, reads each stage's last `N passed, N failed` line and ends
+// with ONE total line of the same shape as the very last line, so CI can count. Exit 1 when any
+// step fails or a test stage prints no count (a stage that silently ran nothing is not green).
+//
+// Stages that need VS Code (the suites inside a real extension host, the browser end-to-end test)
+// run only when enabled: a suite that cannot pass yet must not turn `npm test` red. Enable them
+// here once they exist, or for one run with IRONBEES_TEST_STAGES=mocha,vscode-selftest,vscode,e2e.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const node = process.execPath;
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const installCodeServer = { name: 'install code-server', cmd: node, args: ['scripts/install-code-server.mjs'] };
+
+/** Steps without a test count: they pass or fail as a whole, and a failure stops the run. */
+const CHECKS = [
+  { name: 'build', cmd: 'npm', args: ['run', '--silent', 'build'] },
+  { name: 'typecheck', cmd: bin('tsc'), args: ['-p', '.', '--noEmit'] },
+  { name: 'lint', cmd: bin('eslint'), args: ['src', 'test'] },
+];
+
+/** Test stages; each must print `N passed, N failed`. `needs` runs first (e.g. the installer). */
+const STAGES = [
+  {
+    name: 'mocha',
+    enabled: true,
+    cmd: bin('mocha'),
+    args: ['--timeout', '300000', 'test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+  },
+  {
+    // Proves the VS Code runner itself: a throwaway extension with one passing and (in a second
+    // run) one failing test. Cheap (~15 s) and catches a broken code-server install early.
+    name: 'vscode-selftest',
+    enabled: false,
+    needs: [installCodeServer],
+    cmd: node,
+    args: ['test/support/vscode/selftest/run-selftest.mjs'],
+  },
+  {
+    name: 'vscode',
+    enabled: false,
+    needs: [installCodeServer],
+    cmd: node,
+    args: ['test/support/vscode/run-vscode-tests.mjs'],
+  },
+  {
+    name: 'e2e',
+    enabled: false,
+    needs: [installCodeServer, { name: 'package', cmd: 'npm', args: ['run', '--silent', 'package'] }],
+    cmd: bin('mocha'),
+    args: ['--timeout', '600000', 'test/e2e/**/*.test.ts'],
+  },
+];
+
+const COUNT_LINE = /^(\d+) passed, (\d+) failed/;
+
+/** Runs one command, echoing its output, and resolves with its exit code and last count line. */
+function run(step) {
+  return new Promise((resolve) => {
+    console.log(`\n=== ${step.name}: ${[step.cmd, ...step.args].join(' ')}`);
+    const child = spawn(step.cmd, step.args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+    let pending = '';
+    let count;
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      pending += chunk.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) count = parseCount(line) ?? count;
+    });
+    child.on('error', (error) => {
+      console.log(`${step.name}: could not start: ${error.message}`);
+      resolve({ code: 1, count });
+    });
+    child.on('close', (code, signal) => {
+      count = parseCount(pending) ?? count;
+      resolve({ code: code ?? (signal ? 1 : 0), count });
+    });
+  });
+}
+
+function parseCount(line) {
+  const match = COUNT_LINE.exec(line.trim());
+  return match ? { passed: Number(match[1]), failed: Number(match[2]) } : undefined;
+}
+
+function selectedStages() {
+  const wanted = process.env.IRONBEES_TEST_STAGES;
+  if (!wanted) return STAGES.filter((stage) => stage.enabled);
+  const names = wanted.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !STAGES.some((stage) => stage.name === name));
+  if (unknown.length > 0) {
+    console.error(`IRONBEES_TEST_STAGES: unknown stage(s) ${unknown.join(', ')}; known: ${STAGES.map((s) => s.name).join(', ')}`);
+    process.exit(2);
+  }
+  return STAGES.filter((stage) => names.includes(stage.name));
+}
+
+async function main() {
+  const stages = selectedStages();
+  const totals = { passed: 0, failed: 0 };
+  const problems = [];
+
+  for (const check of CHECKS) {
+    const { code } = await run(check);
+    if (code !== 0) {
+      // Nothing after a broken build or typecheck means anything; stop and say why.
+      problems.push(`${check.name} failed (exit ${code})`);
+      return finish(totals, problems);
+    }
+  }
+  for (const stage of stages) {
+    const setup = await runAll(stage.needs ?? []);
+    if (setup) {
+      problems.push(`${stage.name}: ${setup}`);
+      continue;
+    }
+    const started = Date.now();
+    const { code, count } = await run(stage);
+    const seconds = ((Date.now() - started) / 1000).toFixed(0);
+    if (count) {
+      totals.passed += count.passed;
+      totals.failed += count.failed;
+    }
+    if (!count) problems.push(`${stage.name} printed no "N passed, N failed" line (exit ${code})`);
+    else if (code !== 0) problems.push(`${stage.name} exited ${code} (${count.passed} passed, ${count.failed} failed, ${seconds} s)`);
+    else console.log(`=== ${stage.name}: ${count.passed} passed, ${count.failed} failed in ${seconds} s`);
+  }
+  const skipped = STAGES.filter((stage) => !stages.includes(stage)).map((stage) => stage.name);
+  if (skipped.length > 0) console.log(`\nStages not run: ${skipped.join(', ')} (enable them in test/support/run-tests.mjs, or set IRONBEES_TEST_STAGES).`);
+  return finish(totals, problems);
+}
+
+async function runAll(steps) {
+  for (const step of steps) {
+    const { code } = await run(step);
+    if (code !== 0) return `${step.name} failed (exit ${code})`;
+  }
+  return undefined;
+}
+
+function finish(totals, problems) {
+  for (const problem of problems) console.log(`FAILED: ${problem}`);
+  // A broken step that printed no count still counts as one failure, so the total line can never
+  // read as green when the run was not.
+  const uncounted = problems.length > 0 && totals.failed === 0 ? 1 : 0;
+  console.log(`\n${totals.passed} passed, ${totals.failed + uncounted} failed`);
+  process.exit(problems.length > 0 ? 1 : 0);
+}
+
+await main();

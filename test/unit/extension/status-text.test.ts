@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'mocha';
+import type { CodingState, WorkflowNode } from '../../../src/core/model';
+import { EMPTY_USAGE } from '../../../src/core/model';
+import { isWorking, statusIcon, statusText } from '../../../src/extension/status-text';
+
+function state(currentNode: WorkflowNode, iterationCount: number): CodingState {
+  return {
+    stateId: 'r',
+    userRequest: 'Fix it',
+    spec: null,
+    plan: null,
+    codeDiffs: [],
+    buildResult: null,
+    testResult: null,
+    baseline: null,
+    errorContext: null,
+    iterationCount,
+    maxIterations: 5,
+    currentNode,
+    timestamp: '2026-01-01T00:00:00Z',
+    usage: EMPTY_USAGE,
+    metadata: {},
+  };
+}
+
+describe('status text', () => {
+  it('shows the iteration and the step while working', () => {
+    assert.equal(statusText(state('VALIDATE', 2)), 'Ironbees 2/5 · Validating');
+    assert.equal(statusIcon(state('VALIDATE', 2)), '$(sync~spin)');
+    assert.equal(isWorking(state('CODE', 1)), true);
+  });
+
+  it('leaves the iteration out before the coder starts', () => {
+    assert.equal(statusText(state('PLAN', 0)), 'Ironbees · Planning');
+  });
+
+  it('shows the outcome, not a spinner, when done or waiting for the person', () => {
+    assert.equal(statusText(state('SUCCESS', 1)), 'Ironbees 1/5 · Succeeded');
+    assert.equal(statusIcon(state('SUCCESS', 1)), '$(check)');
+    assert.equal(statusIcon(state('FAILED', 1)), '$(error)');
+    assert.equal(isWorking(state('WAIT_PLAN_APPROVAL', 0)), false);
+    assert.equal(statusIcon(state('WAIT_DIFF_APPROVAL', 1)), '$(bell)');
+    assert.equal(statusText(null), 'Ironbees');
+  });
+});

@@ -1,0 +1,96 @@
+// The side panel. It keeps no state of its own that matters: everything is drawn from the last
+// messages of the extension (see state/panel-state.ts), so hiding the panel or reloading the window
+// loses nothing. It says `ready` once it listens, and the extension posts nothing before that.
+
+import { useEffect, useReducer, type ReactNode } from 'react';
+import type { CodingState } from '../../../src/core/model';
+import { send } from '../vscode-api';
+import { INITIAL_PANEL_STATE, reducePanel, type PanelState } from '../state/panel-state';
+import { parseExtensionMessage } from '../state/parse-message';
+import { proposedFiles } from '../state/files';
+import { validationView, escalationReasons } from '../state/validation';
+import { formatUsage } from '../state/format';
+import { isTerminal } from '../state/timeline';
+import { Button, Icon, IconButton } from './common';
+import { RequestBox } from './RequestBox';
+import { Timeline } from './Timeline';
+import { PlanSection } from './PlanSection';
+import { FilesSection } from './FilesSection';
+import { ValidationSection } from './ValidationSection';
+import { EscalationSection } from './EscalationSection';
+import { HistorySection } from './HistorySection';
+
+export function App(): ReactNode {
+  const [state, dispatch] = useReducer(reducePanel, INITIAL_PANEL_STATE);
+
+  useEffect(() => {
+    const onMessage = (event: MessageEvent): void => {
+      const message = parseExtensionMessage(event.data);
+      if (message) dispatch(message);
+    };
+    window.addEventListener('message', onMessage);
+    send({ type: 'ready' });
+    return () => window.removeEventListener('message', onMessage);
+  }, []);
+
+  return (
+    <main className="panel">
+      <StatusLine state={state} />
+      {state.banners.map((b) => (
+        <div key={b.id} className={`banner banner-${b.kind}`} role={b.kind === 'error' ? 'alert' : 'status'} data-testid={`banner-${b.kind}`}>
+          <Icon name={b.kind === 'error' ? 'error' : 'info'} />
+          <span className="banner-text">{b.message}</span>
+          <IconButton icon="close" label="Dismiss" onClick={() => dispatch({ type: 'dismissBanner', id: b.id })} />
+        </div>
+      ))}
+      <RequestBox busy={state.busy} />
+      {state.run ? <RunView run={state.run} state={state} /> : state.connected ? <p className="muted">No run yet. Describe a change above and press Run.</p> : null}
+      <HistorySection runs={state.history} liveRunId={state.run?.stateId ?? null} busy={state.busy} />
+    </main>
+  );
+}
+
+function StatusLine({ state }: { state: PanelState }): ReactNode {
+  const node = state.run?.currentNode;
+  const tone = node === 'SUCCESS' ? 'ok' : node === 'FAILED' ? 'error' : node === 'WAIT_HUMAN' ? 'warn' : 'neutral';
+  return (
+    <div className={`status-line tone-${tone}`} role="status" aria-live="polite">
+      <Icon name={state.busy ? 'loading' : node === 'SUCCESS' ? 'pass' : node === 'FAILED' ? 'error' : 'hubot'} spin={state.busy} />
+      <span data-testid="status">{state.connected ? state.statusText || 'Ironbees' : 'Connecting…'}</span>
+      {state.settings ? (
+        <span className="muted settings-line" title={state.settings.hasApiKey ? 'Anthropic API key set' : 'No API key: run "Ironbees: Set API Key"'}>
+          {state.settings.model}
+          {state.settings.hasApiKey ? '' : ' · no API key'}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function RunView({ run, state }: { run: CodingState; state: PanelState }): ReactNode {
+  const node = run.currentNode;
+  const files = proposedFiles(run, state.review);
+  const validation = validationView(run);
+  // Keyed by run and node, so a gate's local "sent"/draft state starts fresh at each new gate.
+  const gateKey = `${run.stateId}:${node}:${run.iterationCount}`;
+  return (
+    <div className="run" data-testid="run" data-node={node}>
+      <div className="run-header">
+        <div className="run-request" title={run.userRequest}>{run.userRequest}</div>
+        {!isTerminal(node) ? (
+          <Button testId="cancel" icon="debug-stop" secondary onClick={() => send({ type: 'cancelRun', runId: run.stateId })}>
+            Cancel
+          </Button>
+        ) : null}
+      </div>
+      <Timeline run={run} busy={state.busy} />
+      {run.plan ? <PlanSection key={`plan:${gateKey}`} runId={run.stateId} plan={run.plan} waiting={node === 'WAIT_PLAN_APPROVAL'} /> : null}
+      {files.length > 0 ? <FilesSection key={`files:${gateKey}`} runId={run.stateId} rows={files} waiting={node === 'WAIT_DIFF_APPROVAL'} /> : null}
+      {validation ? <ValidationSection view={validation} /> : null}
+      {node === 'WAIT_HUMAN' ? <EscalationSection key={`esc:${gateKey}`} runId={run.stateId} reasons={escalationReasons(run)} /> : null}
+      <div className="usage muted" data-testid="usage" title="Tokens and cost of this run">
+        <Icon name="pulse" /> {formatUsage(run.usage)}
+      </div>
+    </div>
+  );
+}

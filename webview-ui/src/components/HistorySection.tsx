@@ -1,0 +1,42 @@
+// Earlier runs in this workspace, newest first, each resumable (when unfinished) and revertible.
+
+import type { ReactNode } from 'react';
+import type { RunSummary } from '../../../src/core/workflow/types';
+import { send } from '../vscode-api';
+import { formatCost, formatWhen, nodeLabel } from '../state/format';
+import { isTerminal } from '../state/timeline';
+import { Badge, IconButton, Section } from './common';
+
+export function HistorySection({ runs, liveRunId, busy }: { runs: RunSummary[]; liveRunId: string | null; busy: boolean }): ReactNode {
+  const sorted = [...runs].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  return (
+    <Section
+      title="Run history"
+      icon="history"
+      testId="history"
+      actions={<IconButton icon="refresh" label="Refresh history" testId="refresh-history" onClick={() => send({ type: 'refreshHistory' })} />}
+    >
+      {sorted.length === 0 ? <p className="muted">No runs yet.</p> : null}
+      <ul className="history-list">
+        {sorted.map((run) => {
+          const live = run.runId === liveRunId;
+          return (
+            <li key={run.runId} className="history-row" data-testid="history-row" data-run={run.runId}>
+              <div className="history-request" title={run.userRequest}>{run.userRequest}</div>
+              <div className="history-meta muted">
+                <Badge tone={run.currentNode === 'SUCCESS' ? 'ok' : run.currentNode === 'FAILED' ? 'error' : 'neutral'}>{nodeLabel(run.currentNode)}</Badge>{' '}
+                {run.iterationCount}/{run.maxIterations} · {formatCost(run.usage.costUsd)} · {formatWhen(run.updatedAt)}
+              </div>
+              <div className="history-actions">
+                {!isTerminal(run.currentNode) && !(live && busy) ? (
+                  <IconButton icon="debug-restart" label="Resume this run" testId="resume-run" onClick={() => send({ type: 'resumeRun', runId: run.runId })} />
+                ) : null}
+                <IconButton icon="discard" label="Revert this run's changes" testId="revert-run" disabled={live && busy} onClick={() => send({ type: 'revertRun', runId: run.runId })} />
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </Section>
+  );
+}

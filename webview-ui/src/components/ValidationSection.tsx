@@ -1,0 +1,86 @@
+// The validator's findings: build errors that open at file:line, and the test table with each
+// failure's message. Failures the baseline already had are marked, so they are not blamed on the run.
+
+import type { ReactNode } from 'react';
+import type { CompilationError } from '../../../src/core/model';
+import { send } from '../vscode-api';
+import type { ValidationView } from '../state/validation';
+import { Badge, Icon, Section } from './common';
+
+export function ValidationSection({ view }: { view: ValidationView }): ReactNode {
+  return (
+    <Section title="Validation" icon="beaker" testId="validation">
+      {view.timedOut ? <div className="problem">A step hit its time limit.</div> : null}
+      <div className="validation-line" data-testid="build-status">
+        <Icon name={view.buildOk === false ? 'error' : view.buildOk ? 'pass' : 'circle-large-outline'} />
+        <span>
+          Build {view.buildOk === null ? 'not run' : view.buildOk ? 'succeeded' : `failed with ${view.buildErrors.length} error${view.buildErrors.length === 1 ? '' : 's'}`}
+          {view.warningCount > 0 ? ` · ${view.warningCount} warning${view.warningCount === 1 ? '' : 's'}` : ''}
+        </span>
+      </div>
+      {view.buildErrors.length > 0 ? (
+        <ul className="build-errors" data-testid="build-errors">
+          {view.buildErrors.map((error, i) => (
+            <li key={i}>
+              <BuildErrorView error={error} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {view.tests ? (
+        <table className="test-table" data-testid="test-table">
+          <thead>
+            <tr>
+              <th>Total</th>
+              <th>Passed</th>
+              <th>Failed</th>
+              <th>Skipped</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr data-testid="test-counts">
+              <td>{view.tests.total}</td>
+              <td className="added">{view.tests.passed}</td>
+              <td className={view.tests.failed > 0 ? 'removed' : ''}>{view.tests.failed}</td>
+              <td>{view.tests.skipped}</td>
+            </tr>
+          </tbody>
+        </table>
+      ) : (
+        <div className="muted">Tests not run yet.</div>
+      )}
+      {view.failures.length > 0 ? (
+        <ul className="failures" data-testid="test-failures">
+          {view.failures.map((failure) => (
+            <li key={failure.testName}>
+              <div>
+                <Icon name="error" /> <code>{failure.testName}</code>{' '}
+                {failure.preExisting ? <Badge tone="warn" title="This test already failed before the run changed anything">pre-existing</Badge> : null}
+              </div>
+              <pre className="failure-message">{failure.message}</pre>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Section>
+  );
+}
+
+function BuildErrorView({ error }: { error: CompilationError }): ReactNode {
+  const text = `${error.code}: ${error.message}`;
+  if (error.filePath === null) return <span>{text}</span>;
+  const filePath = error.filePath;
+  return (
+    <button
+      type="button"
+      className="link build-error"
+      title={`Open ${filePath}:${error.line}`}
+      onClick={() => send({ type: 'openFile', filePath, line: Math.max(0, error.line), column: Math.max(0, error.column) })}
+    >
+      <code className="path">
+        {filePath}:{error.line}:{error.column}
+      </code>{' '}
+      {text}
+    </button>
+  );
+}

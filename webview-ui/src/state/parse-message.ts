@@ -1,0 +1,47 @@
+// The extension is trusted code, but a webview's `message` event can carry anything posted into
+// the frame. A cheap structural check keeps a malformed or foreign message from reaching the
+// reducer (where it would blank the panel). The message kinds come from the protocol's type: the
+// `Record` below fails to compile when protocol.ts gains a kind this file does not check.
+
+import type { ExtensionMessage, ExtensionMessageType } from '../../../src/shared/protocol';
+
+type Fields = Record<string, unknown>;
+
+const CHECKS: Record<ExtensionMessageType, (m: Fields) => boolean> = {
+  state: (m) =>
+    typeof m.busy === 'boolean' &&
+    typeof m.statusText === 'string' &&
+    (m.run === null || isRunLike(m.run)),
+  review: (m) => typeof m.runId === 'string' && Array.isArray(m.files) && m.files.every(isFileReviewLike),
+  history: (m) => Array.isArray(m.runs) && m.runs.every((r) => isObject(r) && typeof r.runId === 'string'),
+  settings: (m) => typeof m.maxIterations === 'number' && typeof m.model === 'string' && typeof m.hasApiKey === 'boolean',
+  error: (m) => typeof m.message === 'string',
+  notice: (m) => typeof m.message === 'string',
+};
+
+/** The message as an ExtensionMessage, or null when it is not one. */
+export function parseExtensionMessage(data: unknown): ExtensionMessage | null {
+  if (!isObject(data) || typeof data.type !== 'string') return null;
+  if (!Object.prototype.hasOwnProperty.call(CHECKS, data.type)) return null;
+  const check = CHECKS[data.type as ExtensionMessageType];
+  // The checks above cover every field the panel reads, so the cast is the checked shape.
+  return check(data) ? (data as unknown as ExtensionMessage) : null;
+}
+
+function isObject(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isRunLike(value: unknown): boolean {
+  return (
+    isObject(value) &&
+    typeof value.stateId === 'string' &&
+    typeof value.currentNode === 'string' &&
+    Array.isArray(value.codeDiffs) &&
+    isObject(value.usage)
+  );
+}
+
+function isFileReviewLike(value: unknown): boolean {
+  return isObject(value) && typeof value.filePath === 'string' && typeof value.status === 'string';
+}
