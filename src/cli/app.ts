@@ -2,6 +2,7 @@
 // spawning a process. main.ts only wires it to the real process.
 
 import { errorMessage } from '../core/errors';
+import { closeWorkspaceMcpSources } from '../core/mcp/workspace-source';
 import { version } from '../../package.json';
 import { parseCliArgs } from './args';
 import { mcpCommand } from './commands/mcp';
@@ -55,5 +56,8 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
     // A bug, not a setup problem: show where, for the report.
     if (code === ExitCode.FAILED && error instanceof Error && io.env.IRONBEES_DEBUG) writeLine(io.stderr, error.stack ?? '');
     return code;
+  } finally {
+    // MCP servers the run started (stdio children) end with the command, not with the process.
+    await closeWorkspaceMcpSources().catch((error: unknown) => ctx.logger.warn(`closing MCP servers: ${errorMessage(error)}`));
   }
 }

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Host, Logger } from '../core/host';
 import type { ModelClient } from '../core/llm/port';
 import type { Orchestrator } from '../core/workflow/types';
+import type { ToolApprover } from '../core/workflow/tool-approval';
 import { ConfigurationError, errorMessage } from '../core/errors';
 import { createModelClientFromEnv } from '../core/llm/anthropic';
 import { createDemoModelClient } from '../core/llm/demo-model';
@@ -20,6 +21,8 @@ export interface RuntimeOptions {
   demo: boolean;
   env: NodeJS.ProcessEnv;
   logger: Logger;
+  /** Asks before a tool with side effects runs; without it such calls are refused (unless the policy is never). */
+  askToolApproval?: ToolApprover;
 }
 
 export interface Runtime {
@@ -87,7 +90,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     onInvalidWorkspaceAgent: 'fail',
     warn: (message) => options.logger.warn(message),
   });
-  return { host, orchestrator: createOrchestrator({ host, model, agents, tools }) };
+  return { host, orchestrator: createOrchestrator({ host, model, agents, tools, ...(options.askToolApproval ? { askToolApproval: options.askToolApproval } : {}) }) };
 }
 
 export const defaultCliDeps: CliDeps = { createRuntime, createHost };

@@ -149,7 +149,14 @@ export class RunController extends Disposable {
   }
 
   async revert(runId: string): Promise<RevertReport> {
-    if (this.live?.runId === runId) throw new OrchestratorError('The run is still in progress; cancel it before reverting it.');
+    const live = this.live;
+    if (live?.runId === runId) {
+      // A run that just ended is still being followed for a moment (its last state being saved).
+      if (!this.current || !TERMINAL_NODES.includes(this.current.currentNode)) {
+        throw new OrchestratorError('The run is still in progress; cancel it before reverting it.');
+      }
+      await live.done;
+    }
     const report = await this.store.revert(runId);
     this.deps.logger.info(`Reverted run ${runId}: restored ${report.restored.length} file(s), deleted ${report.deleted.length}.`);
     return report;

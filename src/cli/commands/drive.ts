@@ -10,6 +10,8 @@ import { askGateDecision } from '../approvals';
 import { ExitCode, exitCodeForError, exitCodeForNode } from '../exit-codes';
 import { LinePrompter, PromptClosedError } from '../prompts';
 import { describeTransition } from '../render/state';
+import { approveEveryTool, askToolDecision } from '../tool-approvals';
+import type { ToolApprovalRelay } from '../tool-approvals';
 import type { CliIo, Colors } from '../terminal';
 import { isTty, writeLine } from '../terminal';
 
@@ -22,6 +24,8 @@ export interface DriveContext {
   io: CliIo;
   colors: Colors;
   orchestrator: Orchestrator;
+  /** Given to the orchestrator when it was built; answered here while the run is followed. */
+  toolApprovals?: ToolApprovalRelay;
 }
 
 const GATES = ['WAIT_PLAN_APPROVAL', 'WAIT_DIFF_APPROVAL', 'WAIT_HUMAN'];
@@ -55,6 +59,7 @@ export async function driveRun(
   }
   const unsubscribe = io.onInterrupt?.(interrupt) ?? ((): void => undefined);
   const gateIo = { prompter, show: err, colors };
+  const detachToolApprovals = ctx.toolApprovals?.attach(options.yes ? approveEveryTool : (request) => askToolDecision(gateIo, request)) ?? ((): void => undefined);
 
   let last: CodingState | null = null;
   let stoppedByPerson = false;
@@ -91,6 +96,7 @@ export async function driveRun(
     controller.abort();
   } finally {
     unsubscribe();
+    detachToolApprovals();
     prompter.close();
   }
   return finish(last, { interrupted, stoppedByPerson, escalatedUnattended }, err);

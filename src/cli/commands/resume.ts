@@ -9,6 +9,7 @@ import type { CommandContext } from './context';
 import { checkWorkspace } from './context';
 import { driveRun } from './drive';
 import { announceDemo } from './run';
+import { ToolApprovalRelay } from '../tool-approvals';
 
 export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Promise<number> {
   await checkWorkspace(args.workspace);
@@ -19,9 +20,10 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
     writeLine(ctx.io.stderr, `Run ${args.runId} already ended at ${node}; there is nothing to resume (see \`ironbees runs\`).`);
     return exitCodeForNode(node);
   }
-  const runtime = await ctx.deps.createRuntime({ workspaceRoot: args.workspace, demo: args.demo, env: ctx.io.env, logger: ctx.logger });
+  const toolApprovals = new ToolApprovalRelay();
+  const runtime = await ctx.deps.createRuntime({ workspaceRoot: args.workspace, demo: args.demo, env: ctx.io.env, logger: ctx.logger, askToolApproval: toolApprovals.ask });
   if (args.demo) announceDemo(ctx);
-  return driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator }, args, (signal) =>
+  return driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
     runtime.orchestrator.resume(args.runId, signal),
   );
 }

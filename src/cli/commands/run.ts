@@ -9,6 +9,7 @@ import { writeLine } from '../terminal';
 import type { CommandContext } from './context';
 import { checkWorkspace } from './context';
 import { driveRun } from './drive';
+import { ToolApprovalRelay } from '../tool-approvals';
 
 /** --target as the workspace-relative path the workflow expects; it must exist inside the workspace. */
 export async function resolveTarget(workspace: string, target: string): Promise<string> {
@@ -40,10 +41,11 @@ export function announceDemo(ctx: CommandContext): void {
 export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<number> {
   await checkWorkspace(args.workspace);
   const target = args.target ? await resolveTarget(args.workspace, args.target) : undefined;
-  const runtime = await ctx.deps.createRuntime({ workspaceRoot: args.workspace, demo: args.demo, env: ctx.io.env, logger: ctx.logger });
+  const toolApprovals = new ToolApprovalRelay();
+  const runtime = await ctx.deps.createRuntime({ workspaceRoot: args.workspace, demo: args.demo, env: ctx.io.env, logger: ctx.logger, askToolApproval: toolApprovals.ask });
   if (args.demo) announceDemo(ctx);
   const context = workflowContextFor(args, target);
-  return driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator }, args, (signal) =>
+  return driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
     runtime.orchestrator.execute(args.request, context, signal),
   );
 }

@@ -50,7 +50,7 @@ export async function runCoder(rt: AgentRuntime, input: CoderInput): Promise<Cod
   const result = await runToolLoop({
     agent,
     runtime: rt,
-    toolContext: { host: rt.host, overlay: input.overlay, signal: rt.signal },
+    toolContext: { host: rt.host, overlay: input.overlay, signal: rt.signal, ...(rt.toolApproval ? { approval: rt.toolApproval } : {}) },
     userMessage: coderMessage(input),
     terminal: { name: SUBMIT_CHANGES_TOOL, accept },
   });

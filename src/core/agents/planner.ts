@@ -31,7 +31,7 @@ export async function runPlanner(rt: AgentRuntime, input: PlannerInput): Promise
   const result = await runToolLoop({
     agent,
     runtime: rt,
-    toolContext: { host: rt.host, overlay: new StagedOverlay(rt.host), signal: rt.signal },
+    toolContext: { host: rt.host, overlay: new StagedOverlay(rt.host), signal: rt.signal, ...(rt.toolApproval ? { approval: rt.toolApproval } : {}) },
     userMessage: plannerMessage(input),
     terminal: { name: SUBMIT_PLAN_TOOL, accept: acceptPlan },
   });
@@ -71,11 +71,14 @@ export function plannerMessage(input: PlannerInput): string {
   if (input.previousPlan) {
     parts.push(`# Your previous plan\n\n\`\`\`json\n${JSON.stringify(input.previousPlan, null, 2)}\n\`\`\``);
   }
-  if (input.feedback?.trim()) {
+  if (input.feedback?.trim() && input.previousPlan) {
     parts.push(
       `# The person rejected the previous plan, saying\n\n${input.feedback.trim()}\n\n` +
         'Revise the plan to address this feedback. Explore again only where the feedback needs it.',
     );
+  } else if (input.feedback?.trim()) {
+    // No plan yet: the planning was escalated (a request for help) and the person answered.
+    parts.push(`# Guidance from the person\n\n${input.feedback.trim()}\n\nPlan with this guidance in mind.`);
   }
   parts.push(`Explore the workspace with your read-only tools, then call ${SUBMIT_PLAN_TOOL} once.`);
   return parts.join('\n\n');

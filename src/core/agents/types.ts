@@ -4,6 +4,7 @@
 import type { Host } from '../host';
 import type { ModelClient } from '../llm/port';
 import type { ToolRegistry } from '../tools/registry';
+import type { ToolApprovalGate } from '../tools/types';
 import type { TraceSink } from '../workflow/types';
 import type { AgentCatalog } from './loader';
 
@@ -16,4 +17,9 @@ export interface AgentRuntime {
   modelOverride?: string;
   trace?: TraceSink;
   signal?: AbortSignal;
+  /**
+   * How tools with side effects outside the overlay are approved (from the run's approval setting).
+   * Absent: they run, as for any caller that approved the run's actions up front.
+   */
+  toolApproval?: ToolApprovalGate;
 }

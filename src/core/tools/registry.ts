@@ -130,7 +130,13 @@ export class ToolRegistry {
   private async approvalRefusal(tool: ToolDefinition, input: unknown, ctx: ToolContext): Promise<ToolOutcome | null> {
     if (tool.readonly || !tool.externalEffects || !ctx.approval || ctx.approval.policy === 'never') return null;
     if (!ctx.approval.ask) {
-      return { ok: false, kind: 'Forbidden', error: `${tool.name} changes things outside the workspace overlay and needs approval, which nobody can give here. Do without it.` };
+      return {
+        ok: false,
+        kind: 'Forbidden',
+        error:
+          `${tool.name} has side effects outside the workspace, so a person must approve each call (the run's approval setting), ` +
+          'and no one can be asked here. It was not run. Do without it, or say in your answer that a person must approve it.',
+      };
     }
     const verdict = await ctx.approval.ask({ tool: tool.name, input, description: tool.description }).catch(() => ({ approved: false, reason: 'the approval prompt failed' }));
     if (verdict.approved) return null;

@@ -12,12 +12,25 @@ import type { ToolErrorKind } from './failure';
 
 export type { ToolErrorKind } from './failure';
 
+/** What a person is shown before a tool with side effects runs. */
+export interface ToolApprovalRequest {
+  tool: string;
+  input: unknown;
+  description: string;
+}
+
+export interface ToolApprovalVerdict {
+  approved: boolean;
+  /** Told to the model when the call is refused. */
+  reason?: string;
+}
+
 /** Asked before a tool with side effects outside the staged overlay runs (an MCP tool that writes). */
 export interface ToolApprovalGate {
   /** `never`: run without asking (the person chose so, e.g. --yes); `always`: ask every time. */
   policy: 'always' | 'never';
   /** Null/absent answer = not approved. Without `ask`, `always` refuses (nobody can approve). */
-  ask?(request: { tool: string; input: unknown; description: string }): Promise<{ approved: boolean; reason?: string }>;
+  ask?(request: ToolApprovalRequest): Promise<ToolApprovalVerdict>;
 }
 
 export interface ToolContext {

@@ -19,6 +19,7 @@ import type {
   DecideOutput,
   HandoffInput,
   HandoffOutput,
+  HelpNode,
   PlanInput,
   PlanOutput,
   RunContext,
@@ -62,6 +63,7 @@ export const runMachine = setup({
       return policy === 'always' || (policy === 'first' && context.iterationCount <= 1);
     },
     verdictIs: (_, params: { verdict: string; expected: string }) => params.verdict === params.expected,
+    helpWasRequestedWhilePlanning: ({ context }) => context.helpRequest?.from === 'PLAN',
     somethingAccepted: ({ context }, params: { files: RunEventFiles }) =>
       applyFileDecisions(context.codeDiffs, params.files).length > 0,
   },
@@ -130,9 +132,16 @@ export const runMachine = setup({
       iterationCount: context.iterationCount + 1,
       guidance: params.guidance,
       rejections: null,
+      helpRequest: null,
       errorContext: context.errorContext
         ? { ...context.errorContext, guidance: params.guidance }
         : null,
+    })),
+    assignHelpRequest: assign((_, params: { reason: string; from: HelpNode }) => ({ helpRequest: { reason: params.reason, from: params.from } })),
+    // Planning asked for help: plan again with the person's answer. No coding attempt was spent.
+    replanWithGuidance: assign(({ context }, params: { guidance: string }) => ({
+      planFeedback: `You asked for help: ${context.helpRequest?.reason ?? '(no reason given)'}\nThe person answered: ${params.guidance}`,
+      helpRequest: null,
     })),
     assignHandoff: assign((_, params: HandoffOutput) => ({ handoffPath: params.handoffPath })),
     assignError: assign((_, params: { error: unknown }) => ({ error: errorMessage(params.error) })),
@@ -152,6 +161,7 @@ export const runMachine = setup({
       },
     },
     PLAN: {
+      on: { REQUEST_HELP: helpRequestedAt('PLAN') },
       invoke: {
         src: 'plan',
         input: ({ context }) => ({
@@ -183,6 +193,7 @@ export const runMachine = setup({
       },
     },
     CODE: {
+      on: { REQUEST_HELP: helpRequestedAt('CODE') },
       invoke: {
         src: 'code',
         input: ({ context }) => ({
@@ -223,6 +234,7 @@ export const runMachine = setup({
       },
     },
     VALIDATE: {
+      on: { REQUEST_HELP: helpRequestedAt('VALIDATE') },
       invoke: {
         src: 'validate',
         input: ({ context }) => ({
@@ -264,7 +276,9 @@ export const runMachine = setup({
         input: ({ context }) => ({
           state: toCodingState(context, 'ESCALATE', new Date().toISOString()),
           iterations: context.iterations,
-          reason: `Validation still fails after ${context.iterationCount} of ${context.maxIterations} iterations.`,
+          reason: context.helpRequest
+            ? `Help was requested during ${context.helpRequest.from}: ${context.helpRequest.reason}`
+            : `Validation still fails after ${context.iterationCount} of ${context.maxIterations} iterations.`,
         }),
         onDone: { target: 'WAIT_HUMAN', actions: { type: 'assignHandoff', params: ({ event }) => event.output } },
         onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
@@ -272,13 +286,20 @@ export const runMachine = setup({
     },
     WAIT_HUMAN: {
       on: {
-        CONTINUE: {
-          target: 'CODE',
-          actions: {
-            type: 'continueWithGuidance',
-            params: ({ event }) => ({ guidance: event.guidance, additionalIterations: event.additionalIterations }),
+        CONTINUE: [
+          {
+            guard: 'helpWasRequestedWhilePlanning',
+            target: 'PLAN',
+            actions: { type: 'replanWithGuidance', params: ({ event }) => ({ guidance: event.guidance }) },
           },
-        },
+          {
+            target: 'CODE',
+            actions: {
+              type: 'continueWithGuidance',
+              params: ({ event }) => ({ guidance: event.guidance, additionalIterations: event.additionalIterations }),
+            },
+          },
+        ],
         STOP: { target: 'CANCELLED' },
       },
     },
@@ -289,6 +310,14 @@ export const runMachine = setup({
 });
 
 type RunEventFiles = Extract<RunEvent, { type: 'APPROVE' }>['files'];
+
+/** A request for help leaves the working state (its step is stopped) for ESCALATE: hand-off, then a person. */
+function helpRequestedAt(from: HelpNode) {
+  return {
+    target: 'ESCALATE',
+    actions: { type: 'assignHelpRequest', params: ({ event }: { event: Extract<RunEvent, { type: 'REQUEST_HELP' }> }) => ({ reason: event.reason, from }) },
+  } as const;
+}
 
 /** At least one more iteration, whatever was asked: NaN or a fraction must not stall the run. */
 function extraIterations(requested: number): number {

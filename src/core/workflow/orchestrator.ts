@@ -10,7 +10,7 @@ import type { ApprovalDecision, CodingState, IterationRecord, WorkflowContext, W
 import { ConfigurationError, InvalidStateError, OrchestratorError, errorMessage } from '../errors';
 import { runMachine } from './machine';
 import type { RunContext, RunEvent, RunInput } from './run-context';
-import { toCodingState } from './run-context';
+import { HELP_NODES, toCodingState } from './run-context';
 import { renderHandoff } from './handoff';
 import { problemWithFileDecisions } from './diff-decisions';
 import { RunStore, STATE_SCHEMA_VERSION } from './store';
@@ -115,6 +115,17 @@ export class RunOrchestrator implements Orchestrator {
     const codingState: CodingState = { ...stopped, metadata: { ...stopped.metadata, handoffPath } };
     await this.store.save({ ...persisted, updatedAt: now, machine, codingState });
     await this.store.appendEvent(stateId, { kind: 'transition', at: now, from: persisted.codingState.currentNode, to: 'CANCELLED', iteration: codingState.iterationCount });
+  }
+
+  async requestHelp(stateId: string, reason: string): Promise<boolean> {
+    const run = this.live.get(stateId);
+    if (!run || !(HELP_NODES as readonly WorkflowNode[]).includes(run.latest.currentNode)) return false;
+    const why = reason.trim() || 'No reason was given.';
+    run.actor.send({ type: 'REQUEST_HELP', reason: why });
+    if (run.actor.getSnapshot().value !== 'ESCALATE') return false;
+    // Like cancel: once this returns, the escalation is on disk.
+    await run.settled();
+    return true;
   }
 
   async getState(stateId: string): Promise<CodingState> {

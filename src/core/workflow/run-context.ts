@@ -53,6 +53,20 @@ export interface RunContext {
   usage: Usage;
   handoffPath: string | null;
   error: string | null;
+  /**
+   * Set when someone working on the run asked for a person (REQUEST_HELP): why, and at which step,
+   * so the hand-off says so and CONTINUE goes back to that step. Absent in runs persisted before.
+   */
+  helpRequest?: HelpRequest | null;
+}
+
+/** The working states a run can be pulled out of by a request for help. */
+export const HELP_NODES = ['PLAN', 'CODE', 'VALIDATE'] as const satisfies readonly WorkflowNode[];
+export type HelpNode = (typeof HELP_NODES)[number];
+
+export interface HelpRequest {
+  reason: string;
+  from: HelpNode;
 }
 
 export type RunEvent =
@@ -60,7 +74,9 @@ export type RunEvent =
   | { type: 'REJECT'; feedback: string }
   | { type: 'CONTINUE'; guidance: string; additionalIterations: number }
   | { type: 'STOP' }
-  | { type: 'CANCEL' };
+  | { type: 'CANCEL' }
+  /** Someone working on the run (an agent over MCP) needs a person: escalate now. */
+  | { type: 'REQUEST_HELP'; reason: string };
 
 type ApprovalFiles = Extract<ApprovalDecision, { type: 'APPROVE' }>['files'];
 
@@ -161,6 +177,7 @@ export function initialContext(input: RunInput): RunContext {
     usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
     handoffPath: null,
     error: null,
+    helpRequest: null,
   };
 }
 
@@ -191,6 +208,7 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       iterations: context.iterations,
       handoffPath: context.handoffPath ?? undefined,
       error: context.error ?? undefined,
+      helpRequest: context.helpRequest ?? undefined,
     }),
   };
 }

@@ -4,7 +4,7 @@
 
 import { fromPromise } from 'xstate';
 import type { Host } from '../host';
-import type { Baseline } from '../model';
+import type { Baseline, WorkflowContext } from '../model';
 import type { ModelClient } from '../llm/port';
 import type { AgentCatalog } from '../agents/loader';
 import type { AgentRuntime } from '../agents/types';
@@ -15,6 +15,8 @@ import { buildErrorContext } from '../agents/error-context';
 import type { ToolRegistry } from '../tools/registry';
 import { StagedOverlay } from '../tools/workspace/overlay';
 import { renderHandoff } from './handoff';
+import { toolApprovalGate } from './tool-approval';
+import type { ToolApprover } from './tool-approval';
 import type { RunStore } from './store';
 import type { TraceSink } from './types';
 import type {
@@ -34,10 +36,15 @@ export interface OrchestratorDeps {
   model: ModelClient;
   agents: AgentCatalog;
   tools: ToolRegistry;
+  /**
+   * Asks a person before a tool with side effects outside the overlay runs, when the run's approval
+   * setting wants it. Absent (headless, nobody to ask): such calls are refused, as data for the model.
+   */
+  askToolApproval?: ToolApprover;
 }
 
 export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceFor: (runId: string) => TraceSink) {
-  const runtime = (input: { stateId: string; workflow: { model?: string } }, signal: AbortSignal): AgentRuntime => ({
+  const runtime = (input: { stateId: string; workflow: WorkflowContext }, signal: AbortSignal): AgentRuntime => ({
     host: deps.host,
     model: deps.model,
     tools: deps.tools,
@@ -45,6 +52,7 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
     modelOverride: input.workflow.model,
     trace: traceFor(input.stateId),
     signal,
+    toolApproval: toolApprovalGate(input.workflow, input.stateId, deps.askToolApproval),
   });
 
   return {

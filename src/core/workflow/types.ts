@@ -14,6 +14,12 @@ export interface Orchestrator {
   getState(stateId: string): Promise<CodingState>;
   /** Continues a persisted run from where it stopped; the step in flight runs again. */
   resume(stateId: string, signal?: AbortSignal): AsyncIterable<CodingState>;
+  /**
+   * Someone working on a live run needs a person: a run at PLAN, CODE or VALIDATE stops its step and
+   * escalates (hand-off written, then WAIT_HUMAN). False, changing nothing, when the run is not live
+   * in this process or is not at a working state (e.g. it already waits for a person).
+   */
+  requestHelp?(stateId: string, reason: string): Promise<boolean>;
 }
 
 export interface RunSummary {

@@ -14,15 +14,27 @@ export async function waitForWorkbench(page: Page, timeoutMs = 60_000): Promise<
   await page.locator('.statusbar').waitFor({ state: 'visible', timeout: timeoutMs });
 }
 
-/** F1, type the command's title after `>`, Enter. Waits until the palette shows a matching item first. */
+/**
+ * F1, type the command's title after `>`, Enter once a matching row shows. Retries while the
+ * command is not there yet (the extension contributing it may still be loading) until the time limit.
+ */
 export async function runCommand(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
   const input = page.locator('.quick-input-widget input');
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible', timeout: timeoutMs });
-  await input.fill(`>${title}`);
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  await row.waitFor({ state: 'visible', timeout: timeoutMs });
-  await page.keyboard.press('Enter');
+  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: Math.max(1000, deadline - Date.now()) });
+    await input.fill(`>${title}`);
+    try {
+      await row.waitFor({ state: 'visible', timeout: Math.min(5000, Math.max(1000, deadline - Date.now())) });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (Date.now() >= deadline) throw new Error(`command "${title}" did not show in the palette within ${timeoutMs} ms`, { cause: error });
+    }
+  }
 }
 
 /** Types into an input box the extension opened (showInputBox / showQuickPick) and confirms. */

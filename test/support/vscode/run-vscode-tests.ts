@@ -8,6 +8,7 @@
 // (dist/test/vscode/index.js) on a copy of test/fixtures/calculator with the scripted demo model.
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { format } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from './browser';
 import { ensureCodeServer, repoRoot, vscodeServerMain } from './paths';
@@ -75,12 +76,18 @@ export async function runVscodeTests(options: VscodeTestOptions): Promise<number
       }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     });
     await page.exposeFunction('codeAutomationLog', (_level: string, message: unknown) => {
-      for (const line of String(message).split('\n')) log(line);
+      // The extension host forwards console calls as their argument list (printf style, as mocha uses).
+      const text = Array.isArray(message) ? format(...(message as unknown[])) : String(message);
+      for (const line of text.split('\n')) log(line);
     });
     page.on('pageerror', (error) => log(`[workbench page error] ${error.message}`));
     await page.goto(workbenchUrl(port, workspace, options), { waitUntil: 'domcontentloaded', timeout: 60_000 });
     const code = await exitCode;
-    if (code !== 0) log(`vscode tests: exit code ${code}; server log (tail):\n${server.output().slice(-3000)}`);
+    if (code !== 0) {
+      // Prefixed, so a count line the extension host echoed there is not mistaken for the suite's own.
+      log(`vscode tests: exit code ${code}; server log (tail):`);
+      for (const line of server.output().slice(-3000).split('\n')) log(`[server] ${line}`);
+    }
     return code;
   } finally {
     clearTimeout(timer);

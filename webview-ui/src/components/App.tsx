@@ -45,7 +45,7 @@ export function App(): ReactNode {
       ))}
       <RequestBox busy={state.busy} />
       {state.run ? <RunView run={state.run} state={state} /> : state.connected ? <p className="muted">No run yet. Describe a change above and press Run.</p> : null}
-      <HistorySection runs={state.history} liveRunId={state.run?.stateId ?? null} busy={state.busy} />
+      <HistorySection runs={state.history} live={state.run} busy={state.busy} />
     </main>
   );
 }

@@ -1,14 +1,17 @@
 // Earlier runs in this workspace, newest first, each resumable (when unfinished) and revertible.
 
 import type { ReactNode } from 'react';
+import type { CodingState } from '../../../src/core/model';
 import type { RunSummary } from '../../../src/core/workflow/types';
 import { send } from '../vscode-api';
 import { formatCost, formatWhen, nodeLabel } from '../state/format';
+import { historyRows } from '../state/history';
 import { isTerminal } from '../state/timeline';
 import { Badge, IconButton, Section } from './common';
 
-export function HistorySection({ runs, liveRunId, busy }: { runs: RunSummary[]; liveRunId: string | null; busy: boolean }): ReactNode {
-  const sorted = [...runs].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+export function HistorySection({ runs, live, busy }: { runs: RunSummary[]; live: CodingState | null; busy: boolean }): ReactNode {
+  const sorted = historyRows(runs, live);
+  const liveRunId = live?.stateId ?? null;
   return (
     <Section
       title="Run history"

@@ -38,8 +38,16 @@ export function PlanSection({ runId, plan, waiting }: { runId: string; plan: Exe
     <Section title="Plan" icon="checklist" testId="plan">
       {mode === 'edit' ? (
         <PlanEditor plan={draft} onChange={setDraft} />
-      ) : (
+      ) : waiting ? (
         <PlanView plan={plan} />
+      ) : (
+        // Once approved the plan is context, not the news: folded, so validation stays in view.
+        <details className="plan-details">
+          <summary data-testid="plan-summary">
+            {plan.summary} <span className="muted">({plan.steps.length} step{plan.steps.length === 1 ? '' : 's'})</span>
+          </summary>
+          <PlanView plan={plan} showSummary={false} />
+        </details>
       )}
       {waiting ? (
         <div className="gate">
@@ -90,10 +98,10 @@ export function PlanSection({ runId, plan, waiting }: { runId: string; plan: Exe
   );
 }
 
-function PlanView({ plan }: { plan: ExecutionPlan }): ReactNode {
+function PlanView({ plan, showSummary = true }: { plan: ExecutionPlan; showSummary?: boolean }): ReactNode {
   return (
     <>
-      <p className="plan-summary" data-testid="plan-summary">{plan.summary}</p>
+      {showSummary ? <p className="plan-summary" data-testid="plan-summary">{plan.summary}</p> : null}
       <ol className="plan-steps">
         {plan.steps.map((step) => (
           <li key={step.number} className="plan-step" data-testid="plan-step">

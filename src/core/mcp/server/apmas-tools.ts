@@ -27,7 +27,15 @@ function tool<S extends z.ZodRawShape>(
   return { name, description, input, readonly, timeoutMs: 10_000, execute: (value) => run(value as z.output<typeof input>) } as ToolDefinition;
 }
 
-export function apmasTools(store: CoordinationStore): ToolDefinition[] {
+export interface ApmasHooks {
+  /**
+   * Escalates a run that is live in this process (RunOrchestrator.requestHelp); false when it is not
+   * live here or not at a working step, and the request is only recorded.
+   */
+  requestHelp?(runId: string, reason: string): Promise<boolean>;
+}
+
+export function apmasTools(store: CoordinationStore, hooks: ApmasHooks = {}): ToolDefinition[] {
   const now = (): string => new Date().toISOString();
   return [
     tool('apmas_heartbeat', 'Signal that you are still working. Call every few minutes.', {
@@ -88,8 +96,14 @@ export function apmasTools(store: CoordinationStore): ToolDefinition[] {
       const message = { id: randomUUID(), at: now(), from: i.agent, to: i.helpType === 'agent' ? (i.targetAgent ?? 'all') : 'human', type: `help:${i.helpType}`, content: i.context ? `${i.issue}\n${i.context}` : i.issue };
       await store.appendMessage(i.runId, message);
       await store.updateAgent(i.runId, i.agent, (r) => ({ ...r, status: 'blocked', message: i.issue }));
-      if (i.helpType !== 'agent') await store.escalate(i.runId, message);
-      return done(i.helpType === 'agent' ? `Help requested from ${message.to}` : 'Escalated: a person will answer through the run (get_run_state shows it as an open escalation).');
+      if (i.helpType === 'agent') return done(`Help requested from ${message.to}`);
+      await store.escalate(i.runId, message);
+      const stopped = i.runId && hooks.requestHelp ? await hooks.requestHelp(i.runId, `${i.agent} asks: ${message.content}`) : false;
+      return done(
+        stopped
+          ? `Escalated: run ${i.runId} stopped its current step and waits for a person (ESCALATE, then WAIT_HUMAN); the answer comes through approve_run (continue or stop).`
+          : 'Escalated: a person will answer through the run (get_run_state shows it as an open escalation).',
+      );
     }),
     tool('apmas_complete', 'Signal that all your work is done, with a summary and the artifacts.', {
       summary: z.string().min(1),

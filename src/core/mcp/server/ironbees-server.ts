@@ -24,11 +24,16 @@ export interface IronbeesMcpServerOptions {
 export function createIronbeesMcpServer(options: IronbeesMcpServerOptions): Server {
   const { host } = options;
   const coordination = new CoordinationStore(host);
+  // Remembered once created: a help request reaches a run only if it lives in this process, and
+  // asking for help must not start a model or dotnet just to find out that it does not.
+  let created: Orchestrator | null = null;
+  const orchestrator = async (): Promise<Orchestrator> => (created = await options.orchestrator());
+  const requestHelp = async (runId: string, reason: string): Promise<boolean> => (created?.requestHelp ? created.requestHelp(runId, reason) : false);
   const registry = new ToolRegistry();
   for (const tool of [
     ...workspaceTools(),
-    ...runTools({ workspaceRoot: host.workspaceRoot, orchestrator: options.orchestrator, coordination, logger: host.logger }),
-    ...apmasTools(coordination),
+    ...runTools({ workspaceRoot: host.workspaceRoot, orchestrator, coordination, logger: host.logger }),
+    ...apmasTools(coordination, { requestHelp }),
   ]) {
     registry.register(tool);
   }

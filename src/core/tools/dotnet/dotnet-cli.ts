@@ -6,10 +6,9 @@
 // ~5 s, and the validator runs every iteration. They outlive the command, so:
 //  - each process gets its own MSBuild handshake salt: our servers are ours only (never another tool's,
 //    and `shutdownBuildServers` stops only ours), and they exit after 5 idle minutes;
-//  - `dotnet test` runs without servers, so the test host is a child of the command and a hung test dies
-//    with its tree at the time limit;
-//  - a killed build can leave a hung task in a server; NodeProcessRunner reaps the process groups that
-//    earlier commands left behind when it kills one.
+//  - a killed build or test run can leave a hung task or test host in a server; NodeProcessRunner reaps
+//    the process groups that earlier commands left behind when it kills one (POSIX; on Windows tests run
+//    without servers so the command's own tree holds the test host).
 
 import { randomUUID } from 'node:crypto';
 import { ConfigurationError } from '../../errors';
@@ -57,9 +56,14 @@ export function buildEnv(): Record<string, string> {
   };
 }
 
-/** For `dotnet test --no-build`: everything stays in the command's own process tree. */
+/**
+ * For `dotnet test --no-build`. With servers, the VSTest target runs in the warm MSBuild server (about a
+ * second less per test project) and the test host is a child of the server, not of the command: on POSIX
+ * the runner reaps the server's process group when a hung test is killed. Windows has no process groups,
+ * so there the test command runs without servers and its tree holds the test host.
+ */
 export function testEnv(): Record<string, string> {
-  return { ...QUIET_ENV, ...NO_SERVER_ENV };
+  return process.platform === 'win32' ? { ...QUIET_ENV, ...NO_SERVER_ENV } : buildEnv();
 }
 
 export type DotnetRunOptions = Omit<RunOptions, 'env'> & { env: Record<string, string> };

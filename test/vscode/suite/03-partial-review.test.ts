@@ -1,0 +1,87 @@
+// Hunk-level review through the real Anthropic SDK against a scripted local fake of the Messages
+// API: the coder proposes two hunks in one file and a new file; the person accepts one hunk,
+// rejects the other with a reason, and rejects the new file. Exactly that reaches the disk.
+
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startFakeAnthropic, toolUse } from '../../support/fake-anthropic';
+import type { FakeAnthropic } from '../../support/fake-anthropic';
+import type { HunkRef } from '../../../src/extension/commands';
+import { SOURCE, TARGET, eventually, ironbees, readWorkspaceFile, setSetting } from './helpers';
+
+const NOTES = 'src/Calculator/Notes.cs';
+const PLAN = {
+  spec: 'Calc.Divide returns a / b.',
+  plan: {
+    summary: 'Fix Divide; tidy Add; add notes.',
+    steps: [
+      { number: 1, description: 'Return a / b', actionType: 'MODIFY', filePath: SOURCE, rationale: 'The test expects 6 / 3 = 2' },
+      { number: 2, description: 'Add notes', actionType: 'CREATE', filePath: NOTES, rationale: 'Documentation' },
+    ],
+    affectedFiles: [SOURCE, NOTES],
+    complexity: 'LOW',
+  },
+};
+
+function edit(oldStr: string, newStr: string): ReturnType<typeof toolUse> {
+  return toolUse('str_replace_based_edit_tool', { command: 'str_replace', path: SOURCE, old_str: oldStr, new_str: newStr });
+}
+
+describe('per-hunk and per-file review (real SDK against a fake Messages API)', function () {
+  this.timeout(300_000);
+  let fake: FakeAnthropic;
+  const original = readWorkspaceFile(SOURCE) ?? '';
+
+  before(async () => {
+    fake = await startFakeAnthropic();
+    const { controllerDeps } = await ironbees();
+    await controllerDeps.apiKeys.set('sk-ant-test-key-for-the-fake');
+    await setSetting('anthropicBaseUrl', fake.url);
+    await setSetting('demoModel', false);
+  });
+
+  after(async () => {
+    await setSetting('demoModel', undefined);
+    await setSetting('anthropicBaseUrl', undefined);
+    const { controllerDeps } = await ironbees();
+    await controllerDeps.apiKeys.clear();
+    await fake.close();
+  });
+
+  it('applies a partly accepted file as accepted, and leaves out the rejected hunk and file', async () => {
+    fake.enqueue(
+      toolUse('submit_plan', PLAN),
+      edit('public static int Add(int a, int b) => a + b;', 'public static int Add(int a, int b) => b + a;'),
+      edit('return a * b;', 'return a / b;'),
+      toolUse('str_replace_based_edit_tool', { command: 'create', path: NOTES, file_text: '// Notes\n' }),
+      toolUse('submit_changes', { summary: 'Fixed Divide, tidied Add, added notes.' }),
+    );
+    const { controller, review } = await ironbees();
+    const first = await controller.start('Fix Divide', TARGET);
+    await controller.waitFor(['WAIT_PLAN_APPROVAL']);
+    await vscode.commands.executeCommand('ironbees.approvePlan');
+    const atDiffs = await controller.waitFor(['WAIT_DIFF_APPROVAL', 'FAILED']);
+    assert.equal(atDiffs.currentNode, 'WAIT_DIFF_APPROVAL', JSON.stringify(atDiffs.metadata));
+    assert.deepEqual(atDiffs.codeDiffs.map((d) => d.filePath).sort(), [NOTES, SOURCE].sort());
+    assert.equal(review.review?.hunks(SOURCE).length, 2);
+
+    const hunk = (index: number): HunkRef => ({ runId: first.stateId, filePath: SOURCE, hunk: index });
+    await vscode.commands.executeCommand('ironbees.rejectHunk', hunk(0), 'Leave Add alone');
+    await vscode.commands.executeCommand('ironbees.acceptHunk', hunk(1));
+    const reviews = review.fileReviews();
+    assert.equal(reviews.find((f) => f.filePath === SOURCE)?.status, 'partial');
+    assert.deepEqual(reviews.find((f) => f.filePath === SOURCE)?.rejectedHunks, [0]);
+    assert.equal(controller.state?.currentNode, 'WAIT_DIFF_APPROVAL', 'not submitted while a file is undecided');
+
+    await vscode.commands.executeCommand('ironbees.rejectFile', { filePath: NOTES }, 'No notes, please');
+    const done = await controller.waitFor(['SUCCESS', 'FAILED', 'WAIT_HUMAN'], 240_000);
+    assert.equal(done.currentNode, 'SUCCESS');
+    const after = readWorkspaceFile(SOURCE) ?? '';
+    assert.match(after, /return a \/ b;/);
+    assert.match(after, /=> a \+ b;/, 'the rejected hunk was not applied');
+    assert.equal(after, original.replace('return a * b;', 'return a / b;'));
+    assert.equal(readWorkspaceFile(NOTES), null, 'the rejected file was not created');
+    await vscode.commands.executeCommand('ironbees.revertRun', first.stateId);
+    await eventually('the original back', () => readWorkspaceFile(SOURCE) === original);
+  });
+});
