@@ -21,6 +21,7 @@ import { createVscodeHost } from '../host/vscode/index';
 import type { VscodeHost } from '../host/vscode/index';
 import type { IronbeesSettings } from './settings';
 import { agentsFolderPath } from './settings';
+import { askToolApprovalInEditor } from './tool-approval';
 
 export interface RuntimeOptions {
   workspaceRoot: string;
@@ -96,5 +97,5 @@ export async function createExtensionRuntime(options: RuntimeOptions): Promise<E
   const host = createVscodeHost(options.workspaceRoot, { logger: options.logger, folder: options.folder });
   const tools = createDefaultToolRegistry();
   const agents = await loadAllAgents(options, tools.names());
-  return { host, orchestrator: createOrchestrator({ host, model, agents, tools }) };
+  return { host, orchestrator: createOrchestrator({ host, model, agents, tools, askToolApproval: askToolApprovalInEditor }) };
 }

@@ -20,13 +20,17 @@ export async function mcpCommand(ctx: CommandContext, args: McpArgs): Promise<nu
   await checkWorkspace(args.workspace);
   const host = ctx.deps.createHost(args.workspace, ctx.logger);
   let orchestrator: Promise<Orchestrator> | null = null;
+  let existing: Orchestrator | null = null;
   const options = {
     host,
     version,
+    existingOrchestrator: (): Orchestrator | null => existing,
     orchestrator: (): Promise<Orchestrator> => {
+      // No askToolApproval: nobody is at a terminal here, so tools with side effects run only in
+      // runs started with diffApproval "never".
       orchestrator ??= ctx.deps
         .createRuntime({ workspaceRoot: args.workspace, demo: args.demo, env: ctx.io.env, logger: ctx.logger })
-        .then((runtime) => runtime.orchestrator)
+        .then((runtime) => (existing = runtime.orchestrator))
         .catch((error: unknown) => {
           orchestrator = null;
           throw error;

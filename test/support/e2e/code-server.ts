@@ -2,12 +2,11 @@
 // installed into fresh extension and user-data folders, serving a COPY of a workspace. Used by the
 // browser end-to-end test and by `npm start`.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { codeServerCli, ensureCodeServer } from '../vscode/paths';
-import { freePort, scratchDirs } from '../vscode/processes';
+import { freePort, scratchDirs, startServer } from '../vscode/processes';
 import type { ScratchDirs, Started } from '../vscode/processes';
-import { startServer } from '../vscode/processes';
 import { writeSettings } from '../vscode/settings';
 
 export interface CodeServerOptions {
@@ -32,6 +31,8 @@ export interface RunningCodeServer {
   readonly workspace: string;
   /** Scratch root holding the copy, user data, extensions and the server log. */
   readonly scratch: string;
+  /** Resolves if code-server exits (after stop(), or on its own). */
+  readonly exited: Promise<void>;
   readonly stop: () => Promise<void>;
 }
 
@@ -79,12 +80,12 @@ async function start(options: CodeServerOptions, dirs: ScratchDirs): Promise<Run
     await server.stop();
     throw error;
   }
-  mkdirSync(workspace, { recursive: true });
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
   return {
     url,
     workspace,
     scratch: dirs.root,
+    exited: server.exited,
     stop: async () => {
       await server.stop();
       if (!options.keepScratch) dirs.remove();

@@ -42,6 +42,8 @@ export interface Started {
   /** Resolves once `pattern` appears in the output; rejects if the process exits first or time runs out. */
   readonly waitFor: (pattern: RegExp, timeoutMs: number) => Promise<void>;
   readonly output: () => string;
+  /** Resolves when the server process exits, for whatever reason. */
+  readonly exited: Promise<void>;
   readonly stop: () => Promise<void>;
 }
 
@@ -92,7 +94,7 @@ export function startServer(command: string, args: readonly string[], env: NodeJ
     await new Promise<void>((resolve) => log.end(resolve));
   };
 
-  return { child, waitFor, output: () => text, stop };
+  return { child, waitFor, output: () => text, exited: exitedPromise, stop };
 }
 
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {

@@ -18,6 +18,8 @@ export interface IronbeesMcpServerOptions {
   host: Host;
   /** Created on the first run-control call (it needs the model and dotnet). */
   orchestrator(): Promise<Orchestrator>;
+  /** The orchestrator if `orchestrator()` already made one (shared by every HTTP session); never creates it. */
+  existingOrchestrator?(): Orchestrator | null;
   version: string;
 }
 
@@ -28,7 +30,10 @@ export function createIronbeesMcpServer(options: IronbeesMcpServerOptions): Serv
   // asking for help must not start a model or dotnet just to find out that it does not.
   let created: Orchestrator | null = null;
   const orchestrator = async (): Promise<Orchestrator> => (created = await options.orchestrator());
-  const requestHelp = async (runId: string, reason: string): Promise<boolean> => (created?.requestHelp ? created.requestHelp(runId, reason) : false);
+  const requestHelp = async (runId: string, reason: string): Promise<boolean> => {
+    const live = options.existingOrchestrator?.() ?? created;
+    return live?.requestHelp ? live.requestHelp(runId, reason) : false;
+  };
   const registry = new ToolRegistry();
   for (const tool of [
     ...workspaceTools(),
