@@ -25,14 +25,25 @@ await build({
   banner: { js: '#!/usr/bin/env node' },
 });
 
+// The extension is two files: the light half that activation loads, and the heavy half
+// (src/extension/heavy.ts: the core runtime and the zod schemas) that it `import()`s on first use.
+const loadHeavyHalfLazily = {
+  name: 'extension-heavy-half',
+  setup(builder) {
+    builder.onResolve({ filter: /(^|\/)heavy\.js$/ }, (args) =>
+      args.importer.includes('src/extension') ? { path: './extension-heavy.js', external: true } : undefined,
+    );
+  },
+};
 await build({
   ...common,
-  entryPoints: { extension: 'src/extension/extension.ts' },
+  entryPoints: { extension: 'src/extension/extension.ts', 'extension-heavy': 'src/extension/heavy.ts' },
   outdir: 'dist',
   external: ['vscode'],
   minify: true,
-  // Activation time and the crash stacks people send both benefit from readable class names.
+  // Crash stacks people send benefit from readable class names.
   keepNames: true,
+  plugins: [loadHeavyHalfLazily],
 });
 
 // The suites that run inside a real extension host: `index.js` (mocha's entry, `run()`) and one

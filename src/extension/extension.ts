@@ -9,6 +9,7 @@ import type { IronbeesApi, WorkspaceServices } from './api';
 import type { CommandHandlers } from './commands';
 import { COMMAND_IDS, registerCommands } from './commands';
 import { createLogChannel, loggerFor } from './log';
+import { GateNotices } from './gate-notices';
 import { PanelBridge } from './panel-bridge';
 import { RunProgress } from './progress';
 import { offerUnfinishedRuns } from './resume-offer';
@@ -57,7 +58,8 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   const view: AgentViewProvider = new AgentViewProvider(context.extensionUri, bridge, (message) => bridge.handle(message), logger);
   bridge.attach(view);
   const progress = new RunProgress(controller, () => actions.cancelRun());
-  context.subscriptions.push(controller, review, statusBar, bridge, view, progress);
+  const notices = new GateNotices(controller, actions, () => view.reveal(false));
+  context.subscriptions.push(controller, review, statusBar, bridge, view, progress, notices);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(AGENT_VIEW_ID, view));
 
   const handlers: CommandHandlers = {

@@ -230,7 +230,7 @@ export class RunController extends Disposable {
 
   private async buildRuntime(): Promise<ExtensionRuntime> {
     // Loaded on first use: the core, the SDK and xstate are most of the bundle, and activation stays fast.
-    const { createExtensionRuntime } = await import('./runtime.js');
+    const { createExtensionRuntime } = await import('./heavy.js');
     return createExtensionRuntime({
       workspaceRoot: this.workspaceRoot,
       folder: this.deps.folder,

@@ -15,7 +15,8 @@ const node = process.execPath;
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const installCodeServer = { name: 'install code-server', cmd: node, args: ['scripts/install-code-server.mjs'] };
 
-/** Steps without a test count: they pass or fail as a whole, and a failure stops the run. */
+/** Steps without a test count: they pass or fail as a whole, and a failure stops the run. Each step
+ * and stage has a time limit (`timeoutMs`, default 20 min) after which it is stopped and fails. */
 const CHECKS = [
   { name: 'build', cmd: 'npm', args: ['run', '--silent', 'build'] },
   { name: 'typecheck', cmd: bin('tsc'), args: ['-p', '.', '--noEmit'] },
@@ -29,6 +30,7 @@ const STAGES = [
     enabled: true,
     cmd: bin('mocha'),
     args: ['--timeout', '300000', 'test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    timeoutMs: 40 * 60_000,
   },
   {
     // Proves the VS Code runner itself with a throwaway extension: a passing suite gives exit 0, a
@@ -38,6 +40,7 @@ const STAGES = [
     needs: [installCodeServer],
     cmd: node,
     args: ['--import', 'tsx', 'test/support/vscode/selftest/run-selftest.ts'],
+    timeoutMs: 10 * 60_000,
   },
   {
     // Proves the browser helpers: code-server with a packaged .vsix, chromium, the palette (~25 s).
@@ -46,6 +49,7 @@ const STAGES = [
     needs: [installCodeServer],
     cmd: bin('mocha'),
     args: ['--timeout', '240000', 'test/support/e2e/selftest/**/*.test.ts'],
+    timeoutMs: 10 * 60_000,
   },
   {
     // The extension's suites inside a real extension host (ext bundles dist/test/vscode/index.js).
@@ -54,6 +58,7 @@ const STAGES = [
     needs: [installCodeServer],
     cmd: node,
     args: ['--import', 'tsx', 'test/support/vscode/run-vscode-tests.ts'],
+    timeoutMs: 10 * 60_000,
   },
   {
     // The product end to end in a browser: code-server with the packaged .vsix (npm run package).
@@ -62,16 +67,29 @@ const STAGES = [
     needs: [installCodeServer, { name: 'package', cmd: 'npm', args: ['run', '--silent', 'package'] }],
     cmd: bin('mocha'),
     args: ['--timeout', '600000', 'test/e2e/**/*.test.ts'],
+    timeoutMs: 20 * 60_000,
   },
 ];
 
 const COUNT_LINE = /^(\d+) passed, (\d+) failed/;
 
+let current; // the running child, so Ctrl-C and time limits can stop its whole process group
+
 /** Runs one command, echoing its output, and resolves with its exit code and last count line. */
 function run(step) {
   return new Promise((resolve) => {
     console.log(`\n=== ${step.name}: ${[step.cmd, ...step.args].join(' ')}`);
-    const child = spawn(step.cmd, step.args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+    // Its own process group: a stage that overruns is stopped with everything it started.
+    const child = spawn(step.cmd, step.args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env, detached: true });
+    current = child;
+    const limitMs = step.timeoutMs ?? 20 * 60_000;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      console.log(`\n${step.name}: still running after ${limitMs / 60_000} min; stopping it`);
+      killGroup(child, 'SIGTERM');
+      setTimeout(() => killGroup(child, 'SIGKILL'), 5000).unref();
+    }, limitMs);
     let pending = '';
     let count;
     child.stdout.on('data', (chunk) => {
@@ -83,12 +101,28 @@ function run(step) {
     });
     child.on('error', (error) => {
       console.log(`${step.name}: could not start: ${error.message}`);
-      resolve({ code: 1, count });
     });
     child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      current = undefined;
       count = parseCount(pending) ?? count;
-      resolve({ code: code ?? (signal ? 1 : 0), count });
+      resolve({ code: timedOut ? 124 : code ?? (signal ? 1 : 0), count });
     });
+  });
+}
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (current) killGroup(current, 'SIGKILL');
+    process.exit(130);
   });
 }
 
@@ -136,7 +170,7 @@ async function main() {
       totals.failed += count.failed;
     }
     if (!count) problems.push(`${stage.name} printed no "N passed, N failed" line (exit ${code})`);
-    else if (code !== 0) problems.push(`${stage.name} exited ${code} (${count.passed} passed, ${count.failed} failed, ${seconds} s)`);
+    else if (code !== 0 || count.failed > 0) problems.push(`${stage.name} exited ${code} (${count.passed} passed, ${count.failed} failed, ${seconds} s)`);
     else console.log(`=== ${stage.name}: ${count.passed} passed, ${count.failed} failed in ${seconds} s`);
   }
   const skipped = STAGES.filter((stage) => !stages.includes(stage)).map((stage) => stage.name);

@@ -8,7 +8,6 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/host';
 import { errorMessage } from '../../core/errors';
-import { webviewMessageSchema } from '../../shared/protocol';
 import type { ExtensionMessage, WebviewMessage } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import { renderWebviewHtml } from './html';
@@ -87,6 +86,8 @@ export class AgentViewProvider extends Disposable implements vscode.WebviewViewP
   }
 
   private async receive(raw: unknown): Promise<void> {
+    // The schema (zod) loads with the first message, not at activation.
+    const { webviewMessageSchema } = await import('../heavy.js');
     const parsed = webviewMessageSchema.safeParse(raw);
     if (!parsed.success) {
       const kind = typeof raw === 'object' && raw !== null ? String((raw as { type?: unknown }).type) : typeof raw;

@@ -34,7 +34,8 @@ const STEP_OF: Partial<Record<WorkflowNode, StepName>> = {
   DECIDE: 'decide',
   ESCALATE: 'writeHandoff',
 };
-const HUMAN_EVENTS = new Set(['APPROVE', 'REJECT', 'CONTINUE', 'STOP', 'CANCEL']);
+/** Events from outside the run: a person's answers, and a request for help (sent while a step works). */
+const HUMAN_EVENTS = new Set(['APPROVE', 'REJECT', 'CONTINUE', 'STOP', 'CANCEL', 'REQUEST_HELP']);
 /** Small, so escalation is reached quickly; CONTINUE may add one more iteration, once. */
 const GRAPH_MAX_ITERATIONS = 2;
 
@@ -56,15 +57,18 @@ function failed(node: WorkflowNode): StepEvent {
 function eventsAt(snapshot: RunSnapshot): GraphEvent[] {
   const context = snapshot.context;
   const cancel: RunEvent = { type: 'CANCEL' };
+  // Explored in the first iteration only: a later one takes the same transitions, and every extra
+  // branch multiplies the simple paths.
+  const help: GraphEvent[] = context.iterationCount <= 1 ? [{ type: 'REQUEST_HELP', reason: 'The spec is ambiguous' }] : [];
   switch (snapshot.value as WorkflowNode) {
     case 'INIT':
       return [done('INIT', baseline()), failed('INIT'), cancel];
     case 'PLAN':
-      return [done('PLAN', planOutput()), failed('PLAN'), cancel];
+      return [done('PLAN', planOutput()), failed('PLAN'), ...help, cancel];
     case 'WAIT_PLAN_APPROVAL':
       return [{ type: 'APPROVE' }, { type: 'APPROVE', editedPlan: plan('Edited') }, { type: 'REJECT', feedback: 'Smaller steps' }, cancel];
     case 'CODE':
-      return [done('CODE', codeOutput()), done('CODE', codeOutput([])), failed('CODE'), cancel];
+      return [done('CODE', codeOutput()), done('CODE', codeOutput([])), failed('CODE'), ...help, cancel];
     case 'WAIT_DIFF_APPROVAL':
       return [
         { type: 'APPROVE' },
@@ -74,13 +78,17 @@ function eventsAt(snapshot: RunSnapshot): GraphEvent[] {
         cancel,
       ];
     case 'VALIDATE':
-      return [done('VALIDATE', passing()), done('VALIDATE', failing(context.iterationCount)), failed('VALIDATE'), cancel];
+      return [done('VALIDATE', passing()), done('VALIDATE', failing(context.iterationCount)), failed('VALIDATE'), ...help, cancel];
     case 'DECIDE':
       return [done('DECIDE', decide({ passed: context.passed, iteration: context.iterationCount, maxIterations: context.maxIterations })), cancel];
     case 'ESCALATE':
       return [done('ESCALATE', { handoffPath: '/ws/.ironbees/runs/run-1/HANDOFF.md' }), failed('ESCALATE'), cancel];
     case 'WAIT_HUMAN': {
-      const more: GraphEvent[] = context.maxIterations <= GRAPH_MAX_ITERATIONS ? [{ type: 'CONTINUE', guidance: 'Try Mul', additionalIterations: 1 }] : [];
+      // After a request for help while planning, CONTINUE plans again and adds no iteration.
+      const more: GraphEvent[] =
+        context.maxIterations <= GRAPH_MAX_ITERATIONS || context.helpRequest?.from === 'PLAN'
+          ? [{ type: 'CONTINUE', guidance: 'Try Mul', additionalIterations: 1 }]
+          : [];
       return [...more, { type: 'STOP' }, cancel];
     }
     default:
@@ -94,7 +102,7 @@ function eventsAt(snapshot: RunSnapshot): GraphEvent[] {
  */
 function vertexKey(snapshot: RunSnapshot): string {
   const c = snapshot.context;
-  return JSON.stringify([snapshot.value, c.iterationCount, c.maxIterations, c.passed]);
+  return JSON.stringify([snapshot.value, c.iterationCount, c.maxIterations, c.passed, c.helpRequest?.from ?? null]);
 }
 
 type Path = StatePath<RunSnapshot, RunEvent>;
@@ -122,27 +130,32 @@ function describePath(path: Path): string {
   return path.steps.map((s) => `${(s.event as GraphEvent).type.replace(/^xstate\.(done|error)\.actor\.0\.ironbeesRun\./, '$1:')}→${String(s.state.value)}`).join(' ');
 }
 
-/** Replays a graph path on a real actor whose fake steps answer exactly as the path's events say. */
+/**
+ * Replays a graph path on a real actor whose fake steps answer exactly as the path's events say.
+ * Events are played in order, each once the run has entered (for the right number of times) the
+ * node it happens at: a step's answer is scripted only then, because a step that a request for help
+ * interrupts must not take the answer meant for its next run.
+ */
 async function replay(path: Path, planPolicy: PlanApprovalPolicy, diffs: DiffApprovalPolicy): Promise<void> {
   const steps = new FakeSteps(false);
   const events = path.steps.map((s) => s.event as GraphEvent);
-  for (const event of events) {
-    const match = /^xstate\.(done|error)\.actor\.0\.ironbeesRun\.(\w+)$/.exec(event.type);
-    if (!match) continue;
-    const completion = event as StepEvent;
-    const step = STEP_OF[match[2] as WorkflowNode];
-    assert.ok(step, `no step for ${event.type}`);
-    steps.script(step, match[1] === 'done' ? { output: completion.output as never } : { error: completion.error as Error });
-  }
   const run = new MachineRun(steps, { maxIterations: GRAPH_MAX_ITERATIONS, approval: { plan: planPolicy, diffs } });
   try {
     const expected = nodesOf(path);
-    // Each person's event is sent once the run has entered, for the right number of times, the node it is sent at.
     for (let i = 1; i < path.steps.length; i++) {
       const event = events[i];
-      if (!HUMAN_EVENTS.has(event.type)) continue;
       const at = path.steps[i - 1].state.value as WorkflowNode;
       const occurrence = nodesOf({ ...path, steps: path.steps.slice(0, i) }).filter((n) => n === at).length;
+      const match = /^xstate\.(done|error)\.actor\.0\.ironbeesRun\.(\w+)$/.exec(event.type);
+      if (match) {
+        const completion = event as StepEvent;
+        const step = STEP_OF[match[2] as WorkflowNode];
+        assert.ok(step, `no step for ${event.type}`);
+        await run.reach(at, occurrence);
+        steps.script(step, match[1] === 'done' ? { output: completion.output as never } : { error: completion.error as Error });
+        continue;
+      }
+      assert.ok(HUMAN_EVENTS.has(event.type), `unexpected event ${event.type}`);
       await run.sendAt(at, event as RunEvent, occurrence);
     }
     const last = expected[expected.length - 1];
@@ -176,8 +189,8 @@ describe('run machine: every path', function () {
     assert.deepEqual([...reached].sort(), [...WORKFLOW_NODES].sort());
   });
 
-  // INIT →baseline PLAN →plan WAIT_PLAN_APPROVAL →approve CODE →no edits VALIDATE →fail DECIDE
-  // →retry CODE → VALIDATE → DECIDE →escalate ESCALATE →hand-off WAIT_HUMAN: ten events.
+  // A request for help is the short way to a person: INIT →baseline PLAN →help ESCALATE →hand-off
+  // WAIT_HUMAN, three events (failing validation every iteration takes ten).
   it('shortest paths reach each node in the expected number of events', () => {
     const shortest = new Map<string, number>();
     for (const path of enumerate('shortest', 'always', 'always')) {
@@ -188,14 +201,14 @@ describe('run machine: every path', function () {
       CANCELLED: 1,
       CODE: 3,
       DECIDE: 5,
-      ESCALATE: 9,
+      ESCALATE: 2,
       FAILED: 1,
       INIT: 0,
       PLAN: 1,
       SUCCESS: 6,
       VALIDATE: 4,
       WAIT_DIFF_APPROVAL: 4,
-      WAIT_HUMAN: 10,
+      WAIT_HUMAN: 3,
       WAIT_PLAN_APPROVAL: 2,
     });
   });

@@ -35,6 +35,9 @@ function compact(state: CodingState): Record<string, unknown> {
     testResult: state.testResult,
     errorContext: state.errorContext,
     usage: state.usage,
+    // Why a run waits for a person, and where its hand-off is.
+    helpRequest: state.metadata.helpRequest ?? null,
+    handoffPath: state.metadata.handoffPath ?? null,
   };
 }
 

@@ -1,0 +1,45 @@
+// A notification when a run needs the person and the panel may be out of sight: the hand-off
+// (Continue / Stop / open the panel) and a failure. Plan and diff gates need none: the panel and
+// the diff editor already show them, and the status bar turns to "ready for review".
+
+import * as vscode from 'vscode';
+import type { CodingState, WorkflowNode } from '../core/model';
+import type { IronbeesActions } from './actions';
+import { Disposable } from './lifecycle';
+import type { RunController } from './run-controller';
+
+export class GateNotices extends Disposable {
+  private lastNode: WorkflowNode | null = null;
+
+  constructor(
+    private readonly controller: RunController,
+    private readonly actions: IronbeesActions,
+    private readonly showPanel: () => Promise<void>,
+  ) {
+    super();
+    this._register(controller.onDidChangeState((state) => void this.onState(state)));
+  }
+
+  private async onState(state: CodingState | null): Promise<void> {
+    const node = state?.currentNode ?? null;
+    if (!state || node === this.lastNode || !this.controller.isLive) {
+      this.lastNode = node;
+      return;
+    }
+    this.lastNode = node;
+    if (node === 'WAIT_HUMAN') {
+      const choice = await vscode.window.showWarningMessage(
+        `Ironbees needs you: "${state.userRequest.split('\n')[0].slice(0, 60)}" is still failing after ${state.iterationCount} iteration(s).`,
+        'Continue…',
+        'Stop',
+        'Open Panel',
+      );
+      if (choice === 'Continue…') await this.actions.continueRun();
+      if (choice === 'Stop') await this.actions.stopRun();
+      if (choice === 'Open Panel') await this.showPanel();
+    } else if (node === 'FAILED') {
+      const choice = await vscode.window.showErrorMessage('Ironbees: the run failed with an error it could not recover from.', 'Open Panel');
+      if (choice === 'Open Panel') await this.showPanel();
+    }
+  }
+}
