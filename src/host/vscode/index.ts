@@ -39,7 +39,11 @@ export function createVscodeHost(workspaceRoot: string, options: VscodeHostOptio
     );
   }
   const diagnostics = csharp ? new VscodeDiagnostics(root) : undefined;
-  const fs = new VscodeFileSystem((absPath) => diagnostics?.rememberBefore(absPath));
+  // Only workspace sources matter; the run's own files (.ironbees/) are written after every step.
+  const runFiles = `${path.sep}.ironbees${path.sep}`;
+  const fs = new VscodeFileSystem((absPath) => {
+    if (!absPath.includes(runFiles)) diagnostics?.rememberBefore(absPath);
+  });
   return {
     workspaceRoot: root,
     fs,
