@@ -20,7 +20,8 @@ const installCodeServer = { name: 'install code-server', cmd: node, args: ['scri
 const CHECKS = [
   { name: 'build', cmd: 'npm', args: ['run', '--silent', 'build'] },
   { name: 'typecheck', cmd: bin('tsc'), args: ['-p', '.', '--noEmit'] },
-  { name: 'lint', cmd: bin('eslint'), args: ['src', 'test'] },
+  { name: 'typecheck webview', cmd: bin('tsc'), args: ['-p', 'webview-ui', '--noEmit'] },
+  { name: 'lint', cmd: bin('eslint'), args: ['src', 'test', 'webview-ui'] },
 ];
 
 /** Test stages; each must print `N passed, N failed`. `needs` runs first (e.g. the installer). */

@@ -31,6 +31,16 @@ export interface VscodeTestOptions {
   readonly log?: (line: string) => void;
 }
 
+/** Workbench chatter (connection set-up, the disabled gallery, the missing service worker): not test output. */
+const NOISE = [
+  /^Ignoring fetching additional builtin extensions/,
+  /^Updating additional builtin extensions cache/,
+  /^(Resolving|Resolved) connection token/,
+  /^Creating a socket \(renderer-/,
+  /^\[Service Worker\] registration/,
+  /^ChatSessionStore: /,
+];
+
 const DEFAULT_TIMEOUT_MS = Number(process.env.IRONBEES_VSCODE_TEST_TIMEOUT_MS ?? 5 * 60_000);
 
 /** Resolves with the test run's exit code: 0 when `run()` resolved, non-zero otherwise (2 on timeout). */
@@ -78,6 +88,7 @@ export async function runVscodeTests(options: VscodeTestOptions): Promise<number
     await page.exposeFunction('codeAutomationLog', (_level: string, message: unknown) => {
       // The extension host forwards console calls as their argument list (printf style, as mocha uses).
       const text = Array.isArray(message) ? format(...(message as unknown[])) : String(message);
+      if (NOISE.some((pattern) => pattern.test(text))) return;
       for (const line of text.split('\n')) log(line);
     });
     page.on('pageerror', (error) => log(`[workbench page error] ${error.message}`));
