@@ -17,7 +17,13 @@ export class GateNotices extends Disposable {
     private readonly showPanel: () => Promise<void>,
   ) {
     super();
-    this._register(controller.onDidChangeState((state) => void this.onState(state)));
+    // A choice made on a stale notification (the run moved on meanwhile) is an error message, not
+    // an unhandled rejection in the extension host.
+    this._register(
+      controller.onDidChangeState((state) => {
+        this.onState(state).catch((error: unknown) => void vscode.window.showErrorMessage(`Ironbees: ${error instanceof Error ? error.message : String(error)}`));
+      }),
+    );
   }
 
   private async onState(state: CodingState | null): Promise<void> {

@@ -57,6 +57,8 @@ export class RunController extends Disposable {
   private current: CodingState | null = null;
   private live: LiveRun | null = null;
   private runtime: Promise<ExtensionRuntime> | null = null;
+  /** Runtimes replaced after a settings change, closed (their MCP servers stopped) once no run uses them. */
+  private retired: Array<Promise<ExtensionRuntime>> = [];
   private restored: Promise<void> | null = null;
 
   constructor(private readonly deps: RunControllerDeps) {
@@ -87,7 +89,19 @@ export class RunController extends Disposable {
 
   /** Settings or the key changed: the next run builds a fresh runtime (a live run keeps its own). */
   invalidateRuntime(): void {
+    if (this.runtime) this.retired.push(this.runtime);
     this.runtime = null;
+    void this.closeRetired();
+  }
+
+  /** Stops the MCP servers of replaced runtimes; a live run keeps its runtime until it ends. */
+  private async closeRetired(): Promise<void> {
+    if (this.live) return;
+    const retired = this.retired;
+    this.retired = [];
+    for (const runtime of retired) {
+      await runtime.then((built) => built.close()).catch((error: unknown) => this.deps.logger.warn(`Stopping MCP servers: ${errorMessage(error)}`));
+    }
   }
 
   /** Shows the latest persisted run (after a window reload the panel comes back to it). */
@@ -199,6 +213,9 @@ export class RunController extends Disposable {
 
   override dispose(): void {
     this.live?.abort.abort();
+    this.invalidateRuntime();
+    // The run stopped above settles on its own; its runtime's servers go with the rest.
+    void (this.live?.done ?? Promise.resolve()).then(() => this.closeRetired());
     super.dispose();
   }
 
@@ -270,6 +287,7 @@ export class RunController extends Disposable {
       } finally {
         if (this.live === live) this.live = null;
         if (!seen) failed(new OrchestratorError('The run ended before it started.'));
+        void this.closeRetired();
         // Listeners see the run is no longer live (the status bar stops spinning).
         this._onDidChangeState.fire(this.current);
         this._onDidChangeHistory.fire();

@@ -13,7 +13,10 @@ import { loadAgents } from '../core/agents/loader';
 import { ConfigurationError, errorMessage } from '../core/errors';
 import { AnthropicModelClient } from '../core/llm/anthropic';
 import { createDemoModelClient } from '../core/llm/demo-model';
+import { mcpServersFromSettings } from '../core/mcp/config';
+import { McpManager } from '../core/mcp/manager';
 import { createDefaultToolRegistry } from '../core/tools/catalog';
+import type { ToolRegistry } from '../core/tools/registry';
 import { createOrchestrator } from '../core/workflow/orchestrator';
 import type { RunOrchestrator } from '../core/workflow/orchestrator';
 import { NodeProcessRunner } from '../host/node/process-runner';
@@ -37,6 +40,10 @@ export interface RuntimeOptions {
 export interface ExtensionRuntime {
   host: VscodeHost;
   orchestrator: RunOrchestrator;
+  /** Built-in tools plus those of the MCP servers in the settings and `.ironbees/mcp.json`. */
+  tools: ToolRegistry;
+  /** Stops the MCP servers this runtime started (settings changed, or the window is closing). */
+  close(): Promise<void>;
 }
 
 const DOTNET_CHECK_TIMEOUT_MS = 60_000;
@@ -95,7 +102,15 @@ export async function createExtensionRuntime(options: RuntimeOptions): Promise<E
   const version = await checkDotnet(options.workspaceRoot);
   options.logger.debug(`dotnet ${version}`);
   const host = createVscodeHost(options.workspaceRoot, { logger: options.logger, folder: options.folder });
-  const tools = createDefaultToolRegistry();
+  // Settings servers plus `.ironbees/mcp.json`; a bad entry in the settings stops here, before a run.
+  const mcpServers = mcpServersFromSettings(options.settings.mcpServers, 'setting "ironbees.mcpServers"', options.workspaceRoot);
+  const mcp = new McpManager({ servers: mcpServers, workspaceRoot: options.workspaceRoot, logger: options.logger });
+  const tools = createDefaultToolRegistry().addSource(mcp);
   const agents = await loadAllAgents(options, tools.names());
-  return { host, orchestrator: createOrchestrator({ host, model, agents, tools, askToolApproval: askToolApprovalInEditor }) };
+  return {
+    host,
+    orchestrator: createOrchestrator({ host, model, agents, tools, askToolApproval: askToolApprovalInEditor }),
+    tools,
+    close: () => mcp.close(),
+  };
 }

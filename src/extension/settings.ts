@@ -18,6 +18,7 @@ export const SettingKeys = {
   agentsFolder: 'agentsFolder',
   demoModel: 'demoModel',
   anthropicBaseUrl: 'anthropicBaseUrl',
+  mcpServers: 'mcpServers',
 } as const;
 
 export interface IronbeesSettings {
@@ -30,6 +31,8 @@ export interface IronbeesSettings {
   agentsFolder: string;
   demoModel: boolean;
   anthropicBaseUrl: string;
+  /** As written in settings; validated (with clear errors) when a runtime is built. */
+  mcpServers: unknown;
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -55,6 +58,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): IronbeesSetting
     agentsFolder: String(config.get(SettingKeys.agentsFolder) ?? '').trim(),
     demoModel: config.get(SettingKeys.demoModel) === true,
     anthropicBaseUrl: String(config.get(SettingKeys.anthropicBaseUrl) ?? '').trim(),
+    mcpServers: config.get(SettingKeys.mcpServers) ?? {},
   };
 }
 

@@ -55,7 +55,7 @@ const STAGES = [
   {
     // The extension's suites inside a real extension host (ext bundles dist/test/vscode/index.js).
     name: 'vscode',
-    enabled: false,
+    enabled: true,
     needs: [installCodeServer],
     cmd: node,
     args: ['--import', 'tsx', 'test/support/vscode/run-vscode-tests.ts'],
@@ -64,7 +64,7 @@ const STAGES = [
   {
     // The product end to end in a browser: code-server with the packaged .vsix (npm run package).
     name: 'e2e',
-    enabled: false,
+    enabled: true,
     needs: [installCodeServer, { name: 'package', cmd: 'npm', args: ['run', '--silent', 'package'] }],
     cmd: bin('mocha'),
     args: ['--timeout', '600000', 'test/e2e/**/*.test.ts'],

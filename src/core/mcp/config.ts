@@ -38,7 +38,12 @@ const httpServer = z.strictObject({
   ...common,
 });
 
-const serverSchema = z.union([httpServer, stdioServer], { error: 'expected a stdio server {command, args, env, cwd} or {type: "http", url, headers}' });
+/** Chosen by `type` rather than as a union, so an error names the field that is wrong (a union only says neither shape fits). */
+function serverSchema(value: unknown): typeof stdioServer | typeof httpServer | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const type = (value as { type?: unknown }).type;
+  return type === undefined || type === 'stdio' ? stdioServer : httpServer;
+}
 
 export type StdioServerConfig = z.output<typeof stdioServer> & { name: string };
 export type HttpServerConfig = z.output<typeof httpServer> & { name: string };
@@ -67,7 +72,12 @@ export function mcpServersFromSettings(raw: unknown, where = 'settings', baseDir
       problems.push(`${where}: server "${name}": expected a name of letters, digits, dashes and single underscores`);
       continue;
     }
-    const parsed = serverSchema.safeParse(value);
+    const schema = serverSchema(value);
+    if (!schema) {
+      problems.push(`${where}: server "${name}": expected a stdio server {command, args, env, cwd} or {type: "http", url, headers}`);
+      continue;
+    }
+    const parsed = schema.safeParse(value);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) problems.push(`${where}: server "${name}"${issue.path.length ? `: ${issue.path.join('.')}` : ''}: ${issue.message}`);
       continue;

@@ -42,7 +42,11 @@ export class ReviewController extends Disposable {
     this._register(vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, this.documents));
     this._register(vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, this.documents));
     this._register(vscode.languages.registerCodeLensProvider({ scheme: PROPOSED_SCHEME }, this.lenses));
-    this._register(controller.onDidChangeState((state) => void this.onState(state)));
+    this._register(
+      controller.onDidChangeState((state) => {
+        this.onState(state).catch((error: unknown) => this.logger.warn(`Review could not follow the run: ${String(error)}`));
+      }),
+    );
   }
 
   get review(): ReviewModel | null {
@@ -137,12 +141,16 @@ export class ReviewController extends Disposable {
       const key = `${state.stateId}#${state.iterationCount}`;
       if (key === this.gateKey) return;
       this.gateKey = key;
-      this.model = new ReviewModel(state.stateId, state.codeDiffs);
+      // Keep our own reference: states arrive faster than `setContext` answers, and a later state
+      // may end this review (this.model = null) while we wait.
+      const model = new ReviewModel(state.stateId, state.codeDiffs);
+      this.model = model;
       await vscode.commands.executeCommand('setContext', REVIEWING_CONTEXT_KEY, true);
+      if (this.model !== model) return;
       this.lenses.refresh();
       this.fire();
-      const first = this.model.filePaths[0];
-      if (first) await this.openDiff(first).catch((error: unknown) => this.logger.warn(`Could not open the diff of ${first}: ${String(error)}`));
+      const first = model.filePaths[0];
+      if (first) await this.openDiff(first, model.runId).catch((error: unknown) => this.logger.warn(`Could not open the diff of ${first}: ${String(error)}`));
       return;
     }
     if (!this.model) return;
