@@ -38,6 +38,13 @@ export interface RevertReport {
 
 const TEXT_DECODER = new TextDecoder();
 
+/**
+ * What Ironbees writes at run time: runs (state, trace, journal, hand-off), build and test scratch
+ * files (tmp/, see tools/dotnet/build.ts) and the MCP coordination state kept outside a run.
+ */
+export const IRONBEES_GITIGNORE = '# Written by Ironbees at run time. agents/ and mcp.json are yours to commit.\nruns/\ntmp/\ncoordination/\n';
+const LEGACY_GITIGNORE = '*\n';
+
 export class RunStore {
   readonly runsDir: string;
 
@@ -59,10 +66,15 @@ export class RunStore {
     return path.join(this.runDir(runId), 'HANDOFF.md');
   }
 
-  /** `.ironbees/` keeps its own .gitignore so runs never end up in the person's commits. */
+  /**
+   * `.ironbees/` keeps its own .gitignore so what runs write never ends up in the person's commits,
+   * while what people configure there (agents/, mcp.json) can be committed.
+   */
   async ensureLayout(): Promise<void> {
     const ignore = path.join(this.host.workspaceRoot, '.ironbees', '.gitignore');
-    if (!(await this.host.fs.exists(ignore))) await this.host.fs.writeFile(ignore, '*\n');
+    const bytes = await this.host.fs.readFile(ignore);
+    // Earlier versions wrote `*`, which also hid agents/ and mcp.json; a file the person wrote stays.
+    if (bytes === null || TEXT_DECODER.decode(bytes) === LEGACY_GITIGNORE) await this.host.fs.writeFile(ignore, IRONBEES_GITIGNORE);
   }
 
   async save(run: PersistedRun): Promise<void> {

@@ -7,7 +7,7 @@ import { ConfigurationError, InvalidStateError, OrchestratorError, StateNotFound
 import type { WorkflowContext } from '../../../src/core/model';
 import { makeFileEdit } from '../../../src/core/tools/workspace/diff';
 import { RunOrchestrator } from '../../../src/core/workflow/orchestrator';
-import { STATE_SCHEMA_VERSION } from '../../../src/core/workflow/store';
+import { IRONBEES_GITIGNORE, STATE_SCHEMA_VERSION } from '../../../src/core/workflow/store';
 import { FakeSteps } from './fake-steps';
 import { StateStream, TempWorkspace, eventually, orchestratorOver } from './orchestrator-harness';
 import { baseline, codeOutput, failing, passing, planOutput, usage, workflow } from './samples';
@@ -88,7 +88,7 @@ describe('orchestrator', function () {
       for (const event of ws.events(stream.runId)) {
         if (event.kind === 'transition') assert.equal(event.iteration, event.to === 'INIT' || event.to === 'PLAN' ? 0 : 1);
       }
-      assert.equal(ws.runFile(stream.runId, '../../.gitignore'), '*\n');
+      assert.equal(ws.runFile(stream.runId, '../../.gitignore'), IRONBEES_GITIGNORE);
     });
 
     it('writes HANDOFF.md at ESCALATE and again at the end', async () => {

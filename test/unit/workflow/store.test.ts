@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AgentModeError, PathOutsideWorkspaceError, StateNotFoundError } from '../../../src/core/errors';
 import { makeFileEdit } from '../../../src/core/tools/workspace/diff';
 import { initialContext, toCodingState } from '../../../src/core/workflow/run-context';
-import { RunStore, STATE_SCHEMA_VERSION } from '../../../src/core/workflow/store';
+import { IRONBEES_GITIGNORE, RunStore, STATE_SCHEMA_VERSION } from '../../../src/core/workflow/store';
 import type { PersistedRun } from '../../../src/core/workflow/store';
 import { TempWorkspace } from './temp-workspace';
 import { runInput } from './samples';
@@ -34,12 +35,34 @@ describe('run store', () => {
     for (const bad of ['../x', 'a/b', '', 'a\\b']) assert.throws(() => store.runDir(bad), StateNotFoundError);
   });
 
-  it('keeps .ironbees out of git, without overwriting a .gitignore the person wrote', async () => {
+  it('keeps what runs write out of git, without overwriting a .gitignore the person wrote', async () => {
     await store.ensureLayout();
-    assert.equal(ws.read('.ironbees/.gitignore')?.toString(), '*\n');
+    assert.equal(ws.read('.ironbees/.gitignore')?.toString(), IRONBEES_GITIGNORE);
     ws.write('.ironbees/.gitignore', '*\n!agents/\n');
     await store.ensureLayout();
     assert.equal(ws.read('.ironbees/.gitignore')?.toString(), '*\n!agents/\n');
+  });
+
+  it('replaces the `*` that earlier versions wrote, which hid agents/ and mcp.json too', async () => {
+    ws.write('.ironbees/.gitignore', '*\n');
+    await store.ensureLayout();
+    assert.equal(ws.read('.ironbees/.gitignore')?.toString(), IRONBEES_GITIGNORE);
+  });
+
+  it('lets git see .ironbees/agents/ and .ironbees/mcp.json, and not runs/, tmp/ or coordination/', async function () {
+    if (spawnSync('git', ['--version']).status !== 0) this.skip();
+    const git = (...args: string[]): string => {
+      const result = spawnSync('git', args, { cwd: ws.dir, encoding: 'utf8' });
+      assert.equal(result.status, 0, result.stderr);
+      return result.stdout;
+    };
+    git('init', '-q');
+    await store.ensureLayout();
+    for (const file of ['runs/r1/state.json', 'runs/r1/edits/0.orig', 'tmp/build/affected-1.proj', 'coordination/agents.json', 'agents/coder/agent.yaml', 'mcp.json']) {
+      ws.write(`.ironbees/${file}`, 'x');
+    }
+    const untracked = git('status', '--porcelain', '--untracked-files=all').split('\n').filter(Boolean).map((line) => line.slice(3)).sort();
+    assert.deepEqual(untracked, ['.ironbees/.gitignore', '.ironbees/agents/coder/agent.yaml', '.ironbees/mcp.json']);
   });
 
   it('saves and loads a run', async () => {
