@@ -36,6 +36,12 @@ export interface ExecutionPlan {
   steps: PlanStep[];
   affectedFiles: string[];
   complexity: Complexity;
+  /**
+   * Tests that already failed before any edit and that this plan leaves alone, because the request
+   * is not about them. The person sees them in the plan; they do not block SUCCESS. Absent (the
+   * default) means every test must pass, baseline failures included.
+   */
+  knownFailures?: string[];
 }
 
 export type EditType = 'CREATE' | 'MODIFY' | 'DELETE';
@@ -201,4 +207,9 @@ export interface FileDecision {
   /** Indexes (0-based, in diffText order) of hunks rejected within an otherwise accepted file. */
   rejectedHunks?: number[];
   reason?: string;
+  /**
+   * A reason per rejected hunk (hunk index → why), when the person gave one for that hunk alone;
+   * `reason` still covers the hunks without one. Keys are strings once persisted as JSON.
+   */
+  hunkReasons?: Record<number, string>;
 }

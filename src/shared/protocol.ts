@@ -22,6 +22,7 @@ const executionPlan = z.object({
   steps: z.array(planStep).min(1),
   affectedFiles: z.array(z.string()),
   complexity: z.enum(['LOW', 'MEDIUM', 'HIGH']),
+  knownFailures: z.array(z.string()).optional(),
 });
 
 /** webview → extension */

@@ -44,6 +44,9 @@ export function renderPlan(plan: ExecutionPlan, colors: Colors): string {
   if (plan.affectedFiles.length) {
     lines.push('', `  Affected files: ${plan.affectedFiles.join(', ')}`);
   }
+  if (plan.knownFailures?.length) {
+    lines.push(`  ${colors.yellow('Failing before the change, left alone')}: ${plan.knownFailures.join(', ')}`);
+  }
   return lines.join('\n');
 }
 

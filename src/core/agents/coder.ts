@@ -91,5 +91,8 @@ export function renderPlan(plan: ExecutionPlan): string {
   const steps = plan.steps.map(
     (step) => `${step.number}. ${step.actionType} \`${step.filePath}\`: ${step.description}${step.rationale ? ` (why: ${step.rationale})` : ''}`,
   );
-  return [`${plan.summary} (complexity ${plan.complexity})`, '', ...steps].join('\n');
+  const known = plan.knownFailures?.length
+    ? ['', `Tests already failing that the plan leaves alone (do not change them): ${plan.knownFailures.join(', ')}`]
+    : [];
+  return [`${plan.summary} (complexity ${plan.complexity})`, '', ...steps, ...known].join('\n');
 }

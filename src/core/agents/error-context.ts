@@ -87,8 +87,8 @@ function buildSection(outcome: ValidationOutcome): string[] {
   return section.lines;
 }
 
-function renderFailure(failure: TestFailure, tailForRunFailures: string | undefined): string {
-  const tag = failure.preExisting ? ' [already failing before any edit]' : '';
+function renderFailure(failure: TestFailure, tailForRunFailures: string | undefined, tolerated: ReadonlySet<string>): string {
+  const tag = !failure.preExisting ? '' : tolerated.has(failure.testName) ? ' [already failing before any edit; the plan leaves it alone]' : ' [already failing before any edit]';
   const lines = [`### ${failure.testName}${tag}`, clip(failure.message, MAX_MESSAGE_CHARS)];
   const stack = failure.stackTrace.split('\n').filter((line) => line.trim() !== '').slice(0, MAX_STACK_LINES_SHOWN);
   if (stack.length > 0) lines.push(...stack);
@@ -99,7 +99,10 @@ function renderFailure(failure: TestFailure, tailForRunFailures: string | undefi
 function testSection(outcome: ValidationOutcome): string[] {
   const { test } = outcome;
   if (!test || test.failed === 0) return [];
-  const failures = [...test.failures.filter((failure) => !failure.preExisting), ...test.failures.filter((failure) => failure.preExisting)];
+  const tolerated = new Set(outcome.toleratedFailures);
+  // New failures first, then the pre-existing ones the request may be about, then those it is not.
+  const rank = (failure: TestFailure): number => (!failure.preExisting ? 0 : tolerated.has(failure.testName) ? 2 : 1);
+  const failures = [...test.failures].sort((a, b) => rank(a) - rank(b));
   const newCount = failures.filter((failure) => !failure.preExisting).length;
   const section = new Section(TEST_BUDGET);
   section.tryAdd(
@@ -107,7 +110,7 @@ function testSection(outcome: ValidationOutcome): string[] {
   );
   let shown = 0;
   for (const failure of failures) {
-    if (!section.tryAdd(renderFailure(failure, test.outputTail))) break;
+    if (!section.tryAdd(renderFailure(failure, test.outputTail, tolerated))) break;
     shown += 1;
   }
   const rest = failures.slice(shown);

@@ -114,6 +114,9 @@ export function summariseBaseline(baseline: Baseline): string {
   }
   if (!build.success || (test && test.failed > 0)) {
     lines.push('These failures are pre-existing: plan to fix them only if the request is about them.');
+    if (test && test.failed > 0) {
+      lines.push('Every test must pass for the run to succeed, unless you name a failing test the request is not about in `plan.knownFailures`.');
+    }
   }
   return lines.join('\n');
 }

@@ -28,7 +28,10 @@ export interface ValidationOutcome {
   build: BuildResult;
   /** Null when the build failed (tests were not run). */
   test: TestResult | null;
-  /** Build succeeded and no test failed, pre-existing failures included (the request may be to fix them). */
+  /**
+   * Build succeeded and no test failed, except baseline failures the plan leaves alone
+   * (`knownFailures`). Other pre-existing failures count: the request may be to fix them.
+   */
   passed: boolean;
   newBuildErrors: CompilationError[];
   newTestFailures: TestFailure[];
@@ -36,9 +39,23 @@ export interface ValidationOutcome {
   preExistingFailures: string[];
   /** Tests that failed in the baseline and pass now. */
   fixedFailures: string[];
+  /** Baseline failures that still fail and that the plan leaves alone: reported, not blocking. */
+  toleratedFailures: string[];
 }
 
-export type ValidateOptions = ValidatorOptions & { changedFiles: string[]; baseline: Baseline | null };
+export type ValidateOptions = ValidatorOptions & {
+  changedFiles: string[];
+  baseline: Baseline | null;
+  /** Baseline failures the approved plan leaves alone. A name that did not fail in the baseline excuses nothing. */
+  knownFailures?: readonly string[];
+};
+
+/** True when every failure is a baseline failure the plan leaves alone, and none went unnamed. */
+function onlyToleratedFailures(test: TestResult, tolerated: readonly string[]): boolean {
+  if (test.timedOut || test.failures.length !== test.failed) return false;
+  const allowed = new Set(tolerated);
+  return test.failures.every((failure) => failure.preExisting === true && allowed.has(failure.testName));
+}
 
 function record(options: ValidatorOptions, phase: 'baseline' | 'build' | 'test', ok: boolean, durationMs: number, detail: string): void {
   options.trace?.record({ kind: 'validation', at: new Date(options.host.clock.now()).toISOString(), phase, ok, durationMs, detail });
@@ -109,6 +126,7 @@ async function diagnosticsVerdict(options: ValidateOptions): Promise<ValidationO
     newTestFailures: [],
     preExistingFailures: [],
     fixedFailures: [],
+    toleratedFailures: [],
   };
 }
 
@@ -136,18 +154,21 @@ export async function validate(options: ValidateOptions): Promise<ValidationOutc
   record(options, 'build', build.success, build.durationMs, `${scopeNote}: ${describeBuild(build)}`);
   const newBuildErrors = newErrorsSince(build.errors, options.baseline);
   if (!build.success) {
-    return { build, test: null, passed: false, newBuildErrors, newTestFailures: [], preExistingFailures: [], fixedFailures: [] };
+    return { build, test: null, passed: false, newBuildErrors, newTestFailures: [], preExistingFailures: [], fixedFailures: [], toleratedFailures: [] };
   }
   const run = await testProjects(options, scope.testProjects);
   const comparison = compareTests(run.result, run.outcomes, options.baseline);
   record(options, 'test', run.result.success, run.result.durationMs, `${scope.testProjects.map((project) => project.name).join(', ') || 'no test projects'}: ${describeTests(run.result)}`);
+  const known = new Set(options.knownFailures ?? []);
+  const toleratedFailures = comparison.preExistingFailures.filter((name) => known.has(name));
   return {
     build,
     test: comparison.test,
-    passed: comparison.test.failed === 0,
+    passed: comparison.test.failed === 0 || onlyToleratedFailures(comparison.test, toleratedFailures),
     newBuildErrors,
     newTestFailures: comparison.newTestFailures,
     preExistingFailures: comparison.preExistingFailures,
     fixedFailures: comparison.fixedFailures,
+    toleratedFailures,
   };
 }

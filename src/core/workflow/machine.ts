@@ -242,6 +242,7 @@ export const runMachine = setup({
           workflow: context.workflow,
           edits: context.approvedEdits,
           baseline: context.baseline,
+          knownFailures: context.plan?.knownFailures ?? [],
           iteration: context.iterationCount,
           rejections: context.rejections,
           guidance: context.guidance,

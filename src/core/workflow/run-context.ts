@@ -119,6 +119,8 @@ export interface ValidateInput {
   workflow: WorkflowContext;
   edits: FileEdit[];
   baseline: Baseline | null;
+  /** The approved plan's `knownFailures`: baseline failures that do not block SUCCESS. */
+  knownFailures: string[];
   iteration: number;
   rejections: string | null;
   guidance: string | null;

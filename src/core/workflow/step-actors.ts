@@ -100,6 +100,8 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
         trace: traceFor(input.stateId),
         changedFiles,
         baseline: input.baseline,
+        // Resumed runs persisted before the field existed have no list: every test must pass.
+        knownFailures: input.knownFailures ?? [],
       });
       const errorContext = outcome.passed
         ? null

@@ -34,6 +34,7 @@ function testsFailing(failures: TestFailure[], total = failures.length + 5): Val
     newTestFailures: failures.filter((item) => !item.preExisting),
     preExistingFailures: failures.filter((item) => item.preExisting).map((item) => item.testName),
     fixedFailures: [],
+    toleratedFailures: [],
   };
 }
 
@@ -48,6 +49,7 @@ describe('buildErrorContext', () => {
       newTestFailures: [],
       preExistingFailures: [],
       fixedFailures: [],
+      toleratedFailures: [],
     };
     const context = buildErrorContext(outcome, 2);
     assert.equal(context.iteration, 2);
@@ -69,6 +71,7 @@ describe('buildErrorContext', () => {
       newTestFailures: [],
       preExistingFailures: [],
       fixedFailures: [],
+      toleratedFailures: [],
     };
     const { text } = buildErrorContext(outcome, 1, { guidance: 'Keep the public API unchanged.' });
     assert.ok(text.length <= MAX_ERROR_CONTEXT_CHARS, `text is ${text.length} characters`);
@@ -111,6 +114,7 @@ describe('buildErrorContext', () => {
       newTestFailures: [],
       preExistingFailures: [],
       fixedFailures: [],
+      toleratedFailures: [],
     };
     const { text } = buildErrorContext(outcome, 1);
     assert.match(text, /the build timed out/);
@@ -121,7 +125,7 @@ describe('buildErrorContext', () => {
   it('works on an outcome read back from JSON (no shared objects)', () => {
     const errors = [error(1), error(2)];
     const outcome: ValidationOutcome = JSON.parse(
-      JSON.stringify({ build: { success: false, errors, warnings: [], durationMs: 1 }, test: null, passed: false, newBuildErrors: [errors[1]], newTestFailures: [], preExistingFailures: [], fixedFailures: [] }),
+      JSON.stringify({ build: { success: false, errors, warnings: [], durationMs: 1 }, test: null, passed: false, newBuildErrors: [errors[1]], newTestFailures: [], preExistingFailures: [], fixedFailures: [], toleratedFailures: [] }),
     );
     const { text } = buildErrorContext(outcome, 1);
     assert.equal(text.match(/thing2/g)?.length, 1);

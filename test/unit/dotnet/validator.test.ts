@@ -101,6 +101,25 @@ describe('validator (scripted dotnet)', () => {
     assert.equal(outcome.test?.failures.find((failure) => failure.testName.endsWith('Anchor'))?.preExisting, true);
   });
 
+  it('passes with baseline failures the plan leaves alone, and only with those', async () => {
+    const before = [
+      { name: 'Reporting.Tests.ReportTests.Anchor', outcome: 'Failed' as const, message: 'was broken before' },
+      { name: 'Reporting.Tests.ReportTests.Render', outcome: 'Passed' as const },
+    ];
+    fake.tests.set('Reporting.Tests', before);
+    const baseline = await captureBaseline(options());
+    const known = { knownFailures: ['Reporting.Tests.ReportTests.Anchor'] };
+    const unchanged = await validate({ ...options(), changedFiles: ['src/TextKit/Padding.cs'], baseline, ...known });
+    assert.equal(unchanged.passed, true, 'the only failure is one the plan leaves alone');
+    assert.deepEqual(unchanged.toleratedFailures, ['Reporting.Tests.ReportTests.Anchor']);
+    const strict = await validate({ ...options(), changedFiles: ['src/TextKit/Padding.cs'], baseline });
+    assert.equal(strict.passed, false, 'without knownFailures every test must pass');
+    fake.tests.set('Reporting.Tests', [before[0]!, { name: 'Reporting.Tests.ReportTests.Render', outcome: 'Failed', message: 'the agent broke this' }]);
+    const broken = await validate({ ...options(), changedFiles: ['src/TextKit/Padding.cs'], baseline, knownFailures: [...known.knownFailures, 'Reporting.Tests.ReportTests.Render'] });
+    assert.equal(broken.passed, false, 'naming a test that passed before excuses nothing');
+    assert.deepEqual(broken.toleratedFailures, ['Reporting.Tests.ReportTests.Anchor']);
+  });
+
   it('merges the TRX of each target framework of a multi-targeted test project', async () => {
     fake.frameworks.set('Reporting.Tests', ['net8.0', 'net10.0']);
     fake.tests.set('Reporting.Tests:net8.0', [{ name: 'Reporting.Tests.ReportTests.Anchor', outcome: 'Failed', message: 'only on net8.0' }]);

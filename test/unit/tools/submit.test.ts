@@ -17,6 +17,14 @@ describe('submit tools', () => {
     assert.deepEqual(parsed, plan);
   });
 
+  it('keeps knownFailures when given, drops an empty or null list', () => {
+    assert.deepEqual(executionPlanSchema.parse({ ...plan, knownFailures: ['A.B.C'] }).knownFailures, ['A.B.C']);
+    assert.deepEqual(executionPlanSchema.parse({ ...plan, knownFailures: '["A.B.C"]' }).knownFailures, ['A.B.C']);
+    assert.equal('knownFailures' in executionPlanSchema.parse({ ...plan, knownFailures: null }), false);
+    assert.equal('knownFailures' in executionPlanSchema.parse({ ...plan, knownFailures: [] }), false);
+    assert.equal(executionPlanSchema.safeParse({ ...plan, knownFailures: [''] }).success, false);
+  });
+
   it('is lenient where it cannot change meaning', () => {
     const parsed = executionPlanSchema.parse(
       JSON.stringify({

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { finalizePlan, planProblems, removeStep, updateStep } from '../../../webview-ui/src/state/plan-edit';
+import { finalizePlan, planProblems, removeStep, requireFixOf, updateStep } from '../../../webview-ui/src/state/plan-edit';
 import { webviewMessageSchema } from '../../../src/shared/protocol';
 import { SAMPLE_PLAN } from './fixtures';
 
@@ -22,6 +22,14 @@ describe('webview plan editing', () => {
   it('adds a file typed into a step to the affected files', () => {
     const edited = updateStep(SAMPLE_PLAN, 1, { filePath: 'src/Calculator/Guard.cs' });
     assert.deepEqual(edited.affectedFiles, ['src/Calculator/Calculator.cs', 'src/Calculator/Guard.cs']);
+  });
+
+  it('drops a known failure the person wants fixed, and the field with the last one', () => {
+    const plan = { ...SAMPLE_PLAN, knownFailures: ['A.Slow', 'A.Flaky'] };
+    assert.deepEqual(requireFixOf(plan, 'A.Slow').knownFailures, ['A.Flaky']);
+    const none = requireFixOf(requireFixOf(plan, 'A.Slow'), 'A.Flaky');
+    assert.equal('knownFailures' in none, false);
+    assert.equal(webviewMessageSchema.safeParse({ type: 'approvePlan', runId: 'r1', editedPlan: plan }).success, true);
   });
 
   it('reports what blocks approval', () => {

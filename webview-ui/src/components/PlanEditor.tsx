@@ -2,7 +2,7 @@
 
 import type { ReactNode } from 'react';
 import type { ActionType, ExecutionPlan } from '../../../src/core/model';
-import { ACTION_TYPES, removeStep, updateStep } from '../state/plan-edit';
+import { ACTION_TYPES, removeStep, requireFixOf, updateStep } from '../state/plan-edit';
 import { IconButton } from './common';
 
 export function PlanEditor({ plan, onChange }: { plan: ExecutionPlan; onChange: (plan: ExecutionPlan) => void }): ReactNode {
@@ -40,6 +40,17 @@ export function PlanEditor({ plan, onChange }: { plan: ExecutionPlan; onChange: 
           </li>
         ))}
       </ol>
+      {plan.knownFailures?.length ? (
+        <div className="plan-meta" data-testid="known-failures-editor">
+          <span>Failing before, left alone (remove one to make the run fix it):</span>
+          {plan.knownFailures.map((name) => (
+            <span key={name}>
+              <code>{name}</code>
+              <IconButton icon="close" label={`Require ${name} to pass`} testId="require-fix" onClick={() => onChange(requireFixOf(plan, name))} />
+            </span>
+          ))}
+        </div>
+      ) : null}
     </>
   );
 }

@@ -126,6 +126,14 @@ function PlanView({ plan, showSummary = true }: { plan: ExecutionPlan; showSumma
             ))}
           </span>
         ) : null}
+        {plan.knownFailures?.length ? (
+          <span data-testid="plan-known-failures" title="Tests that already failed before any change; the plan leaves them alone and they do not block success">
+            Failing before, left alone:{' '}
+            {plan.knownFailures.map((name) => (
+              <code key={name}>{name}</code>
+            ))}
+          </span>
+        ) : null}
       </div>
     </>
   );

@@ -22,6 +22,13 @@ export function removeStep(plan: ExecutionPlan, index: number): ExecutionPlan {
   );
 }
 
+/** The person wants this pre-existing failure fixed after all: it no longer excuses the run. */
+export function requireFixOf(plan: ExecutionPlan, testName: string): ExecutionPlan {
+  const knownFailures = (plan.knownFailures ?? []).filter((name) => name !== testName);
+  const { knownFailures: _dropped, ...rest } = plan;
+  return knownFailures.length > 0 ? { ...rest, knownFailures } : rest;
+}
+
 /** What stops the edited plan from being approved; empty when it can go. */
 export function planProblems(plan: ExecutionPlan): string[] {
   const problems: string[] = [];
