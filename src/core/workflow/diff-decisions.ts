@@ -41,6 +41,16 @@ export function applyFileDecisions(diffs: readonly FileEdit[], files: readonly F
   return accepted;
 }
 
+/** Why one hunk was rejected: its own reason, else the file's. */
+function hunkReason(decision: FileDecision, index: number): string | undefined {
+  const own = decision.hunkReasons?.[index];
+  return typeof own === 'string' && own.trim() ? own.trim() : decision.reason;
+}
+
+function because(reason: string | undefined): string {
+  return reason ? ` Reason: ${reason}` : '';
+}
+
 /** What the person rejected, for the coder; null when nothing was. `files` undefined means all rejected. */
 export function describeRejectedDiffs(
   diffs: readonly FileEdit[],
@@ -54,21 +64,26 @@ export function describeRejectedDiffs(
     }
     const decision = decisionFor(files, diff.filePath);
     if (!decision) continue;
-    const why = decision.reason ? ` Reason: ${decision.reason}` : '';
+    const hunks = splitHunks(diff.diffText);
+    const header = (index: number): string => hunks[index].split('\n')[0];
     if (!decision.accepted) {
-      lines.push(`- ${diff.filePath}: the whole file was rejected and not applied.${why}`);
+      lines.push(`- ${diff.filePath}: the whole file was rejected and not applied.${because(decision.reason)}`);
+      // Rejected hunk by hunk, each with its own reason: the coder hears every one of them.
+      const reasoned = Object.keys(decision.hunkReasons ?? {}).map(Number).filter((i) => Number.isInteger(i) && i >= 0 && i < hunks.length);
+      for (const index of reasoned.sort((a, b) => a - b)) {
+        const own = decision.hunkReasons?.[index];
+        if (typeof own === 'string' && own.trim()) lines.push(`  - hunk ${index + 1} (${header(index)}): ${own.trim()}`);
+      }
       continue;
     }
-    const hunks = splitHunks(diff.diffText);
     const rejected = rejectedHunksOf(decision, hunks.length);
     // Mirrors applyFileDecisions: any rejected hunk of a deletion keeps the whole file.
     if (diff.type === 'DELETE' && rejected.length > 0) {
-      lines.push(`- ${diff.filePath}: the deletion was rejected; the file was kept.${why}`);
+      lines.push(`- ${diff.filePath}: the deletion was rejected; the file was kept.${because(hunkReason(decision, rejected[0]))}`);
       continue;
     }
     for (const index of rejected) {
-      const header = hunks[index].split('\n')[0];
-      lines.push(`- ${diff.filePath}: hunk ${index + 1} (${header}) was rejected and not applied.${why}`);
+      lines.push(`- ${diff.filePath}: hunk ${index + 1} (${header(index)}) was rejected and not applied.${because(hunkReason(decision, index))}`);
     }
   }
   return lines.length ? `The person reviewed your changes:\n${lines.join('\n')}` : null;

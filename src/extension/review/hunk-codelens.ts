@@ -1,6 +1,6 @@
-// `Accept | Reject` above each hunk on the proposed side of a review diff, with the hunk's verdict
-// so far. The hunks are the core's (`splitHunks`), so "hunk 2" means the same hunk to the person,
-// to this lens and to the coder who is told which hunks were rejected.
+// `Accept | Reject` above the first changed line of each hunk on the proposed side of a review
+// diff, with the hunk's verdict so far. The hunks are the core's (`splitHunks`), so "hunk 2" means
+// the same hunk to the person, to this lens and to the coder who is told which hunks were rejected.
 
 import * as vscode from 'vscode';
 import type { HunkRef } from '../commands';
@@ -25,8 +25,9 @@ export class HunkCodeLensProvider implements vscode.CodeLensProvider {
     if (!ref || ref.side !== 'proposed' || !review || review.runId !== ref.runId) return [];
     const hunks = review.hunks(ref.filePath);
     return hunks.flatMap((hunk) => {
-      // A hunk that only removes lines has no lines of its own on this side: put the lens where they were.
-      const line = Math.min(Math.max(hunk.newStart - 1, 0), Math.max(document.lineCount - 1, 0));
+      // Above the first changed line, not the hunk header three context lines up: the person sees
+      // the change the lens decides. A removal at the end of the file lands on the last line.
+      const line = Math.min(Math.max(hunk.firstChangedLine - 1, 0), Math.max(document.lineCount - 1, 0));
       const range = new vscode.Range(line, 0, line, 0);
       const args: HunkRef = { runId: review.runId, filePath: ref.filePath, hunk: hunk.index };
       const verdict = review.hunkVerdict(ref.filePath, hunk.index);

@@ -10,8 +10,13 @@ export type HunkVerdict = 'pending' | 'accepted' | 'rejected';
 
 export interface HunkInfo {
   index: number;
-  /** 1-based, in the proposed file: where the CodeLens goes. */
+  /** 1-based, in the proposed file: the hunk's first line, usually a context line above the change. */
   newStart: number;
+  /**
+   * 1-based, in the proposed file: the first line the hunk changes (where the CodeLens goes). For a
+   * hunk that only removes lines, the line that now follows the removed ones.
+   */
+  firstChangedLine: number;
   newLines: number;
   oldStart: number;
   header: string;
@@ -23,6 +28,8 @@ interface FileState {
   verdicts: HunkVerdict[];
   /** Set by a whole-file decision; hunk verdicts then follow it. */
   reason?: string;
+  /** Reasons given for single hunks, by hunk index: each rejected hunk is explained with its own. */
+  hunkReasons: Map<number, string>;
 }
 
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
@@ -34,7 +41,7 @@ export function hunksOf(edit: FileEdit): HunkInfo[] {
     const oldStart = match ? Number(match[1]) : 1;
     const newStart = match ? Number(match[3]) : 1;
     const newLines = match ? Number(match[4] ?? '1') : 0;
-    return { index, newStart, newLines, oldStart, header };
+    return { index, newStart, firstChangedLine: newStart + leadingContext(text), newLines, oldStart, header };
   });
 }
 
@@ -49,7 +56,7 @@ export class ReviewModel {
   ) {
     for (const edit of edits) {
       const hunks = hunksOf(edit);
-      this.files.set(edit.filePath, { edit, hunks, verdicts: hunks.map(() => 'pending') });
+      this.files.set(edit.filePath, { edit, hunks, verdicts: hunks.map(() => 'pending'), hunkReasons: new Map() });
     }
   }
 
@@ -69,6 +76,11 @@ export class ReviewModel {
     return this.files.get(filePath)?.verdicts[index] ?? 'pending';
   }
 
+  /** The reason given for rejecting this hunk alone, if any. */
+  hunkReason(filePath: string, index: number): string | undefined {
+    return this.files.get(filePath)?.hunkReasons.get(index);
+  }
+
   has(filePath: string): boolean {
     return this.files.has(filePath);
   }
@@ -81,6 +93,8 @@ export class ReviewModel {
     // A file with no hunks (an empty file created) still needs a verdict of its own.
     if (file.hunks.length === 0) file.verdicts = [];
     file.reason = reason;
+    // A verdict on the whole file replaces what was said about its hunks.
+    file.hunkReasons.clear();
     this.wholeFile.set(filePath, accepted);
     return true;
   }
@@ -90,7 +104,9 @@ export class ReviewModel {
     const file = this.files.get(filePath);
     if (!file || !Number.isInteger(index) || index < 0 || index >= file.hunks.length) return false;
     file.verdicts[index] = accepted ? 'accepted' : 'rejected';
-    if (reason) file.reason = reason;
+    // The reason belongs to this hunk only; an accepted hunk needs none.
+    if (!accepted && reason?.trim()) file.hunkReasons.set(index, reason.trim());
+    else file.hunkReasons.delete(index);
     this.wholeFile.delete(filePath);
     return true;
   }
@@ -140,13 +156,31 @@ export class ReviewModel {
   toDecision(): ApprovalDecision {
     const files: FileDecision[] = [...this.files.values()].map((file) => {
       const status = this.status(file.edit.filePath);
-      const reason = file.reason ? { reason: file.reason } : {};
-      if (status === 'rejected') return { filePath: file.edit.filePath, accepted: false, ...reason };
       const rejectedHunks = rejectedIndexes(file);
-      return { filePath: file.edit.filePath, accepted: true, ...(rejectedHunks.length ? { rejectedHunks } : {}), ...reason };
+      // Only rejected hunks are explained: a reason left on a hunk later accepted is not sent.
+      const hunkReasons: Record<number, string> = {};
+      for (const index of rejectedHunks) {
+        const why = file.hunkReasons.get(index);
+        if (why) hunkReasons[index] = why;
+      }
+      const reasons = { ...(file.reason ? { reason: file.reason } : {}), ...(Object.keys(hunkReasons).length ? { hunkReasons } : {}) };
+      if (status === 'rejected') return { filePath: file.edit.filePath, accepted: false, ...reasons };
+      return { filePath: file.edit.filePath, accepted: true, ...(rejectedHunks.length ? { rejectedHunks } : {}), ...reasons };
     });
     return { type: 'APPROVE', files };
   }
+}
+
+/** Context lines (' ') before the hunk's first added or removed line. */
+function leadingContext(hunkText: string): number {
+  const body = hunkText.split('\n').slice(1);
+  let context = 0;
+  for (const line of body) {
+    if (line.startsWith('+') || line.startsWith('-')) return context;
+    // "\ No newline at end of file" belongs to the line before it, not to the new file.
+    if (!line.startsWith('\\')) context += 1;
+  }
+  return 0;
 }
 
 function rejectedIndexes(file: FileState): number[] {

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import { makeFileEdit } from '../../../src/core/tools/workspace/diff';
-import { applyFileDecisions } from '../../../src/core/workflow/diff-decisions';
+import { applyFileDecisions, describeRejectedDiffs } from '../../../src/core/workflow/diff-decisions';
 import { ReviewModel } from '../../../src/extension/review/review-model';
 
 const ORIGINAL = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 // Two changes far apart: two hunks.
 const PROPOSED = ORIGINAL.replace('line 3\n', 'line three\n').replace('line 27\n', 'line twenty-seven\n');
+// Three changes far apart: three hunks.
+const THREE_ORIGINAL = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+const THREE_PROPOSED = THREE_ORIGINAL.replace('line 5\n', 'line five\n').replace('line 30\n', 'line thirty\n').replace('line 55\n', 'line fifty-five\n');
 
 function twoFiles(): ReviewModel {
   return new ReviewModel('run-1', [makeFileEdit('src/A.cs', ORIGINAL, PROPOSED), makeFileEdit('src/New.cs', null, 'class New {}\n')]);
@@ -44,7 +47,7 @@ describe('ReviewModel', () => {
     assert.deepEqual(decision, {
       type: 'APPROVE',
       files: [
-        { filePath: 'src/A.cs', accepted: true, rejectedHunks: [1], reason: 'keep 27' },
+        { filePath: 'src/A.cs', accepted: true, rejectedHunks: [1], hunkReasons: { 1: 'keep 27' } },
         { filePath: 'src/New.cs', accepted: false, reason: 'not needed' },
       ],
     });
@@ -73,6 +76,68 @@ describe('ReviewModel', () => {
       { filePath: 'src/A.cs', accepted: true, rejectedHunks: [1] },
       { filePath: 'src/New.cs', accepted: true },
     ]);
+  });
+
+  it('keeps a reason per hunk, and tells the coder each hunk with its own', () => {
+    const review = twoFiles();
+    review.setHunk('src/A.cs', 0, false, 'keep line 3');
+    review.setHunk('src/A.cs', 1, false, 'keep 27');
+    review.setFile('src/New.cs', true);
+    assert.equal(review.hunkReason('src/A.cs', 0), 'keep line 3');
+    assert.equal(review.hunkReason('src/A.cs', 1), 'keep 27');
+    const decision = review.toDecision();
+    assert.deepEqual(decision.type === 'APPROVE' ? decision.files?.[0] : null, {
+      filePath: 'src/A.cs',
+      accepted: false,
+      hunkReasons: { 0: 'keep line 3', 1: 'keep 27' },
+    });
+    const text = describeRejectedDiffs([makeFileEdit('src/A.cs', ORIGINAL, PROPOSED)], decision.type === 'APPROVE' ? decision.files : []) ?? '';
+    assert.match(text, /src\/A\.cs: the whole file was rejected and not applied\.\n/);
+    assert.match(text, /hunk 1 \(@@[^)]*@@\): keep line 3/);
+    assert.match(text, /hunk 2 \(@@[^)]*@@\): keep 27/);
+  });
+
+  it('gives each rejected hunk of a partly accepted file its own reason, and forgets the reason of a hunk accepted later', () => {
+    const edits = [makeFileEdit('src/Three.cs', THREE_ORIGINAL, THREE_PROPOSED)];
+    const review = new ReviewModel('run-3', edits);
+    assert.equal(review.hunks('src/Three.cs').length, 3);
+    review.setHunk('src/Three.cs', 0, false, 'first is wrong');
+    review.setHunk('src/Three.cs', 1, false, 'second is wrong');
+    review.setHunk('src/Three.cs', 1, true);
+    review.setHunk('src/Three.cs', 2, false, 'third is wrong');
+    assert.equal(review.hunkReason('src/Three.cs', 1), undefined);
+    const decision = review.toDecision();
+    const files = decision.type === 'APPROVE' ? decision.files : [];
+    assert.deepEqual(files, [{ filePath: 'src/Three.cs', accepted: true, rejectedHunks: [0, 2], hunkReasons: { 0: 'first is wrong', 2: 'third is wrong' } }]);
+    const text = describeRejectedDiffs(edits, files) ?? '';
+    assert.match(text, /hunk 1 \([^)]*\) was rejected and not applied\. Reason: first is wrong/);
+    assert.match(text, /hunk 3 \([^)]*\) was rejected and not applied\. Reason: third is wrong/);
+    assert.doesNotMatch(text, /second is wrong/);
+    assert.doesNotMatch(text, /hunk 2 /);
+  });
+
+  it('lets a whole-file verdict replace the reasons given for its hunks', () => {
+    const review = twoFiles();
+    review.setHunk('src/A.cs', 0, false, 'keep line 3');
+    review.setFile('src/A.cs', false, 'not this file');
+    assert.equal(review.hunkReason('src/A.cs', 0), undefined);
+    const decision = review.toDecision();
+    assert.deepEqual(decision.type === 'APPROVE' ? decision.files?.[0] : null, { filePath: 'src/A.cs', accepted: false, reason: 'not this file' });
+  });
+
+  it('places the CodeLens line at the first changed line of each hunk, not at its header', () => {
+    const [first, second] = twoFiles().hunks('src/A.cs');
+    // `line 3` changes: the hunk starts at line 1 (two context lines above it).
+    assert.equal(first.newStart, 1);
+    assert.equal(first.firstChangedLine, 3);
+    // `line 27` changes: three context lines above it.
+    assert.equal(second.newStart, 24);
+    assert.equal(second.firstChangedLine, 27);
+    const removal = new ReviewModel('run-4', [makeFileEdit('src/A.cs', ORIGINAL, ORIGINAL.replace('line 10\n', ''))]).hunks('src/A.cs');
+    // Line 10 is gone: the lens sits where it was, above the line that now follows (old line 11).
+    assert.equal(removal[0].firstChangedLine, 10);
+    const created = new ReviewModel('run-5', [makeFileEdit('src/New.cs', null, 'class New {}\n')]).hunks('src/New.cs');
+    assert.equal(created[0].firstChangedLine, 1);
   });
 
   it('refuses verdicts about files or hunks that were not proposed', () => {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { makeFileEdit, splitHunks } from '../../../src/core/tools/workspace/diff';
+import type { FileDecision } from '../../../src/core/model';
 import { applyFileDecisions, describeRejectedDiffs } from '../../../src/core/workflow/diff-decisions';
 import { CALC_AFTER, CALC_BEFORE, twoFileEdits } from './samples';
 
@@ -96,6 +97,34 @@ describe('diff decisions: what the coder is told', () => {
     const deletion = makeFileEdit('src/Old.cs', 'class Old {}\n', null);
     const text = describeRejectedDiffs([deletion], [{ filePath: 'src/Old.cs', accepted: true, rejectedHunks: [0] }]) ?? '';
     assert.match(text, /src\/Old\.cs: the deletion was rejected; the file was kept/);
+  });
+
+  it('explains each rejected hunk with its own reason, falling back to the file\'s reason', () => {
+    const decision = { filePath: 'src/Calc.cs', accepted: true, rejectedHunks: [0, 1], hunkReasons: { 1: 'Mul is fine' }, reason: 'Leave Calc alone' };
+    // Both hunks rejected is still an accepted file whose hunks are all left out.
+    const text = describeRejectedDiffs(twoFileEdits(), [decision]) ?? '';
+    assert.match(text, /hunk 1 \([^)]*\) was rejected and not applied\. Reason: Leave Calc alone/);
+    assert.match(text, /hunk 2 \([^)]*\) was rejected and not applied\. Reason: Mul is fine/);
+    assert.doesNotMatch(text, /hunk 2 [^\n]*Leave Calc alone/);
+  });
+
+  it('reads per-hunk reasons persisted as JSON (string keys) the same way', () => {
+    const persisted = JSON.parse(JSON.stringify([{ filePath: 'src/Calc.cs', accepted: true, rejectedHunks: [1], hunkReasons: { 1: 'Mul is fine' } }])) as FileDecision[];
+    const text = describeRejectedDiffs(twoFileEdits(), persisted) ?? '';
+    assert.match(text, /hunk 2 \([^)]*\) was rejected and not applied\. Reason: Mul is fine/);
+  });
+
+  it('lists the per-hunk reasons of a file rejected hunk by hunk', () => {
+    const text =
+      describeRejectedDiffs(twoFileEdits(), [{ filePath: 'src/Calc.cs', accepted: false, hunkReasons: { 0: 'Add is fine', 1: 'Mul is fine', 9: 'no such hunk' } }]) ?? '';
+    assert.match(text, /src\/Calc\.cs: the whole file was rejected and not applied\.\n {2}- hunk 1 \(@@[^)]*@@\): Add is fine\n {2}- hunk 2 \(@@[^)]*@@\): Mul is fine/);
+    assert.doesNotMatch(text, /no such hunk/);
+  });
+
+  it('gives a rejected deletion the reason given for its hunk', () => {
+    const deletion = makeFileEdit('src/Old.cs', 'class Old {}\n', null);
+    const text = describeRejectedDiffs([deletion], [{ filePath: 'src/Old.cs', accepted: true, rejectedHunks: [0], hunkReasons: { 0: 'still used' } }]) ?? '';
+    assert.match(text, /the deletion was rejected; the file was kept\. Reason: still used/);
   });
 
   it('names a hunk rejected twice once', () => {
