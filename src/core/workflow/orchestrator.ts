@@ -6,7 +6,8 @@ import { createActor } from 'xstate';
 import type { Actor, AnyActorLogic, Snapshot, SnapshotFrom } from 'xstate';
 import type { Host } from '../host';
 import { TERMINAL_NODES } from '../model';
-import type { ApprovalDecision, CodingState, IterationRecord, WorkflowContext, WorkflowNode } from '../model';
+import type { ApprovalDecision, CodingState, ExecutionPlan, IterationRecord, WorkflowContext, WorkflowNode } from '../model';
+import { executionPlanSchema } from '../tools/submit';
 import { ConfigurationError, InvalidStateError, OrchestratorError, errorMessage } from '../errors';
 import { runMachine } from './machine';
 import type { RunContext, RunEvent, RunInput } from './run-context';
@@ -92,6 +93,12 @@ export class RunOrchestrator implements Orchestrator {
     if (decision.type === 'APPROVE' && node === 'WAIT_DIFF_APPROVAL') {
       const problem = problemWithFileDecisions(run.latest.codeDiffs, decision.files);
       if (problem) throw new OrchestratorError(`Cannot apply the decision on run ${stateId}: ${problem}`, { stateId });
+    }
+    if (decision.type === 'APPROVE' && node === 'WAIT_PLAN_APPROVAL' && decision.editedPlan != null) {
+      // An edited plan comes from a person's editor or a script; the coder must get a plan of the
+      // same shape the planner's submit_plan is held to, or the run waits for a better one.
+      run.actor.send({ ...decision, editedPlan: checkedEditedPlan(stateId, decision.editedPlan) });
+      return;
     }
     run.actor.send(toEvent(decision));
   }
@@ -234,6 +241,17 @@ function checkWorkflow(context: WorkflowContext): void {
   if (!DIFF_POLICIES.includes(context.approval?.diffs)) {
     throw new ConfigurationError(`approval.diffs must be ${DIFF_POLICIES.join(', ')} (got ${String(context.approval?.diffs)})`, { field: 'approval.diffs' });
   }
+}
+
+/** The edited plan, normalised as a submitted plan is; an OrchestratorError naming each bad field otherwise. */
+function checkedEditedPlan(stateId: string, editedPlan: unknown): ExecutionPlan {
+  const parsed = executionPlanSchema.safeParse(editedPlan);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'plan'}: ${issue.message}`);
+  throw new OrchestratorError(
+    `The edited plan of run ${stateId} is not valid (${problems.join('; ')}); expected {summary, steps: [{number, description, actionType: CREATE|MODIFY|DELETE|REFACTOR, filePath, rationale}], affectedFiles, complexity: LOW|MEDIUM|HIGH}. The run still waits for its plan approval.`,
+    { stateId, problems },
+  );
 }
 
 function iterationsOf(state: CodingState): IterationRecord[] {
