@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { DEFAULT_MODEL } from '../llm/defaults';
+import { SUBMIT_CHANGES_TOOL_NAME, SUBMIT_PLAN_TOOL_NAME } from '../tools/submit';
 
 export const DEFAULT_MAX_TOKENS = 8192;
 export const DEFAULT_TURN_BUDGET = 30;
@@ -79,3 +80,13 @@ export interface AgentDefinition extends AgentYaml {
 }
 
 export const AGENT_YAML_FIELDS = Object.keys(agentYamlSchema.shape);
+
+/**
+ * The tool that ends the turn of each workflow agent. The workflow runs these agents by name, so an
+ * override that leaves the tool out could never finish its step; the loader refuses it up front
+ * instead of letting a run fail at that step after its baseline and approvals.
+ */
+export const TERMINAL_TOOL_OF: Readonly<Record<string, string>> = {
+  planner: SUBMIT_PLAN_TOOL_NAME,
+  coder: SUBMIT_CHANGES_TOOL_NAME,
+};

@@ -14,7 +14,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { ConfigurationError } from '../errors';
 import { isMcpToolName } from '../mcp/naming';
-import { AGENT_YAML_FIELDS, agentYamlSchema, llmConfigSchema } from './agent-schema';
+import { AGENT_YAML_FIELDS, TERMINAL_TOOL_OF, agentYamlSchema, llmConfigSchema } from './agent-schema';
 import type { AgentDefinition } from './agent-schema';
 
 export type { AgentDefinition, AgentLlmConfig, AgentToolConfig } from './agent-schema';
@@ -153,6 +153,14 @@ async function loadAgentFolder(
           message: `unknown tool "${tool}"; known tools: ${knownTools.join(', ')} (or an MCP tool as mcp__<server>__<tool>)`,
         });
       }
+    });
+  }
+  const terminalTool = TERMINAL_TOOL_OF[yaml.name];
+  if (terminalTool && !yaml.requiredTools.includes(terminalTool)) {
+    problems.push({
+      file,
+      field: 'requiredTools',
+      message: `must include ${terminalTool}: the ${yaml.name} ends its turn with it, so without it the ${yaml.name} step can never finish`,
     });
   }
   const promptPath = path.join(agentDir, yaml.promptTemplate);

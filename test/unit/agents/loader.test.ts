@@ -125,6 +125,35 @@ describe('agent loader', () => {
     assert.match(error.message, /agent\.yaml: requiredTools\[0\]: unknown tool "read_files"; known tools: .*read_file.*submit_plan/);
   });
 
+  it('refuses a planner or coder override that leaves out the tool ending its turn', async () => {
+    const coder = await loadError({ 'agent.yaml': GOOD_YAML.replace(', submit_changes]', ']'), 'prompt.md': 'x' });
+    assert.deepEqual(coder.problems, [
+      {
+        file: '.ironbees/agents/coder/agent.yaml',
+        field: 'requiredTools',
+        message: 'must include submit_changes: the coder ends its turn with it, so without it the coder step can never finish',
+      },
+    ]);
+    const plannerYaml = 'name: planner\ndescription: Plans\nversion: 1\nrequiredTools: [read_file, list_files]\n';
+    const planner = await loadError({ 'agent.yaml': plannerYaml, 'prompt.md': 'x' }, 'planner');
+    assert.equal(planner.message, '.ironbees/agents/planner/agent.yaml: requiredTools: must include submit_plan: the planner ends its turn with it, so without it the planner step can never finish');
+    // A planner with no requiredTools at all gets the same answer (the default is an empty list).
+    const bare = await loadError({ 'agent.yaml': 'name: planner\ndescription: Plans\nversion: 1\n', 'prompt.md': 'x' }, 'planner');
+    assert.match(bare.message, /planner\/agent\.yaml: requiredTools: must include submit_plan/);
+  });
+
+  it("keeps the bundled agent when an override without its terminal tool is skipped ('fallback')", async () => {
+    const workspaceRoot = await tempWorkspace({ coder: { 'agent.yaml': GOOD_YAML.replace(', submit_changes]', ']'), 'prompt.md': 'x' } });
+    const warnings: string[] = [];
+    try {
+      const agents = await loadAgents({ bundledDir: BUNDLED, workspaceRoot, knownTools: KNOWN_TOOLS, onInvalidWorkspaceAgent: 'fallback', warn: (m) => warnings.push(m) });
+      assert.equal(requireAgent(agents, 'coder').origin, 'bundled');
+      assert.ok(warnings.some((w) => /requiredTools: must include submit_changes/.test(w)), warnings.join('\n'));
+    } finally {
+      await fs.rm(workspaceRoot, { recursive: true, force: true });
+    }
+  });
+
   it('reports YAML syntax errors with the line and column', async () => {
     const error = await loadError({ 'agent.yaml': 'name: coder\ndescription: [unclosed\n  version: 1\n', 'prompt.md': 'x' });
     assert.match(error.message, /^\.ironbees\/agents\/coder\/agent\.yaml: invalid YAML at line \d+, column \d+: /);
