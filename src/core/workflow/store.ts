@@ -37,6 +37,34 @@ export interface RevertReport {
 }
 
 const TEXT_DECODER = new TextDecoder();
+const ENCODER = new TextEncoder();
+
+/**
+ * Files changed on disk since the coder read them (a person edited them while the run waited):
+ * nothing was written, so their edits are intact.
+ */
+export class EditConflictError extends AgentModeError {
+  constructor(runId: string, readonly files: readonly string[]) {
+    super(
+      `${files.join(', ')} changed on disk after the coder read ${files.length === 1 ? 'it' : 'them'}, so the approved edits were not applied ` +
+        '(nothing was written; the changes on disk are kept). Start a new run to work from the current files' +
+        `; \`ironbees revert ${runId}\` undoes what this run applied before.`,
+      'EDIT_CONFLICT',
+      { runId, files },
+    );
+  }
+}
+
+/** What the edit leaves on disk: null for a deleted file. */
+function writtenContent(edit: FileEdit): string | null {
+  return edit.type === 'DELETE' ? null : edit.newContent;
+}
+
+/** Byte for byte: the text came from the file's exact bytes (BOM and line endings kept). */
+function sameContent(bytes: Uint8Array | null, text: string | null): boolean {
+  if (bytes === null || text === null) return bytes === text;
+  return Buffer.from(bytes).equals(Buffer.from(ENCODER.encode(text)));
+}
 
 /**
  * What Ironbees writes at run time: runs (state, trace, journal, hand-off), build and test scratch
@@ -148,24 +176,37 @@ export class RunStore {
    * Writes approved edits to disk. The first time the run touches a file its original bytes are
    * journaled (before the write), so applying the same edits again after a crash is harmless and
    * revert always restores what was there before the run.
+   *
+   * Every file must still hold what the coder started from (or, on a resume, what the edit writes):
+   * a person may have changed it while the run waited for approval, and that work must not be
+   * overwritten. Any mismatch refuses the whole set before anything is written.
    */
   async applyEdits(runId: string, edits: readonly FileEdit[]): Promise<void> {
     const journal = await this.readJournal(runId);
     // Edits come back from state.json on resume: check every path before the first write.
     const targets = edits.map((edit) => this.workspaceFile(edit.filePath));
+    const conflicts: string[] = [];
+    for (const [index, edit] of edits.entries()) {
+      const onDisk = await this.host.fs.readFile(targets[index]);
+      if (!sameContent(onDisk, edit.originalContent) && !sameContent(onDisk, writtenContent(edit))) conflicts.push(edit.filePath);
+    }
+    if (conflicts.length > 0) throw new EditConflictError(runId, conflicts);
     for (const [index, edit] of edits.entries()) {
       const abs = targets[index];
       if (!journal.files[edit.filePath]) {
-        const original = await this.host.fs.readFile(abs);
+        // What the coder started from, which is also what the disk held (checked above) unless the
+        // edit is already there, in which case the disk no longer shows the original.
+        const original = edit.originalContent === null ? null : ENCODER.encode(edit.originalContent);
         const blob = original ? `${Object.keys(journal.files).length}.orig` : null;
         if (original && blob) await this.host.fs.writeFile(path.join(this.runDir(runId), 'edits', blob), original);
         journal.files[edit.filePath] = { existed: original !== null, blob };
         await this.host.fs.writeFile(this.journalPath(runId), JSON.stringify(journal, null, 1));
       }
-      if (edit.type === 'DELETE' || edit.newContent === null) {
+      const content = writtenContent(edit);
+      if (content === null) {
         if (await this.host.fs.exists(abs)) await this.host.fs.deleteFile(abs);
       } else {
-        await this.host.fs.writeFile(abs, edit.newContent);
+        await this.host.fs.writeFile(abs, content);
       }
       await this.appendEvent(runId, { kind: 'edit_applied', at: new Date().toISOString(), filePath: edit.filePath, type: edit.type });
     }

@@ -379,8 +379,8 @@ describe('orchestrator: revert through the store', function () {
     assert.ok(ws.events(runId).some((e) => e.kind === 'edit_applied' && e.filePath === 'src/Doomed.cs' && e.type === 'DELETE'));
 
     // A resumed VALIDATE applies the same edits again: harmless, and the journal keeps the originals.
-    await orchestrator.store.applyEdits(runId, first);
-    await orchestrator.store.applyEdits(runId, first);
+    await orchestrator.store.applyEdits(runId, second);
+    await orchestrator.store.applyEdits(runId, second);
 
     const report = await orchestrator.store.revert(runId);
     assert.deepEqual(report.restored.sort(), ['src/Calc.cs', 'src/Doomed.cs', 'src/Plain.cs']);
