@@ -62,13 +62,22 @@ export class IronbeesActions {
     return this.deps.controller.resume(id);
   }
 
-  async revertRun(runId?: string): Promise<void> {
+  /**
+   * Restores every file a run changed; a run still waiting for the person is stopped first. A
+   * person's click (the palette, the history, the panel) confirms in a modal first; a run id given
+   * to the command by a script or a test is reverted as asked.
+   */
+  async revertRun(runId?: string, options: { confirm?: boolean } = {}): Promise<void> {
+    let runs: RunSummary[] | undefined;
     let id = runId;
     if (!id) {
-      id = await pickRun(await this.deps.controller.history(), 'Revert which run? Every file it changed gets its original content back.');
+      runs = await this.deps.controller.history();
+      id = await pickRun(runs, 'Revert which run? Every file it changed gets its original content back.');
       if (!id) return;
-      const sure = await vscode.window.showWarningMessage(`Restore every file run ${id} changed to its original content?`, { modal: true }, 'Revert');
-      if (sure !== 'Revert') return;
+    }
+    if (options.confirm ?? runId === undefined) {
+      const run = (runs ?? (await this.deps.controller.history())).find((r) => r.runId === id);
+      if (!(await confirmRevert(id, run))) return;
     }
     const report = await this.deps.controller.revert(id);
     const files = [...report.restored, ...report.deleted];
@@ -84,7 +93,7 @@ export class IronbeesActions {
     const unfinished = !TERMINAL_NODES.includes(run.currentNode);
     const action = await vscode.window.showQuickPick([...(unfinished ? ['Resume'] : []), 'Revert', 'Open hand-off'], { title: `Run ${run.runId}` });
     if (action === 'Resume') await this.resumeRun(run.runId);
-    if (action === 'Revert') await this.revertRun(run.runId);
+    if (action === 'Revert') await this.revertRun(run.runId, { confirm: true });
     if (action === 'Open hand-off') {
       const handoff = vscode.Uri.file(this.deps.controller.store.handoffPath(run.runId));
       await vscode.window.showTextDocument(handoff, { preview: true }).then(undefined, () => this.deps.controller.report('notice', `Run ${run.runId} has no hand-off yet.`));
@@ -163,6 +172,17 @@ function ask(prompt: string, placeHolder: string, optional = false): Promise<str
       validateInput: (value) => (optional || value.trim() ? undefined : 'Say what should change'),
     }),
   );
+}
+
+/** The modal before a revert: it names what happens to a run that is still waiting. */
+async function confirmRevert(runId: string, run: RunSummary | undefined): Promise<boolean> {
+  const waiting = run !== undefined && !TERMINAL_NODES.includes(run.currentNode);
+  const what = run ? `"${run.userRequest.split('\n')[0].slice(0, 80)}" (${runId})` : runId;
+  const message = waiting
+    ? `The run ${what} has not finished (${nodeLabel(run.currentNode)}). Stop it and restore every file it changed to its original content?`
+    : `Restore every file the run ${what} changed to its original content?`;
+  const action = waiting ? 'Stop and Revert' : 'Revert';
+  return (await vscode.window.showWarningMessage(message, { modal: true }, action)) === action;
 }
 
 async function askIterations(): Promise<number | undefined> {

@@ -54,7 +54,7 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
     // `view` is created below; this runs only later, when a command does.
     revealPanel: (preserveFocus: boolean): Promise<void> => view.reveal(preserveFocus),
   });
-  const bridge: PanelBridge = new PanelBridge({ controller, review, apiKeys, settings, actions });
+  const bridge: PanelBridge = new PanelBridge({ controller, review, apiKeys, settings, actions, logger });
   const view: AgentViewProvider = new AgentViewProvider(context.extensionUri, bridge, (message) => bridge.handle(message), logger);
   bridge.attach(view);
   const progress = new RunProgress(controller, () => actions.cancelRun());

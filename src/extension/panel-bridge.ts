@@ -1,7 +1,9 @@
 // Connects the Agent panel to the rest: what it is sent (the full picture on `ready`, then every
-// change) and what its messages do. Messages have been validated by the view provider already.
+// change) and what its messages do. Messages have been validated by the view provider already;
+// an answer meant for another run than the current one (a stale panel) is refused here.
 
-import type { ExtensionMessage, WebviewMessage } from '../shared/protocol';
+import type { Logger } from '../core/host';
+import type { ExtensionMessage, WebviewMessage, WebviewMessageType } from '../shared/protocol';
 import type { IronbeesActions } from './actions';
 import { Disposable } from './lifecycle';
 import type { ReviewController } from './review/review-controller';
@@ -16,10 +18,43 @@ export interface PanelBridgeDeps {
   actions: IronbeesActions;
   apiKeys: ApiKeyStore;
   settings: () => IronbeesSettings;
+  logger: Logger;
+}
+
+/**
+ * Which messages answer the run the panel shows, and so must name the current run. Every message
+ * type is listed, so a new one cannot slip past this check unnoticed. Resume, revert and open diff
+ * name their run on purpose (any run of the history).
+ */
+const ANSWERS_CURRENT_RUN: Record<WebviewMessageType, boolean> = {
+  ready: false,
+  startRun: false,
+  approvePlan: true,
+  rejectPlan: true,
+  openDiff: false,
+  setFileDecision: true,
+  submitReview: true,
+  rejectDiffs: true,
+  continueRun: true,
+  stopRun: true,
+  cancelRun: true,
+  resumeRun: false,
+  revertRun: false,
+  openFile: false,
+  refreshHistory: false,
+};
+
+/** Why a panel message must not be acted on (it answers another run than the current one), or null. */
+export function staleRunProblem(message: WebviewMessage, currentRunId: string | null): string | null {
+  if (!ANSWERS_CURRENT_RUN[message.type] || !('runId' in message) || message.runId === currentRunId) return null;
+  const now = currentRunId ? `the current run is ${currentRunId}` : 'there is no current run';
+  return `The panel answered run ${message.runId} (${message.type}), but ${now}: nothing was done. The panel was out of date and has been refreshed.`;
 }
 
 export class PanelBridge extends Disposable {
   private view: AgentViewProvider | null = null;
+  /** History reads can finish out of order: only the newest one is posted. */
+  private historyRequests = 0;
 
   constructor(private readonly deps: PanelBridgeDeps) {
     super();
@@ -30,7 +65,7 @@ export class PanelBridge extends Disposable {
     const { controller, review } = this.deps;
     this._register(controller.onDidChangeState(() => this.post(this.stateMessage())));
     this._register(review.onDidChangeReview((change) => this.post({ type: 'review', runId: change.runId, files: change.files })));
-    this._register(controller.onDidChangeHistory(() => void this.historyMessage().then((m) => this.post(m))));
+    this._register(controller.onDidChangeHistory(() => void this.postHistory()));
     this._register(controller.onDidReport((report) => this.post({ type: report.kind, message: report.message })));
   }
 
@@ -50,6 +85,15 @@ export class PanelBridge extends Disposable {
 
   async handle(message: WebviewMessage): Promise<void> {
     const { actions } = this.deps;
+    const stale = staleRunProblem(message, this.deps.controller.state?.stateId ?? null);
+    if (stale) {
+      this.deps.logger.warn(stale);
+      this.post({ type: 'notice', message: stale });
+      this.post(this.stateMessage());
+      const current = this.deps.review.review;
+      if (current) this.post({ type: 'review', runId: current.runId, files: current.toFileReviews() });
+      return;
+    }
     switch (message.type) {
       case 'ready':
         return;
@@ -87,14 +131,14 @@ export class PanelBridge extends Disposable {
         await actions.resumeRun(message.runId);
         return;
       case 'revertRun':
-        await actions.revertRun(message.runId);
-        this.post(await this.historyMessage());
+        await actions.revertRun(message.runId, { confirm: true });
+        await this.postHistory();
         return;
       case 'openFile':
         await actions.openFile(message.filePath, message.line, message.column);
         return;
       case 'refreshHistory':
-        this.post(await this.historyMessage());
+        await this.postHistory();
         return;
     }
   }
@@ -106,6 +150,12 @@ export class PanelBridge extends Disposable {
   private stateMessage(): ExtensionMessage {
     const { controller } = this.deps;
     return { type: 'state', run: controller.state, busy: controller.busy, statusText: controller.statusText };
+  }
+
+  private async postHistory(): Promise<void> {
+    const request = ++this.historyRequests;
+    const message = await this.historyMessage();
+    if (request === this.historyRequests) this.post(message);
   }
 
   private async historyMessage(): Promise<ExtensionMessage> {

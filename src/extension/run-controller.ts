@@ -41,6 +41,8 @@ interface LiveRun {
   runId: string | null;
   abort: AbortController;
   done: Promise<void>;
+  /** The runtime whose orchestrator drives this run: a settings change replaces `runtime`, not this. */
+  runtime: ExtensionRuntime;
 }
 
 const DEFAULT_WAIT_MS = 120_000;
@@ -120,7 +122,7 @@ export class RunController extends Disposable {
     if (this.live) throw new OrchestratorError('A run is already in progress here; cancel it or wait for it to finish.');
     const runtime = await this.getRuntime();
     const context = workflowContext(this.deps.settings(), this.workspaceRoot, target);
-    return this.follow((signal) => runtime.orchestrator.execute(request, context, signal));
+    return this.follow(runtime, (signal) => runtime.orchestrator.execute(request, context, signal));
   }
 
   /** Continues a persisted run from where it stopped; resolves with its first state. */
@@ -128,7 +130,7 @@ export class RunController extends Disposable {
     if (this.live?.runId === runId) return this.current as CodingState;
     if (this.live) throw new OrchestratorError('Another run is in progress here; cancel it before resuming this one.');
     const runtime = await this.getRuntime();
-    return this.follow((signal) => runtime.orchestrator.resume(runId, signal));
+    return this.follow(runtime, (signal) => runtime.orchestrator.resume(runId, signal));
   }
 
   approvePlan(editedPlan?: ExecutionPlan): Promise<void> {
@@ -155,22 +157,27 @@ export class RunController extends Disposable {
   async cancel(): Promise<void> {
     const state = this.current;
     if (!state || TERMINAL_NODES.includes(state.currentNode)) throw new OrchestratorError('There is no unfinished run to cancel.');
-    const runtime = await this.getRuntime();
-    await runtime.orchestrator.cancel(state.stateId);
-    if (!this.live) this.setState(await runtime.orchestrator.getState(state.stateId));
-    await this.live?.done;
-    this._onDidChangeHistory.fire();
+    await this.end(state.stateId);
   }
 
+  /**
+   * Restores every file a run changed. A run that waits for the person (at a gate, live or only on
+   * disk after a reload) is cancelled first and its end persisted: left waiting, it could still be
+   * approved and write the files again, and the history would show it waiting for nothing.
+   */
   async revert(runId: string): Promise<RevertReport> {
-    const live = this.live;
-    if (live?.runId === runId) {
-      // A run that just ended is still being followed for a moment (its last state being saved).
-      if (!this.current || !TERMINAL_NODES.includes(this.current.currentNode)) {
-        throw new OrchestratorError('The run is still in progress; cancel it before reverting it.');
+    const live = this.live?.runId === runId ? this.live : null;
+    const node = live ? this.current?.currentNode : (await this.store.load(runId).catch(() => null))?.codingState.currentNode;
+    if (node && !TERMINAL_NODES.includes(node)) {
+      // A live step (coding, validating) may still write files: only a waiting run is stopped here.
+      if (live && !GATE_NODES.includes(node)) {
+        throw new OrchestratorError(`The run is still working (${node}); cancel it, or wait for it to stop at a gate, before reverting it.`);
       }
-      await live.done;
+      this.deps.logger.info(`Run ${runId} waits at ${node}: cancelling it before the revert.`);
+      await this.end(runId);
     }
+    // A run that just ended is still being followed for a moment (its last state being saved).
+    await live?.done;
     const report = await this.store.revert(runId);
     this.deps.logger.info(`Reverted run ${runId}: restored ${report.restored.length} file(s), deleted ${report.deleted.length}.`);
     return report;
@@ -219,6 +226,16 @@ export class RunController extends Disposable {
     super.dispose();
   }
 
+  /** Cancels a run (live here, or only persisted) and resolves once it ended CANCELLED on disk. */
+  private async end(runId: string): Promise<void> {
+    const live = this.live?.runId === runId ? this.live : null;
+    const runtime = live?.runtime ?? (await this.getRuntime());
+    await runtime.orchestrator.cancel(runId);
+    if (live) await live.done;
+    else if (this.current?.stateId === runId) this.setState(await runtime.orchestrator.getState(runId));
+    this._onDidChangeHistory.fire();
+  }
+
   private async answer(gates: readonly WorkflowNode[], decision: ApprovalDecision): Promise<void> {
     const state = this.current;
     if (!state || !gates.includes(state.currentNode)) {
@@ -229,7 +246,7 @@ export class RunController extends Disposable {
       await this.resume(state.stateId);
       await this.waitFor(gates);
     }
-    const runtime = await this.getRuntime();
+    const runtime = this.live?.runtime ?? (await this.getRuntime());
     await runtime.orchestrator.approve(state.stateId, decision);
   }
 
@@ -259,7 +276,7 @@ export class RunController extends Disposable {
     });
   }
 
-  private follow(start: (signal: AbortSignal) => AsyncIterable<CodingState>): Promise<CodingState> {
+  private follow(runtime: ExtensionRuntime, start: (signal: AbortSignal) => AsyncIterable<CodingState>): Promise<CodingState> {
     const abort = new AbortController();
     let first: (state: CodingState) => void = () => undefined;
     let failed: (error: unknown) => void = () => undefined;
@@ -267,7 +284,7 @@ export class RunController extends Disposable {
       first = resolve;
       failed = reject;
     });
-    const live: LiveRun = { runId: null, abort, done: Promise.resolve() };
+    const live: LiveRun = { runId: null, abort, done: Promise.resolve(), runtime };
     this.live = live;
     live.done = (async (): Promise<void> => {
       let seen = false;

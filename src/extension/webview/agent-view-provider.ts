@@ -1,5 +1,6 @@
 // The "Agent" webview view. It posts nothing before the webview says `ready` (the panel may be
-// hidden, reloaded or not yet loaded), then the whole picture: state, review, history, settings.
+// hidden, reloaded or not yet loaded), then the whole picture: state, review, history, settings;
+// what changes while that picture is gathered follows it (ready-gate.ts).
 // Every incoming message is validated against the shared schema; a bad one is logged and answered
 // with an error, never acted on. The panel keeps no state of its own worth saving: when it is
 // hidden and shown again, or the window reloads, it asks again and gets it from the controller.
@@ -11,6 +12,7 @@ import { errorMessage } from '../../core/errors';
 import type { ExtensionMessage, WebviewMessage } from '../../shared/protocol';
 import { Disposable } from '../lifecycle';
 import { renderWebviewHtml } from './html';
+import { ReadyGate } from './ready-gate';
 
 export const AGENT_VIEW_ID = 'ironbees.agent';
 
@@ -23,7 +25,8 @@ export type WebviewMessageHandler = (message: WebviewMessage) => Promise<void>;
 
 export class AgentViewProvider extends Disposable implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
-  private ready = false;
+  /** Posts reach the page only after its `ready` and the snapshot that answers it. */
+  private readonly gate = new ReadyGate<ExtensionMessage>((message) => this.send(message));
   private readonly _onDidReceiveMessage = this._register(new vscode.EventEmitter<WebviewMessage>());
   /** Every valid message from the webview (tests watch it). */
   readonly onDidReceiveMessage: vscode.Event<WebviewMessage> = this._onDidReceiveMessage.event;
@@ -40,12 +43,12 @@ export class AgentViewProvider extends Disposable implements vscode.WebviewViewP
   }
 
   get isReady(): boolean {
-    return this.ready;
+    return this.gate.isOpen;
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
-    this.ready = false;
+    this.gate.close();
     const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     view.webview.options = { enableScripts: true, localResourceRoots: [root] };
     const asset = (name: string): vscode.Uri => view.webview.asWebviewUri(vscode.Uri.joinPath(root, name));
@@ -58,22 +61,25 @@ export class AgentViewProvider extends Disposable implements vscode.WebviewViewP
       view.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
       // Hidden without retainContextWhenHidden, the page is dropped: it sends `ready` again when shown.
       view.onDidChangeVisibility(() => {
-        if (!view.visible) this.ready = false;
+        if (!view.visible) this.gate.close();
       }),
     ];
     view.onDidDispose(() => {
       subscriptions.forEach((s) => s.dispose());
       if (this.view === view) {
         this.view = undefined;
-        this.ready = false;
+        this.gate.close();
       }
     });
   }
 
   /** Posts when the webview is ready; otherwise drops it (the webview asks for everything on `ready`). */
   post(message: ExtensionMessage): void {
-    if (!this.view || !this.ready) return;
-    void this.view.webview.postMessage(message).then(undefined, () => undefined);
+    this.gate.post(message);
+  }
+
+  private send(message: ExtensionMessage): void {
+    void this.view?.webview.postMessage(message).then(undefined, () => undefined);
   }
 
   /** Shows the view without taking the focus; opens its container first if it was never shown. */
@@ -97,9 +103,13 @@ export class AgentViewProvider extends Disposable implements vscode.WebviewViewP
     }
     const message = parsed.data;
     if (message.type === 'ready') {
-      this.ready = true;
-      for (const initial of await this.source.snapshot()) this.post(initial);
-      this._onDidBecomeReady.fire();
+      const opened = await this.gate.open(() => this.source.snapshot()).catch((error: unknown) => {
+        this.logger.error(`Could not gather what the panel shows: ${errorMessage(error)}`);
+        this.post({ type: 'error', message: `The panel could not load the run: ${errorMessage(error)}` });
+        return true;
+      });
+      // A newer `ready` (the page reloaded again) answers for this one.
+      if (opened) this._onDidBecomeReady.fire();
     }
     this._onDidReceiveMessage.fire(message);
     try {

@@ -1,5 +1,6 @@
 // The hand-off at WAIT_HUMAN: what still fails, then the person's call — continue with guidance and
-// more iterations, stop here, or revert every change the run made.
+// more iterations, stop here, or revert every change the run made (which stops it too, once the
+// person confirms in VS Code's dialog).
 
 import { useState, type ReactNode } from 'react';
 import { send } from '../vscode-api';
@@ -48,7 +49,8 @@ export function EscalationSection({ runId, reasons }: { runId: string; reasons: 
         <Button testId="stop" icon="debug-stop" secondary disabled={sent} onClick={() => go({ type: 'stopRun', runId })}>
           Stop
         </Button>
-        <Button testId="revert" icon="discard" secondary disabled={sent} onClick={() => go({ type: 'revertRun', runId })}>
+        {/* Not `go`: the extension asks the person to confirm first, and a "no" must leave these buttons usable. */}
+        <Button testId="revert" icon="discard" secondary disabled={sent} onClick={() => send({ type: 'revertRun', runId })}>
           Revert
         </Button>
       </div>

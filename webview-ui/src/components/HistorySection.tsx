@@ -34,7 +34,13 @@ export function HistorySection({ runs, live, busy }: { runs: RunSummary[]; live:
                 {!isTerminal(run.currentNode) && !(live && busy) ? (
                   <IconButton icon="debug-restart" label="Resume this run" testId="resume-run" onClick={() => send({ type: 'resumeRun', runId: run.runId })} />
                 ) : null}
-                <IconButton icon="discard" label="Revert this run's changes" testId="revert-run" disabled={live && busy} onClick={() => send({ type: 'revertRun', runId: run.runId })} />
+                <IconButton
+                  icon="discard"
+                  label={isTerminal(run.currentNode) ? "Revert this run's changes" : "Stop this run and revert its changes"}
+                  testId="revert-run"
+                  disabled={live && busy}
+                  onClick={() => send({ type: 'revertRun', runId: run.runId })}
+                />
               </div>
             </li>
           );
