@@ -1,7 +1,8 @@
 // The product as a person meets it: code-server serving a copy of the Calculator fixture with the
 // packaged .vsix installed and the scripted demo model, driven in chromium. Command palette → Run
-// Agent → request → the plan in the side panel → Approve → the diff editor → Accept → validation
-// results → a green status bar. Every step leaves a screenshot in test-results/.
+// Agent → request → the plan in the side panel → Approve → the diff editor → Accept (the hunk's
+// CodeLens in the diff editor) → validation results → a green status bar. Every step leaves a
+// screenshot in test-results/.
 
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -69,13 +70,16 @@ describe('e2e: Ironbees in code-server', function () {
     // 4. Approve → the coder proposes changes → the diff editor opens on the proposed file.
     await panel.getByTestId('approve-plan').click();
     await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: DOTNET_STEP_MS });
-    const acceptFile = panel.getByTestId('accept-file').first();
-    await acceptFile.waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    await panel.getByTestId('accept-file').first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
     assert.ok((await panel.getByTestId('file-row').count()) >= 1, 'the panel lists the proposed files');
+    // The hunk's Accept | Reject CodeLens sits in the diff editor, above the changed line.
+    const acceptHunk = page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: 'Accept' }).first();
+    await acceptHunk.waitFor({ state: 'visible', timeout: UI_STEP_MS });
     await shot(page, '04-diff-review');
 
-    // 5. Accept the file → the validator builds and tests for real.
-    await acceptFile.click();
+    // 5. Accept the hunk in the editor (the file's only one, so the review is complete and goes to
+    // the agent) → the validator builds and tests for real.
+    await acceptHunk.click();
     await panel.locator('[data-testid="run"][data-node="VALIDATE"], [data-testid="run"][data-node="SUCCESS"], [data-testid="run"][data-node="DECIDE"]').first().waitFor({ state: 'attached', timeout: UI_STEP_MS });
     await shot(page, '05-validating');
 
