@@ -163,8 +163,13 @@ export class ReviewModel {
         const why = file.hunkReasons.get(index);
         if (why) hunkReasons[index] = why;
       }
+      if (status === 'rejected') {
+        // A change rejected file by file reaches the coder through each file's `reason` alone (the
+        // machine's rejectDiffs), so the reasons given for its hunks are folded into it.
+        const why = [file.reason, ...Object.entries(hunkReasons).map(([index, text]) => `hunk ${Number(index) + 1}: ${text}`)].filter(Boolean).join('; ');
+        return { filePath: file.edit.filePath, accepted: false, ...(why ? { reason: why } : {}) };
+      }
       const reasons = { ...(file.reason ? { reason: file.reason } : {}), ...(Object.keys(hunkReasons).length ? { hunkReasons } : {}) };
-      if (status === 'rejected') return { filePath: file.edit.filePath, accepted: false, ...reasons };
       return { filePath: file.edit.filePath, accepted: true, ...(rejectedHunks.length ? { rejectedHunks } : {}), ...reasons };
     });
     return { type: 'APPROVE', files };

@@ -86,15 +86,15 @@ describe('ReviewModel', () => {
     assert.equal(review.hunkReason('src/A.cs', 0), 'keep line 3');
     assert.equal(review.hunkReason('src/A.cs', 1), 'keep 27');
     const decision = review.toDecision();
+    // Rejected hunk by hunk, the file is rejected as a file; its reason carries every hunk's, since
+    // a change rejected file by file reaches the coder through the files' reasons alone.
     assert.deepEqual(decision.type === 'APPROVE' ? decision.files?.[0] : null, {
       filePath: 'src/A.cs',
       accepted: false,
-      hunkReasons: { 0: 'keep line 3', 1: 'keep 27' },
+      reason: 'hunk 1: keep line 3; hunk 2: keep 27',
     });
     const text = describeRejectedDiffs([makeFileEdit('src/A.cs', ORIGINAL, PROPOSED)], decision.type === 'APPROVE' ? decision.files : []) ?? '';
-    assert.match(text, /src\/A\.cs: the whole file was rejected and not applied\.\n/);
-    assert.match(text, /hunk 1 \(@@[^)]*@@\): keep line 3/);
-    assert.match(text, /hunk 2 \(@@[^)]*@@\): keep 27/);
+    assert.match(text, /src\/A\.cs: the whole file was rejected and not applied\. Reason: hunk 1: keep line 3; hunk 2: keep 27/);
   });
 
   it('gives each rejected hunk of a partly accepted file its own reason, and forgets the reason of a hunk accepted later', () => {
