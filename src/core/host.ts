@@ -78,9 +78,45 @@ export interface SymbolLocation {
   preview: string;
 }
 
+/** A place in a workspace file: workspace-relative path, 1-based line and column. */
+export interface SourcePosition {
+  filePath: string;
+  line: number;
+  column: number;
+}
+
+/** Where the symbol used at some position is declared, and what it is. */
+export interface SymbolDefinition extends SymbolInfo {
+  preview: string;
+}
+
+/** A base or derived type; without a file position when it is declared outside the workspace. */
+export interface RelatedType {
+  name: string;
+  kind: SymbolKind;
+  containerName?: string;
+  filePath?: string;
+  line?: number;
+  column?: number;
+}
+
+/** One type and its direct base types (base class, interfaces) and direct derived types. */
+export interface TypeRelations {
+  type: SymbolInfo;
+  supertypes: RelatedType[];
+  subtypes: RelatedType[];
+}
+
 export interface SymbolProvider {
   findSymbols(query: string, options?: { kind?: SymbolKind; limit?: number; signal?: AbortSignal }): Promise<SymbolInfo[]>;
   findReferences(symbolName: string, options?: { limit?: number; signal?: AbortSignal }): Promise<SymbolLocation[]>;
+  /**
+   * Go to definition: the declarations of the identifier at `at`. Empty when there is no
+   * identifier there or it is declared outside the workspace. Optional: tools say so when absent.
+   */
+  findDefinitions?(at: SourcePosition, options?: { signal?: AbortSignal }): Promise<SymbolDefinition[]>;
+  /** The types named `typeName` ("Shape" or "Geometry.Shape") with their direct base and derived types. */
+  relatedTypes?(typeName: string, options?: { signal?: AbortSignal }): Promise<TypeRelations[]>;
   /** Tells the provider these files changed (the text index re-reads them). */
   invalidate?(relPaths: readonly string[]): void;
 }

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { SymbolInfo } from '../../../src/core/host';
 import { parseDeclarations } from '../../../src/core/tools/csharp/declarations';
 import { blankNonCode } from '../../../src/core/tools/csharp/lexer';
+import { columnOf, identifierAt } from '../../../src/core/tools/csharp/position';
 import { humps, matchRank } from '../../../src/core/tools/csharp/symbol-match';
 import { CSharpTextIndex } from '../../../src/core/tools/csharp/text-index';
 import { MEMORY_ROOT, MemoryFileSystem } from './memory-host';
@@ -77,7 +78,7 @@ describe('C# declarations', () => {
 
   it('finds namespaces, types and nested types with their containers', () => {
     assert.deepEqual(byName(symbols, 'Acme.Math')[0], { name: 'Acme.Math', kind: 'namespace', line: 5, column: 11 });
-    assert.deepEqual(byName(symbols, 'Calculator').find((s) => s.kind === 'class'), { name: 'Calculator', kind: 'class', line: 9, column: 33, containerName: 'Acme.Math' });
+    assert.deepEqual(byName(symbols, 'Calculator').find((s) => s.kind === 'class'), { name: 'Calculator', kind: 'class', line: 9, column: 33, containerName: 'Acme.Math', bases: ['ICalculator'] });
     assert.equal(byName(symbols, 'Inner')[0].containerName, 'Acme.Math.Calculator');
     assert.equal(byName(symbols, 'Deep')[0].containerName, 'Acme.Math.Calculator.Inner');
     assert.equal(byName(symbols, 'Mode')[0].kind, 'enum');
@@ -129,6 +130,40 @@ describe('C# declarations', () => {
     );
     const program = parseDeclarations('using X;\nvar app = Build(() => { return 1; });\napp.Run();\nclass Helper { }\n');
     assert.deepEqual(program.map((s) => s.name), ['Helper']);
+  });
+});
+
+describe('C# base lists', () => {
+  const bases = (source: string): Record<string, string[]> =>
+    Object.fromEntries(parseDeclarations(source).filter((d) => d.bases).map((d) => [d.name, d.bases ?? []]));
+
+  it('reads the bases after the name, past generic parameters, primary constructors and constraints', () => {
+    assert.deepEqual(
+      bases(
+        'class A<T> : B<T>, IC where T : new() { }\n' +
+          'record R(int X) : Base(X), IEquatable<R>;\n' +
+          'struct S : global::System.IDisposable { }\n' +
+          'interface I : IA, IB<Dictionary<string, int>> { }\n' +
+          'class N : Outer.Inner { }\n' +
+          'enum E : byte { One }\n' +
+          'class Plain { }\n',
+      ),
+      { A: ['B<T>', 'IC'], R: ['Base', 'IEquatable<R>'], S: ['global::System.IDisposable'], I: ['IA', 'IB<Dictionary<string, int>>'], N: ['Outer.Inner'] },
+    );
+  });
+});
+
+describe('the identifier at a position', () => {
+  it('finds the word under (or just after) the column, with the name before a dot', () => {
+    const line = '    var c = new Calculator<int>(); c?.Add(1, 2); @class.Run();';
+    assert.deepEqual(identifierAt(line, 40), { name: 'Add', column: 39, qualifier: 'c' });
+    assert.deepEqual(identifierAt(line, 42), { name: 'Add', column: 39, qualifier: 'c' }, 'the caret just after the word');
+    assert.deepEqual(identifierAt(line, 17), { name: 'Calculator', column: 17 });
+    assert.deepEqual(identifierAt(line, 50), { name: 'class', column: 51 }, 'a verbatim identifier starts after its @');
+    assert.deepEqual(identifierAt(line, 57), { name: 'Run', column: 57, qualifier: 'class' });
+    assert.equal(identifierAt(line, 2), null);
+    assert.equal(columnOf(line, 'Add'), 39);
+    assert.equal(columnOf(line, 'Ad'), null);
   });
 });
 
@@ -221,5 +256,48 @@ describe('CSharpTextIndex', () => {
     const controller = new AbortController();
     controller.abort(new Error('stop'));
     await assert.rejects(index.findSymbols('x', { signal: controller.signal }), /stop/);
+  });
+
+  it('goes to the declarations of the identifier at a position, by name and qualifier', async () => {
+    const use = await index.findDefinitions({ filePath: 'tests/CalculatorTests.cs', line: 5, column: 65 });
+    assert.deepEqual(use.map((d) => `${d.kind} ${d.containerName}.${d.name} ${d.filePath}:${d.line}:${d.column}`), [
+      'method Acme.Math.Calculator.Add src/Calc/Calculator.cs:18:20',
+      'method Acme.Math.ICalculator.Add src/Calc/Calculator.cs:37:13',
+    ]);
+    assert.equal(use[0].preview, 'public int Add(int a, int b) => a + b;');
+    const own = await index.findDefinitions({ filePath: 'src/Calc/Calculator.cs', line: 37, column: 13 });
+    assert.deepEqual(own.map((d) => `${d.containerName}.${d.name}`), ['Acme.Math.ICalculator.Add'], 'a declaration is its own definition');
+    fs.put('src/Use.cs', 'class Use { void M() { ICalculator.Add(1, 2); Nothing(); } }');
+    index.invalidate(['src/Use.cs']);
+    const qualified = await index.findDefinitions({ filePath: 'src/Use.cs', line: 1, column: 37 });
+    assert.deepEqual(qualified.map((d) => d.containerName), ['Acme.Math.ICalculator']);
+    assert.deepEqual(await index.findDefinitions({ filePath: 'src/Use.cs', line: 1, column: 48 }), [], 'a name nothing declares');
+    assert.deepEqual(await index.findDefinitions({ filePath: 'tests/CalculatorTests.cs', line: 4, column: 8 }), [], 'inside a comment');
+    assert.deepEqual(await index.findDefinitions({ filePath: 'nope.cs', line: 1, column: 1 }), []);
+  });
+
+  it('answers base and derived types from base lists, merging partial types and resolving the nearest namespace first', async () => {
+    fs.put('src/Geo/Shapes.cs', [
+      'namespace Geo;',
+      'public interface IShape { double Area(); }',
+      'public abstract class Shape : IShape, IComparable<Shape> { }',
+      'public partial class Circle : Shape { }',
+      'public sealed class Square : Geo.Shape { }',
+    ].join('\n'));
+    fs.put('src/Geo/Circle.Disposable.cs', 'namespace Geo;\npublic partial class Circle : IDisposable { }\n');
+    fs.put('src/Other/Shape.cs', 'namespace Other;\npublic class Shape { }\npublic class Blob : Shape { }\n');
+    index.invalidate(['src/Geo/Shapes.cs']);
+    const line = (t: { kind: string; name: string; filePath?: string; line?: number; containerName?: string }): string =>
+      `${t.kind} ${t.containerName ?? '-'}.${t.name} ${t.filePath ?? 'outside'}${t.line ? `:${t.line}` : ''}`;
+    const shapes = await index.relatedTypes('Shape');
+    assert.deepEqual(shapes.map((r) => line(r.type)), ['class Geo.Shape src/Geo/Shapes.cs:3', 'class Other.Shape src/Other/Shape.cs:2']);
+    assert.deepEqual(shapes[0].supertypes.map(line), ['interface Geo.IShape src/Geo/Shapes.cs:2', 'other -.IComparable<Shape> outside']);
+    assert.deepEqual(shapes[0].subtypes.map(line), ['class Geo.Circle src/Geo/Shapes.cs:4', 'class Geo.Square src/Geo/Shapes.cs:5']);
+    assert.deepEqual(shapes[1].subtypes.map(line), ['class Other.Blob src/Other/Shape.cs:3']);
+    const circle = await index.relatedTypes('Geo.Circle');
+    assert.deepEqual(circle[0].supertypes.map(line), ['other -.IDisposable outside', 'class Geo.Shape src/Geo/Shapes.cs:3']);
+    const iface = await index.relatedTypes('ishape');
+    assert.deepEqual(iface[0].subtypes.map((t) => t.name), ['Shape'], 'case-insensitive when nothing matches exactly');
+    assert.deepEqual(await index.relatedTypes('Calculator.Add'), [], 'members have no hierarchy');
   });
 });

@@ -6,17 +6,12 @@
 // every file, and forgiving of code that does not compile.
 
 import type { SymbolInfo, SymbolKind } from '../../host';
+import { baseTypeList } from './base-types';
 import { blankNonCode } from './lexer';
+import { isGroup, isIdent, isPlainToken, isToken, regroup, textOf, withoutAttributes } from './items';
+import type { Group, Item } from './items';
 import { tokenize } from './tokens';
 import type { Token } from './tokens';
-
-/** A bracketed group kept as one item, so what is inside cannot end a declaration early. */
-interface Group {
-  kind: 'group';
-  open: '(' | '[';
-  inner: Token[];
-}
-type Item = Token | Group;
 
 interface Scope {
   kind: 'namespace' | 'type';
@@ -25,7 +20,8 @@ interface Scope {
   typeName?: string;
 }
 
-export type Declaration = Omit<SymbolInfo, 'filePath'>;
+/** `bases`: what a type declaration lists after `:` (see base-types.ts); absent when nothing. */
+export type Declaration = Omit<SymbolInfo, 'filePath'> & { bases?: string[] };
 
 const TYPE_KEYWORDS: Record<string, SymbolKind> = { class: 'class', struct: 'struct', interface: 'interface', enum: 'enum', record: 'record' };
 const MODIFIERS = new Set([
@@ -43,14 +39,6 @@ export function declarationsInCode(code: string): Declaration[] {
   return new DeclarationScanner(tokenize(code)).scan();
 }
 
-const isToken = (item: Item | undefined, text?: string): item is Token =>
-  item !== undefined && item.kind !== 'group' && (text === undefined || item.text === text);
-const isPlainToken = (item: Item): item is Token => item.kind !== 'group';
-/** The token's text, without narrowing the item's type (unlike isToken). */
-const textOf = (item: Item | undefined): string | undefined => (item !== undefined && item.kind !== 'group' ? item.text : undefined);
-const isIdent = (item: Item | undefined): item is Token => isToken(item) && item.kind === 'ident';
-const isGroup = (item: Item | undefined, open?: '(' | '['): item is Group =>
-  item !== undefined && item.kind === 'group' && (open === undefined || item.open === open);
 const qualify = (container: string | undefined, name: string): string => (container ? `${container}.${name}` : name);
 
 class DeclarationScanner {
@@ -188,7 +176,9 @@ class DeclarationScanner {
   }
 
   private declareType(head: Item[], type: TypeDeclaration, scope: Scope): void {
-    this.declare(type.name, type.name.text, type.kind, scope.container);
+    // An enum's `: byte` is its underlying type, not a base.
+    const bases = type.kind === 'enum' ? [] : baseTypeList(head, head.indexOf(type.name));
+    this.declare(type.name, type.name.text, type.kind, scope.container, bases);
     if (type.kind !== 'record') return;
     // Positional records: `record Point(int X, int Y)` declares properties X and Y.
     const paramsAt = head.findIndex((item, k) => k > head.indexOf(type.name) && isGroup(item, '('));
@@ -213,8 +203,8 @@ class DeclarationScanner {
     }
   }
 
-  private declare(token: Token, name: string, kind: SymbolKind, containerName: string | undefined): void {
-    this.found.push({ name, kind, line: token.line, column: token.column, ...(containerName ? { containerName } : {}) });
+  private declare(token: Token, name: string, kind: SymbolKind, containerName: string | undefined, bases: string[] = []): void {
+    this.found.push({ name, kind, line: token.line, column: token.column, ...(containerName ? { containerName } : {}), ...(bases.length > 0 ? { bases } : {}) });
   }
 
   /** Consumes a balanced ( ) or [ ] group starting at the current token. */
@@ -329,31 +319,4 @@ function lastIdent(items: Item[]): Token | null {
     if (isIdent(item) && !NOT_A_MEMBER_NAME.has(item.text)) return item;
   }
   return null;
-}
-
-function withoutAttributes(head: Item[]): Item[] {
-  let k = 0;
-  while (isGroup(head[k], '[')) k++;
-  return k === 0 ? head : head.slice(k);
-}
-
-/** Re-reads loose tokens into top-level items (used for parameter lists and enum bodies). */
-function regroup(tokens: Token[]): Item[] {
-  const items: Item[] = [];
-  for (let k = 0; k < tokens.length; k++) {
-    const text = tokens[k].text;
-    if (text !== '(' && text !== '[' && text !== '{') {
-      items.push(tokens[k]);
-      continue;
-    }
-    let depth = 0;
-    const start = k;
-    for (; k < tokens.length; k++) {
-      const t = tokens[k].text;
-      if (t === '(' || t === '[' || t === '{') depth++;
-      else if ((t === ')' || t === ']' || t === '}') && --depth === 0) break;
-    }
-    items.push({ kind: 'group', open: text === '[' ? '[' : '(', inner: tokens.slice(start + 1, k) });
-  }
-  return items;
 }

@@ -1,26 +1,50 @@
 // find_symbols and find_references: thin tools over the Host's SymbolProvider, which is the C#
-// language server inside VS Code and the text index (text-index.ts) in the CLI.
+// language server inside VS Code and the text index (text-index.ts) in the CLI. Besides lookups by
+// name they take `at` (go to definition of the symbol at a file position) and, for find_symbols,
+// `hierarchy` (a type's base and derived types); the provider methods behind those are optional
+// on the port, so a provider without them gets an error the model can act on.
 
 import { z } from 'zod';
-import type { SymbolKind } from '../../host';
+import type { SymbolDefinition, SymbolKind, SymbolLocation } from '../../host';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
-import { optionalInt, requiredText } from '../workspace/lenient';
+import { optionalInt, optionalString } from '../workspace/lenient';
+import { definitionLines, referenceName, relationsText, symbolLine } from './symbol-format';
+import type { HierarchyDirection } from './symbol-format';
+import { AT_DESCRIPTION, formatPosition, resolvePosition } from './symbol-position';
 
 const SYMBOL_KINDS = [
   'class', 'interface', 'struct', 'enum', 'record', 'method', 'property', 'field', 'event', 'namespace', 'constructor', 'delegate', 'other',
 ] as const satisfies readonly SymbolKind[];
+const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'struct', 'enum', 'record', 'delegate']);
+const DIRECTIONS = ['base', 'derived', 'both'] as const satisfies readonly HierarchyDirection[];
 
 const DEFAULT_SYMBOLS = 50;
 const DEFAULT_REFERENCES = 100;
 const MAX_RESULTS = 500;
 
+/** Models send `true` for "yes, the hierarchy", and odd casing; both mean something clear. */
+const lenientDirection = (v: unknown): unknown => {
+  if (v === null || v === '' || v === false || v === 'false') return undefined;
+  if (v === true || v === 'true') return 'both';
+  return typeof v === 'string' ? v.trim().toLowerCase() : v;
+};
+
 const findSymbolsInput = z.object({
-  query: z.string({ error: 'query is required: a name or part of one (it may be "" when kind is given)' }).describe('Name or part of it; camel humps work ("CalcTe"); "Type.Member" narrows by container'),
+  query: optionalString('Name or part of it; camel humps work ("CalcTe"); "Type.Member" narrows by container. With hierarchy: the exact type name'),
   kind: z
     .preprocess((v) => (v === null || v === '' ? undefined : typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(SYMBOL_KINDS).optional())
     .optional()
     .meta({ type: 'string', enum: [...SYMBOL_KINDS], description: 'Only symbols of this kind' }),
   limit: optionalInt(`At most this many symbols (default ${DEFAULT_SYMBOLS}, at most ${MAX_RESULTS})`),
+  at: optionalString(`${AT_DESCRIPTION} Returns where that symbol is declared (go to definition) instead of searching by name.`),
+  hierarchy: z
+    .preprocess(lenientDirection, z.enum(DIRECTIONS).optional())
+    .optional()
+    .meta({
+      type: 'string',
+      enum: [...DIRECTIONS],
+      description: 'For a class, interface, struct or record (named by query, or at a position): list its direct base types, derived types (subclasses, implementations), or both',
+    }),
 });
 export type FindSymbolsInput = z.infer<typeof findSymbolsInput>;
 
@@ -28,7 +52,9 @@ export const findSymbolsTool: ToolDefinition<FindSymbolsInput> = {
   name: 'find_symbols',
   description:
     'Find C# declarations (types, methods, properties, fields, ...) by name across the workspace; exact matches come first. ' +
-    'Returns kind, name, file:line:column and the containing type or namespace.',
+    'Returns kind, name, file:line:column and the containing type or namespace. ' +
+    'Use `at` to jump from a use in the code to its declaration, and `hierarchy` to see what a type inherits or implements and what derives from it ' +
+    '(before changing a base class or an interface).',
   input: findSymbolsInput,
   readonly: true,
   timeoutMs: 60_000,
@@ -36,25 +62,56 @@ export const findSymbolsTool: ToolDefinition<FindSymbolsInput> = {
 };
 
 async function findSymbols(input: FindSymbolsInput, ctx: ToolContext): Promise<ToolOutcome> {
-  if (input.query.trim() === '' && !input.kind) {
-    return { ok: false, error: 'query is empty; give a name (or part of one), or a kind to list every symbol of that kind.' };
+  const query = input.query ?? '';
+  if (input.at !== undefined) return symbolAt(input.at, query, input.hierarchy, ctx);
+  if (input.hierarchy) return hierarchyOf(query, input.hierarchy, ctx);
+  if (query.trim() === '' && !input.kind) {
+    return { ok: false, error: 'query is empty; give a name (or part of one), a kind to list every symbol of that kind, or at: "path:line:column".' };
   }
   const limit = clampLimit(input.limit, DEFAULT_SYMBOLS);
   // One extra tells us whether the list was cut.
-  const symbols = await ctx.host.symbols.findSymbols(input.query, { kind: input.kind, limit: limit + 1, signal: ctx.signal });
+  const symbols = await ctx.host.symbols.findSymbols(query, { kind: input.kind, limit: limit + 1, signal: ctx.signal });
   const kind = input.kind ? `${input.kind} ` : '';
-  const what = `${kind}symbol(s) matching ${JSON.stringify(input.query)}`;
+  const what = `${kind}symbol(s) matching ${JSON.stringify(query)}`;
   if (symbols.length === 0) {
-    return { ok: true, content: `No ${kind}symbols matching ${JSON.stringify(input.query)}. Try a shorter part of the name, another kind, or search_text.` };
+    return { ok: true, content: `No ${kind}symbols matching ${JSON.stringify(query)}. Try a shorter part of the name, another kind, or search_text.` };
   }
-  const lines = symbols.slice(0, limit).map((s) => `${s.kind} ${s.name} — ${s.filePath}:${s.line}:${s.column}${s.containerName ? ` (in ${s.containerName})` : ''}`);
+  const lines = symbols.slice(0, limit).map(symbolLine);
   const more = symbols.length > limit ? `\n[More matches not shown; narrow the query or kind, or raise limit (at most ${MAX_RESULTS}).]` : '';
   return { ok: true, content: `${Math.min(symbols.length, limit)} ${what}:\n${lines.join('\n')}${more}` };
 }
 
+async function symbolAt(at: string, name: string, direction: HierarchyDirection | undefined, ctx: ToolContext): Promise<ToolOutcome> {
+  const found = await definitionsAt(at, name, ctx);
+  if ('outcome' in found) return found.outcome;
+  const { where, definitions } = found;
+  if (!direction) return { ok: true, content: `The symbol at ${where} (${definitions[0].name}) is declared at:\n${definitionLines(definitions)}` };
+  const types = definitions.filter((d) => TYPE_KINDS.has(d.kind));
+  if (types.length === 0) {
+    return { ok: false, error: `The symbol at ${where} is ${definitions[0].kind} ${definitions[0].name}, not a type; hierarchy needs a class, interface, struct or record.` };
+  }
+  return hierarchyOf(referenceName(types[0]), direction, ctx);
+}
+
+async function hierarchyOf(typeName: string, direction: HierarchyDirection, ctx: ToolContext): Promise<ToolOutcome> {
+  const provider = ctx.host.symbols;
+  if (!provider.relatedTypes) return { ok: false, error: 'Type hierarchy is not available in this host; use search_text for ": TypeName" instead.' };
+  if (typeName.trim() === '') return { ok: false, error: 'hierarchy needs a type: give its name in query (e.g. "Shape"), or at: "path:line:column".' };
+  const relations = await provider.relatedTypes(typeName.trim(), { signal: ctx.signal });
+  if (relations.length === 0) {
+    return { ok: true, content: `No class, interface, struct or record named ${JSON.stringify(typeName)}. Check the exact name with find_symbols (hierarchy needs the whole name).` };
+  }
+  return { ok: true, content: relationsText(relations, direction) };
+}
+
 const findReferencesInput = z.object({
-  symbol: requiredText('symbol', 'the name to look for, e.g. "Add" or "Calculator.Add"').describe('The symbol name ("Add", or "Calculator.Add")'),
+  symbol: optionalString('The symbol name ("Add", or "Calculator.Add"); required unless at is given'),
   limit: optionalInt(`At most this many places (default ${DEFAULT_REFERENCES}, at most ${MAX_RESULTS})`),
+  at: optionalString(`${AT_DESCRIPTION} Finds the references of the symbol declared there (resolved by go to definition), not of everything with its name.`),
+}).superRefine((input, issue) => {
+  if ((input.symbol ?? '').trim() === '' && input.at === undefined) {
+    issue.addIssue({ code: 'custom', path: ['symbol'], message: 'symbol is required: the name to look for, e.g. "Add" or "Calculator.Add" (or give at: "path:line:column")' });
+  }
 });
 export type FindReferencesInput = z.infer<typeof findReferencesInput>;
 
@@ -62,7 +119,7 @@ export const findReferencesTool: ToolDefinition<FindReferencesInput> = {
   name: 'find_references',
   description:
     'Find where a C# symbol is used (declaration included): file:line:column with the source line. ' +
-    'Matching is by name, so other symbols with the same name may appear.',
+    'By name, other symbols with the same name may appear; give `at` (a place where the symbol is used or declared) to ask about that one symbol.',
   input: findReferencesInput,
   readonly: true,
   timeoutMs: 60_000,
@@ -71,13 +128,58 @@ export const findReferencesTool: ToolDefinition<FindReferencesInput> = {
 
 async function findReferences(input: FindReferencesInput, ctx: ToolContext): Promise<ToolOutcome> {
   const limit = clampLimit(input.limit, DEFAULT_REFERENCES);
-  const places = await ctx.host.symbols.findReferences(input.symbol, { limit: limit + 1, signal: ctx.signal });
+  let names = [(input.symbol ?? '').trim()];
+  let about = JSON.stringify(names[0]);
+  if (input.at !== undefined) {
+    const found = await definitionsAt(input.at, input.symbol, ctx);
+    if ('outcome' in found) return found.outcome;
+    names = [...new Set(found.definitions.map(referenceName))];
+    about = `${names.join(', ')} (the symbol at ${found.where})`;
+  }
+  const places = await referencesOf(names, limit + 1, ctx);
   if (places.length === 0) {
-    return { ok: true, content: `No references to ${JSON.stringify(input.symbol)} found. Check the spelling with find_symbols, or use search_text.` };
+    return { ok: true, content: `No references to ${about} found. Check the spelling with find_symbols, or use search_text.` };
   }
   const lines = places.slice(0, limit).map((p) => `${p.filePath}:${p.line}:${p.column}: ${p.preview}`);
   const more = places.length > limit ? `\n[More references not shown; raise limit (at most ${MAX_RESULTS}).]` : '';
-  return { ok: true, content: `${Math.min(places.length, limit)} reference(s) to ${JSON.stringify(input.symbol)}:\n${lines.join('\n')}${more}` };
+  return { ok: true, content: `${Math.min(places.length, limit)} reference(s) to ${about}:\n${lines.join('\n')}${more}` };
+}
+
+/** References of each name, without the places two names share (an overload's declarations). */
+async function referencesOf(names: readonly string[], limit: number, ctx: ToolContext): Promise<SymbolLocation[]> {
+  const seen = new Set<string>();
+  const places: SymbolLocation[] = [];
+  for (const name of names) {
+    for (const place of await ctx.host.symbols.findReferences(name, { limit, signal: ctx.signal })) {
+      const key = `${place.filePath}:${place.line}:${place.column}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      places.push(place);
+    }
+  }
+  return places.slice(0, limit);
+}
+
+type DefinitionsAt = { where: string; definitions: SymbolDefinition[] } | { outcome: ToolOutcome };
+
+async function definitionsAt(at: string, name: string | undefined, ctx: ToolContext): Promise<DefinitionsAt> {
+  const provider = ctx.host.symbols;
+  if (!provider.findDefinitions) return { outcome: { ok: false, error: 'Looking up the symbol at a position is not available in this host; search by name instead.' } };
+  const position = await resolvePosition(at, name, ctx);
+  if (typeof position === 'string') return { outcome: { ok: false, error: position } };
+  const where = formatPosition(position);
+  const definitions = await provider.findDefinitions(position, { signal: ctx.signal });
+  if (definitions.length === 0) {
+    return {
+      outcome: {
+        ok: true,
+        content:
+          `No declaration in the workspace for the symbol at ${where}: there may be no identifier at that column, or it is a local, ` +
+          'a keyword, or declared in the framework or a package. Check the column with read_file, or search by name.',
+      },
+    };
+  }
+  return { where, definitions };
 }
 
 function clampLimit(limit: number | undefined, fallback: number): number {

@@ -3,13 +3,16 @@
 // memory, and re-read per file after `invalidate` (the run calls it after applying edits).
 
 import * as path from 'node:path';
-import type { HostFileSystem, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider } from '../../host';
+import type { HostFileSystem, SourcePosition, SymbolDefinition, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider, TypeRelations } from '../../host';
 import { declarationsInCode } from './declarations';
+import { definitionsOf, typeRelations, withoutBases } from './hierarchy';
+import type { IndexedSymbol } from './hierarchy';
 import { blankNonCode } from './lexer';
+import { identifierAt } from './position';
 import { compareMatches, matchRank } from './symbol-match';
 
 interface IndexedFile {
-  symbols: SymbolInfo[];
+  symbols: IndexedSymbol[];
   /** Source lines, for previews. */
   lines: string[];
   /** The same lines with comments and literals blanked, for the reference search. */
@@ -55,7 +58,24 @@ export class CSharpTextIndex implements SymbolProvider {
     return matches
       .sort(compareMatches)
       .slice(0, options.limit ?? DEFAULT_SYMBOL_LIMIT)
-      .map((m) => m.symbol);
+      .map((m) => withoutBases(m.symbol));
+  }
+
+  /** The declarations the identifier at `at` may refer to, matched by name (see hierarchy.ts). */
+  async findDefinitions(at: SourcePosition, options: { signal?: AbortSignal } = {}): Promise<SymbolDefinition[]> {
+    const files = await this.allFiles(options.signal);
+    const file = files.find(([rel]) => rel === at.filePath)?.[1];
+    const ident = identifierAt(file?.codeLines[at.line - 1] ?? '', at.column);
+    if (!ident) return [];
+    const all = files.flatMap(([, f]) => f.symbols);
+    const byPath = new Map(files);
+    return definitionsOf(ident, at, all).map((symbol) => ({ ...symbol, preview: preview(byPath.get(symbol.filePath)?.lines[symbol.line - 1] ?? '') }));
+  }
+
+  /** Base types from the `: Base, IFoo` lists of the declarations; derived types are those listing this one. */
+  async relatedTypes(typeName: string, options: { signal?: AbortSignal } = {}): Promise<TypeRelations[]> {
+    const files = await this.allFiles(options.signal);
+    return typeRelations(typeName, files.flatMap(([, f]) => f.symbols));
   }
 
   /** Whole-word occurrences of the name (the last part of a dotted name) in code, not in comments or strings. */
