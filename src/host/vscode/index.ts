@@ -1,10 +1,11 @@
 // The Host inside VS Code: the language server's diagnostics and symbols (when a C# extension is
 // installed), build and tests as VS Code tasks, the Node file system (see fs.ts for why), and the
 // "Ironbees" log. Without a C# extension it behaves like the Node host (text index, build-only
-// validation) and says so once in the log.
+// validation) and says so once per window: a log line, and a notification so the person learns
+// why diagnostics come from the build and how to get better ones.
 
 import * as path from 'node:path';
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { Host, Logger } from '../../core/host';
 import { findCSharpExtension } from './csharp-extension';
 import { VscodeDiagnostics } from './diagnostics';
@@ -17,6 +18,8 @@ export interface VscodeHostOptions {
   folder?: vscode.WorkspaceFolder;
   /** Tests force the fallback (or the language server) regardless of what is installed. */
   languageServer?: boolean;
+  /** Who tells the person about the fallback; tests pass their own to count what it says. */
+  fallbackNotice?: FallbackNotice;
 }
 
 export interface VscodeHost extends Host {
@@ -26,18 +29,34 @@ export interface VscodeHost extends Host {
   readonly languageServer: boolean;
 }
 
-let fallbackAnnounced = false;
+export const FALLBACK_LOG =
+  'No C# extension is installed: symbols come from a text index and validation relies on `dotnet build` (as in the CLI). ' +
+  'Install the C# extension (ms-dotnettools.csharp) for language-server diagnostics and symbols.';
+export const FALLBACK_MESSAGE =
+  'Ironbees: no C# language server found; using its own C# index and dotnet build for diagnostics. ' +
+  'Install the C# extension for language-server diagnostics and symbols.';
+
+/** Says "no C# language server" once: a host is made per run, the notice is for the window. */
+export class FallbackNotice {
+  private announced = false;
+
+  constructor(private readonly show: (message: string) => void = (message) => void vscode.window.showInformationMessage(message)) {}
+
+  announce(logger: Logger): void {
+    if (this.announced) return;
+    this.announced = true;
+    logger.info(FALLBACK_LOG);
+    this.show(FALLBACK_MESSAGE);
+  }
+}
+
+// Module state lives as long as the extension host, which is one per window.
+const windowNotice = new FallbackNotice();
 
 export function createVscodeHost(workspaceRoot: string, options: VscodeHostOptions): VscodeHost {
   const root = path.resolve(workspaceRoot);
   const csharp = options.languageServer ?? findCSharpExtension() !== undefined;
-  if (!csharp && !fallbackAnnounced) {
-    fallbackAnnounced = true;
-    options.logger.info(
-      'No C# extension is installed: symbols come from a text index and validation relies on `dotnet build` (as in the CLI). ' +
-        'Install the C# extension (ms-dotnettools.csharp) for language-server diagnostics and symbols.',
-    );
-  }
+  if (!csharp) (options.fallbackNotice ?? windowNotice).announce(options.logger);
   const diagnostics = csharp ? new VscodeDiagnostics(root) : undefined;
   // Only workspace sources matter; the run's own files (.ironbees/) are written after every step.
   const runFiles = `${path.sep}.ironbees${path.sep}`;
@@ -48,7 +67,7 @@ export function createVscodeHost(workspaceRoot: string, options: VscodeHostOptio
     workspaceRoot: root,
     fs,
     process: new TaskProcessRunner({ folder: options.folder, logger: options.logger }),
-    symbols: new VscodeSymbolProvider(root, fs, csharp),
+    symbols: new VscodeSymbolProvider(root, fs, csharp, options.logger),
     ...(diagnostics ? { diagnostics } : {}),
     clock: { now: () => Date.now() },
     logger: options.logger,

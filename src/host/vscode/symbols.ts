@@ -1,11 +1,15 @@
 // Symbols from the C# language server through VS Code's built-in provider commands
 // (`vscode.executeWorkspaceSymbolProvider`, `executeReferenceProvider`, `executeDefinitionProvider`,
 // `prepareTypeHierarchy`). The language server answers nothing while it loads projects, and there
-// is none without a C# extension: then the core's text index answers instead.
+// is none without a C# extension: then the core's text index answers instead, and the log says so
+// once (a server that is still loading answers later, so this is not an error).
 
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostFileSystem, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider } from '../../core/host';
+import type {
+  HostFileSystem, Logger, RelatedType, SourcePosition, SymbolDefinition, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider, TypeRelations,
+} from '../../core/host';
+import { identifierAt } from '../../core/tools/csharp/position';
 import { CSharpTextIndex } from '../../core/tools/csharp/text-index';
 
 const KIND_MAP = new Map<vscode.SymbolKind, SymbolKind>([
@@ -22,24 +26,24 @@ const KIND_MAP = new Map<vscode.SymbolKind, SymbolKind>([
   [vscode.SymbolKind.Namespace, 'namespace'],
   [vscode.SymbolKind.Constructor, 'constructor'],
 ]);
+const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'struct', 'enum']);
 
 const DEFAULT_LIMIT = 100;
 const MAX_DECLARATIONS_FOR_REFERENCES = 5;
 const MAX_PREVIEW = 200;
 
-export interface RelatedTypes {
-  supertypes: SymbolInfo[];
-  subtypes: SymbolInfo[];
-}
+type Lines = Map<string, string[]>;
 
 export class VscodeSymbolProvider implements SymbolProvider {
   private readonly textIndex: CSharpTextIndex;
+  private fallbackLogged = false;
 
   constructor(
     private readonly workspaceRoot: string,
     fs: HostFileSystem,
     /** False when no C# extension is installed: every question goes to the text index. */
     private readonly languageServer: boolean,
+    private readonly logger?: Logger,
   ) {
     this.textIndex = new CSharpTextIndex(fs, workspaceRoot);
   }
@@ -48,6 +52,7 @@ export class VscodeSymbolProvider implements SymbolProvider {
     if (this.languageServer) {
       const found = (await this.workspaceSymbols(query)).filter((s) => !options.kind || s.kind === options.kind);
       if (found.length > 0) return found.slice(0, options.limit ?? DEFAULT_LIMIT);
+      this.noteFallback();
     }
     return this.textIndex.findSymbols(query, options);
   }
@@ -56,6 +61,7 @@ export class VscodeSymbolProvider implements SymbolProvider {
     if (this.languageServer) {
       const found = await this.referencesFromServer(symbolName, options.limit ?? DEFAULT_LIMIT * 2);
       if (found.length > 0) return found;
+      this.noteFallback();
     }
     return this.textIndex.findReferences(symbolName, options);
   }
@@ -64,59 +70,68 @@ export class VscodeSymbolProvider implements SymbolProvider {
     this.textIndex.invalidate(relPaths);
   }
 
-  /** Where a symbol is defined, following the server's go-to-definition from its declarations. */
-  async findDefinitions(symbolName: string): Promise<SymbolLocation[]> {
-    const declarations = await this.declarationsOf(symbolName);
-    const locations: vscode.Location[] = [];
-    for (const declaration of declarations) {
-      const found = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
+  /** Go to definition from a position; a server answer that lies outside the workspace (metadata) is still an answer. */
+  async findDefinitions(at: SourcePosition, options: { signal?: AbortSignal } = {}): Promise<SymbolDefinition[]> {
+    if (this.languageServer) {
+      const found = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[] | undefined>(
         'vscode.executeDefinitionProvider',
-        declaration.location.uri,
-        declaration.location.range.start,
+        vscode.Uri.file(path.join(this.workspaceRoot, at.filePath)),
+        new vscode.Position(at.line - 1, Math.max(0, at.column - 1)),
       );
-      locations.push(...(found ?? []).map(toLocation));
+      if (found && found.length > 0) return this.describe(found.map(toLocation).filter((l) => this.isInWorkspace(l.uri)));
+      this.noteFallback();
     }
-    return this.toSymbolLocations(locations, DEFAULT_LIMIT);
+    return this.textIndex.findDefinitions(at, options);
   }
 
   /** The base types and derived types of a type, from the server's type hierarchy. */
-  async relatedTypes(typeName: string): Promise<RelatedTypes> {
-    const related: RelatedTypes = { supertypes: [], subtypes: [] };
+  async relatedTypes(typeName: string, options: { signal?: AbortSignal } = {}): Promise<TypeRelations[]> {
+    if (this.languageServer) {
+      const related = await this.hierarchyFromServer(typeName, options.signal);
+      if (related.length > 0) return related;
+      this.noteFallback();
+    }
+    return this.textIndex.relatedTypes(typeName, options);
+  }
+
+  private async hierarchyFromServer(typeName: string, signal: AbortSignal | undefined): Promise<TypeRelations[]> {
+    const seen = new Set<string>();
+    const related: TypeRelations[] = [];
     for (const declaration of await this.declarationsOf(typeName)) {
-      const items = await vscode.commands.executeCommand<vscode.TypeHierarchyItem[]>(
+      if (!TYPE_KINDS.has(KIND_MAP.get(declaration.kind) ?? 'other')) continue;
+      signal?.throwIfAborted();
+      const items = await vscode.commands.executeCommand<vscode.TypeHierarchyItem[] | undefined>(
         'vscode.prepareTypeHierarchy',
         declaration.location.uri,
         declaration.location.range.start,
       );
       for (const item of items ?? []) {
-        const supertypes = await vscode.commands.executeCommand<vscode.TypeHierarchyItem[]>('vscode.provideSupertypes', item);
-        const subtypes = await vscode.commands.executeCommand<vscode.TypeHierarchyItem[]>('vscode.provideSubtypes', item);
-        related.supertypes.push(...(supertypes ?? []).map((t) => this.fromHierarchyItem(t)));
-        related.subtypes.push(...(subtypes ?? []).map((t) => this.fromHierarchyItem(t)));
+        // Partial types: every declaration leads to the same item.
+        const key = `${item.uri.toString()}:${item.selectionRange.start.line}:${item.selectionRange.start.character}`;
+        if (seen.has(key) || !this.isInWorkspace(item.uri)) continue;
+        seen.add(key);
+        const supertypes = await vscode.commands.executeCommand<vscode.TypeHierarchyItem[] | undefined>('vscode.provideSupertypes', item);
+        const subtypes = await vscode.commands.executeCommand<vscode.TypeHierarchyItem[] | undefined>('vscode.provideSubtypes', item);
+        related.push({
+          type: { ...this.relatedFromItem(item), filePath: this.relative(item.uri), line: item.selectionRange.start.line + 1, column: item.selectionRange.start.character + 1 },
+          supertypes: (supertypes ?? []).map((t) => this.relatedFromItem(t)),
+          subtypes: (subtypes ?? []).map((t) => this.relatedFromItem(t)),
+        });
       }
     }
     return related;
   }
 
   private async workspaceSymbols(query: string): Promise<SymbolInfo[]> {
-    const symbols = await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query);
-    return (symbols ?? [])
-      .filter((s) => this.isInWorkspace(s.location.uri))
-      .map((s) => ({
-        name: s.name,
-        kind: KIND_MAP.get(s.kind) ?? 'other',
-        filePath: this.relative(s.location.uri),
-        line: s.location.range.start.line + 1,
-        column: s.location.range.start.character + 1,
-        ...(s.containerName ? { containerName: s.containerName } : {}),
-      }));
+    const symbols = await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query);
+    return (symbols ?? []).filter((s) => this.isInWorkspace(s.location.uri)).map((s) => this.fromSymbolInformation(s));
   }
 
   /** Declarations whose simple name is exactly the last part of `symbolName` (`Calc.Divide` → Divide). */
   private async declarationsOf(symbolName: string): Promise<vscode.SymbolInformation[]> {
     const simple = symbolName.split('.').pop() ?? symbolName;
     const container = symbolName.includes('.') ? symbolName.slice(0, symbolName.lastIndexOf('.')) : null;
-    const symbols = (await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', simple)) ?? [];
+    const symbols = (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', simple)) ?? [];
     return symbols
       .filter((s) => s.name.replace(/\(.*$/, '') === simple && this.isInWorkspace(s.location.uri))
       .filter((s) => !container || (s.containerName ?? '').endsWith(container))
@@ -126,7 +141,7 @@ export class VscodeSymbolProvider implements SymbolProvider {
   private async referencesFromServer(symbolName: string, limit: number): Promise<SymbolLocation[]> {
     const locations: vscode.Location[] = [];
     for (const declaration of await this.declarationsOf(symbolName)) {
-      const found = await vscode.commands.executeCommand<vscode.Location[]>(
+      const found = await vscode.commands.executeCommand<vscode.Location[] | undefined>(
         'vscode.executeReferenceProvider',
         declaration.location.uri,
         declaration.location.range.start,
@@ -136,9 +151,26 @@ export class VscodeSymbolProvider implements SymbolProvider {
     return this.toSymbolLocations(locations, limit);
   }
 
-  private async toSymbolLocations(locations: readonly vscode.Location[], limit: number): Promise<SymbolLocation[]> {
+  /**
+   * Definition locations as symbols: the name is the identifier at the location; kind and
+   * container come from the workspace symbol declared there, when the server lists one.
+   */
+  private async describe(locations: readonly vscode.Location[]): Promise<SymbolDefinition[]> {
+    const lines: Lines = new Map();
+    const described: SymbolDefinition[] = [];
+    for (const place of await this.toSymbolLocations(locations, DEFAULT_LIMIT, lines)) {
+      const line = lines.get(path.join(this.workspaceRoot, place.filePath))?.[place.line - 1] ?? '';
+      const name = identifierAt(line, place.column)?.name ?? '(unnamed)';
+      const declared = (await this.workspaceSymbols(name)).find(
+        (s) => s.filePath === place.filePath && s.line === place.line && s.name.replace(/\(.*$/, '') === name,
+      );
+      described.push({ name, kind: declared?.kind ?? 'other', ...(declared?.containerName ? { containerName: declared.containerName } : {}), ...place });
+    }
+    return described;
+  }
+
+  private async toSymbolLocations(locations: readonly vscode.Location[], limit: number, lines: Lines = new Map()): Promise<SymbolLocation[]> {
     const seen = new Set<string>();
-    const lines = new Map<string, string[]>();
     const result: SymbolLocation[] = [];
     for (const location of locations) {
       if (!this.isInWorkspace(location.uri)) continue;
@@ -159,15 +191,29 @@ export class VscodeSymbolProvider implements SymbolProvider {
     return result;
   }
 
-  private fromHierarchyItem(item: vscode.TypeHierarchyItem): SymbolInfo {
+  private fromSymbolInformation(s: vscode.SymbolInformation): SymbolInfo {
     return {
-      name: item.name,
-      kind: KIND_MAP.get(item.kind) ?? 'other',
-      filePath: this.relative(item.uri),
-      line: item.selectionRange.start.line + 1,
-      column: item.selectionRange.start.character + 1,
-      ...(item.detail ? { containerName: item.detail } : {}),
+      name: s.name,
+      kind: KIND_MAP.get(s.kind) ?? 'other',
+      filePath: this.relative(s.location.uri),
+      line: s.location.range.start.line + 1,
+      column: s.location.range.start.character + 1,
+      ...(s.containerName ? { containerName: s.containerName } : {}),
     };
+  }
+
+  /** A hierarchy item; types from metadata (the framework, packages) have no workspace position. */
+  private relatedFromItem(item: vscode.TypeHierarchyItem): RelatedType {
+    const where = this.isInWorkspace(item.uri)
+      ? { filePath: this.relative(item.uri), line: item.selectionRange.start.line + 1, column: item.selectionRange.start.character + 1 }
+      : {};
+    return { name: item.name, kind: KIND_MAP.get(item.kind) ?? 'other', ...where, ...(item.detail ? { containerName: item.detail } : {}) };
+  }
+
+  private noteFallback(): void {
+    if (this.fallbackLogged) return;
+    this.fallbackLogged = true;
+    this.logger?.info('The C# language server gave no symbol answer (still loading its projects, or no C# provider): Ironbees\' own C# index answers meanwhile.');
   }
 
   private isInWorkspace(uri: vscode.Uri): boolean {
