@@ -6,8 +6,8 @@
 // restarts the step in flight with the same input, which is why every step is idempotent.
 
 import { assign, fromPromise, setup } from 'xstate';
-import { addUsage } from '../model';
-import type { ErrorContext, ExecutionPlan, IterationRecord } from '../model';
+import { EMPTY_USAGE, addUsage } from '../model';
+import type { ErrorContext, ExecutionPlan, IterationRecord, Usage } from '../model';
 import { OrchestratorError, errorMessage } from '../errors';
 import { applyFileDecisions, describeRejectedDiffs } from './diff-decisions';
 import { toCodingState } from './run-context';
@@ -28,7 +28,7 @@ import type {
   ValidateInput,
   ValidateOutput,
 } from './run-context';
-import { initialContext } from './run-context';
+import { initialContext, usageCarriedBy } from './run-context';
 import type { Baseline } from '../model';
 
 function notProvided(name: string): never {
@@ -144,13 +144,22 @@ export const runMachine = setup({
       helpRequest: null,
     })),
     assignHandoff: assign((_, params: HandoffOutput) => ({ handoffPath: params.handoffPath })),
-    assignError: assign((_, params: { error: unknown }) => ({ error: errorMessage(params.error) })),
+    // A failed step still spent what it spent: the error carries its usage (AgentExecutionError does).
+    assignError: assign(({ context }, params: { error: unknown }) => ({
+      error: errorMessage(params.error),
+      usage: addUsage(context.usage, usageCarriedBy(params.error) ?? EMPTY_USAGE),
+    })),
+    // A step stopped from outside (cancel, a request for help) cannot report its usage; whoever
+    // stopped it counted the model calls it made and passes that along with the event.
+    addStoppedStepUsage: assign(({ context }, params: { usage?: Usage }) => ({ usage: addUsage(context.usage, params.usage ?? EMPTY_USAGE) })),
   },
 }).createMachine({
   id: 'ironbeesRun',
   context: ({ input }) => initialContext(input),
   initial: 'INIT',
-  on: { CANCEL: '.CANCELLED' },
+  on: {
+    CANCEL: { target: '.CANCELLED', actions: { type: 'addStoppedStepUsage', params: ({ event }) => ({ usage: event.usage }) } },
+  },
   states: {
     INIT: {
       invoke: {
@@ -314,9 +323,13 @@ type RunEventFiles = Extract<RunEvent, { type: 'APPROVE' }>['files'];
 
 /** A request for help leaves the working state (its step is stopped) for ESCALATE: hand-off, then a person. */
 function helpRequestedAt(from: HelpNode) {
+  type HelpEvent = { event: Extract<RunEvent, { type: 'REQUEST_HELP' }> };
   return {
     target: 'ESCALATE',
-    actions: { type: 'assignHelpRequest', params: ({ event }: { event: Extract<RunEvent, { type: 'REQUEST_HELP' }> }) => ({ reason: event.reason, from }) },
+    actions: [
+      { type: 'addStoppedStepUsage', params: ({ event }: HelpEvent) => ({ usage: event.usage }) },
+      { type: 'assignHelpRequest', params: ({ event }: HelpEvent) => ({ reason: event.reason, from }) },
+    ],
   } as const;
 }
 

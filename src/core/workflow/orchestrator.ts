@@ -3,10 +3,11 @@
 // the caller saw survives a crash, and a resumed run repeats only the step that was in flight.
 
 import { createActor } from 'xstate';
+import type { InspectionEvent } from 'xstate';
 import type { Actor, AnyActorLogic, Snapshot, SnapshotFrom } from 'xstate';
 import type { Host } from '../host';
-import { TERMINAL_NODES } from '../model';
-import type { ApprovalDecision, CodingState, ExecutionPlan, IterationRecord, WorkflowContext, WorkflowNode } from '../model';
+import { EMPTY_USAGE, TERMINAL_NODES, addUsage } from '../model';
+import type { ApprovalDecision, CodingState, ExecutionPlan, IterationRecord, Usage, WorkflowContext, WorkflowNode } from '../model';
 import { executionPlanSchema } from '../tools/submit';
 import { ConfigurationError, InvalidStateError, OrchestratorError, errorMessage } from '../errors';
 import { runMachine } from './machine';
@@ -15,6 +16,7 @@ import { HELP_NODES, toCodingState } from './run-context';
 import { renderHandoff } from './handoff';
 import { problemWithFileDecisions } from './diff-decisions';
 import { RunStore, STATE_SCHEMA_VERSION } from './store';
+import type { PersistedRun } from './store';
 import { AsyncQueue } from './async-queue';
 import { createStepActors } from './step-actors';
 import type { OrchestratorDeps } from './step-actors';
@@ -37,6 +39,14 @@ const GATES: Record<ApprovalDecision['type'], readonly WorkflowNode[]> = {
 interface LiveRun {
   actor: RunActor;
   latest: CodingState;
+  /**
+   * What the model calls of the step in flight have cost so far: the machine learns a step's usage
+   * only when the step ends. Back to nothing whenever the machine takes a step's usage in: when the
+   * step ends, or with the cancel or request for help that stops it.
+   */
+  stepUsage: Usage;
+  /** Told of every model call of the run, to keep stepUsage and state.json up to date. */
+  onModelCall(usage: Usage): void;
   /** Resolves once every transition so far is on disk. */
   settled(): Promise<void>;
 }
@@ -61,7 +71,7 @@ export class RunOrchestrator implements Orchestrator {
       workflow: context,
       createdAt: new Date().toISOString(),
     };
-    yield* this.drive(createActor(this.machine, { input }), input.stateId, input.createdAt, signal);
+    yield* this.drive(createActor(this.machine, { input, inspect: this.stepEnds(input.stateId) }), input.stateId, input.createdAt, signal);
   }
 
   async *resume(stateId: string, signal?: AbortSignal): AsyncIterable<CodingState> {
@@ -75,7 +85,7 @@ export class RunOrchestrator implements Orchestrator {
     // `input` is ignored when a snapshot is restored; it is given because the types require it.
     const { userRequest, workflow, createdAt } = snapshot.context;
     const input: RunInput = { stateId, userRequest, workflow, createdAt };
-    yield* this.drive(createActor(this.machine, { snapshot, input }), stateId, run.createdAt, signal);
+    yield* this.drive(createActor(this.machine, { snapshot, input, inspect: this.stepEnds(stateId) }), stateId, run.createdAt, signal);
   }
 
   async approve(stateId: string, decision: ApprovalDecision): Promise<void> {
@@ -106,7 +116,8 @@ export class RunOrchestrator implements Orchestrator {
   async cancel(stateId: string): Promise<void> {
     const run = this.live.get(stateId);
     if (run) {
-      run.actor.send({ type: 'CANCEL' });
+      run.actor.send({ type: 'CANCEL', usage: run.stepUsage });
+      run.stepUsage = EMPTY_USAGE;
       // The promise is "it ends CANCELLED, persisted": a caller may exit right after this.
       await run.settled();
       return;
@@ -128,7 +139,8 @@ export class RunOrchestrator implements Orchestrator {
     const run = this.live.get(stateId);
     if (!run || !(HELP_NODES as readonly WorkflowNode[]).includes(run.latest.currentNode)) return false;
     const why = reason.trim() || 'No reason was given.';
-    run.actor.send({ type: 'REQUEST_HELP', reason: why });
+    run.actor.send({ type: 'REQUEST_HELP', reason: why, usage: run.stepUsage });
+    run.stepUsage = EMPTY_USAGE;
     if (run.actor.getSnapshot().value !== 'ESCALATE') return false;
     // Like cancel: once this returns, the escalation is on disk.
     await run.settled();
@@ -139,10 +151,24 @@ export class RunOrchestrator implements Orchestrator {
     return this.live.get(stateId)?.latest ?? (await this.store.load(stateId)).codingState;
   }
 
+  /**
+   * Watches the machine take in a step's outcome (a done or error event from the step's actor): from
+   * then on the step's usage is in the context, not in flight. Seen as the event arrives, before the
+   * next step starts, so the next step's first model call is never mistaken for this one's.
+   */
+  private stepEnds(runId: string): (event: InspectionEvent) => void {
+    return (event) => {
+      if (event.type !== '@xstate.event' || !/^xstate\.(done|error)\.actor\./.test(event.event.type)) return;
+      const live = this.live.get(runId);
+      if (live) live.stepUsage = EMPTY_USAGE;
+    };
+  }
+
   private traceSink(runId: string): TraceSink {
     return {
       record: (event: TraceEvent): void => {
         this.store.appendEvent(runId, event).catch((error) => this.host.logger.warn(`Trace write failed: ${errorMessage(error)}`));
+        if (event.kind === 'model_call') this.live.get(runId)?.onModelCall(event.usage);
       },
     };
   }
@@ -152,6 +178,8 @@ export class RunOrchestrator implements Orchestrator {
     let lastNode: WorkflowNode | null = null;
     let interrupted = false;
     let persisting: Promise<void> = Promise.resolve();
+    /** The run as of its last transition, with only the usage the machine has taken in. */
+    let committed: PersistedRun | null = null;
 
     const onSnapshot = (snapshot: RunSnapshot): void => {
       if (interrupted) return;
@@ -164,14 +192,35 @@ export class RunOrchestrator implements Orchestrator {
       const live = this.live.get(runId);
       if (live) live.latest = state;
       persisting = persisting
-        .then(() => this.persist(runId, createdAt, state, persisted, from))
+        .then(() => {
+          committed = { schemaVersion: STATE_SCHEMA_VERSION, runId, createdAt, updatedAt: state.timestamp, codingState: state, machine: persisted };
+          return this.persist(plusInFlight(committed, live?.stepUsage ?? EMPTY_USAGE), from);
+        })
         .then((saved) => {
           if (interrupted) return;
-          if (live) live.latest = saved;
-          queue.push(saved);
+          if (live) live.latest = saved.codingState;
+          queue.push(saved.codingState);
           if (snapshot.status === 'done') queue.close();
         })
         .catch((error) => queue.fail(error));
+    };
+
+    // state.json always counts what the step in flight has spent so far (saved again after each
+    // model call): a run interrupted or killed mid-step keeps that cost in the snapshot it resumes
+    // from, and the step that runs again adds its own.
+    const onModelCall = (usage: Usage): void => {
+      const live = this.live.get(runId);
+      if (!live) return;
+      live.stepUsage = addUsage(live.stepUsage, usage);
+      persisting = persisting
+        .then(async () => {
+          const last = committed;
+          if (!last || TERMINAL_NODES.includes(last.codingState.currentNode)) return;
+          const checkpoint = plusInFlight(last, live.stepUsage);
+          await this.store.save(checkpoint);
+          if (live.latest.currentNode === last.codingState.currentNode) live.latest = { ...live.latest, usage: checkpoint.codingState.usage };
+        })
+        .catch((error) => this.host.logger.warn(`Could not save the usage so far: ${errorMessage(error)}`));
     };
 
     const interrupt = (): void => {
@@ -187,6 +236,8 @@ export class RunOrchestrator implements Orchestrator {
     this.live.set(runId, {
       actor,
       latest: toCodingState(actor.getSnapshot().context, actor.getSnapshot().value as WorkflowNode, createdAt),
+      stepUsage: EMPTY_USAGE,
+      onModelCall,
       settled: () => persisting.then(
         () => undefined,
         () => undefined,
@@ -209,21 +260,16 @@ export class RunOrchestrator implements Orchestrator {
     }
   }
 
-  private async persist(
-    runId: string,
-    createdAt: string,
-    state: CodingState,
-    machine: unknown,
-    from: WorkflowNode | null,
-  ): Promise<CodingState> {
-    let codingState = state;
+  private async persist(run: PersistedRun, from: WorkflowNode | null): Promise<PersistedRun> {
+    const state = run.codingState;
+    let saved = run;
     if (TERMINAL_NODES.includes(state.currentNode)) {
-      const handoffPath = await this.store.writeHandoff(runId, renderHandoff(state, iterationsOf(state), endReason(state)));
-      codingState = { ...state, metadata: { ...state.metadata, handoffPath } };
+      const handoffPath = await this.store.writeHandoff(run.runId, renderHandoff(state, iterationsOf(state), endReason(state)));
+      saved = { ...run, codingState: { ...state, metadata: { ...state.metadata, handoffPath } } };
     }
-    await this.store.save({ schemaVersion: STATE_SCHEMA_VERSION, runId, createdAt, updatedAt: state.timestamp, codingState, machine });
-    await this.store.appendEvent(runId, { kind: 'transition', at: state.timestamp, from, to: state.currentNode, iteration: state.iterationCount });
-    return codingState;
+    await this.store.save(saved);
+    await this.store.appendEvent(run.runId, { kind: 'transition', at: state.timestamp, from, to: state.currentNode, iteration: state.iterationCount });
+    return saved;
   }
 }
 
@@ -252,6 +298,18 @@ function checkedEditedPlan(stateId: string, editedPlan: unknown): ExecutionPlan 
     `The edited plan of run ${stateId} is not valid (${problems.join('; ')}); expected {summary, steps: [{number, description, actionType: CREATE|MODIFY|DELETE|REFACTOR, filePath, rationale}], affectedFiles, complexity: LOW|MEDIUM|HIGH}. The run still waits for its plan approval.`,
     { stateId, problems },
   );
+}
+
+/** The run counting the usage of its step in flight, in its CodingState and in the snapshot a resume restores. */
+function plusInFlight(run: PersistedRun, inFlight: Usage): PersistedRun {
+  if (Object.values(inFlight).every((value) => value === 0)) return run;
+  const usage = addUsage(run.codingState.usage, inFlight);
+  const machine = run.machine as { context?: Record<string, unknown> } | null;
+  return {
+    ...run,
+    codingState: { ...run.codingState, usage },
+    machine: machine?.context ? { ...machine, context: { ...machine.context, usage } } : run.machine,
+  };
 }
 
 function iterationsOf(state: CodingState): IterationRecord[] {

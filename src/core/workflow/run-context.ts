@@ -74,9 +74,10 @@ export type RunEvent =
   | { type: 'REJECT'; feedback: string }
   | { type: 'CONTINUE'; guidance: string; additionalIterations: number }
   | { type: 'STOP' }
-  | { type: 'CANCEL' }
+  /** `usage`: what the step in flight has spent so far; it is stopped, so it will not report it. */
+  | { type: 'CANCEL'; usage?: Usage }
   /** Someone working on the run (an agent over MCP) needs a person: escalate now. */
-  | { type: 'REQUEST_HELP'; reason: string };
+  | { type: 'REQUEST_HELP'; reason: string; usage?: Usage };
 
 type ApprovalFiles = Extract<ApprovalDecision, { type: 'APPROVE' }>['files'];
 
@@ -213,6 +214,25 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       helpRequest: context.helpRequest ?? undefined,
     }),
   };
+}
+
+/**
+ * The usage a failed step reports with its error (AgentExecutionError puts it in `details.usage`),
+ * so a failure still counts what it spent. Null when there is none or it is not a Usage.
+ */
+export function usageCarriedBy(error: unknown): Usage | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const details = (error as { details?: unknown }).details;
+  if (typeof details !== 'object' || details === null) return null;
+  const usage = (details as { usage?: unknown }).usage;
+  return isUsage(usage) ? usage : null;
+}
+
+const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'costUsd'] as const;
+
+function isUsage(value: unknown): value is Usage {
+  if (typeof value !== 'object' || value === null) return false;
+  return USAGE_FIELDS.every((field) => Number.isFinite((value as Record<string, unknown>)[field]));
 }
 
 /** JSON drops undefined keys; dropping them here too makes a yielded state equal its state.json. */

@@ -4,7 +4,9 @@
 
 import { fromPromise } from 'xstate';
 import type { Host } from '../host';
-import type { Baseline, WorkflowContext } from '../model';
+import { EMPTY_USAGE, addUsage } from '../model';
+import type { Baseline, Usage, WorkflowContext } from '../model';
+import { AgentModeError, errorMessage } from '../errors';
 import type { ModelClient } from '../llm/port';
 import type { AgentCatalog } from '../agents/loader';
 import type { AgentRuntime } from '../agents/types';
@@ -19,6 +21,7 @@ import { toolApprovalGate } from './tool-approval';
 import type { ToolApprover } from './tool-approval';
 import type { RunStore } from './store';
 import type { TraceSink } from './types';
+import { usageCarriedBy } from './run-context';
 import type {
   BaselineInput,
   CodeInput,
@@ -43,14 +46,37 @@ export interface OrchestratorDeps {
   askToolApproval?: ToolApprover;
 }
 
+/**
+ * Runs a model-driven step, counting what its model calls cost. When the step fails, its error
+ * carries that usage (unless it already carries its own, as AgentExecutionError does), so the run
+ * still counts it: an API error on the fifth call must not lose the first four.
+ */
+export async function withStepUsage<T>(trace: TraceSink, step: (trace: TraceSink) => Promise<T>): Promise<T> {
+  let usage: Usage = EMPTY_USAGE;
+  const counting: TraceSink = {
+    record: (event) => {
+      if (event.kind === 'model_call') usage = addUsage(usage, event.usage);
+      trace.record(event);
+    },
+  };
+  try {
+    return await step(counting);
+  } catch (error) {
+    if (usageCarriedBy(error) || usage === EMPTY_USAGE) throw error;
+    const code = error instanceof AgentModeError ? error.code : 'STEP_FAILED';
+    const details = error instanceof AgentModeError ? error.details : {};
+    throw new AgentModeError(errorMessage(error), code, { ...details, usage }, { cause: error });
+  }
+}
+
 export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceFor: (runId: string) => TraceSink) {
-  const runtime = (input: { stateId: string; workflow: WorkflowContext }, signal: AbortSignal): AgentRuntime => ({
+  const runtime = (input: { stateId: string; workflow: WorkflowContext }, signal: AbortSignal, trace: TraceSink): AgentRuntime => ({
     host: deps.host,
     model: deps.model,
     tools: deps.tools,
     agents: deps.agents,
     modelOverride: input.workflow.model,
-    trace: traceFor(input.stateId),
+    trace,
     signal,
     toolApproval: toolApprovalGate(input.workflow, input.stateId, deps.askToolApproval),
   });
@@ -67,23 +93,27 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
     ),
 
     plan: fromPromise<PlanOutput, PlanInput>(({ input, signal }) =>
-      runPlanner(runtime(input, signal), {
-        request: input.request,
-        feedback: input.feedback ?? undefined,
-        previousPlan: input.previousPlan,
-        baseline: input.baseline,
-      }),
+      withStepUsage(traceFor(input.stateId), (trace) =>
+        runPlanner(runtime(input, signal, trace), {
+          request: input.request,
+          feedback: input.feedback ?? undefined,
+          previousPlan: input.previousPlan,
+          baseline: input.baseline,
+        }),
+      ),
     ),
 
     code: fromPromise<CodeOutput, CodeInput>(({ input, signal }) =>
-      runCoder(runtime(input, signal), {
-        request: input.request,
-        spec: input.spec,
-        plan: input.plan,
-        errorContext: input.errorContext,
-        iteration: input.iteration,
-        overlay: new StagedOverlay(deps.host),
-      }),
+      withStepUsage(traceFor(input.stateId), (trace) =>
+        runCoder(runtime(input, signal, trace), {
+          request: input.request,
+          spec: input.spec,
+          plan: input.plan,
+          errorContext: input.errorContext,
+          iteration: input.iteration,
+          overlay: new StagedOverlay(deps.host),
+        }),
+      ),
     ),
 
     validate: fromPromise<ValidateOutput, ValidateInput>(async ({ input, signal }) => {
