@@ -17,15 +17,15 @@ export function relationsText(relations: readonly TypeRelations[], direction: Hi
   return relations
     .map((r) => {
       const parts = [symbolLine(r.type)];
-      if (direction !== 'derived') parts.push(section('base types (base class and interfaces)', r.supertypes));
-      if (direction !== 'base') parts.push(section('derived types (subclasses and implementations)', r.subtypes));
+      if (direction !== 'derived') parts.push(section('base types (base class and interfaces)', r.supertypes, 'none declared'));
+      if (direction !== 'base') parts.push(section('derived types (subclasses and implementations)', r.subtypes, 'none in the workspace'));
       return parts.join('\n');
     })
     .join('\n\n');
 }
 
-function section(title: string, types: readonly RelatedType[]): string {
-  if (types.length === 0) return `  ${title}: none in the workspace`;
+function section(title: string, types: readonly RelatedType[], none: string): string {
+  if (types.length === 0) return `  ${title}: ${none}`;
   return `  ${title}:\n${types.map((t) => `    ${relatedLine(t)}`).join('\n')}`;
 }
 
