@@ -265,6 +265,8 @@ describe('CSharpTextIndex', () => {
       'method Acme.Math.ICalculator.Add src/Calc/Calculator.cs:37:13',
     ]);
     assert.equal(use[0].preview, 'public int Add(int a, int b) => a + b;');
+    const type = await index.findDefinitions({ filePath: 'tests/CalculatorTests.cs', line: 5, column: 43 });
+    assert.deepEqual(type[0], { name: 'Calculator', kind: 'class', filePath: 'src/Calc/Calculator.cs', line: 9, column: 33, containerName: 'Acme.Math', preview: 'public sealed partial class Calculator<T> : ICalculator where T : struct' });
     const own = await index.findDefinitions({ filePath: 'src/Calc/Calculator.cs', line: 37, column: 13 });
     assert.deepEqual(own.map((d) => `${d.containerName}.${d.name}`), ['Acme.Math.ICalculator.Add'], 'a declaration is its own definition');
     fs.put('src/Use.cs', 'class Use { void M() { ICalculator.Add(1, 2); Nothing(); } }');

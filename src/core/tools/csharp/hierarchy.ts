@@ -16,14 +16,14 @@ const MAX_DEFINITIONS = 20;
 /** Declarations a use of `ident` may refer to; the declaration itself when `ident` is one. */
 export function definitionsOf(ident: IdentifierAt, at: { filePath: string; line: number }, symbols: readonly IndexedSymbol[]): SymbolInfo[] {
   const own = symbols.find((s) => s.filePath === at.filePath && s.line === at.line && s.column === ident.column && s.name === ident.name);
-  if (own) return [own];
+  if (own) return [withoutBases(own)];
   const named = symbols.filter((s) => s.name === ident.name);
   const qualified = ident.qualifier ? named.filter((s) => endsWithPart(s.containerName, ident.qualifier ?? '')) : [];
   return (qualified.length > 0 ? qualified : named)
     .map((symbol) => ({ rank: 0, symbol }))
     .sort(compareMatches)
     .slice(0, MAX_DEFINITIONS)
-    .map((m) => m.symbol);
+    .map((m) => withoutBases(m.symbol));
 }
 
 /** The types named `typeName` (partial declarations merged) with their direct bases and derived types. */
