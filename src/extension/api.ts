@@ -13,13 +13,18 @@ export interface WorkspaceServices {
   actions: IronbeesActions;
   statusBar: RunStatusBar;
   view: AgentViewProvider;
-  /** The dependencies the controller was built with: tests build a second one to simulate a reload. */
+  /** The dependencies the controller was built with (the secrets store, the settings, the folder). */
   controllerDeps: RunControllerDeps;
 }
 
 export interface IronbeesApi {
-  /** Milliseconds `activate()` took. */
+  /** Milliseconds the last `activate()` took. */
   activationMs: number;
-  /** Undefined when no folder is open. */
+  /** Undefined when no folder is open; replaced by `reload()`. */
   workspace: WorkspaceServices | undefined;
+  /**
+   * Deactivates and activates the extension again, as a window reload would (a live run is left
+   * resumable, and unfinished runs are offered again). Resolves with this same object, updated.
+   */
+  reload(): Promise<IronbeesApi>;
 }

@@ -23,9 +23,13 @@ import { RunStatusBar } from './status-bar';
 import { AGENT_VIEW_ID, AgentViewProvider } from './webview/agent-view-provider';
 
 let services: WorkspaceServices | undefined;
+let activeContext: vscode.ExtensionContext | undefined;
+/** One object for the life of the extension host, so `extension.exports` still holds after `reload()`. */
+const api: IronbeesApi = { activationMs: 0, workspace: undefined, reload: () => reload() };
 
 export function activate(context: vscode.ExtensionContext): IronbeesApi {
   const startedAt = performance.now();
+  activeContext = context;
   const channel = createLogChannel();
   context.subscriptions.push(channel);
   const logger = loggerFor(channel);
@@ -36,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
     const explain = (): void => void vscode.window.showInformationMessage('Ironbees works on a .NET workspace: open a folder with a solution or project first.');
     const handlers = Object.fromEntries(COMMAND_IDS.map((id) => [id, id === 'ironbees.setApiKey' ? () => apiKeys.prompt() : explain])) as unknown as CommandHandlers;
     context.subscriptions.push(...registerCommands(handlers, (id, error) => logger.error(`${id}: ${errorMessage(error)}`)));
-    return { activationMs: performance.now() - startedAt, workspace: undefined };
+    return Object.assign(api, { activationMs: performance.now() - startedAt, workspace: undefined });
   }
 
   const settings = (): ReturnType<typeof readSettings> => readSettings(folder.uri);
@@ -106,11 +110,31 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   void offerUnfinishedRuns(controller, (runId) => actions.resumeRun(runId), logger);
   const activationMs = performance.now() - startedAt;
   logger.info(`Activated in ${activationMs.toFixed(1)} ms for ${folder.uri.fsPath}`);
-  return { activationMs, workspace: services };
+  return Object.assign(api, { activationMs, workspace: services });
 }
 
 /** A run in flight stops without a transition: it is persisted and offered for resume next time. */
 export async function deactivate(): Promise<void> {
   await services?.controller.shutdown();
   services = undefined;
+  api.workspace = undefined;
+}
+
+/**
+ * What a window reload does to the extension, without reloading the window: `deactivate()`, the
+ * disposal of everything activation registered (VS Code's part on a real reload), then
+ * `activate()` on the same context. The suites test resume-after-reload through it.
+ */
+async function reload(): Promise<IronbeesApi> {
+  const context = activeContext;
+  if (!context) throw new Error('Ironbees is not active.');
+  await deactivate();
+  for (const disposable of context.subscriptions.splice(0).reverse()) {
+    try {
+      disposable.dispose();
+    } catch {
+      // One failing disposal must not keep the rest registered (the commands would clash).
+    }
+  }
+  return activate(context);
 }

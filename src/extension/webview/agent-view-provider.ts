@@ -71,6 +71,9 @@ export class AgentViewProvider extends Disposable implements vscode.WebviewViewP
         this.gate.close();
       }
     });
+    // Disposed with the extension while the page lives on (deactivated without a window reload):
+    // the page must not keep driving a disposed instance.
+    this._register({ dispose: () => subscriptions.forEach((s) => s.dispose()) });
   }
 
   /** Posts when the webview is ready; otherwise drops it (the webview asks for everything on `ready`). */

@@ -18,7 +18,7 @@ describe('ReadyGate (when the panel may be posted to)', () => {
     const sent: string[] = [];
     const gate = new ReadyGate<string>((m) => sent.push(m));
     gate.post('state v1');
-    assert.deepEqual(sent, []);
+    assert.equal(sent.length, 0);
     assert.equal(await gate.open(async () => ['snapshot']), true);
     gate.post('state v2');
     assert.deepEqual(sent, ['snapshot', 'state v2']);
@@ -32,7 +32,7 @@ describe('ReadyGate (when the panel may be posted to)', () => {
     // The run moves on while the snapshot waits for the history on disk.
     gate.post('state WAIT_DIFF_APPROVAL');
     gate.post('notice');
-    assert.deepEqual(sent, [], 'nothing goes out before the snapshot');
+    assert.equal(sent.length, 0, 'nothing goes out before the snapshot');
     assert.equal(gate.isOpen, false);
     gathering.resolve(['settings', 'state WAIT_PLAN_APPROVAL', 'history']);
     assert.equal(await opened, true);
@@ -63,7 +63,7 @@ describe('ReadyGate (when the panel may be posted to)', () => {
     gathering.resolve(['snapshot']);
     assert.equal(await opened, false);
     gate.post('after close');
-    assert.deepEqual(sent, []);
+    assert.equal(sent.length, 0);
   });
 
   it('still opens when the snapshot fails, sends what was held, and reports the failure', async () => {

@@ -1,12 +1,14 @@
 // Hunk-level review through the real Anthropic SDK against a scripted local fake of the Messages
 // API: the coder proposes two hunks in one file and a new file; the person accepts one hunk,
-// rejects the other with a reason, and rejects the new file. Exactly that reaches the disk.
+// rejects the other with a reason, and rejects the new file. Exactly that reaches the disk, and
+// the account for the coder gives each rejected hunk its own reason.
 
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startFakeAnthropic, toolUse } from '../../support/fake-anthropic';
 import type { FakeAnthropic } from '../../support/fake-anthropic';
 import type { HunkRef } from '../../../src/extension/commands';
+import { reviewUri } from '../../../src/extension/review/review-uris';
 import { SOURCE, TARGET, eventually, ironbees, readWorkspaceFile, setSetting } from './helpers';
 
 const NOTES = 'src/Calculator/Notes.cs';
@@ -65,8 +67,16 @@ describe('per-hunk and per-file review (real SDK against a fake Messages API)', 
     assert.deepEqual(atDiffs.codeDiffs.map((d) => d.filePath).sort(), [NOTES, SOURCE].sort());
     assert.equal(review.review?.hunks(SOURCE).length, 2);
 
+    // Each hunk's lens sits on its first changed line (Add on line 5, the return on line 18), not on
+    // the hunk header three context lines above it.
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', reviewUri('proposed', first.stateId, SOURCE));
+    const acceptLines = lenses.filter((lens) => lens.command?.command === 'ironbees.acceptHunk').map((lens) => lens.range.start.line);
+    assert.deepEqual(acceptLines, [4, 17]);
+
     const hunk = (index: number): HunkRef => ({ runId: first.stateId, filePath: SOURCE, hunk: index });
     await vscode.commands.executeCommand('ironbees.rejectHunk', hunk(0), 'Leave Add alone');
+    // A second thought about hunk 2: its reason must not become hunk 1's.
+    await vscode.commands.executeCommand('ironbees.rejectHunk', hunk(1), 'Not sure about Divide');
     await vscode.commands.executeCommand('ironbees.acceptHunk', hunk(1));
     const reviews = review.fileReviews();
     assert.equal(reviews.find((f) => f.filePath === SOURCE)?.status, 'partial');
@@ -76,6 +86,11 @@ describe('per-hunk and per-file review (real SDK against a fake Messages API)', 
     await vscode.commands.executeCommand('ironbees.rejectFile', { filePath: NOTES }, 'No notes, please');
     const done = await controller.waitFor(['SUCCESS', 'FAILED', 'WAIT_HUMAN'], 240_000);
     assert.equal(done.currentNode, 'SUCCESS');
+    // What the coder would be told: each rejection with its own reason.
+    const told = String(done.metadata.rejections ?? '');
+    assert.match(told, /Calculator\.cs: hunk 1 \(@@[^)]*@@\) was rejected and not applied\. Reason: Leave Add alone/);
+    assert.match(told, /Notes\.cs: the whole file was rejected and not applied\. Reason: No notes, please/);
+    assert.doesNotMatch(told, /Not sure about Divide|hunk 2/);
     const after = readWorkspaceFile(SOURCE) ?? '';
     assert.match(after, /return a \/ b;/);
     assert.match(after, /=> a \+ b;/, 'the rejected hunk was not applied');

@@ -10,18 +10,21 @@ export const EXTENSION_ID = 'ironbees.ironbees-agent-mode';
 export const SOURCE = 'src/Calculator/Calculator.cs';
 export const TARGET = 'Calculator.slnx';
 
-export async function ironbees(): Promise<WorkspaceServices> {
+export async function extensionApi(): Promise<IronbeesApi> {
   const extension = vscode.extensions.getExtension<IronbeesApi>(EXTENSION_ID);
   if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
-  const api = extension.isActive ? extension.exports : await extension.activate();
+  return extension.isActive ? extension.exports : await extension.activate();
+}
+
+/** The live services; after `reload()` the new ones (the API object stays the same). */
+export async function ironbees(): Promise<WorkspaceServices> {
+  const api = await extensionApi();
   if (!api.workspace) throw new Error('the extension found no workspace folder');
   return api.workspace;
 }
 
 export async function activationMs(): Promise<number> {
-  const extension = vscode.extensions.getExtension<IronbeesApi>(EXTENSION_ID);
-  const api = extension?.isActive ? extension.exports : await extension?.activate();
-  return api?.activationMs ?? NaN;
+  return (await extensionApi()).activationMs;
 }
 
 export function workspaceRoot(): string {
@@ -55,4 +58,30 @@ export function reviewDiffTabs(): vscode.TabInputTextDiff[] {
 
 export async function setSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('ironbees').update(key, value, vscode.ConfigurationTarget.Workspace);
+}
+
+/** Reads a workspace file as bytes (null when it does not exist): reverts must restore them exactly. */
+export function readWorkspaceBytes(rel: string): Buffer | null {
+  const abs = path.join(workspaceRoot(), rel);
+  return fs.existsSync(abs) ? fs.readFileSync(abs) : null;
+}
+
+/**
+ * Runs a quick-input or notification command until `done` settles: the command does nothing
+ * until the picker or notification it acts on has appeared, and there is no event for that.
+ */
+export async function repeatCommandUntil<T>(command: string, done: Promise<T>, timeoutMs = 20_000): Promise<T> {
+  let settled = false;
+  const watched = done.finally(() => {
+    settled = true;
+  });
+  // Its failure is the caller's (returned below); this only keeps it from counting as unhandled meanwhile.
+  watched.catch(() => undefined);
+  const deadline = Date.now() + timeoutMs;
+  while (!settled) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms running ${command} until it took effect`);
+    await vscode.commands.executeCommand(command);
+    await Promise.race([watched, new Promise((resolve) => setTimeout(resolve, 150))]);
+  }
+  return watched;
 }
