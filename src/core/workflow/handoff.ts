@@ -1,9 +1,31 @@
 // HANDOFF.md: what a person needs to take over a run — what was asked, the plan, what was tried
 // each iteration, what still fails, and what it cost. Written at escalation and at the end.
 
-import type { CodingState, IterationRecord } from '../model';
+import type { CodingState, FileEdit, IterationRecord } from '../model';
+import type { AttemptRecord } from './run-context';
 
 const MAX_LISTED = 20;
+/** Per attempt: enough to see what was done, small enough that state.json and the hand-off stay readable. */
+export const MAX_ATTEMPT_DIFF_CHARS = 6_000;
+/** The latest attempts keep their diffs in the hand-off; older ones are only listed. */
+const MAX_ATTEMPTS_WITH_DIFFS = 8;
+
+/** A decided proposal, with its diffs joined and capped at a line boundary. */
+export function attemptOf(iteration: number, outcome: AttemptRecord['outcome'], edits: readonly FileEdit[], feedback?: string | null): AttemptRecord {
+  const full = edits.map((edit) => edit.diffText.trimEnd()).join('\n');
+  let diff = full;
+  if (full.length > MAX_ATTEMPT_DIFF_CHARS) {
+    const cut = full.lastIndexOf('\n', MAX_ATTEMPT_DIFF_CHARS);
+    diff = full.slice(0, cut > 0 ? cut : MAX_ATTEMPT_DIFF_CHARS);
+    diff += `\n… ${full.length - diff.length} more characters of diff not shown`;
+  }
+  return { iteration, outcome, files: edits.map((edit) => edit.filePath), ...(feedback?.trim() ? { feedback: feedback.trim() } : {}), diff };
+}
+
+function attemptsOf(state: CodingState): AttemptRecord[] {
+  const attempts = state.metadata.attempts;
+  return Array.isArray(attempts) ? (attempts as AttemptRecord[]) : [];
+}
 
 function section(title: string, body: string[]): string[] {
   return body.length ? [`## ${title}`, '', ...body, ''] : [];
@@ -17,12 +39,57 @@ function planLines(state: CodingState): string[] {
   return [state.plan.summary, '', ...steps, '', `Complexity: ${state.plan.complexity}`];
 }
 
-function iterationLines(iterations: readonly IterationRecord[]): string[] {
-  return iterations.map((r) => {
-    const files = r.files.length ? r.files.map((f) => `\`${f}\``).join(', ') : 'no files';
-    const detail = r.buildOk ? `${r.newFailures} new test failure(s)` : `${r.newErrors} new build error(s)`;
-    return `- Iteration ${r.iteration}: ${r.outcome} — ${detail}; changed ${files}.${r.summary ? ` Coder: ${r.summary}` : ''}`;
-  });
+function fileList(files: readonly string[]): string {
+  return files.length ? files.map((f) => `\`${f}\``).join(', ') : 'no files';
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+function iterationLine(r: IterationRecord, attempt: AttemptRecord | undefined): string {
+  const detail = r.buildOk ? `${r.newFailures} new test failure(s)` : `${r.newErrors} new build error(s)`;
+  const rejectedPart = attempt?.feedback ? ` The person rejected part of it: ${oneLine(attempt.feedback)}` : '';
+  return `- Iteration ${r.iteration}: ${r.outcome} — ${detail}; changed ${fileList(r.files)}.${r.summary ? ` Coder: ${r.summary}` : ''}${rejectedPart}`;
+}
+
+/**
+ * Each validated iteration, and each proposal the person rejected before it, in the order they
+ * happened; an applied proposal whose validation never finished is listed too.
+ */
+function triedLines(iterations: readonly IterationRecord[], attempts: readonly AttemptRecord[]): string[] {
+  const lines: string[] = [];
+  const byIteration = [...new Set([...iterations.map((r) => r.iteration), ...attempts.map((a) => a.iteration)])].sort((a, b) => a - b);
+  for (const iteration of byIteration) {
+    for (const attempt of attempts.filter((a) => a.iteration === iteration && a.outcome === 'rejected')) {
+      const why = attempt.feedback ? ` Feedback: ${oneLine(attempt.feedback)}` : '';
+      lines.push(`- Iteration ${iteration}: proposal rejected by the person — ${fileList(attempt.files)}.${why}`);
+    }
+    const applied = attempts.find((a) => a.iteration === iteration && a.outcome === 'applied');
+    const record = iterations.find((r) => r.iteration === iteration);
+    if (record) lines.push(iterationLine(record, applied));
+    else if (applied) lines.push(`- Iteration ${iteration}: applied ${fileList(applied.files)}; validation did not finish.`);
+  }
+  return lines;
+}
+
+/** A fence longer than any run of backticks in the text, so a diff of a Markdown file cannot end it. */
+function fenced(text: string, language: string): string[] {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${language}`, text, fence];
+}
+
+function diffLines(attempts: readonly AttemptRecord[]): string[] {
+  const shown = attempts.slice(-MAX_ATTEMPTS_WITH_DIFFS);
+  const lines: string[] = [];
+  if (attempts.length > shown.length) lines.push(`(${attempts.length - shown.length} earlier proposal(s) not shown; state.json keeps them.)`, '');
+  for (const attempt of shown) {
+    const what = attempt.outcome === 'applied' ? 'applied' : 'rejected by the person';
+    lines.push(`### Iteration ${attempt.iteration} — ${what}`, '');
+    lines.push(...(attempt.diff ? fenced(attempt.diff, 'diff') : ['(no changes)']), '');
+  }
+  return lines;
 }
 
 function failingLines(state: CodingState): string[] {
@@ -46,7 +113,8 @@ function failingLines(state: CodingState): string[] {
 
 export function renderHandoff(state: CodingState, iterations: readonly IterationRecord[], reason: string): string {
   const u = state.usage;
-  const files = [...new Set(iterations.flatMap((r) => r.files))];
+  const attempts = attemptsOf(state);
+  const files = [...new Set([...iterations.flatMap((r) => r.files), ...attempts.filter((a) => a.outcome === 'applied').flatMap((a) => a.files)])];
   const error = typeof state.metadata.error === 'string' ? state.metadata.error : null;
   return [
     `# Ironbees hand-off — run ${state.stateId}`,
@@ -58,10 +126,11 @@ export function renderHandoff(state: CodingState, iterations: readonly Iteration
     ...section('What was asked', [state.userRequest]),
     ...section('Specification', state.spec ? [state.spec] : []),
     ...section('Plan', planLines(state)),
-    ...section('What was tried', iterationLines(iterations)),
+    ...section('What was tried', triedLines(iterations, attempts)),
     ...section('What still fails', failingLines(state)),
     ...section('Error', error ? [error] : []),
     ...section('Files changed by the run', files.map((f) => `- \`${f}\``)),
+    ...section('Diffs tried', diffLines(attempts)),
     ...section('Cost', [
       `${u.inputTokens} input tokens, ${u.outputTokens} output tokens, ${u.cacheReadTokens} cache reads, ${u.cacheWriteTokens} cache writes — $${u.costUsd.toFixed(4)}`,
     ]),

@@ -10,6 +10,7 @@ import { EMPTY_USAGE, addUsage } from '../model';
 import type { ErrorContext, ExecutionPlan, IterationRecord, Usage } from '../model';
 import { OrchestratorError, errorMessage } from '../errors';
 import { applyFileDecisions, describeRejectedDiffs } from './diff-decisions';
+import { attemptOf } from './handoff';
 import { toCodingState } from './run-context';
 import type {
   BaselineInput,
@@ -83,14 +84,24 @@ export const runMachine = setup({
       coderSummary: params.summary,
       usage: addUsage(context.usage, params.usage),
     })),
-    acceptAllDiffs: assign(({ context }) => ({ approvedEdits: context.codeDiffs, rejections: null })),
-    acceptSomeDiffs: assign(({ context }, params: { files: RunEventFiles }) => ({
-      approvedEdits: applyFileDecisions(context.codeDiffs, params.files),
+    acceptAllDiffs: assign(({ context }) => ({
+      approvedEdits: context.codeDiffs,
+      rejections: null,
+      attempts: [...(context.attempts ?? []), attemptOf(context.iterationCount, 'applied', context.codeDiffs)],
+    })),
+    acceptSomeDiffs: assign(({ context }, params: { files: RunEventFiles }) => {
+      const approvedEdits = applyFileDecisions(context.codeDiffs, params.files);
       // A plain APPROVE has no per-file verdicts: nothing was rejected. (`undefined` would mean
       // "everything rejected" to describeRejectedDiffs.)
-      rejections: describeRejectedDiffs(context.codeDiffs, params.files ?? []),
-    })),
+      const rejections = describeRejectedDiffs(context.codeDiffs, params.files ?? []);
+      return {
+        approvedEdits,
+        rejections,
+        attempts: [...(context.attempts ?? []), attemptOf(context.iterationCount, 'applied', approvedEdits, rejections)],
+      };
+    }),
     rejectDiffs: assign(({ context }, params: { feedback: string }) => ({
+      attempts: [...(context.attempts ?? []), attemptOf(context.iterationCount, 'rejected', context.codeDiffs, params.feedback)],
       approvedEdits: [],
       rejections: describeRejectedDiffs(context.codeDiffs, undefined),
       guidance: params.feedback,

@@ -54,10 +54,26 @@ export interface RunContext {
   handoffPath: string | null;
   error: string | null;
   /**
+   * Every proposal of the coder the person decided on, in order: applied (all or part of it went to
+   * validation) or rejected whole. For the hand-off. Absent in runs persisted before.
+   */
+  attempts?: AttemptRecord[];
+  /**
    * Set when someone working on the run asked for a person (REQUEST_HELP): why, and at which step,
    * so the hand-off says so and CONTINUE goes back to that step. Absent in runs persisted before.
    */
   helpRequest?: HelpRequest | null;
+}
+
+/** One proposal of the coder and what became of it, with its diffs (capped) for the hand-off. */
+export interface AttemptRecord {
+  iteration: number;
+  outcome: 'applied' | 'rejected';
+  files: string[];
+  /** Why the person rejected it, or the parts of it they rejected. */
+  feedback?: string;
+  /** The unified diffs of what was applied (or proposed, when rejected), capped in size. */
+  diff: string;
 }
 
 /** The working states a run can be pulled out of by a request for help. */
@@ -181,6 +197,7 @@ export function initialContext(input: RunInput): RunContext {
     handoffPath: null,
     error: null,
     helpRequest: null,
+    attempts: [],
   };
 }
 
@@ -209,6 +226,7 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       rejections: context.rejections ?? undefined,
       guidance: context.guidance ?? undefined,
       iterations: context.iterations,
+      attempts: context.attempts ?? [],
       handoffPath: context.handoffPath ?? undefined,
       error: context.error ?? undefined,
       helpRequest: context.helpRequest ?? undefined,

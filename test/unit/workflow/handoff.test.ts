@@ -1,8 +1,11 @@
 import { strict as assert } from 'node:assert';
 import type { CodingState, CompilationError, IterationRecord, TestFailure } from '../../../src/core/model';
-import { renderHandoff } from '../../../src/core/workflow/handoff';
+import { MAX_ATTEMPT_DIFF_CHARS, attemptOf, renderHandoff } from '../../../src/core/workflow/handoff';
+import { makeFileEdit } from '../../../src/core/tools/workspace/diff';
 import { initialContext, toCodingState } from '../../../src/core/workflow/run-context';
-import { plan, runInput } from './samples';
+import { FakeSteps } from './fake-steps';
+import { StateStream, TempWorkspace, orchestratorOver } from './orchestrator-harness';
+import { baseline, codeOutput, failing, plan, planOutput, runInput, twoFileEdits, workflow } from './samples';
 
 function state(overrides: Partial<CodingState> = {}): CodingState {
   return { ...toCodingState(initialContext(runInput()), 'ESCALATE', '2025-01-01T10:00:00.000Z'), ...overrides };
@@ -95,5 +98,79 @@ describe('HANDOFF.md', () => {
     assert.match(sectionOf(md, 'Cost'), /1200 input tokens, 300 output tokens, 50 cache reads, 7 cache writes — \$0\.0123/);
     assert.match(sectionOf(md, 'Next steps'), /`ironbees resume run-1`/);
     assert.match(sectionOf(md, 'Next steps'), /`ironbees revert run-1`/);
+  });
+
+  describe('with the proposals the person decided on', () => {
+    const calc = makeFileEdit('src/Calc.cs', 'a - b\n', 'a + b\n');
+    const notes = makeFileEdit('docs/Notes.md', null, 'Use ```diff fences```\n');
+    const attempts = [
+      attemptOf(1, 'rejected', [calc, notes], 'No notes file,\nplease.'),
+      attemptOf(1, 'applied', [calc]),
+      attemptOf(2, 'applied', [makeFileEdit('src/Calc.cs', 'a + b\n', 'b + a\n')], '- src/New.cs: the whole file was rejected'),
+      attemptOf(3, 'rejected', [calc], 'Stop.'),
+    ];
+    const md = renderHandoff(state({ metadata: { attempts } }), ITERATIONS, 'r');
+
+    it('lists rejected proposals under "What was tried", in order, with the feedback', () => {
+      const tried = sectionOf(md, 'What was tried').split('\n').filter((line) => line.startsWith('- '));
+      assert.deepEqual(tried, [
+        '- Iteration 1: proposal rejected by the person — `src/Calc.cs`, `docs/Notes.md`. Feedback: No notes file, please.',
+        '- Iteration 1: build failed — 2 new build error(s); changed `src/Calc.cs`. Coder: Changed Add',
+        '- Iteration 2: tests failed — 1 new test failure(s); changed `src/Calc.cs`, `src/New.cs`. The person rejected part of it: - src/New.cs: the whole file was rejected',
+        '- Iteration 3: proposal rejected by the person — `src/Calc.cs`. Feedback: Stop.',
+      ]);
+    });
+
+    it("shows each proposal's diffs, in a fence no backticks in the diff can close", () => {
+      const diffs = sectionOf(md, 'Diffs tried');
+      const headings = diffs.split('\n').filter((line) => line.startsWith('### '));
+      assert.deepEqual(headings, ['### Iteration 1 — rejected by the person', '### Iteration 1 — applied', '### Iteration 2 — applied', '### Iteration 3 — rejected by the person']);
+      assert.match(diffs, /````diff\n[^]*\+Use ```diff fences```\n````/);
+      assert.match(diffs, /-a \+ b\n\+b \+ a/);
+    });
+
+    it('lists a proposal that was applied but never validated', () => {
+      const unvalidated = renderHandoff(state({ metadata: { attempts: [attemptOf(1, 'applied', [calc])] } }), [], 'r');
+      assert.match(sectionOf(unvalidated, 'What was tried'), /- Iteration 1: applied `src\/Calc\.cs`; validation did not finish\./);
+      assert.match(sectionOf(unvalidated, 'Files changed by the run'), /src\/Calc\.cs/);
+    });
+
+    it('caps each diff, and shows the diffs of the latest proposals only', () => {
+      const big = makeFileEdit('src/Big.cs', null, Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n'));
+      const capped = attemptOf(1, 'applied', [big]);
+      assert.ok(capped.diff.length < MAX_ATTEMPT_DIFF_CHARS + 60, `${capped.diff.length} characters`);
+      assert.match(capped.diff, /… \d+ more characters of diff not shown$/);
+      const many = Array.from({ length: 12 }, (_, i) => attemptOf(i + 1, 'rejected', [calc], 'no'));
+      const diffs = sectionOf(renderHandoff(state({ metadata: { attempts: many } }), [], 'r'), 'Diffs tried');
+      assert.match(diffs, /\(4 earlier proposal\(s\) not shown/);
+      assert.equal(diffs.match(/^### /gm)?.length, 8);
+    });
+  });
+
+  it('written by a run: a rejected proposal, then the accepted one that still fails, with their diffs', async function () {
+    this.timeout(15_000);
+    const ws = new TempWorkspace();
+    try {
+      const steps = new FakeSteps()
+        .script('captureBaseline', { output: baseline() })
+        .script('plan', { output: planOutput() })
+        .script('code', { output: codeOutput() }, { output: codeOutput(twoFileEdits().slice(0, 1), 'Only Calc') })
+        .script('validate', { output: failing(1) });
+      const orchestrator = orchestratorOver(ws.host, steps);
+      const flow = workflow({ workspaceRoot: ws.dir, maxIterations: 1, approval: { plan: 'never', diffs: 'always' } });
+      const stream = new StateStream(orchestrator.execute('Fix Add', flow, AbortSignal.timeout(10_000)));
+      const first = await stream.until('WAIT_DIFF_APPROVAL');
+      await orchestrator.approve(first.stateId, { type: 'REJECT', feedback: 'No notes file' });
+      await stream.until('WAIT_DIFF_APPROVAL');
+      await orchestrator.approve(first.stateId, { type: 'APPROVE' });
+      await stream.until('WAIT_HUMAN');
+      const handoff = ws.runFile(first.stateId, 'HANDOFF.md') ?? '';
+      assert.match(sectionOf(handoff, 'What was tried'), /- Iteration 1: proposal rejected by the person — `src\/Calc\.cs`, `src\/Notes\.md`\. Feedback: No notes file\n- Iteration 1: tests failed/);
+      const diffs = sectionOf(handoff, 'Diffs tried');
+      assert.match(diffs, /### Iteration 1 — rejected by the person\n\n```diff\n[^]*\+# Notes/);
+      assert.match(diffs, /### Iteration 1 — applied\n\n```diff\n[^]*\+ {2}int Add\(int a, int b\) => a \+ b;/);
+    } finally {
+      ws.remove();
+    }
   });
 });
