@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { ZodType } from 'zod';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { guessKindFromMessage } from '../tools/failure';
+import { guessKindFromMessage, retryAfterFromMessage } from '../tools/failure';
 import type { RetryPolicy, ToolDefinition, ToolOutcome } from '../tools/types';
 import type { McpConnection } from './connection';
 import { mcpToolName } from './naming';
@@ -36,7 +36,12 @@ export function mcpToolDefinition(connection: McpConnection, tool: Tool): ToolDe
 
 export function outcomeOf(result: CallToolResult): ToolOutcome {
   const text = renderContent(result);
-  if (result.isError) return { ok: false, kind: guessKindFromMessage(text), error: text || 'the MCP tool reported an error without a message' };
+  if (result.isError) {
+    const kind = guessKindFromMessage(text);
+    // MCP has no header for it, so a server's "retry after N s" in the text is the only hint there is.
+    const retryAfterMs = kind === 'RateLimited' ? retryAfterFromMessage(text) : undefined;
+    return { ok: false, kind, error: text || 'the MCP tool reported an error without a message', ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  }
   const data = result.structuredContent;
   return { ok: true, content: text || (data !== undefined ? JSON.stringify(data, null, 1) : '(no content)'), ...(data !== undefined ? { data } : {}) };
 }

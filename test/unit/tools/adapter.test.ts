@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { ToolFailure } from '../../../src/core/tools/failure';
+import { ToolFailure, guessKindFromMessage, retryAfterFromMessage } from '../../../src/core/tools/failure';
 import { fullJitterDelay } from '../../../src/core/tools/retry';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolDefinition } from '../../../src/core/tools/types';
@@ -55,5 +55,63 @@ describe('tool adapter (seed 004)', () => {
     const outcome = await new ToolRegistry().register(t).execute(t, {}, ctx);
     assert.ok(outcome.ok);
     assert.deepEqual(outcome.observation, { summary: 'First line', keyFacts: {}, affordances: [] });
+  });
+
+  it("waits as long as a RateLimited failure's Retry-After says, within the policy's ceiling", async () => {
+    const host = memoryHost();
+    let calls = 0;
+    const limited: ToolDefinition = { ...base, name: 'limited', retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 40 }, execute: async () => {
+      calls++;
+      if (calls === 1) throw new ToolFailure('RateLimited', 'slow down', 25);
+      if (calls === 2) throw new ToolFailure('RateLimited', 'slower', 5_000);
+      return { ok: true, content: 'done' };
+    } };
+    const outcome = await new ToolRegistry({ random: () => 0 }).register(limited).execute(limited, {}, toolContext(host));
+    assert.ok(outcome.ok);
+    const waits = host.logger.lines.filter((line) => /tool limited: RateLimited, retry/.test(line));
+    assert.deepEqual(waits.map((line) => /in (\d+) ms/.exec(line)?.[1]), ['25', '40'], 'Retry-After, then capped at maxDelayMs (random() = 0 would have meant 0)');
+    const exhausted: ToolDefinition = { ...limited, name: 'exhausted', retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 }, execute: async () => {
+      throw new ToolFailure('RateLimited', 'still limited', 3);
+    } };
+    const failed = await new ToolRegistry().register(exhausted).execute(exhausted, {}, ctx);
+    assert.deepEqual(failed, { ok: false, kind: 'RateLimited', error: 'still limited', retryAfterMs: 3 });
+  });
+
+  it('an empty answer is NoResults and is not retried', async () => {
+    let calls = 0;
+    const empty: ToolDefinition = { ...base, name: 'empty', retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 2 }, execute: async () => (calls++, { ok: false, error: 'no matches for "Frobnicate"' }) };
+    const outcome = await new ToolRegistry().register(empty).execute(empty, {}, ctx);
+    assert.ok(!outcome.ok && outcome.kind === 'NoResults');
+    assert.equal(calls, 1);
+  });
+});
+
+describe('guessKindFromMessage (tool and MCP isError text)', () => {
+  const cases: Array<[string, string]> = [
+    ['Rate limited: slow down', 'RateLimited'],
+    ['Error: 429 Too Many Requests', 'RateLimited'],
+    ['Request failed with status code 429', 'RateLimited'],
+    ['Unauthorized', 'Unauthorized'],
+    ['HTTP 401: bad token', 'Unauthorized'],
+    ['403 Forbidden', 'Forbidden'],
+    ['upstream answered status 403', 'Forbidden'],
+    ['the request timed out', 'Timeout'],
+    ['Timeout waiting for the index', 'Timeout'],
+    ['Service temporarily unavailable', 'RetryableServer'],
+    ['HTTP 503', 'RetryableServer'],
+    ['No such file: a.cs', 'NotFound'],
+    ['no matches for "x"', 'NoResults'],
+    ['[Forbidden] from an Ironbees server', 'Forbidden'],
+    ['line 401 of Calc.cs: expected ";"', 'InvalidInput'],
+    ['500 items are too many; ask for fewer', 'InvalidInput'],
+  ];
+  for (const [message, kind] of cases) {
+    it(`${JSON.stringify(message)} → ${kind}`, () => assert.equal(guessKindFromMessage(message), kind));
+  }
+
+  it('reads a retry-after from the text, in milliseconds', () => {
+    assert.equal(retryAfterFromMessage('429: Retry-After: 30'), 30_000);
+    assert.equal(retryAfterFromMessage('rate limited, retry after 500 ms'), 500);
+    assert.equal(retryAfterFromMessage('rate limited'), undefined);
   });
 });
