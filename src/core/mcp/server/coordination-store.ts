@@ -3,6 +3,11 @@
 // checkpoints/<agent>.json (the latest checkpoint, persisted) and messages.jsonl (the message log).
 // Without a run id it lives in `.ironbees/coordination/`. A request for help is an escalation: logged,
 // recorded on the run's trace, and shown by get_run_state until the person answers the run.
+//
+// agents.json and escalations.json are read, changed and written whole, and agents call in
+// concurrently (several HTTP sessions share a process), so each file's changes run one after another
+// on a promise chain; host.fs.writeFile writes a temporary file and renames it, so a reader never sees
+// half a file.
 
 import * as path from 'node:path';
 import type { Host } from '../../host';
@@ -29,6 +34,21 @@ export interface CoordinationMessage {
   artifacts?: string[];
 }
 
+/** Per file across every store of the process: each HTTP session has its own store over the same files. */
+const fileQueues = new Map<string, Promise<unknown>>();
+
+function serialised<T>(file: string, change: () => Promise<T>): Promise<T> {
+  const previous = fileQueues.get(file) ?? Promise.resolve();
+  const next = previous.then(change, change);
+  const settled = next.catch(() => undefined);
+  fileQueues.set(file, settled);
+  // Forget an idle file so the map does not grow with every run id.
+  void settled.then(() => {
+    if (fileQueues.get(file) === settled) fileQueues.delete(file);
+  });
+  return next;
+}
+
 export class CoordinationStore {
   private readonly runs: RunStore;
 
@@ -46,11 +66,14 @@ export class CoordinationStore {
 
   async updateAgent(runId: string | undefined, agent: string, change: (record: AgentRecord) => AgentRecord): Promise<AgentRecord> {
     await this.runs.ensureLayout();
-    const all = await this.agents(runId);
-    const next = change(all[agent] ?? { agent, status: 'working', artifacts: [] });
-    all[agent] = next;
-    await this.host.fs.writeFile(path.join(this.dir(runId), 'agents.json'), JSON.stringify(all, null, 1));
-    return next;
+    const file = path.join(this.dir(runId), 'agents.json');
+    return serialised(file, async () => {
+      const all = await this.agents(runId);
+      const next = change(all[agent] ?? { agent, status: 'working', artifacts: [] });
+      all[agent] = next;
+      await this.host.fs.writeFile(file, JSON.stringify(all, null, 1));
+      return next;
+    });
   }
 
   async saveCheckpoint(runId: string | undefined, agent: string, checkpoint: Record<string, unknown>): Promise<string> {
@@ -90,15 +113,20 @@ export class CoordinationStore {
   }
 
   async escalate(runId: string | undefined, message: CoordinationMessage): Promise<void> {
-    const open = [...(await this.escalations(runId)), message];
-    await this.host.fs.writeFile(path.join(this.dir(runId), 'escalations.json'), JSON.stringify(open, null, 1));
+    const file = path.join(this.dir(runId), 'escalations.json');
+    await serialised(file, async () => {
+      const open = [...(await this.escalations(runId)), message];
+      await this.host.fs.writeFile(file, JSON.stringify(open, null, 1));
+    });
     if (runId && (await this.host.fs.exists(path.join(this.runs.runDir(runId), 'state.json')))) {
       await this.runs.appendEvent(runId, { kind: 'error', at: message.at, message: `escalation: ${message.from} asks for help: ${message.content}` });
     }
   }
 
   async clearEscalations(runId?: string): Promise<void> {
-    await this.host.fs.writeFile(path.join(this.dir(runId), 'escalations.json'), '[]');
+    const file = path.join(this.dir(runId), 'escalations.json');
+    // On the same chain, so a clear between an escalation's read and its write cannot bring cleared ones back.
+    await serialised(file, () => this.host.fs.writeFile(file, '[]'));
   }
 
   private async readJson<T>(file: string): Promise<T | null> {
