@@ -83,7 +83,7 @@ describe('MCP client (real servers over stdio)', function () {
     const huge = await tool('mcp__faults__huge');
     const first = await registry.execute(huge, {}, ctx);
     assert.ok(first.ok && first.content.length < 100_500 && /page 1 of 3/.test(first.content), 'capped');
-    assert.ok(first.ok && first.observation?.affordances.some((a) => /resultPage: 2/.test(a)));
+    assert.ok(first.ok && first.observation?.affordances.some((a) => /"resultPage":2/.test(a)));
     const second = await registry.execute(huge, { resultPage: 2 }, ctx);
     assert.ok(second.ok && /page 2 of 3/.test(second.content));
   });

@@ -1,7 +1,12 @@
 // One MCP server, started on first use and restarted after it crashes. Failures become ToolFailures
 // with a taxonomy kind, naming the server, so one broken server is an error for its tools only.
 // A stdio server's stderr goes to the log, line by line, prefixed with its name.
+//
+// One start is in flight per server at a time, whoever asks; a start that failed is remembered for a
+// short cooldown, so a server that hangs at start costs one startup timeout, not one per tool.
 
+import * as path from 'node:path';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -15,6 +20,15 @@ import { DEFAULT_MCP_STARTUP_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS, isHttpServer } 
 import type { McpServerConfig } from './config';
 
 const CLIENT_INFO = { name: 'ironbees', version: '0.1.0' };
+/** Long enough that one agent's tools of a dead server fail at once, short enough that a fixed server is used soon. */
+export const DEFAULT_START_COOLDOWN_MS = 10_000;
+
+export interface McpConnectionOptions {
+  /** Where a stdio server without `cwd` runs (else this process's cwd). */
+  workspaceRoot?: string;
+  /** How long a failed start is answered from memory before the server is tried again. */
+  startCooldownMs?: number;
+}
 
 interface Live {
   client: Client;
@@ -24,10 +38,12 @@ interface Live {
 
 export class McpConnection {
   private live: Promise<Live> | null = null;
+  private failedStart: { failure: ToolFailure; at: number } | null = null;
 
   constructor(
     readonly config: McpServerConfig,
     private readonly logger: Logger,
+    private readonly options: McpConnectionOptions = {},
   ) {}
 
   get name(): string {
@@ -38,7 +54,7 @@ export class McpConnection {
     return this.config.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
   }
 
-  /** Starts the server if needed; a failed start is not cached, so the next use tries again. */
+  /** Starts the server if needed; a failed start is answered from memory until its cooldown ends. */
   async tools(): Promise<Tool[]> {
     return (await this.connection()).tools;
   }
@@ -69,8 +85,11 @@ export class McpConnection {
   }
 
   private connection(): Promise<Live> {
+    const remembered = this.rememberedFailure();
+    if (remembered) return Promise.reject(remembered);
     this.live ??= this.start().catch((error: unknown) => {
       this.live = null;
+      this.failedStart = { failure: this.describe(error, 'starting'), at: Date.now() };
       throw error;
     });
     const current = this.live;
@@ -79,6 +98,18 @@ export class McpConnection {
       if (this.live === current) this.live = null;
       return this.connection();
     });
+  }
+
+  private rememberedFailure(): ToolFailure | null {
+    if (!this.failedStart) return null;
+    const cooldown = this.options.startCooldownMs ?? DEFAULT_START_COOLDOWN_MS;
+    const left = this.failedStart.at + cooldown - Date.now();
+    if (left <= 0) {
+      this.failedStart = null;
+      return null;
+    }
+    const { failure } = this.failedStart;
+    return new ToolFailure(failure.kind, `${failure.message} (not tried again for another ${Math.ceil(left / 1000)} s)`, failure.retryAfterMs, { cause: failure });
   }
 
   private async start(): Promise<Live> {
@@ -118,11 +149,14 @@ export class McpConnection {
     if (isHttpServer(config)) {
       return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
     }
+    const root = this.options.workspaceRoot;
+    const cwd = config.cwd ? (root ? path.resolve(root, config.cwd) : config.cwd) : root;
     const transport = new StdioClientTransport({
       command: config.command,
       args: config.args,
       env: { ...getDefaultEnvironment(), ...(config.env ?? {}) },
-      ...(config.cwd ? { cwd: config.cwd } : {}),
+      // Relative to the workspace, like a task's cwd; the extension host's own cwd means nothing to the user.
+      ...(cwd ? { cwd } : {}),
       stderr: 'pipe',
     });
     let pending = '';
@@ -143,15 +177,19 @@ export class McpConnection {
   private describe(error: unknown, doing: string): ToolFailure {
     const where = `MCP server "${this.name}"`;
     if (error instanceof ToolFailure) return error;
+    if (error instanceof UnauthorizedError) {
+      return new ToolFailure('Unauthorized', `${where} refused the credentials when ${doing} (check "headers" in the server config): ${error.message}`, undefined, { cause: error });
+    }
     if (error instanceof StreamableHTTPError && error.code !== undefined) {
-      return new ToolFailure(kindForHttpStatus(error.code), `${where} answered HTTP ${error.code} when ${doing}: ${error.message}`, undefined, { cause: error });
+      const hint = error.code === 401 || error.code === 403 ? ' (check the Authorization header in "headers" of the server config)' : '';
+      return new ToolFailure(kindForHttpStatus(error.code), `${where} answered HTTP ${error.code} when ${doing}${hint}: ${error.message}`, undefined, { cause: error });
     }
     if (error instanceof McpError) {
       if (error.code === ErrorCode.RequestTimeout) {
-        return new ToolFailure('Timeout', `${where} did not answer in time when ${doing}; it will be restarted on the next call.`, undefined, { cause: error });
+        return new ToolFailure('Timeout', `${where} did not answer in time when ${doing}; it is started afresh for a later call.`, undefined, { cause: error });
       }
       if (error.code === ErrorCode.ConnectionClosed) {
-        return new ToolFailure('RetryableServer', `${where} closed the connection when ${doing} (it crashed or exited); it is restarted on the next call.`, undefined, { cause: error });
+        return new ToolFailure('RetryableServer', `${where} closed the connection when ${doing} (it crashed or exited); it is started afresh for a later call.`, undefined, { cause: error });
       }
       if (error.code === ErrorCode.InvalidParams) return new ToolFailure('InvalidInput', `${where} refused the arguments: ${error.message}`, undefined, { cause: error });
       if (error.code === ErrorCode.MethodNotFound) return new ToolFailure('NotFound', `${where}: ${error.message}`, undefined, { cause: error });

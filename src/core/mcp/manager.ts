@@ -17,8 +17,11 @@ import { MCP_TOOL_PREFIX, mcpToolName, parseMcpToolName } from './naming';
 export interface McpManagerOptions {
   /** Known up front (the extension's settings), or loaded lazily from `.ironbees/mcp.json`. */
   servers?: readonly McpServerConfig[];
+  /** Also where stdio servers without `cwd` run. */
   workspaceRoot?: string;
   logger: Logger;
+  /** How long a failed start is remembered before the server is tried again (default 10 s). */
+  startCooldownMs?: number;
 }
 
 const UNREACHABLE_TIMEOUT_MS = 30_000;
@@ -32,23 +35,27 @@ export class McpManager implements ExternalToolSource {
     return name.startsWith(MCP_TOOL_PREFIX);
   }
 
+  /** All at once: a server that hangs at start costs its startup timeout once, shared by all its tools. */
   async resolve(names: readonly string[]): Promise<ToolDefinition[]> {
-    const out: ToolDefinition[] = [];
-    for (const name of names) out.push(await this.resolveOne(name));
-    return out;
+    return Promise.all(names.map((name) => this.resolveOne(name)));
   }
 
   /** Every tool of every configured server (for listings); servers that fail are logged and skipped. */
   async allTools(): Promise<ToolDefinition[]> {
-    const out: ToolDefinition[] = [];
-    for (const connection of (await this.connections()).values()) {
-      try {
-        for (const tool of await connection.tools()) out.push(mcpToolDefinition(connection, tool));
-      } catch (error) {
-        this.options.logger.warn(errorMessage(error));
-      }
-    }
-    return out;
+    const perServer = await Promise.all(
+      [...(await this.connections()).values()].map(async (connection) => {
+        try {
+          const tools = await connection.tools();
+          const clashes = clashingNames(connection.name, tools);
+          for (const [name, group] of clashes) this.options.logger.warn(clashFailure(connection.name, name, group).message);
+          return tools.filter((tool) => !clashes.has(mcpToolName(connection.name, tool.name))).map((tool) => mcpToolDefinition(connection, tool));
+        } catch (error) {
+          this.options.logger.warn(errorMessage(error));
+          return [];
+        }
+      }),
+    );
+    return perServer.flat();
   }
 
   async close(): Promise<void> {
@@ -58,9 +65,10 @@ export class McpManager implements ExternalToolSource {
 
   private connections(): Promise<Map<string, McpConnection>> {
     this.servers ??= (async () => {
-      const fromFile = this.options.workspaceRoot ? await loadWorkspaceMcpConfig(this.options.workspaceRoot) : [];
+      const { workspaceRoot, logger, startCooldownMs } = this.options;
+      const fromFile = workspaceRoot ? await loadWorkspaceMcpConfig(workspaceRoot) : [];
       const configs = mergeMcpServers(this.options.servers ?? [], fromFile);
-      return new Map(configs.map((config) => [config.name, new McpConnection(config, this.options.logger)]));
+      return new Map(configs.map((config) => [config.name, new McpConnection(config, logger, { workspaceRoot, startCooldownMs })]));
     })();
     return this.servers;
   }
@@ -84,16 +92,41 @@ export class McpManager implements ExternalToolSource {
     } catch (error) {
       this.options.logger.warn(`${errorMessage(error)} (its tools answer with this error)`);
       // Kept resolvable: each call tries to start the server again and explains if it still cannot.
-      return retryingDefinition(name, connection, (tools) => this.definitionFrom(connection, name, tools));
+      return deferredDefinition(name, connection, parsed.tool, (tools) => this.definitionFrom(connection, name, tools));
     }
   }
 
   private definitionFrom(connection: McpConnection, name: string, tools: readonly Tool[]): ToolDefinition {
-    const tool = tools.find((candidate) => mcpToolName(connection.name, candidate.name) === name);
-    if (tool) return mcpToolDefinition(connection, tool);
+    const matching = tools.filter((candidate) => mcpToolName(connection.name, candidate.name) === name);
+    if (matching.length > 1) {
+      const failure = clashFailure(connection.name, name, matching);
+      this.options.logger.warn(failure.message);
+      return unreachable(name, failure);
+    }
+    if (matching.length === 1) return mcpToolDefinition(connection, matching[0]);
     const available = tools.map((candidate) => mcpToolName(connection.name, candidate.name)).join(', ') || '(none)';
     return unreachable(name, new ToolFailure('NotFound', `the MCP server "${connection.name}" has no tool "${parseMcpToolName(name)?.tool}"; it offers: ${available}.`));
   }
+}
+
+/** Names that more than one of a server's tools map to (sanitising and the 64-character cut can merge them). */
+function clashingNames(server: string, tools: readonly Tool[]): Map<string, Tool[]> {
+  const byName = new Map<string, Tool[]>();
+  for (const tool of tools) {
+    const name = mcpToolName(server, tool.name);
+    byName.set(name, [...(byName.get(name) ?? []), tool]);
+  }
+  return new Map([...byName].filter(([, group]) => group.length > 1));
+}
+
+/** Neither tool is offered: calling the wrong one could have side effects the agent did not mean. */
+function clashFailure(server: string, name: string, group: readonly Tool[]): ToolFailure {
+  const originals = group.map((tool) => `"${tool.name}"`).join(', ');
+  return new ToolFailure(
+    'ToolBug',
+    `the MCP server "${server}" has ${group.length} tools that all become ${name} (${originals}; characters outside [A-Za-z0-9_-] become "_" and names are cut at 64 characters), ` +
+      'so none of them is offered. Rename one of them on the server.',
+  );
 }
 
 function placeholder(name: string, description: string, execute: ToolDefinition['execute']): ToolDefinition {
@@ -102,6 +135,7 @@ function placeholder(name: string, description: string, execute: ToolDefinition[
     description,
     input: { safeParse: (value: unknown) => ({ success: true, data: value }) } as unknown as ToolDefinition['input'],
     inputJsonSchema: { type: 'object', properties: {}, additionalProperties: true },
+    // Read-only because it runs nothing: it only answers with its failure, which approval would hide.
     readonly: true,
     timeoutMs: UNREACHABLE_TIMEOUT_MS,
     execute,
@@ -112,11 +146,21 @@ function unreachable(name: string, failure: ToolFailure): ToolDefinition {
   return placeholder(name, `Unavailable: ${failure.message}`, async (): Promise<ToolOutcome> => ({ ok: false, kind: failure.kind, error: failure.message }));
 }
 
-function retryingDefinition(name: string, connection: McpConnection, build: (tools: readonly Tool[]) => ToolDefinition): ToolDefinition {
-  return placeholder(name, `A tool of the MCP server "${connection.name}", which could not be started yet.`, async (input, context) => {
-    const real = build(await connection.tools());
-    const parsed = real.input.safeParse(input ?? {});
-    if (!parsed.success) return { ok: false, kind: 'InvalidInput', error: `Invalid arguments for ${name}: ${parsed.error.message}` };
-    return real.execute(parsed.data, context);
-  });
+/**
+ * A stand-in for a tool of a server that did not start when the agent's tools were resolved. The
+ * registry resolves it before each call and runs the real definition through the whole adapter
+ * (approval, the server's time limit, retries, output check); until then nothing is known about the
+ * tool, so the stand-in itself claims side effects rather than skipping approval on a guess.
+ */
+function deferredDefinition(name: string, connection: McpConnection, tool: string, build: (tools: readonly Tool[]) => ToolDefinition): ToolDefinition {
+  return {
+    ...placeholder(name, `A tool of the MCP server "${connection.name}", which could not be started yet.`, async () => {
+      throw new Error(`${name} is a stand-in: run it through ToolRegistry.execute, which resolves it first`);
+    }),
+    readonly: false,
+    externalEffects: true,
+    timeoutMs: connection.callTimeoutMs,
+    source: { kind: 'mcp', server: connection.name, tool },
+    resolveDeferred: async () => build(await connection.tools()),
+  };
 }

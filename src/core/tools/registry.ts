@@ -6,10 +6,11 @@
 
 import { z } from 'zod';
 import type { ZodType } from 'zod';
-import { AgentModeError, ToolNotFoundError } from '../errors';
+import { AgentModeError, ToolNotFoundError, errorMessage } from '../errors';
 import type { ModelToolDefinition } from '../llm/port';
 import { cancelledOutcome, runWithPolicy } from './adapter';
 import type { AttemptOptions } from './adapter';
+import { kindOfError } from './failure';
 import { DEFAULT_MAX_PAYLOAD_CHARS, PAGE_ARGUMENT, PAGE_ARGUMENT_SCHEMA, ResultPages, observationFor, pageAffordances, pageOf, splitPageArgument } from './paging';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 
@@ -86,6 +87,7 @@ export class ToolRegistry {
 
   /** Runs one call. Never throws for a tool failure: bad input, errors, timeouts all come back as `{ ok: false, kind }`. */
   async execute(tool: ToolDefinition, rawInput: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+    if (tool.resolveDeferred) return this.executeDeferred(tool, tool.resolveDeferred.bind(tool), rawInput, ctx);
     const { input: args, page } = splitPageArgument(rawInput ?? {});
     const parsed = tool.input.safeParse(args ?? {});
     if (!parsed.success) return { ok: false, kind: 'InvalidInput', error: describeInputError(tool.name, parsed.error) };
@@ -113,6 +115,20 @@ export class ToolRegistry {
     return this.paged(tool, args, outcome.content, page, pageSize, outcome.data, outcome.observation);
   }
 
+  /** A stand-in runs as the definition it stands for, so approval and limits are that tool's own, never the stand-in's guess. */
+  private async executeDeferred(tool: ToolDefinition, resolve: () => Promise<ToolDefinition>, rawInput: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+    if (ctx.signal?.aborted) return cancelledOutcome(tool.name, 'not run');
+    let real: ToolDefinition;
+    try {
+      real = await untilAborted(resolve(), ctx.signal);
+    } catch (error) {
+      if (ctx.signal?.aborted) return cancelledOutcome(tool.name, 'not run');
+      return { ok: false, kind: kindOfError(error), error: errorMessage(error) };
+    }
+    if (real.resolveDeferred) return { ok: false, kind: 'ToolBug', error: `${tool.name} resolved to another stand-in; it was not run.` };
+    return this.execute(real, rawInput, ctx);
+  }
+
   private paged(
     tool: ToolDefinition,
     args: unknown,
@@ -123,7 +139,7 @@ export class ToolRegistry {
     given: Extract<ToolOutcome, { ok: true }>['observation'],
   ): ToolOutcome {
     const paged = pageOf(tool.name, args, full, page, pageSize);
-    const observation = observationFor(full, paged, given, pageAffordances(tool.name, paged));
+    const observation = observationFor(full, paged, given, pageAffordances(paged));
     return { ok: true, content: paged.content, observation, ...(data !== undefined ? { data } : {}) };
   }
 
@@ -142,6 +158,15 @@ export class ToolRegistry {
     if (verdict.approved) return null;
     return { ok: false, kind: 'Forbidden', error: `${tool.name} was not approved${verdict.reason ? `: ${verdict.reason}` : ''}. Do without it or ask differently.` };
   }
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function withPageArgument(schema: Record<string, unknown>): Record<string, unknown> {

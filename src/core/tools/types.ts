@@ -89,6 +89,13 @@ export interface ToolDefinition<Input = unknown> {
   source?: { kind: 'builtin' } | { kind: 'mcp'; server: string; tool: string };
   /** Anthropic-defined tools (the text editor) are declared by type, not by schema. */
   anthropicType?: 'text_editor_20250728';
+  /**
+   * Set on a stand-in for a tool whose server could not be reached when the agent's tools were
+   * resolved. The registry calls it before each call and runs the definition it returns, with that
+   * definition's own approval, time limit, retries and output check; it throws a ToolFailure while
+   * the tool is still out of reach.
+   */
+  resolveDeferred?(): Promise<ToolDefinition>;
   execute(input: Input, context: ToolContext): Promise<ToolOutcome>;
 }
 

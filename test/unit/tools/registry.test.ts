@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import { z } from 'zod';
 import { PathOutsideWorkspaceError, ToolNotFoundError } from '../../../src/core/errors';
 import { CODER_TOOL_NAMES, createDefaultToolRegistry, PLANNER_TOOL_NAMES } from '../../../src/core/tools/catalog';
+import { ToolFailure } from '../../../src/core/tools/failure';
+import { ResultPages, renderForModel } from '../../../src/core/tools/paging';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolDefinition } from '../../../src/core/tools/types';
 import { bare, memoryHost, toolContext } from './memory-host';
@@ -117,6 +119,73 @@ describe('ToolRegistry', () => {
     const search = tools.find((t) => t.name === 'search_text');
     assert.ok(search && search.kind === 'custom');
     assert.deepEqual((search.inputSchema.properties as Record<string, unknown>).isRegex, { type: 'boolean', description: 'Treat query as a JavaScript regular expression (default false)' });
+  });
+});
+
+describe('ToolRegistry: stand-ins and kept pages', () => {
+  const ctx = toolContext(memoryHost());
+
+  it('runs a stand-in as the tool it resolves to: that tool is asked about, its time limit applies', async () => {
+    let ran = 0;
+    const real = tool('mcp__s__write', z.object({ text: z.string() }), async () => (ran++, { ok: true, content: 'written' }), 50);
+    const writes: ToolDefinition = { ...real, readonly: false, externalEffects: true };
+    let resolved = 0;
+    const standIn: ToolDefinition = {
+      ...tool('mcp__s__write', z.unknown(), async () => ({ ok: true, content: 'the stand-in must not run itself' }), 30_000),
+      readonly: false,
+      externalEffects: true,
+      resolveDeferred: async () => (resolved++, writes as ToolDefinition),
+    };
+    const registry = new ToolRegistry();
+    const refused = await registry.execute(standIn, { text: 'x' }, { ...ctx, approval: { policy: 'always' } });
+    assert.ok(!refused.ok && refused.kind === 'Forbidden', JSON.stringify(refused));
+    assert.equal(ran, 0);
+    const bad = await registry.execute(standIn, { text: 5 }, ctx);
+    assert.ok(!bad.ok && bad.kind === 'InvalidInput' && /text/.test(bad.error), "the real tool's schema checks the input");
+    assert.deepEqual(bare(await registry.execute(standIn, { text: 'y' }, { ...ctx, approval: { policy: 'never' } })), { ok: true, content: 'written' });
+    assert.equal(resolved, 3, 'resolved on every call');
+
+    const hangs = tool('mcp__s__hang', z.object({}), () => new Promise(() => undefined), 20);
+    const started = Date.now();
+    const timedOut = await registry.execute({ ...hangs, timeoutMs: 30_000, resolveDeferred: async () => hangs as ToolDefinition }, {}, ctx);
+    assert.ok(!timedOut.ok && timedOut.kind === 'Timeout' && /after 20 ms/.test(timedOut.error));
+    assert.ok(Date.now() - started < 1000);
+  });
+
+  it('a stand-in whose server is still down answers with that failure and its kind', async () => {
+    const down: ToolDefinition = {
+      ...tool('mcp__down__x', z.unknown(), async () => ({ ok: true, content: 'never' })),
+      resolveDeferred: async () => {
+        throw new ToolFailure('Unauthorized', 'MCP server "down" answered HTTP 401 when starting');
+      },
+    };
+    assert.deepEqual(await new ToolRegistry().execute(down, {}, ctx), { ok: false, kind: 'Unauthorized', error: 'MCP server "down" answered HTTP 401 when starting' });
+  });
+
+  it('keeps full results for paging only for a while', () => {
+    let now = 0;
+    const pages = new ResultPages(1000, () => now);
+    pages.set('k', 'full text');
+    now = 999;
+    assert.equal(pages.get('k'), 'full text');
+    now = 2001;
+    assert.equal(pages.get('k'), undefined, 'a result older than the limit is gone, so a later run never reads it');
+  });
+
+  it('renders for the model: the failure kind first; a paged result without repeating its next-page call; a plain result as it is', async () => {
+    assert.equal(renderForModel({ ok: false, kind: 'Timeout', error: 'x timed out' }), '[Timeout] x timed out');
+    assert.equal(renderForModel({ ok: false, kind: 'RateLimited', error: 'slow down', retryAfterMs: 2000 }), '[RateLimited] slow down (the server asks to wait 2 s before trying again)');
+    const huge = tool('huge', z.object({ q: z.string() }), async () => ({ ok: true, content: 'x'.repeat(150_000) }));
+    const paged = await new ToolRegistry().register(huge).execute(huge, { q: 'a' }, ctx);
+    assert.ok(paged.ok && paged.observation?.affordances[0] === 'next_page: call huge again with {"q":"a","resultPage":2}');
+    assert.equal(renderForModel(paged), paged.content, 'the page note already says how to get the next page');
+    const plain = await new ToolRegistry().register(echo).execute(echo, { text: 'hi\nthere' }, ctx);
+    assert.ok(plain.ok);
+    assert.equal(renderForModel(plain), 'hi\nthere');
+    assert.equal(
+      renderForModel({ ok: true, content: '{"errors":3}', observation: { summary: 'The build failed with 3 errors.', keyFacts: { errors: 3 }, affordances: ['details: call diagnostics'] } }),
+      'Summary: The build failed with 3 errors.\nKey facts: errors=3\n\n{"errors":3}\n[Next: details: call diagnostics]',
+    );
   });
 });
 
