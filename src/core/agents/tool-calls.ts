@@ -1,13 +1,16 @@
 // One turn's tool calls: run each tool_use block in order and answer it with a tool_result.
 // What the model got wrong is answered as data (is_error with how to fix it), never thrown:
 // an unknown tool lists the agent's tools, bad arguments list the schema's complaints, a refused
-// terminal call says why. The loop decides what a turn's outcome means.
+// terminal call says why. A failure's text leads with its taxonomy kind and a result carries its
+// affordances (renderForModel), so the model's next move can depend on what went wrong; the kind
+// is on the trace too. The loop decides what a turn's outcome means.
 
 import { errorMessage } from '../errors';
 import type { ToolResultBlock, ToolUseBlock } from '../llm/port';
-import type { ToolContext, ToolDefinition } from '../tools/types';
+import type { ToolErrorKind } from '../tools/failure';
+import type { ToolContext, ToolDefinition, ToolOutcome } from '../tools/types';
 import { describeInputError } from '../tools/registry';
-import { splitPageArgument } from '../tools/paging';
+import { renderForModel, splitPageArgument } from '../tools/paging';
 import type { ToolRegistry } from '../tools/registry';
 import type { TraceSink } from '../workflow/types';
 
@@ -48,27 +51,27 @@ export async function runToolCalls<T>(calls: readonly ToolUseBlock[], env: ToolC
 
   for (const call of calls) {
     const startedAt = env.now();
-    const answer = (content: string, ok: boolean): void => {
-      results.push({ type: 'tool_result', tool_use_id: call.id, content, ...(ok ? {} : { is_error: true }) });
-      if (call.name !== env.terminal.name || !ok) recordToolCall(env, call.name, ok, startedAt, ok ? undefined : content);
+    const answer = (outcome: ToolOutcome): void => {
+      results.push({ type: 'tool_result', tool_use_id: call.id, content: renderForModel(outcome), ...(outcome.ok ? {} : { is_error: true }) });
+      if (call.name !== env.terminal.name || !outcome.ok) recordToolCall(env, call.name, startedAt, outcome);
     };
 
     const def = env.tools.get(call.name);
     if (!def) {
       malformed = true;
-      answer(`Unknown tool "${call.name}". Your tools are: ${[...env.tools.keys()].join(', ')}.`, false);
+      answer({ ok: false, kind: 'NotFound', error: `Unknown tool "${call.name}". Your tools are: ${[...env.tools.keys()].join(', ')}.` });
       continue;
     }
     // `resultPage` belongs to the adapter (paging), not to the tool's own schema.
     const parsed = def.input.safeParse(splitPageArgument(call.input ?? {}).input ?? {});
     if (!parsed.success) {
       malformed = true;
-      answer(describeInputError(call.name, parsed.error), false);
+      answer({ ok: false, kind: 'InvalidInput', error: describeInputError(call.name, parsed.error) });
       continue;
     }
     if (call.name === env.terminal.name) {
       if (terminalCall) {
-        answer(`${call.name} was already called in this turn; call it once.`, false);
+        answer({ ok: false, kind: 'InvalidInput', error: `${call.name} was already called in this turn; call it once.` });
         continue;
       }
       // Answered after the other calls of this turn: it is accepted only if they all succeeded.
@@ -78,7 +81,7 @@ export async function runToolCalls<T>(calls: readonly ToolUseBlock[], env: ToolC
     }
     const outcome = await executeSafely(env, def, call.input ?? {});
     if (!outcome.ok) anyFailed = true;
-    answer(outcome.ok ? outcome.content : outcome.error, outcome.ok);
+    answer(outcome);
   }
 
   if (!terminalCall) return { results, malformed, accepted: null };
@@ -89,21 +92,18 @@ export async function runToolCalls<T>(calls: readonly ToolUseBlock[], env: ToolC
   results[resultIndex] = verdict.ok
     ? { type: 'tool_result', tool_use_id: call.id, content: 'Accepted.' }
     : { type: 'tool_result', tool_use_id: call.id, content: verdict.error, is_error: true };
-  recordToolCall(env, call.name, verdict.ok, startedAt, verdict.ok ? undefined : verdict.error);
+  // A refusal by the terminal tool is the model's to fix, not a tool failure: it has no kind.
+  recordToolCall(env, call.name, startedAt, verdict.ok ? { ok: true, content: 'Accepted.' } : { ok: false, error: verdict.error });
   return { results, malformed, accepted: verdict.ok ? { value: verdict.value } : null };
 }
 
-async function executeSafely<T>(
-  env: ToolCallEnv<T>,
-  def: ToolDefinition,
-  input: unknown,
-): Promise<{ ok: true; content: string } | { ok: false; error: string }> {
+async function executeSafely<T>(env: ToolCallEnv<T>, def: ToolDefinition, input: unknown): Promise<ToolOutcome> {
   try {
     return await env.registry.execute(def, input, env.context);
   } catch (error) {
     // The registry promises not to throw for tool failures; if a bug makes it, the model still
     // gets an answer it can work around and the run goes on.
-    return { ok: false, error: `${def.name} failed unexpectedly: ${errorMessage(error)}` };
+    return { ok: false, kind: 'ToolBug', error: `${def.name} failed unexpectedly: ${errorMessage(error)}` };
   }
 }
 
@@ -115,15 +115,18 @@ async function acceptSafely<T>(terminal: TerminalTool<T>, input: unknown): Promi
   }
 }
 
-function recordToolCall<T>(env: ToolCallEnv<T>, tool: string, ok: boolean, startedAt: number, error?: string): void {
+function recordToolCall<T>(env: ToolCallEnv<T>, tool: string, startedAt: number, outcome: ToolOutcome): void {
   const end = env.now();
+  const failure: { error?: string; failureKind?: ToolErrorKind } = outcome.ok
+    ? {}
+    : { error: outcome.error.length > 500 ? `${outcome.error.slice(0, 500)}…` : outcome.error, ...(outcome.kind ? { failureKind: outcome.kind } : {}) };
   env.trace?.record({
     kind: 'tool_call',
     at: new Date(end).toISOString(),
     agent: env.agentName,
     tool,
-    ok,
+    ok: outcome.ok,
     durationMs: Math.max(0, end - startedAt),
-    ...(error === undefined ? {} : { error: error.length > 500 ? `${error.slice(0, 500)}…` : error }),
+    ...failure,
   });
 }

@@ -2,6 +2,7 @@
 // the extension drive runs only through this.
 
 import type { ApprovalDecision, CodingState, Usage, WorkflowContext, WorkflowNode } from '../model';
+import type { ToolErrorKind } from '../tools/failure';
 
 export interface Orchestrator {
   /** Starts a run; yields a CodingState after every transition and ends at a terminal node. */
@@ -45,7 +46,7 @@ export type TraceEvent =
       stopReason: string;
       usage: Usage;
     }
-  | { kind: 'tool_call'; at: string; agent: string; tool: string; ok: boolean; durationMs: number; error?: string }
+  | { kind: 'tool_call'; at: string; agent: string; tool: string; ok: boolean; durationMs: number; error?: string; failureKind?: ToolErrorKind }
   | { kind: 'validation'; at: string; phase: 'baseline' | 'build' | 'test'; ok: boolean; durationMs: number; detail?: string }
   | { kind: 'edit_applied'; at: string; filePath: string; type: string }
   | { kind: 'error'; at: string; message: string };

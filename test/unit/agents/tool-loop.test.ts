@@ -52,7 +52,23 @@ function makeTools(host: MemoryHost): ToolRegistry {
     timeoutMs: 1000,
     execute: async () => ({ ok: false, error: 'fail_tool failed: try something else' }),
   };
-  return new ToolRegistry().register(echo).register(failTool).register(submitChangesTool);
+  const slowTool: ToolDefinition<Record<string, never>> = {
+    name: 'slow_tool',
+    description: 'Times out',
+    input: z.object({}),
+    readonly: true,
+    timeoutMs: 1000,
+    execute: async () => ({ ok: false, kind: 'Timeout', error: 'slow_tool timed out after 1 s; ask for less at once.' }),
+  };
+  const hintTool: ToolDefinition<Record<string, never>> = {
+    name: 'hint_tool',
+    description: 'Offers a next step',
+    input: z.object({}),
+    readonly: true,
+    timeoutMs: 1000,
+    execute: async () => ({ ok: true, content: '3 failing tests', observation: { summary: '3 failing tests', keyFacts: {}, affordances: ['details: call echo with the test name'] } }),
+  };
+  return new ToolRegistry().register(echo).register(failTool).register(slowTool).register(hintTool).register(submitChangesTool);
 }
 
 type RunOptions = Partial<Omit<ToolLoopOptions<string>, 'runtime'>> & { runtime?: Partial<AgentRuntime> };
@@ -165,11 +181,32 @@ describe('runToolLoop', () => {
     await h.run();
     assert.deepEqual(lastToolResults(h.model, 1), [
       { type: 'tool_result', tool_use_id: 'a', content: 'echo: a' },
-      { type: 'tool_result', tool_use_id: 'b', content: 'fail_tool failed: try something else', is_error: true },
+      { type: 'tool_result', tool_use_id: 'b', content: '[InvalidInput] fail_tool failed: try something else', is_error: true },
       { type: 'tool_result', tool_use_id: 'c', content: 'echo: c' },
     ]);
     const failed = h.events.find((event) => event.kind === 'tool_call' && event.tool === 'fail_tool');
     assert.ok(failed && failed.kind === 'tool_call' && !failed.ok && failed.error?.includes('try something else'));
+  });
+
+  it('tells the model the failure kind and the affordances, leaves plain results alone, and traces the kind', async () => {
+    const h = harness(agentDef({ requiredTools: ['echo', 'slow_tool', 'hint_tool', 'submit_changes'] }));
+    h.model.enqueue(
+      modelTurn([toolUseBlock('slow_tool', {}, 's'), toolUseBlock('hint_tool', {}, 'h'), toolUseBlock('echo', { text: 'plain' }, 'e')]),
+      modelTurn([toolUseBlock('submit_changes', { summary: 'ok' })]),
+    );
+    await h.run();
+    assert.deepEqual(lastToolResults(h.model, 1), [
+      { type: 'tool_result', tool_use_id: 's', content: '[Timeout] slow_tool timed out after 1 s; ask for less at once.', is_error: true },
+      { type: 'tool_result', tool_use_id: 'h', content: '3 failing tests\n[Next: details: call echo with the test name]' },
+      { type: 'tool_result', tool_use_id: 'e', content: 'echo: plain' },
+    ]);
+    const traced = h.events.flatMap((event) => (event.kind === 'tool_call' ? [[event.tool, event.ok, event.failureKind]] : []));
+    assert.deepEqual(traced, [
+      ['slow_tool', false, 'Timeout'],
+      ['hint_tool', true, undefined],
+      ['echo', true, undefined],
+      ['submit_changes', true, undefined],
+    ]);
   });
 
   it('answers an unknown tool with the agent tools, bad arguments with the issues, plain text with a reminder', async () => {
@@ -184,10 +221,12 @@ describe('runToolLoop', () => {
     assert.equal(result.value, 'fine');
     const [unknown] = lastToolResults(h.model, 1);
     assert.equal(unknown.is_error, true);
-    assert.match(unknown.content, /Unknown tool "delete_everything"\. Your tools are: echo, fail_tool, submit_changes/);
+    assert.match(unknown.content, /^\[NotFound\] Unknown tool "delete_everything"\. Your tools are: echo, fail_tool, submit_changes/);
     const [badArgs] = lastToolResults(h.model, 2);
     assert.equal(badArgs.is_error, true);
-    assert.match(badArgs.content, /Invalid arguments for echo:\n- text: /);
+    assert.match(badArgs.content, /^\[InvalidInput\] Invalid arguments for echo:\n- text: /);
+    const malformed = h.events.flatMap((event) => (event.kind === 'tool_call' && !event.ok ? [event.failureKind] : []));
+    assert.deepEqual(malformed, ['NotFound', 'InvalidInput']);
     const reminder = h.model.requests[3].messages.at(-1);
     assert.equal(reminder?.role, 'user');
     assert.match(String(reminder?.content), /must act through a tool call.*call submit_changes/);
