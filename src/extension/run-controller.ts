@@ -173,7 +173,7 @@ export class RunController extends Disposable {
       if (live && !GATE_NODES.includes(node)) {
         throw new OrchestratorError(`The run is still working (${node}); cancel it, or wait for it to stop at a gate, before reverting it.`);
       }
-      this.deps.logger.info(`Run ${runId} waits at ${node}: cancelling it before the revert.`);
+      this.deps.logger.info(`Run ${runId} has not finished (${node}): cancelling it before the revert.`);
       await this.end(runId);
     }
     // A run that just ended is still being followed for a moment (its last state being saved).

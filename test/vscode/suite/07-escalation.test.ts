@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { CodingState } from '../../../src/core/model';
 import { startFakeAnthropic, toolUse } from '../../support/fake-anthropic';
 import type { FakeAnthropic } from '../../support/fake-anthropic';
-import { SOURCE, TARGET, eventually, ironbees, readWorkspaceBytes, setSetting } from './helpers';
+import { SOURCE, TARGET, eventually, extensionApi, ironbees, readWorkspaceBytes, setSetting } from './helpers';
 
 const PLAN = {
   spec: 'Calc.Divide returns a / b.',
@@ -98,5 +98,22 @@ describe('the hand-off at WAIT_HUMAN: Continue, Stop, Revert (real SDK against a
     const [latest] = await controller.history();
     assert.equal(latest?.runId, waiting.stateId);
     assert.equal(latest?.currentNode, 'CANCELLED');
+  });
+
+  it('Revert after a reload (the run waits at WAIT_HUMAN on disk only) ends it CANCELLED too, and restores its files', async () => {
+    const waiting = await runToHandoff();
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await (await extensionApi()).reload();
+    const { controller } = await ironbees();
+    await eventually('the waiting run to be shown again', () => controller.state?.stateId === waiting.stateId);
+    assert.equal(controller.isLive, false);
+    assert.equal(controller.state?.currentNode, 'WAIT_HUMAN');
+    await vscode.commands.executeCommand('ironbees.revertRun', waiting.stateId);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    assert.deepEqual(readWorkspaceBytes(SOURCE), original, 'restored byte for byte');
+    assert.equal(controller.isLive, false, 'not resumed to be reverted');
+    assert.equal(controller.state?.currentNode, 'CANCELLED');
+    assert.equal((await controller.store.load(waiting.stateId)).codingState.currentNode, 'CANCELLED');
+    assert.deepEqual(await controller.unfinishedRuns(), []);
   });
 });
