@@ -69,7 +69,9 @@ describe('per-hunk and per-file review (real SDK against a fake Messages API)', 
 
     // Each hunk's lens sits on its first changed line (Add on line 5, the return on line 18), not on
     // the hunk header three context lines above it.
-    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', reviewUri('proposed', first.stateId, SOURCE));
+    // The lens command needs the document loaded (it may not be the diff opened first).
+    const proposed = await vscode.workspace.openTextDocument(reviewUri('proposed', first.stateId, SOURCE));
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', proposed.uri);
     const acceptLines = lenses.filter((lens) => lens.command?.command === 'ironbees.acceptHunk').map((lens) => lens.range.start.line);
     assert.deepEqual(acceptLines, [4, 17]);
 
