@@ -1,5 +1,5 @@
 // Builds what a run needs: the Node host, the model client, the agents, the tools, the orchestrator.
-// Every check that can fail for a configuration reason (no API key, no dotnet, a bad agent.yaml)
+// Every check that can fail for a configuration reason (no API key, nothing to build, no dotnet, a bad agent.yaml)
 // runs here, before a run starts, so a bad setup exits 2 with nothing changed.
 
 import * as fs from 'node:fs';
@@ -13,6 +13,8 @@ import { createModelClientFromEnv } from '../core/llm/anthropic';
 import { createDemoModelClient } from '../core/llm/demo-model';
 import { loadAgents } from '../core/agents/loader';
 import { createDefaultToolRegistry } from '../core/tools/catalog';
+import { findBuildTarget } from '../core/tools/dotnet/target';
+import { shutdownBuildServers } from '../core/tools/dotnet/dotnet-cli';
 import { createOrchestrator } from '../core/workflow/orchestrator';
 import { createNodeHost } from '../host/node/index';
 
@@ -23,11 +25,24 @@ export interface RuntimeOptions {
   logger: Logger;
   /** Asks before a tool with side effects runs; without it such calls are refused (unless the policy is never). */
   askToolApproval?: ToolApprover;
+  /**
+   * For a new run: the solution or project the person named (workspace-relative), or null to find
+   * the workspace's own. Checked here, so a folder with none, or several and no choice, is exit 2
+   * before anything is written. Absent (resume, mcp): the run keeps the target it started with.
+   */
+  target?: string | null;
 }
 
 export interface Runtime {
   host: Host;
   orchestrator: Orchestrator;
+  /**
+   * Called when the command is done with the runtime: stops the MSBuild server and nodes its builds
+   * started (this process's own, by their handshake salt), which would otherwise idle for minutes.
+   */
+  dispose?(): Promise<void>;
+  /** The build target found for a new run (workspace-relative), when `target` was asked about. */
+  target?: string;
 }
 
 /** Tests of the commands pass their own: a fake orchestrator, no dotnet, no model. */
@@ -74,10 +89,24 @@ function createHost(workspaceRoot: string, logger: Logger): Host {
   return createNodeHost(workspaceRoot, { logger });
 }
 
+/** The target's workspace-relative path; when the workspace has several, says how to choose on this command line. */
+async function buildTargetOf(host: Host, requested: string | null): Promise<string> {
+  try {
+    return (await findBuildTarget(host, requested ?? undefined)).relPath;
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    const candidates = error.details.candidates;
+    if (!Array.isArray(candidates) || candidates.length === 0) throw error;
+    throw new ConfigurationError(`${error.message} Choose with --target, e.g. --target ${String(candidates[0])}`, error.details);
+  }
+}
+
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const host = createHost(options.workspaceRoot, options.logger);
   // The key first: it is the cheapest check and the likeliest to be missing.
   const model = createModel(options);
+  // Then what to build: no dotnet is needed to see that there is nothing to build.
+  const target = options.target === undefined ? undefined : await buildTargetOf(host, options.target);
   const version = await ensureDotnet(host);
   options.logger.debug(`dotnet ${version}`);
   const tools = createDefaultToolRegistry();
@@ -90,7 +119,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     onInvalidWorkspaceAgent: 'fail',
     warn: (message) => options.logger.warn(message),
   });
-  return { host, orchestrator: createOrchestrator({ host, model, agents, tools, ...(options.askToolApproval ? { askToolApproval: options.askToolApproval } : {}) }) };
+  const orchestrator = createOrchestrator({ host, model, agents, tools, ...(options.askToolApproval ? { askToolApproval: options.askToolApproval } : {}) });
+  return { host, orchestrator, ...(target ? { target } : {}), dispose: () => shutdownBuildServers(host) };
 }
 
 export const defaultCliDeps: CliDeps = { createRuntime, createHost };

@@ -3,7 +3,8 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { WorkflowContext } from '../../core/model';
-import { ConfigurationError } from '../../core/errors';
+import { ConfigurationError, errorMessage } from '../../core/errors';
+import type { Runtime } from '../wiring';
 import type { RunArgs } from '../args';
 import { writeLine } from '../terminal';
 import type { CommandContext } from './context';
@@ -34,6 +35,15 @@ export function workflowContextFor(args: RunArgs, target: string | undefined): W
   };
 }
 
+/** Whatever the outcome (also after Ctrl-C, the run being persisted), nothing of ours keeps running. */
+export async function disposeRuntime(ctx: CommandContext, runtime: Runtime): Promise<void> {
+  try {
+    await runtime.dispose?.();
+  } catch (error) {
+    ctx.logger.warn(`Could not stop the build servers: ${errorMessage(error)}`);
+  }
+}
+
 export function announceDemo(ctx: CommandContext): void {
   writeLine(ctx.io.stderr, ctx.colors.magenta('DEMO MODE: a scripted demo model answers instead of Anthropic (no API key, no cost); dotnet runs for real.'));
 }
@@ -42,10 +52,22 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
   await checkWorkspace(args.workspace);
   const target = args.target ? await resolveTarget(args.workspace, args.target) : undefined;
   const toolApprovals = new ToolApprovalRelay();
-  const runtime = await ctx.deps.createRuntime({ workspaceRoot: args.workspace, demo: args.demo, env: ctx.io.env, logger: ctx.logger, askToolApproval: toolApprovals.ask });
+  const runtime = await ctx.deps.createRuntime({
+    workspaceRoot: args.workspace,
+    demo: args.demo,
+    env: ctx.io.env,
+    logger: ctx.logger,
+    askToolApproval: toolApprovals.ask,
+    target: target ?? null,
+  });
   if (args.demo) announceDemo(ctx);
-  const context = workflowContextFor(args, target);
-  return driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
-    runtime.orchestrator.execute(args.request, context, signal),
-  );
+  // The run builds what was found now, even if another solution appears in the workspace later.
+  const context = workflowContextFor(args, runtime.target ?? target);
+  try {
+    return await driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
+      runtime.orchestrator.execute(args.request, context, signal),
+    );
+  } finally {
+    await disposeRuntime(ctx, runtime);
+  }
 }
