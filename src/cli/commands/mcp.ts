@@ -15,12 +15,15 @@ import { ExitCode } from '../exit-codes';
 import { writeLine } from '../terminal';
 import type { CommandContext } from './context';
 import { checkWorkspace } from './context';
+import { disposeRuntime } from './run';
+import type { Runtime } from '../wiring';
 
 export async function mcpCommand(ctx: CommandContext, args: McpArgs): Promise<number> {
   await checkWorkspace(args.workspace);
   const host = ctx.deps.createHost(args.workspace, ctx.logger);
   let orchestrator: Promise<Orchestrator> | null = null;
   let existing: Orchestrator | null = null;
+  let runtime: Runtime | null = null;
   const options = {
     host,
     version,
@@ -30,7 +33,10 @@ export async function mcpCommand(ctx: CommandContext, args: McpArgs): Promise<nu
       // runs started with diffApproval "never".
       orchestrator ??= ctx.deps
         .createRuntime({ workspaceRoot: args.workspace, demo: args.demo, env: ctx.io.env, logger: ctx.logger })
-        .then((runtime) => (existing = runtime.orchestrator))
+        .then((created) => {
+          runtime = created;
+          return (existing = created.orchestrator);
+        })
         .catch((error: unknown) => {
           orchestrator = null;
           throw error;
@@ -49,6 +55,7 @@ export async function mcpCommand(ctx: CommandContext, args: McpArgs): Promise<nu
     await closed;
     await server.close().catch(() => undefined);
     await closeWorkspaceMcpSources();
+    if (runtime) await disposeRuntime(ctx, runtime);
     return ExitCode.SUCCESS;
   }
 
@@ -66,5 +73,6 @@ export async function mcpCommand(ctx: CommandContext, args: McpArgs): Promise<nu
   });
   await running.close();
   await closeWorkspaceMcpSources();
+  if (runtime) await disposeRuntime(ctx, runtime);
   return ExitCode.SUCCESS;
 }

@@ -8,7 +8,7 @@ import { writeLine } from '../terminal';
 import type { CommandContext } from './context';
 import { checkWorkspace } from './context';
 import { driveRun } from './drive';
-import { announceDemo } from './run';
+import { announceDemo, disposeRuntime } from './run';
 import { ToolApprovalRelay } from '../tool-approvals';
 
 export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Promise<number> {
@@ -23,7 +23,11 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
   const toolApprovals = new ToolApprovalRelay();
   const runtime = await ctx.deps.createRuntime({ workspaceRoot: args.workspace, demo: args.demo, env: ctx.io.env, logger: ctx.logger, askToolApproval: toolApprovals.ask });
   if (args.demo) announceDemo(ctx);
-  return driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
-    runtime.orchestrator.resume(args.runId, signal),
-  );
+  try {
+    return await driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
+      runtime.orchestrator.resume(args.runId, signal),
+    );
+  } finally {
+    await disposeRuntime(ctx, runtime);
+  }
 }

@@ -22,6 +22,9 @@ const HANDSHAKE_SALT = `ironbees-${process.pid}-${randomUUID().slice(0, 8)}`;
 
 const SERVER_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 
+/** Set once a dotnet command of this process may have started build servers; until then there is nothing to stop. */
+let serversMayRun = false;
+
 /** English output whatever the machine's locale: the parsers read it, and so does the model. */
 const QUIET_ENV: Readonly<Record<string, string>> = {
   DOTNET_CLI_TELEMETRY_OPTOUT: '1',
@@ -44,6 +47,7 @@ export function buildServersEnabled(): boolean {
 /** For `dotnet build` / `dotnet restore`. */
 export function buildEnv(): Record<string, string> {
   if (!buildServersEnabled()) return { ...QUIET_ENV, ...NO_SERVER_ENV };
+  serversMayRun = true;
   return {
     ...QUIET_ENV,
     MSBUILDDISABLENODEREUSE: '0',
@@ -87,7 +91,8 @@ function isNotFound(error: unknown): boolean {
  * For the end of a CLI run and for test suites; harmless when none run.
  */
 export async function shutdownBuildServers(host: Host, timeoutMs = 30_000): Promise<void> {
-  if (!buildServersEnabled()) return;
+  // No build ran (a run that stopped before its baseline): spare the second or so `dotnet` takes.
+  if (!buildServersEnabled() || !serversMayRun) return;
   try {
     await runDotnet(host, ['build-server', 'shutdown', '--msbuild'], { cwd: host.workspaceRoot, timeoutMs, env: buildEnv() });
   } catch (error) {
