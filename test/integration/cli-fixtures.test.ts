@@ -31,12 +31,17 @@ function firstUserText(request: FakeRequest): string {
   return typeof first?.content === 'string' ? first.content : JSON.stringify(first?.content);
 }
 
-/** Live processes whose environment carries `NAME=<value starting with prefix>` (Linux only). */
+/**
+ * Live MSBuild servers and nodes (Linux only) whose environment carries `name=prefix…`. The compiler server
+ * (VBCSCompiler) inherits the environment of the build that started it but is shared by every
+ * build on the machine and exits when idle, so the run deliberately leaves it alone.
+ */
 function processesWithEnv(name: string, prefix: string): number[] {
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('VBCSCompiler')) continue;
       const environ = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
       if (environ.some((line) => line.startsWith(`${name}=${prefix}`))) found.push(Number(entry));
     } catch {
