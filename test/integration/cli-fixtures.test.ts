@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import * as path from 'node:path';
 import { startFakeAnthropic, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic, FakeRequest } from '../support/fake-anthropic';
-import { copyFixture, ensureCliBuilt, readRunFile, removeDir, runCli, startCli, traceEvents } from '../support/cli-harness';
+import { copyFixture, ensureCliBuilt, readRunFile, removeDir, runCli, startCli, traceEvents, until } from '../support/cli-harness';
 
 function planFor(filePath: string, description: string, spec: string): { spec: string; plan: Record<string, unknown> } {
   return {
@@ -49,15 +49,6 @@ function processesWithEnv(name: string, prefix: string): number[] {
     }
   }
   return found;
-}
-
-async function until(condition: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return true;
 }
 
 describe('ironbees CLI on the multi-project and the broken fixtures (real dotnet, real SDK, fake Messages API)', function () {

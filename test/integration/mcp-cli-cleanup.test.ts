@@ -11,6 +11,7 @@ import type { CliDeps } from '../../src/cli/app';
 import { workspaceMcpSource } from '../../src/core/mcp/workspace-source';
 import { FakeOrchestrator, fsHost, testIo } from '../unit/cli/fakes';
 import { makeState } from '../unit/cli/fixtures';
+import { until } from '../support/cli-harness';
 
 const EVERYTHING = path.resolve(__dirname, '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
@@ -21,15 +22,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function until(condition: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
 }
 
 describe('ironbees run and the MCP servers it starts', function () {
@@ -72,6 +64,6 @@ describe('ironbees run and the MCP servers it starts', function () {
     assert.equal(await runCli(['run', 'Fix it', '--yes'], io, deps), 0, io.err());
     assert.ok(pid !== null, 'the run started the server');
     const serverPid = pid;
-    assert.ok(await until(() => !alive(serverPid), 1_000), 'the server was stopped by the time runCli returned');
+    assert.ok(await until(() => !alive(serverPid), 1_000, 50), 'the server was stopped by the time runCli returned');
   });
 });

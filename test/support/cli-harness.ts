@@ -17,6 +17,16 @@ export function ensureCliBuilt(): void {
   if (result.status !== 0) throw new Error('esbuild failed');
 }
 
+/** Polls `condition` every `stepMs` until it holds (true) or `ms` pass (false). */
+export async function until(condition: () => boolean, ms: number, stepMs = 250): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, stepMs));
+  }
+  return true;
+}
+
 export function copyFixture(name: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), `ironbees-cli-${name}-`));
   cpSync(path.join(REPO_ROOT, 'test', 'fixtures', name), dir, {
