@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EMPTY_USAGE } from '../src/core/model';
-import type { CodingState } from '../src/core/model';
+import { makeState } from '../test/unit/cli/fixtures';
 import { makeFileEdit } from '../src/core/tools/workspace/diff';
 import { STATE_SCHEMA_VERSION } from '../src/core/workflow/store';
 import type { PersistedRun } from '../src/core/workflow/store';
@@ -45,23 +45,15 @@ function workspaceWithPendingReview(): string {
   // The same proposal as a plain file: the platform's own file ↔ file diff, for comparison.
   writeFileSync(join(workspace, PROPOSED_COPY), proposed);
   const now = new Date().toISOString();
-  const state: CodingState = {
+  const state = makeState({
     stateId: RUN_ID,
     userRequest: 'Make every Value method return one more',
-    spec: null,
-    plan: null,
     codeDiffs: [makeFileEdit(BIG_FILE, original, proposed)],
-    buildResult: null,
-    testResult: null,
-    baseline: null,
-    errorContext: null,
     iterationCount: 1,
-    maxIterations: 5,
     currentNode: 'WAIT_DIFF_APPROVAL',
     timestamp: now,
     usage: { ...EMPTY_USAGE },
-    metadata: {},
-  };
+  });
   const run: PersistedRun = { schemaVersion: STATE_SCHEMA_VERSION, runId: RUN_ID, createdAt: now, updatedAt: now, codingState: state, machine: null };
   const runDir = join(workspace, '.ironbees', 'runs', RUN_ID);
   mkdirSync(runDir, { recursive: true });

@@ -9,7 +9,7 @@ import { startFakeAnthropic, toolUse } from '../../support/fake-anthropic';
 import type { FakeAnthropic } from '../../support/fake-anthropic';
 import type { HunkRef } from '../../../src/extension/commands';
 import { reviewUri } from '../../../src/extension/review/review-uris';
-import { SOURCE, TARGET, eventually, ironbees, readWorkspaceFile, setSetting } from './helpers';
+import { SOURCE, TARGET, eventually, ironbees, readWorkspaceFile, stopUsingFakeModel, useFakeModel } from './helpers';
 
 const NOTES = 'src/Calculator/Notes.cs';
 const PLAN = {
@@ -36,17 +36,11 @@ describe('per-hunk and per-file review (real SDK against a fake Messages API)', 
 
   before(async () => {
     fake = await startFakeAnthropic();
-    const { controllerDeps } = await ironbees();
-    await controllerDeps.apiKeys.set('sk-ant-test-key-for-the-fake');
-    await setSetting('anthropicBaseUrl', fake.url);
-    await setSetting('demoModel', false);
+    await useFakeModel(fake.url);
   });
 
   after(async () => {
-    await setSetting('demoModel', undefined);
-    await setSetting('anthropicBaseUrl', undefined);
-    const { controllerDeps } = await ironbees();
-    await controllerDeps.apiKeys.clear();
+    await stopUsingFakeModel();
     await fake.close();
   });
 

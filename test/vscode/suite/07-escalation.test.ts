@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { CodingState } from '../../../src/core/model';
 import { startFakeAnthropic, toolUse } from '../../support/fake-anthropic';
 import type { FakeAnthropic } from '../../support/fake-anthropic';
-import { SOURCE, TARGET, eventually, extensionApi, ironbees, readWorkspaceBytes, setSetting } from './helpers';
+import { SOURCE, TARGET, eventually, extensionApi, ironbees, readWorkspaceBytes, setSetting, stopUsingFakeModel, useFakeModel } from './helpers';
 
 const PLAN = {
   spec: 'Calc.Divide returns a / b.',
@@ -34,10 +34,7 @@ describe('the hand-off at WAIT_HUMAN: Continue, Stop, Revert (real SDK against a
 
   before(async () => {
     fake = await startFakeAnthropic();
-    const { controllerDeps } = await ironbees();
-    await controllerDeps.apiKeys.set('sk-ant-test-key-for-the-fake');
-    await setSetting('anthropicBaseUrl', fake.url);
-    await setSetting('demoModel', false);
+    await useFakeModel(fake.url);
     // Straight to the hand-off: no gates before it, and one iteration only.
     await setSetting('approval.plan', 'never');
     await setSetting('approval.diffs', 'never');
@@ -45,9 +42,8 @@ describe('the hand-off at WAIT_HUMAN: Continue, Stop, Revert (real SDK against a
   });
 
   after(async () => {
-    for (const key of ['maxIterations', 'approval.diffs', 'approval.plan', 'demoModel', 'anthropicBaseUrl']) await setSetting(key, undefined);
-    const { controllerDeps } = await ironbees();
-    await controllerDeps.apiKeys.clear();
+    for (const key of ['maxIterations', 'approval.diffs', 'approval.plan']) await setSetting(key, undefined);
+    await stopUsingFakeModel();
     await fake.close();
   });
 

@@ -60,6 +60,22 @@ export async function setSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('ironbees').update(key, value, vscode.ConfigurationTarget.Workspace);
 }
 
+/** Points the extension at a fake Messages API (a key in SecretStorage, the base URL, no demo model). */
+export async function useFakeModel(baseUrl: string): Promise<void> {
+  const { controllerDeps } = await ironbees();
+  await controllerDeps.apiKeys.set('sk-ant-test-key-for-the-fake');
+  await setSetting('anthropicBaseUrl', baseUrl);
+  await setSetting('demoModel', false);
+}
+
+/** Undoes useFakeModel: the settings back to their defaults, the key removed. */
+export async function stopUsingFakeModel(): Promise<void> {
+  await setSetting('demoModel', undefined);
+  await setSetting('anthropicBaseUrl', undefined);
+  const { controllerDeps } = await ironbees();
+  await controllerDeps.apiKeys.clear();
+}
+
 /** Reads a workspace file as bytes (null when it does not exist): reverts must restore them exactly. */
 export function readWorkspaceBytes(rel: string): Buffer | null {
   const abs = path.join(workspaceRoot(), rel);
