@@ -8,13 +8,14 @@ import type { Host, Logger } from '../core/host';
 import type { ModelClient } from '../core/llm/port';
 import type { Orchestrator } from '../core/workflow/types';
 import type { ToolApprover } from '../core/workflow/tool-approval';
-import { ConfigurationError, errorMessage } from '../core/errors';
+import { ConfigurationError } from '../core/errors';
 import { createModelClientFromEnv } from '../core/llm/anthropic';
 import { createDemoModelClient } from '../core/llm/demo-model';
 import { loadAgents } from '../core/agents/loader';
 import { createDefaultToolRegistry } from '../core/tools/catalog';
 import { findBuildTarget } from '../core/tools/dotnet/target';
 import { shutdownBuildServers } from '../core/tools/dotnet/dotnet-cli';
+import { checkDotnetSdk } from '../core/tools/dotnet/sdk-check';
 import { createOrchestrator } from '../core/workflow/orchestrator';
 import { createNodeHost } from '../host/node/index';
 
@@ -52,8 +53,6 @@ export interface CliDeps {
   createHost(workspaceRoot: string, logger: Logger): Host;
 }
 
-const DOTNET_CHECK_TIMEOUT_MS = 60_000;
-
 /**
  * The bundled agents sit in `<package root>/agents`: one folder up from `dist/cli.js`, two up from
  * `src/cli/` when the sources run directly (tests, tsx).
@@ -63,21 +62,9 @@ export function bundledAgentsDir(): string {
   return candidates.find((dir) => fs.existsSync(dir)) ?? candidates[0];
 }
 
-export async function ensureDotnet(host: Host): Promise<string> {
-  let result;
-  try {
-    result = await host.process.run('dotnet', ['--version'], { cwd: host.workspaceRoot, timeoutMs: DOTNET_CHECK_TIMEOUT_MS });
-  } catch (error) {
-    throw new ConfigurationError(
-      `dotnet was not found on PATH (${errorMessage(error)}). Install the .NET SDK (https://dot.net) or put it on PATH.`,
-    );
-  }
-  if (result.exitCode !== 0) {
-    // Typically a global.json asking for an SDK that is not installed: dotnet says which.
-    const said = (result.stderr || result.stdout).trim().split('\n').slice(0, 5).join('\n');
-    throw new ConfigurationError(`\`dotnet --version\` failed in ${host.workspaceRoot}${said ? `:\n${said}` : ''}`);
-  }
-  return result.stdout.trim();
+/** The SDK the workspace selects; a missing dotnet or a global.json pinning an absent SDK is exit 2, named. */
+export function ensureDotnet(host: Host): Promise<string> {
+  return checkDotnetSdk(host.process, host.workspaceRoot);
 }
 
 function createModel(options: RuntimeOptions): ModelClient {

@@ -98,6 +98,11 @@ export interface TestResult {
   durationMs: number;
   timedOut?: boolean;
   outputTail?: string;
+  /**
+   * Target frameworks of multi-targeted test projects that were not tested here, each with why
+   * (e.g. "Units.Tests net8.0 (the .NET 8.0 runtime is not installed (installed: 10.0.12))").
+   */
+  skippedFrameworks?: string[];
 }
 
 /** Build and tests before any edit, so failures that were already there are never blamed on the agent. */

@@ -10,12 +10,13 @@ import type { Logger } from '../core/host';
 import type { ModelClient } from '../core/llm/port';
 import type { AgentCatalog } from '../core/agents/loader';
 import { loadAgents } from '../core/agents/loader';
-import { ConfigurationError, errorMessage } from '../core/errors';
+import { ConfigurationError } from '../core/errors';
 import { AnthropicModelClient } from '../core/llm/anthropic';
 import { createDemoModelClient } from '../core/llm/demo-model';
 import { mcpServersFromSettings } from '../core/mcp/config';
 import { McpManager } from '../core/mcp/manager';
 import { createDefaultToolRegistry } from '../core/tools/catalog';
+import { checkDotnetSdk } from '../core/tools/dotnet/sdk-check';
 import type { ToolRegistry } from '../core/tools/registry';
 import { createOrchestrator } from '../core/workflow/orchestrator';
 import type { RunOrchestrator } from '../core/workflow/orchestrator';
@@ -46,8 +47,6 @@ export interface ExtensionRuntime {
   close(): Promise<void>;
 }
 
-const DOTNET_CHECK_TIMEOUT_MS = 60_000;
-
 export const NO_API_KEY_MESSAGE =
   'No Anthropic API key. Run "Ironbees: Set API Key" (stored in secret storage), set ANTHROPIC_API_KEY, ' +
   'or turn on the "ironbees.demoModel" setting to try the scripted demo model on the bundled sample.';
@@ -63,19 +62,12 @@ export function createModel(options: RuntimeOptions): ModelClient {
   });
 }
 
-/** `dotnet --version` in the workspace, directly (a task for this would flash a terminal for nothing). */
-export async function checkDotnet(workspaceRoot: string): Promise<string> {
-  let result;
-  try {
-    result = await new NodeProcessRunner().run('dotnet', ['--version'], { cwd: workspaceRoot, timeoutMs: DOTNET_CHECK_TIMEOUT_MS });
-  } catch (error) {
-    throw new ConfigurationError(`dotnet was not found on PATH (${errorMessage(error)}). Install the .NET SDK (https://dot.net) or put it on PATH.`);
-  }
-  if (result.exitCode !== 0) {
-    const said = (result.stderr || result.stdout).trim().split('\n').slice(0, 5).join('\n');
-    throw new ConfigurationError(`\`dotnet --version\` failed in ${workspaceRoot}${said ? `:\n${said}` : ''}`);
-  }
-  return result.stdout.trim();
+/**
+ * `dotnet --version` in the workspace, directly (a task for this would flash a terminal for nothing);
+ * a global.json pinning an SDK that is not installed is named with both versions.
+ */
+export function checkDotnet(workspaceRoot: string): Promise<string> {
+  return checkDotnetSdk(new NodeProcessRunner(), workspaceRoot);
 }
 
 async function loadAllAgents(options: RuntimeOptions, knownTools: readonly string[]): Promise<AgentCatalog> {

@@ -63,7 +63,8 @@ function record(options: ValidatorOptions, phase: 'baseline' | 'build' | 'test',
 
 function describeTests(test: TestResult | null): string {
   if (!test) return 'tests not run';
-  return `${test.total} tests: ${test.passed} passed, ${test.failed} failed, ${test.skipped} skipped${test.timedOut ? ' (timed out)' : ''}`;
+  const notTested = test.skippedFrameworks?.length ? `; not tested: ${test.skippedFrameworks.join('; ')}` : '';
+  return `${test.total} tests: ${test.passed} passed, ${test.failed} failed, ${test.skipped} skipped${test.timedOut ? ' (timed out)' : ''}${notTested}`;
 }
 
 function describeBuild(build: BuildResult): string {

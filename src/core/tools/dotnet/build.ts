@@ -8,6 +8,7 @@ import type { Host } from '../../host';
 import type { BuildResult, CompilationError } from '../../model';
 import { buildEnv, runDotnet } from './dotnet-cli';
 import { parseMsbuildOutput, toWorkspacePath } from './msbuild-parser';
+import { explainRestoreErrors } from './restore-diagnostics';
 
 /** Warnings are kept for the person, not the model; a noisy codebase must not bloat every snapshot. */
 export const MAX_WARNINGS_KEPT = 200;
@@ -87,7 +88,7 @@ export async function runBuild(request: BuildRequest): Promise<BuildResult> {
   if (run.cancelled) request.signal?.throwIfAborted();
   const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
   const parsed = parseMsbuildOutput(output, host.workspaceRoot);
-  const errors = [...parsed.errors];
+  const errors = await explainRestoreErrors(host, parsed.errors);
   if (run.timedOut) errors.push(timeoutError(request.timeoutMs));
   else if (run.exitCode !== 0 && errors.length === 0) {
     errors.push({

@@ -16,6 +16,8 @@ const DIAGNOSTIC_LINE =
 
 /** MSBuild appends the reporting project, sometimes with its target framework: `[/p/x.csproj::TargetFramework=net10.0]`. */
 const TRAILING_PROJECT = /\s+\[(?<project>[^\]]+?\.[A-Za-z]*proj)(?:::[^\]]*)?\]\s*$/;
+/** Restore errors of a solution build end with the solution instead: `[/p/App.slnf]`. Not a project; just noise. */
+const TRAILING_SOLUTION = /\s+\[[^\]]+?\.sln[xf]?\]\s*$/i;
 
 /** An origin without a location is a file when it looks like a path, else a tool name (MSBUILD, CSC, EXEC). */
 function looksLikePath(origin: string): boolean {
@@ -41,6 +43,8 @@ export function parseMsbuildLine(line: string, workspaceRoot: string): { severit
   if (projectMatch?.groups?.project) {
     project = toWorkspacePath(projectMatch.groups.project, workspaceRoot);
     message = message.slice(0, projectMatch.index);
+  } else {
+    message = message.replace(TRAILING_SOLUTION, '');
   }
   const trimmedOrigin = origin.trim();
   const isFile = trimmedOrigin !== '' && (location !== undefined || looksLikePath(trimmedOrigin));
@@ -60,19 +64,38 @@ function keyOf(diagnostic: CompilationDiagnostic): string {
   return [diagnostic.filePath, diagnostic.line, diagnostic.column, diagnostic.code, diagnostic.message, diagnostic.project].join('\u0000');
 }
 
+/**
+ * NuGet splits one error over several lines with the same code, the later ones indented:
+ *   App.csproj : error NU1301: Unable to load the service index for source https://feed/v3/index.json.
+ *   App.csproj : error NU1301:   Connection refused (127.0.0.1:9)
+ */
+const CONTINUATION = /:\s*(?:fatal )?(?:error|warning)\s+NU\d+\s*:\s{2,}\S/;
+
 /** Every error and warning in the output, once each (MSBuild repeats them in its summary and per target framework). */
 export function parseMsbuildOutput(output: string, workspaceRoot: string): ParsedBuildOutput {
   const errors: CompilationDiagnostic[] = [];
   const warnings: CompilationDiagnostic[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, CompilationDiagnostic>();
+  let last: CompilationDiagnostic | null = null;
   for (const line of output.split(/\r?\n/)) {
     if (!/\b(?:error|warning)\b/.test(line)) continue;
     const parsed = parseMsbuildLine(line, workspaceRoot);
     if (!parsed) continue;
-    const key = `${parsed.severity}\u0000${keyOf(parsed.diagnostic)}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    (parsed.severity === 'error' ? errors : warnings).push(parsed.diagnostic);
+    const { diagnostic } = parsed;
+    if (last && CONTINUATION.test(line) && last.code === diagnostic.code && last.filePath === diagnostic.filePath) {
+      // The detail of the line before (the reason a feed failed): part of that error, said once.
+      if (!last.message.includes(diagnostic.message)) last.message = `${last.message.replace(/\.$/, '')}: ${diagnostic.message}`;
+      continue;
+    }
+    const key = `${parsed.severity}\u0000${keyOf(diagnostic)}`;
+    const known = seen.get(key);
+    if (known) {
+      last = known;
+      continue;
+    }
+    seen.set(key, diagnostic);
+    last = diagnostic;
+    (parsed.severity === 'error' ? errors : warnings).push(diagnostic);
   }
   return { errors, warnings };
 }

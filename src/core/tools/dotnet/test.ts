@@ -8,6 +8,7 @@ import type { TestFailure, TestResult } from '../../model';
 import { errorMessage } from '../../errors';
 import { IRONBEES_TMP_DIR, tailOf } from './build';
 import { runDotnet, testEnv } from './dotnet-cli';
+import { describeSkipped, frameworkPlanFor } from './target-frameworks';
 import { mergeTestResults, readTrxRun } from './trx-parser';
 import type { TestOutcomeKind } from './trx-parser';
 
@@ -85,6 +86,11 @@ async function testOneProject(
   // A prefix, not a file name: a multi-targeted project writes one TRX per framework (`<prefix>_<tfm>_<time>.trx`).
   const prefix = `${project.name}-${Date.now()}-${randomUUID().slice(0, 8)}`;
   const args = ['test', project.absPath, '--no-build', '--no-restore', '--nologo', '--logger', `trx;LogFilePrefix=${prefix}`, '--results-directory', resultsDir];
+  // A multi-targeted project is tested on the frameworks whose runtime is installed; the others are named.
+  const plan = await frameworkPlanFor(host, project.absPath);
+  const skippedFrameworks = describeSkipped(project.name, plan.skipped);
+  if (plan.skipped.length > 0 && plan.run.length === 0) return { ...mergeTestResults([]), skippedFrameworks };
+  if (plan.skipped.length > 0) args.push(`-p:TargetFrameworks=${plan.run.join('%3B')}`);
   const run = await runDotnet(host, args, { cwd: host.workspaceRoot, timeoutMs: remainingMs, signal: request.signal, env: testEnv(), onOutput: request.onOutput });
   if (run.cancelled) request.signal?.throwIfAborted();
   const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
@@ -106,6 +112,7 @@ async function testOneProject(
     for (const { outcomes: ran } of parsed) for (const [name, outcome] of ran) outcomes.set(name, worstOf(outcomes.get(name), outcome));
     const result = mergeTestResults(parsed.map(({ result: one }) => one));
     if (!result.success) result.outputTail = tailOf(output, 2000);
+    if (skippedFrameworks.length > 0) result.skippedFrameworks = skippedFrameworks;
     return result;
   } catch (error) {
     return failedRun(project, `Could not read the test results: ${errorMessage(error)}`, output, false);

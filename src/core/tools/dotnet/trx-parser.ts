@@ -186,5 +186,7 @@ export function mergeTestResults(results: readonly TestResult[]): TestResult {
   }
   const tails = results.map((result) => result.outputTail).filter((tail): tail is string => Boolean(tail));
   if (tails.length > 0) merged.outputTail = tails.join('\n');
+  const skippedFrameworks = results.flatMap((result) => result.skippedFrameworks ?? []);
+  if (skippedFrameworks.length > 0) merged.skippedFrameworks = skippedFrameworks;
   return merged;
 }
