@@ -78,7 +78,7 @@ async function feedsFor(host: Host, projectDir: string): Promise<PackageFeed[]> 
   return feeds;
 }
 
-const UNREACHABLE_SOURCE = /(?:service index for source|local source ')\s*'?(?<source>[^'\s]+?)'?(?:\.|:|\s|$)/;
+const UNREACHABLE_SOURCE = /(?:service index for source|local source)\s+'?(?<source>[^'\s]+?)'?[.:]?(?:\s|$)/;
 
 /** Restore errors rewritten to name the feed (key and address) and the packages concerned; others as they are. */
 export async function explainRestoreErrors(host: Host, errors: readonly CompilationDiagnostic[]): Promise<CompilationDiagnostic[]> {
@@ -99,7 +99,8 @@ export async function explainRestoreErrors(host: Host, errors: readonly Compilat
       const feed = feeds.find((candidate) => candidate.source.replace(/\/$/, '') === unreachable.replace(/\/$/, ''));
       const packages = readPackageReferences((await readText(host, absProject)) ?? '');
       const feedName = feed ? `"${feed.key}" (${feed.source})` : unreachable;
-      message = `Restore of ${name} could not use the package feed ${feedName}: ${message}` + (packages.length > 0 ? ` Packages ${name} restores: ${packages.join(', ')}.` : '');
+      const said = /[.!?]$/.test(message) ? message : `${message}.`;
+      message = `Restore of ${name} could not use the package feed ${feedName}: ${said}` + (packages.length > 0 ? ` Packages ${name} restores: ${packages.join(', ')}.` : '');
     } else {
       const named = feeds.filter((feed) => new RegExp(`(^|[\\s,:])${feed.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([\\s,.]|$)`).test(message));
       if (named.length > 0) message = `${message} (feeds: ${named.map((feed) => `${feed.key} = ${feed.source}`).join(', ')})`;
