@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import type { Host } from '../../host';
 import { errorMessage } from '../../errors';
+import { importedReferences } from './directory-build';
 import { readProjectFile, readSolutionProjects } from './project-file';
 import type { BuildTarget } from './target';
 
@@ -68,6 +69,7 @@ export async function loadProjectGraph(host: Host, target: BuildTarget): Promise
     } catch (error) {
       host.logger.warn(`Could not read ${relativeTo(host.workspaceRoot, absPath)}: ${errorMessage(error)}`);
     }
+    facts.references = [...new Set([...facts.references, ...(await importedReferences(host, absPath))])];
     byPath.set(absPath, {
       absPath,
       relPath: relativeTo(host.workspaceRoot, absPath),

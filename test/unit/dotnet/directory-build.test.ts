@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { createNodeHost } from '../../../src/host/node/index';
+import { loadProjectGraph, scopeOfChanges } from '../../../src/core/tools/dotnet/project-graph';
+import { findBuildTarget } from '../../../src/core/tools/dotnet/target';
+
+const NUNIT = path.join(__dirname, '..', '..', 'fixtures', 'nunit');
+const quietLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe('project references from Directory.Build.props/targets', () => {
+  it('an edit in the library the targets file references rebuilds and tests all three NUnit projects (nunit fixture)', async () => {
+    const host = createNodeHost(NUNIT, { logger: quietLogger });
+    const graph = await loadProjectGraph(host, await findBuildTarget(host));
+    assert.equal(graph.target.relPath, 'Geometry.sln');
+    const geometry = path.join(NUNIT, 'src', 'Geometry', 'Geometry.csproj');
+    for (const version of [3, 4, 5]) {
+      const tests = graph.projects.find((project) => project.name === `Geometry.NUnit${version}.Tests`);
+      assert.deepEqual(tests?.references, [geometry], `NUnit${version} references Geometry through Directory.Build.targets`);
+      assert.equal(tests?.isTest, true);
+    }
+    assert.deepEqual(graph.byPath.get(geometry)?.references, [], 'the library does not reference itself (the condition is ignored)');
+    const scope = scopeOfChanges(graph, ['src/Geometry/Shapes.cs'], NUNIT);
+    assert.equal(scope.full, false);
+    assert.deepEqual(scope.testProjects.map((project) => project.name).sort(), ['Geometry.NUnit3.Tests', 'Geometry.NUnit4.Tests', 'Geometry.NUnit5.Tests']);
+    assert.deepEqual(scope.buildRoots.map((project) => project.name).sort(), ['Geometry.NUnit3.Tests', 'Geometry.NUnit4.Tests', 'Geometry.NUnit5.Tests']);
+  });
+
+  it('reads the projects of a solution filter relative to its solution (mstest fixture)', async () => {
+    const root = path.join(__dirname, '..', '..', 'fixtures', 'mstest');
+    const host = createNodeHost(root, { logger: quietLogger });
+    const graph = await loadProjectGraph(host, await findBuildTarget(host, 'Ledger.Tests.slnf'));
+    assert.equal(graph.target.kind, 'slnf');
+    assert.deepEqual(graph.projects.map((project) => project.relPath).sort(), ['src/Ledger/Ledger.csproj', 'tests/Ledger.Tests/Ledger.Tests.csproj']);
+  });
+});
