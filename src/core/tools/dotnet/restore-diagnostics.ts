@@ -68,7 +68,9 @@ async function feedsFor(host: Host, projectDir: string): Promise<PackageFeed[]> 
     for (const name of ['nuget.config', 'NuGet.Config', 'NuGet.config']) {
       const content = await readText(host, path.join(dir, name));
       if (content !== null) {
-        feeds.push(...readPackageSources(content));
+        // A folder feed is relative to its nuget.config; NuGet reports it absolute.
+        const absolute = (source: string): string => (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) || path.isAbsolute(source) ? source : path.resolve(dir, source));
+        feeds.push(...readPackageSources(content).map((feed) => ({ ...feed, source: absolute(feed.source) })));
         break;
       }
     }
