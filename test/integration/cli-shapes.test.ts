@@ -149,6 +149,7 @@ describe('ironbees CLI on the framework and solution-shape fixtures (real dotnet
     assert.deepEqual(final.testResult.skippedFrameworks?.map((entry) => entry.replace(/\(installed: [^)]*\)/, '(installed: …)')), [
       'Units.Tests net8.0 (the .NET 8.0 runtime is not installed (installed: …))',
     ]);
+    assert.match(result.stdout + result.stderr, /^ {4}not tested: Units\.Tests net8\.0 \(the \.NET 8\.0 runtime is not installed \(installed: [^)]+\)\)$/m);
     const details = validationDetails(workspace, final.stateId);
     assert.match(details[0] ?? '', /^baseline: Units\.slnx: build ok, 0 warnings; 5 tests: 2 passed, 3 failed, 0 skipped; not tested: Units\.Tests net8\.0 \(the \.NET 8\.0 runtime is not installed/);
   });

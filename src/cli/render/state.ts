@@ -44,6 +44,7 @@ export function renderTests(test: TestResult, colors: Colors): string[] {
     lines.push(`    ${colors.red('✗')} ${f.testName}${already}${firstLine ? ` — ${firstLine}` : ''}`);
   }
   if (test.failures.length > MAX_LISTED) lines.push(`    … and ${test.failures.length - MAX_LISTED} more`);
+  for (const skipped of test.skippedFrameworks ?? []) lines.push(colors.dim(`    not tested: ${skipped}`));
   return lines;
 }
 
