@@ -246,9 +246,12 @@ export class RunStore {
     return report;
   }
 
-  /** The absolute path of a workspace file; throws PathOutsideWorkspaceError for anything outside it. */
+  /**
+   * The absolute path of a workspace file to write; throws PathOutsideWorkspaceError for anything
+   * outside it or through a symbolic link (a link may have appeared since the coder staged the edit).
+   */
   private workspaceFile(filePath: string): string {
-    return resolveWorkspacePath(this.host.workspaceRoot, filePath).abs;
+    return resolveWorkspacePath(this.host.workspaceRoot, filePath, { forWrite: true }).abs;
   }
 
   async writeHandoff(runId: string, markdown: string): Promise<string> {
