@@ -18,6 +18,7 @@ import { problemWithFileDecisions } from './diff-decisions';
 import { RunStore, STATE_SCHEMA_VERSION } from './store';
 import type { PersistedRun } from './store';
 import { AsyncQueue } from './async-queue';
+import { acquireRunLock } from './run-lock';
 import { createStepActors } from './step-actors';
 import type { OrchestratorDeps } from './step-actors';
 import type { Orchestrator, TraceEvent, TraceSink } from './types';
@@ -64,14 +65,16 @@ export class RunOrchestrator implements Orchestrator {
   async *execute(request: string, context: WorkflowContext, signal?: AbortSignal): AsyncIterable<CodingState> {
     if (!request.trim()) throw new OrchestratorError('The request is empty; say what the agent should do.');
     checkWorkflow(context);
-    await this.store.ensureLayout();
-    const input: RunInput = {
-      stateId: RunStore.newRunId(),
-      userRequest: request,
-      workflow: context,
-      createdAt: new Date().toISOString(),
-    };
-    yield* this.drive(createActor(this.machine, { input, inspect: this.stepEnds(input.stateId) }), input.stateId, input.createdAt, signal);
+    const stateId = RunStore.newRunId();
+    // Before anything is written: a second run on the workspace is refused here, naming the first.
+    const lock = acquireRunLock(this.host.workspaceRoot, stateId);
+    try {
+      await this.store.ensureLayout();
+      const input: RunInput = { stateId, userRequest: request, workflow: context, createdAt: new Date().toISOString() };
+      yield* this.drive(createActor(this.machine, { input, inspect: this.stepEnds(input.stateId) }), input.stateId, input.createdAt, signal);
+    } finally {
+      lock.release();
+    }
   }
 
   async *resume(stateId: string, signal?: AbortSignal): AsyncIterable<CodingState> {
@@ -85,7 +88,12 @@ export class RunOrchestrator implements Orchestrator {
     // `input` is ignored when a snapshot is restored; it is given because the types require it.
     const { userRequest, workflow, createdAt } = snapshot.context;
     const input: RunInput = { stateId, userRequest, workflow, createdAt };
-    yield* this.drive(createActor(this.machine, { snapshot, input, inspect: this.stepEnds(stateId) }), stateId, run.createdAt, signal);
+    const lock = acquireRunLock(this.host.workspaceRoot, stateId);
+    try {
+      yield* this.drive(createActor(this.machine, { snapshot, input, inspect: this.stepEnds(stateId) }), stateId, run.createdAt, signal);
+    } finally {
+      lock.release();
+    }
   }
 
   async approve(stateId: string, decision: ApprovalDecision): Promise<void> {
