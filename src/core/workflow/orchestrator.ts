@@ -184,6 +184,7 @@ export class RunOrchestrator implements Orchestrator {
   private async *drive(actor: RunActor, runId: string, createdAt: string, signal?: AbortSignal): AsyncIterable<CodingState> {
     const queue = new AsyncQueue<CodingState>();
     let lastNode: WorkflowNode | null = null;
+    let warnedIgnored = false;
     let interrupted = false;
     let persisting: Promise<void> = Promise.resolve();
     /** The run as of its last transition, with only the usage the machine has taken in. */
@@ -196,6 +197,11 @@ export class RunOrchestrator implements Orchestrator {
       const from = lastNode;
       lastNode = node;
       const state = toCodingState(snapshot.context, node, new Date().toISOString());
+      // Said once per run in the log, as it is in state.json and HANDOFF.md: the model alone excuses no failure.
+      if (node === 'VALIDATE' && typeof state.metadata.ignoredKnownFailures === 'string' && !warnedIgnored) {
+        warnedIgnored = true;
+        this.host.logger.warn(state.metadata.ignoredKnownFailures);
+      }
       const persisted = actor.getPersistedSnapshot();
       const live = this.live.get(runId);
       if (live) live.latest = state;
