@@ -193,6 +193,7 @@ describe('containment: a symlink fixture through every tool', function () {
       assert.equal(await text('find_references', { symbol: 'SecretVault' }), '1 reference(s) to "SecretVault":\nsrc/App.cs:3:5: SecretVault vault;');
       assert.equal(await text('find_symbols', { query: 'SecretVault' }), 'No symbols matching "SecretVault". Try a shorter part of the name, another kind, or search_text.');
       assert.equal(await text('find_symbols', { at: 'src/Vault.cs:2:14' }), `[Forbidden] ${outsideRefusal('src/Vault.cs')}`);
+      assert.equal(await text('diagnostics', { paths: ['src/App.cs', 'src/Vault.cs'] }), `[Forbidden] ${outsideRefusal('src/Vault.cs')}`);
       assert.equal(await text('build', { target: 'outdir/Evil.csproj' }), `[InvalidInput] The build target "outdir/Evil.csproj" is outside the workspace ${root}.`);
     } finally {
       await client.close();
