@@ -4,7 +4,7 @@
 
 import * as path from 'node:path';
 import type { HostFileSystem, SourcePosition, SymbolDefinition, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider, TypeRelations } from '../../host';
-import { isInsideWorkspace } from '../workspace/paths';
+import { filterInsideWorkspace } from '../workspace/paths';
 import { declarationsInCode } from './declarations';
 import { definitionsOf, typeRelations, withoutBases } from './hierarchy';
 import type { IndexedSymbol } from './hierarchy';
@@ -109,7 +109,7 @@ export class CSharpTextIndex implements SymbolProvider {
     if (this.listing === null) {
       const all = await this.fs.listFiles(this.root, { maxFiles: this.maxFiles });
       // The one containment check: a .cs symlink that leads outside the workspace is never indexed.
-      this.listing = all.filter((f) => f.toLowerCase().endsWith('.cs') && isInsideWorkspace(this.root, f)).sort();
+      this.listing = filterInsideWorkspace(this.root, all.filter((f) => f.toLowerCase().endsWith('.cs'))).sort();
       const listed = new Set(this.listing);
       for (const known of [...this.files.keys()]) if (!listed.has(known)) this.files.delete(known);
     }

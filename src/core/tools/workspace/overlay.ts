@@ -8,7 +8,7 @@ import { AgentModeError } from '../../errors';
 import type { Host } from '../../host';
 import type { FileEdit } from '../../model';
 import { makeFileEdit } from './diff';
-import { isInsideWorkspace, resolveWorkspacePath } from './paths';
+import { filterInsideWorkspace, resolveWorkspacePath } from './paths';
 import { DEFAULT_TEXT_FORMAT, decodeBytes, detectFormat, fromLogical, toLogical } from './text-codec';
 import type { TextFormat } from './text-codec';
 
@@ -86,7 +86,7 @@ export class StagedOverlay {
     const prefix = dir === '' ? '' : `${dir}/`;
     const onDisk = await this.host.fs.listFiles(abs, { maxFiles: options.maxFiles });
     // A listed symlink that leads out of the workspace (or into .git/.ironbees) is not there for the model.
-    const files = new Set(onDisk.map((f) => prefix + f).filter((f) => isInsideWorkspace(this.host.workspaceRoot, f)));
+    const files = new Set(filterInsideWorkspace(this.host.workspaceRoot, onDisk.map((f) => prefix + f)));
     for (const [p, f] of this.staged) {
       if (!p.startsWith(prefix)) continue;
       if (f.content === null) files.delete(p);

@@ -25,6 +25,8 @@ export interface ResolveOptions {
    * is refused, even one that stays inside the workspace.
    */
   forWrite?: boolean;
+  /** The root's real path, when the caller checks many paths at once (see filterInsideWorkspace). */
+  realRoot?: string;
 }
 
 /** Windows and macOS compare file names without case; realpath may return the disk's spelling. */
@@ -48,7 +50,7 @@ export function resolveWorkspacePath(root: string, rel: string, options: Resolve
   refuseProtected(rel, lexical);
 
   // A symlink inside the workspace may point anywhere: judge where the path really lands.
-  const realRoot = realpathOfNearest(absRoot);
+  const realRoot = options.realRoot ?? realpathOfNearest(absRoot);
   const realTarget = realpathOfNearest(abs);
   const real = relativeInside(realRoot, realTarget);
   if (real === null) throw new PathOutsideWorkspaceError(rel, `it goes through a symbolic link that leads outside the workspace; ${HINT}`);
@@ -68,13 +70,19 @@ export function resolveWorkspacePath(root: string, rel: string, options: Resolve
  * The same check as a yes/no, for walks (listings, the C# index, search): a listed path that the
  * check refuses is left out, silently, as if it were not there.
  */
-export function isInsideWorkspace(root: string, rel: string): boolean {
+export function isInsideWorkspace(root: string, rel: string, realRoot?: string): boolean {
   try {
-    resolveWorkspacePath(root, rel);
+    resolveWorkspacePath(root, rel, { realRoot });
     return true;
   } catch {
     return false;
   }
+}
+
+/** The listed paths the check keeps, in order; the root's real path is looked up once for the whole list. */
+export function filterInsideWorkspace(root: string, rels: readonly string[]): string[] {
+  const realRoot = realpathOfNearest(path.resolve(root));
+  return rels.filter((rel) => isInsideWorkspace(root, rel, realRoot));
 }
 
 function samePath(a: string, b: string): boolean {
