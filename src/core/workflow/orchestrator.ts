@@ -19,6 +19,7 @@ import { RunStore, STATE_SCHEMA_VERSION } from './store';
 import type { PersistedRun } from './store';
 import { AsyncQueue } from './async-queue';
 import { acquireRunLock } from './run-lock';
+import type { RunLock } from './run-lock';
 import { createStepActors } from './step-actors';
 import type { OrchestratorDeps } from './step-actors';
 import type { Orchestrator, TraceEvent, TraceSink } from './types';
@@ -71,7 +72,7 @@ export class RunOrchestrator implements Orchestrator {
     try {
       await this.store.ensureLayout();
       const input: RunInput = { stateId, userRequest: request, workflow: context, createdAt: new Date().toISOString() };
-      yield* this.drive(createActor(this.machine, { input, inspect: this.stepEnds(input.stateId) }), input.stateId, input.createdAt, signal);
+      yield* this.drive(createActor(this.machine, { input, inspect: this.stepEnds(input.stateId) }), input.stateId, input.createdAt, lock, signal);
     } finally {
       lock.release();
     }
@@ -90,7 +91,7 @@ export class RunOrchestrator implements Orchestrator {
     const input: RunInput = { stateId, userRequest, workflow, createdAt };
     const lock = acquireRunLock(this.host.workspaceRoot, stateId);
     try {
-      yield* this.drive(createActor(this.machine, { snapshot, input, inspect: this.stepEnds(stateId) }), stateId, run.createdAt, signal);
+      yield* this.drive(createActor(this.machine, { snapshot, input, inspect: this.stepEnds(stateId) }), stateId, run.createdAt, lock, signal);
     } finally {
       lock.release();
     }
@@ -119,6 +120,8 @@ export class RunOrchestrator implements Orchestrator {
       return;
     }
     run.actor.send(toEvent(decision));
+    // A decision that ends the run (STOP): once this returns, the end is on disk and the workspace is free.
+    if (run.actor.getSnapshot().status === 'done') await run.settled();
   }
 
   async cancel(stateId: string): Promise<void> {
@@ -181,7 +184,7 @@ export class RunOrchestrator implements Orchestrator {
     };
   }
 
-  private async *drive(actor: RunActor, runId: string, createdAt: string, signal?: AbortSignal): AsyncIterable<CodingState> {
+  private async *drive(actor: RunActor, runId: string, createdAt: string, lock: RunLock, signal?: AbortSignal): AsyncIterable<CodingState> {
     const queue = new AsyncQueue<CodingState>();
     let lastNode: WorkflowNode | null = null;
     let warnedIgnored = false;
@@ -204,7 +207,8 @@ export class RunOrchestrator implements Orchestrator {
       }
       const persisted = actor.getPersistedSnapshot();
       const live = this.live.get(runId);
-      if (live) live.latest = state;
+      // The end of a run is shown only once it is on disk and the workspace lock is released (below).
+      if (live && snapshot.status !== 'done') live.latest = state;
       persisting = persisting
         .then(() => {
           committed = { schemaVersion: STATE_SCHEMA_VERSION, runId, createdAt, updatedAt: state.timestamp, codingState: state, machine: persisted };
@@ -213,6 +217,8 @@ export class RunOrchestrator implements Orchestrator {
         .then((saved) => {
           if (interrupted) return;
           if (live) live.latest = saved.codingState;
+          // Whoever sees the run's end may start the next run at once: the workspace is free before that.
+          if (snapshot.status === 'done') lock.release();
           queue.push(saved.codingState);
           if (snapshot.status === 'done') queue.close();
         })

@@ -103,11 +103,17 @@ describe('one run per workspace (run.lock)', function () {
     assert.equal(fs.existsSync(lockFile), false, 'released on interrupt');
   });
 
-  it('is released when a run ends in an error, and on resume', async () => {
+  it('is released by the time anyone sees the run end, so the next run can start at once', async () => {
     const steps = new FakeSteps().script('captureBaseline', { error: new Error('dotnet exploded') });
-    const stream = new StateStream(orchestratorOver(ws.host, steps).execute('Fix Add', workflow({ workspaceRoot: ws.dir })));
+    const orchestrator = orchestratorOver(ws.host, steps);
+    const stream = new StateStream(orchestrator.execute('Fix Add', workflow({ workspaceRoot: ws.dir })));
+    const failed = await stream.until('FAILED');
+    assert.equal(fs.existsSync(lockFile), false, 'released before FAILED was handed out');
+    assert.equal((await orchestrator.getState(failed.stateId)).currentNode, 'FAILED');
+    // The next run starts while the first one's consumer has not even pulled its end.
+    const next = new StateStream(orchestratorOver(ws.host, new FakeSteps().script('captureBaseline', { error: new Error('again') })).execute('Again', workflow({ workspaceRoot: ws.dir })));
+    assert.equal((await next.until('FAILED')).currentNode, 'FAILED');
     await stream.rest();
-    assert.equal(fs.existsSync(lockFile), false, 'released after FAILED');
   });
 
   it('MCP start_run is refused while another run holds the workspace; nothing is written', async () => {
