@@ -1,7 +1,7 @@
 // Exit codes are a public contract (contracts.md): scripts and CI branch on them, so they live in
 // one place and every path out of the CLI goes through these names.
 
-import { ConfigurationError, InvalidStateError, StateNotFoundError } from '../core/errors';
+import { ConfigurationError, InvalidStateError, StateNotFoundError, WorkspaceBusyError } from '../core/errors';
 import type { WorkflowNode } from '../core/model';
 import type { CommandName } from './args';
 
@@ -36,7 +36,8 @@ export function exitCodeForError(error: unknown): ExitCodeValue {
     error instanceof UsageError ||
     error instanceof ConfigurationError ||
     error instanceof StateNotFoundError ||
-    error instanceof InvalidStateError
+    error instanceof InvalidStateError ||
+    error instanceof WorkspaceBusyError
   ) {
     return ExitCode.USAGE;
   }

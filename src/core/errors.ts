@@ -60,6 +60,16 @@ export class ConfigurationError extends AgentModeError {
   }
 }
 
+/**
+ * Another run holds the workspace (its lock in .ironbees/run.lock names it): two runs would apply
+ * edits and build in the same obj/ at once. The CLI maps it to exit code 2; nothing was written.
+ */
+export class WorkspaceBusyError extends AgentModeError {
+  constructor(message: string, readonly holder: { runId: string; pid: number; hostname: string; startedAt: string }) {
+    super(message, 'WORKSPACE_BUSY', { ...holder });
+  }
+}
+
 /** A path that resolves outside the workspace, or into .git/ or .ironbees/. */
 export class PathOutsideWorkspaceError extends AgentModeError {
   constructor(readonly requested: string, reason: string) {

@@ -7,45 +7,64 @@ import { z } from 'zod';
 import type { CodingState } from '../core/model';
 import type { RunSummary } from '../core/workflow/types';
 
-const runId = z.string().min(1).max(200);
-const relPath = z.string().min(1).max(4000);
+/** Every string and list from the webview is bounded: a runaway or hostile panel cannot make the extension hold megabytes. */
+export const PANEL_LIMITS = {
+  runId: 200,
+  path: 4000,
+  text: 20_000,
+  reason: 4000,
+  testName: 2000,
+  planSteps: 1000,
+  planFiles: 5000,
+  knownFailures: 500,
+  lineOrColumn: 10_000_000,
+} as const;
+
+const runId = z.string().min(1).max(PANEL_LIMITS.runId);
+const relPath = z.string().min(1).max(PANEL_LIMITS.path);
+const text = z.string().max(PANEL_LIMITS.text);
 
 const planStep = z.object({
-  number: z.number().int().positive(),
-  description: z.string(),
+  number: z.number().int().positive().max(PANEL_LIMITS.lineOrColumn),
+  description: text,
   actionType: z.enum(['CREATE', 'MODIFY', 'DELETE', 'REFACTOR']),
-  filePath: z.string(),
-  rationale: z.string(),
+  filePath: z.string().max(PANEL_LIMITS.path),
+  rationale: text,
 });
 const executionPlan = z.object({
-  summary: z.string(),
-  steps: z.array(planStep).min(1),
-  affectedFiles: z.array(z.string()),
+  summary: text,
+  steps: z.array(planStep).min(1).max(PANEL_LIMITS.planSteps),
+  affectedFiles: z.array(z.string().max(PANEL_LIMITS.path)).max(PANEL_LIMITS.planFiles),
   complexity: z.enum(['LOW', 'MEDIUM', 'HIGH']),
-  knownFailures: z.array(z.string()).optional(),
+  knownFailures: z.array(z.string().max(PANEL_LIMITS.testName)).max(PANEL_LIMITS.knownFailures).optional(),
 });
 
 /** webview → extension */
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('startRun'), request: z.string().trim().min(1).max(20_000) }),
+  z.object({ type: z.literal('startRun'), request: z.string().trim().min(1).max(PANEL_LIMITS.text) }),
   z.object({ type: z.literal('approvePlan'), runId, editedPlan: executionPlan.optional() }),
-  z.object({ type: z.literal('rejectPlan'), runId, feedback: z.string().trim().min(1).max(20_000) }),
+  z.object({ type: z.literal('rejectPlan'), runId, feedback: z.string().trim().min(1).max(PANEL_LIMITS.text) }),
   z.object({ type: z.literal('openDiff'), runId, filePath: relPath }),
-  z.object({ type: z.literal('setFileDecision'), runId, filePath: relPath, accepted: z.boolean(), reason: z.string().max(4000).optional() }),
+  z.object({ type: z.literal('setFileDecision'), runId, filePath: relPath, accepted: z.boolean(), reason: z.string().max(PANEL_LIMITS.reason).optional() }),
   z.object({ type: z.literal('submitReview'), runId }),
-  z.object({ type: z.literal('rejectDiffs'), runId, feedback: z.string().trim().min(1).max(20_000) }),
+  z.object({ type: z.literal('rejectDiffs'), runId, feedback: z.string().trim().min(1).max(PANEL_LIMITS.text) }),
   z.object({
     type: z.literal('continueRun'),
     runId,
-    guidance: z.string().max(20_000),
+    guidance: text,
     additionalIterations: z.number().int().min(1).max(50),
   }),
   z.object({ type: z.literal('stopRun'), runId }),
   z.object({ type: z.literal('cancelRun'), runId }),
   z.object({ type: z.literal('resumeRun'), runId }),
   z.object({ type: z.literal('revertRun'), runId }),
-  z.object({ type: z.literal('openFile'), filePath: relPath, line: z.number().int().min(0), column: z.number().int().min(0) }),
+  z.object({
+    type: z.literal('openFile'),
+    filePath: relPath,
+    line: z.number().int().min(0).max(PANEL_LIMITS.lineOrColumn),
+    column: z.number().int().min(0).max(PANEL_LIMITS.lineOrColumn),
+  }),
   z.object({ type: z.literal('refreshHistory') }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

@@ -13,7 +13,7 @@ import { renderForModel } from '../../src/core/tools/paging';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { memoryHost, toolContext } from '../unit/tools/memory-host';
 
-const TOKEN = 'right-token';
+const TOKEN = 'right-token-of-enough-length';
 
 describe('MCP client over Streamable HTTP', function () {
   this.timeout(30_000);

@@ -128,6 +128,7 @@ export function renderHandoff(state: CodingState, iterations: readonly Iteration
     ...section('Plan', planLines(state)),
     ...section('What was tried', triedLines(iterations, attempts)),
     ...section('What still fails', failingLines(state)),
+    ...section('Failing tests not excused', typeof state.metadata.ignoredKnownFailures === 'string' ? [state.metadata.ignoredKnownFailures] : []),
     ...section('Error', error ? [error] : []),
     ...section('Files changed by the run', files.map((f) => `- \`${f}\``)),
     ...section('Diffs tried', diffLines(attempts)),

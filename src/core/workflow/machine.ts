@@ -29,7 +29,7 @@ import type {
   ValidateInput,
   ValidateOutput,
 } from './run-context';
-import { initialContext, usageCarriedBy } from './run-context';
+import { excusedFailures, initialContext, usageCarriedBy } from './run-context';
 import type { Baseline } from '../model';
 
 function notProvided(name: string): never {
@@ -74,10 +74,12 @@ export const runMachine = setup({
       spec: params.spec,
       plan: params.plan,
       planFeedback: null,
+      // A new plan is the model's until a person approves it at the gate.
+      planApprovedByPerson: false,
       usage: addUsage(context.usage, params.usage),
     })),
     assignPlanFeedback: assign((_, params: { feedback: string }) => ({ planFeedback: params.feedback })),
-    assignEditedPlan: assign(({ context }, params: { plan?: ExecutionPlan }) => ({ plan: params.plan ?? context.plan })),
+    assignEditedPlan: assign(({ context }, params: { plan?: ExecutionPlan }) => ({ plan: params.plan ?? context.plan, planApprovedByPerson: true })),
     startFirstIteration: assign(({ context }) => ({ iterationCount: Math.max(1, context.iterationCount) })),
     assignCode: assign(({ context }, params: CodeOutput) => ({
       codeDiffs: params.edits,
@@ -262,7 +264,7 @@ export const runMachine = setup({
           workflow: context.workflow,
           edits: context.approvedEdits,
           baseline: context.baseline,
-          knownFailures: context.plan?.knownFailures ?? [],
+          knownFailures: excusedFailures(context),
           iteration: context.iterationCount,
           rejections: context.rejections,
           guidance: context.guidance,

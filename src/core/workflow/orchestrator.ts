@@ -18,6 +18,8 @@ import { problemWithFileDecisions } from './diff-decisions';
 import { RunStore, STATE_SCHEMA_VERSION } from './store';
 import type { PersistedRun } from './store';
 import { AsyncQueue } from './async-queue';
+import { acquireRunLock } from './run-lock';
+import type { RunLock } from './run-lock';
 import { createStepActors } from './step-actors';
 import type { OrchestratorDeps } from './step-actors';
 import type { Orchestrator, TraceEvent, TraceSink } from './types';
@@ -64,14 +66,16 @@ export class RunOrchestrator implements Orchestrator {
   async *execute(request: string, context: WorkflowContext, signal?: AbortSignal): AsyncIterable<CodingState> {
     if (!request.trim()) throw new OrchestratorError('The request is empty; say what the agent should do.');
     checkWorkflow(context);
-    await this.store.ensureLayout();
-    const input: RunInput = {
-      stateId: RunStore.newRunId(),
-      userRequest: request,
-      workflow: context,
-      createdAt: new Date().toISOString(),
-    };
-    yield* this.drive(createActor(this.machine, { input, inspect: this.stepEnds(input.stateId) }), input.stateId, input.createdAt, signal);
+    const stateId = RunStore.newRunId();
+    // Before anything is written: a second run on the workspace is refused here, naming the first.
+    const lock = acquireRunLock(this.host.workspaceRoot, stateId);
+    try {
+      await this.store.ensureLayout();
+      const input: RunInput = { stateId, userRequest: request, workflow: context, createdAt: new Date().toISOString() };
+      yield* this.drive(createActor(this.machine, { input, inspect: this.stepEnds(input.stateId) }), input.stateId, input.createdAt, lock, signal);
+    } finally {
+      lock.release();
+    }
   }
 
   async *resume(stateId: string, signal?: AbortSignal): AsyncIterable<CodingState> {
@@ -85,7 +89,12 @@ export class RunOrchestrator implements Orchestrator {
     // `input` is ignored when a snapshot is restored; it is given because the types require it.
     const { userRequest, workflow, createdAt } = snapshot.context;
     const input: RunInput = { stateId, userRequest, workflow, createdAt };
-    yield* this.drive(createActor(this.machine, { snapshot, input, inspect: this.stepEnds(stateId) }), stateId, run.createdAt, signal);
+    const lock = acquireRunLock(this.host.workspaceRoot, stateId);
+    try {
+      yield* this.drive(createActor(this.machine, { snapshot, input, inspect: this.stepEnds(stateId) }), stateId, run.createdAt, lock, signal);
+    } finally {
+      lock.release();
+    }
   }
 
   async approve(stateId: string, decision: ApprovalDecision): Promise<void> {
@@ -111,6 +120,8 @@ export class RunOrchestrator implements Orchestrator {
       return;
     }
     run.actor.send(toEvent(decision));
+    // A decision that ends the run (STOP): once this returns, the end is on disk and the workspace is free.
+    if (run.actor.getSnapshot().status === 'done') await run.settled();
   }
 
   async cancel(stateId: string): Promise<void> {
@@ -173,9 +184,10 @@ export class RunOrchestrator implements Orchestrator {
     };
   }
 
-  private async *drive(actor: RunActor, runId: string, createdAt: string, signal?: AbortSignal): AsyncIterable<CodingState> {
+  private async *drive(actor: RunActor, runId: string, createdAt: string, lock: RunLock, signal?: AbortSignal): AsyncIterable<CodingState> {
     const queue = new AsyncQueue<CodingState>();
     let lastNode: WorkflowNode | null = null;
+    let warnedIgnored = false;
     let interrupted = false;
     let persisting: Promise<void> = Promise.resolve();
     /** The run as of its last transition, with only the usage the machine has taken in. */
@@ -188,9 +200,15 @@ export class RunOrchestrator implements Orchestrator {
       const from = lastNode;
       lastNode = node;
       const state = toCodingState(snapshot.context, node, new Date().toISOString());
+      // Said once per run in the log, as it is in state.json and HANDOFF.md: the model alone excuses no failure.
+      if (node === 'VALIDATE' && typeof state.metadata.ignoredKnownFailures === 'string' && !warnedIgnored) {
+        warnedIgnored = true;
+        this.host.logger.warn(state.metadata.ignoredKnownFailures);
+      }
       const persisted = actor.getPersistedSnapshot();
       const live = this.live.get(runId);
-      if (live) live.latest = state;
+      // The end of a run is shown only once it is on disk and the workspace lock is released (below).
+      if (live && snapshot.status !== 'done') live.latest = state;
       persisting = persisting
         .then(() => {
           committed = { schemaVersion: STATE_SCHEMA_VERSION, runId, createdAt, updatedAt: state.timestamp, codingState: state, machine: persisted };
@@ -199,6 +217,8 @@ export class RunOrchestrator implements Orchestrator {
         .then((saved) => {
           if (interrupted) return;
           if (live) live.latest = saved.codingState;
+          // Whoever sees the run's end may start the next run at once: the workspace is free before that.
+          if (snapshot.status === 'done') lock.release();
           queue.push(saved.codingState);
           if (snapshot.status === 'done') queue.close();
         })

@@ -63,6 +63,12 @@ export interface RunContext {
    * so the hand-off says so and CONTINUE goes back to that step. Absent in runs persisted before.
    */
   helpRequest?: HelpRequest | null;
+  /**
+   * Whether a person approved the current plan at its gate (CLI `--yes` is the person's blanket
+   * approval given up front). Only then do the planner's `knownFailures` excuse failing tests.
+   * Absent in runs persisted before: with plan approval `always` every plan passed the gate.
+   */
+  planApprovedByPerson?: boolean;
 }
 
 /** One proposal of the coder and what became of it, with its diffs (capped) for the hand-off. */
@@ -136,7 +142,7 @@ export interface ValidateInput {
   workflow: WorkflowContext;
   edits: FileEdit[];
   baseline: Baseline | null;
-  /** The approved plan's `knownFailures`: baseline failures that do not block SUCCESS. */
+  /** The plan's `knownFailures` a person approved: baseline failures that do not block SUCCESS. */
   knownFailures: string[];
   iteration: number;
   rejections: string | null;
@@ -201,6 +207,29 @@ export function initialContext(input: RunInput): RunContext {
   };
 }
 
+/**
+ * The failing tests that do not block SUCCESS: the plan's `knownFailures`, only when a person
+ * approved the plan. The model alone never excuses a failure.
+ */
+export function excusedFailures(context: RunContext): string[] {
+  const approved = context.planApprovedByPerson ?? context.workflow.approval.plan === 'always';
+  return approved ? (context.plan?.knownFailures ?? []) : [];
+}
+
+/** The planner's `knownFailures` that count for nothing because no person approved the plan. */
+export function ignoredKnownFailures(context: RunContext): string[] {
+  const named = context.plan?.knownFailures ?? [];
+  return excusedFailures(context).length === named.length ? [] : named;
+}
+
+/** What the state, the log and HANDOFF.md say when the planner's list was set aside. */
+export function ignoredKnownFailuresNote(ignored: readonly string[]): string {
+  return (
+    `The planner named ${ignored.length} failing test(s) to leave alone (${ignored.join(', ')}), but no person approved the plan ` +
+    '(plan approval is "never"), so they were not excused: they must pass like every other test.'
+  );
+}
+
 /** The public CodingState (contracts.md) for a context at a node. */
 export function toCodingState(context: RunContext, node: WorkflowNode, timestamp: string): CodingState {
   return {
@@ -230,6 +259,7 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       handoffPath: context.handoffPath ?? undefined,
       error: context.error ?? undefined,
       helpRequest: context.helpRequest ?? undefined,
+      ignoredKnownFailures: ignoredKnownFailures(context).length ? ignoredKnownFailuresNote(ignoredKnownFailures(context)) : undefined,
     }),
   };
 }

@@ -70,7 +70,7 @@ function sameContent(bytes: Uint8Array | null, text: string | null): boolean {
  * What Ironbees writes at run time: runs (state, trace, journal, hand-off), build and test scratch
  * files (tmp/, see tools/dotnet/build.ts) and the MCP coordination state kept outside a run.
  */
-export const IRONBEES_GITIGNORE = '# Written by Ironbees at run time. agents/ and mcp.json are yours to commit.\nruns/\ntmp/\ncoordination/\n';
+export const IRONBEES_GITIGNORE = '# Written by Ironbees at run time. agents/ and mcp.json are yours to commit.\nruns/\ntmp/\ncoordination/\nrun.lock\n';
 const LEGACY_GITIGNORE = '*\n';
 
 export class RunStore {
@@ -246,9 +246,12 @@ export class RunStore {
     return report;
   }
 
-  /** The absolute path of a workspace file; throws PathOutsideWorkspaceError for anything outside it. */
+  /**
+   * The absolute path of a workspace file to write; throws PathOutsideWorkspaceError for anything
+   * outside it or through a symbolic link (a link may have appeared since the coder staged the edit).
+   */
   private workspaceFile(filePath: string): string {
-    return resolveWorkspacePath(this.host.workspaceRoot, filePath).abs;
+    return resolveWorkspacePath(this.host.workspaceRoot, filePath, { forWrite: true }).abs;
   }
 
   async writeHandoff(runId: string, markdown: string): Promise<string> {

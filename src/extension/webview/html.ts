@@ -1,5 +1,5 @@
 // The side panel's HTML: a strict CSP (`default-src 'none'`, scripts only with this load's nonce,
-// styles and fonts only from the extension's dist/webview), the bundle's CSS, the codicon font,
+// styles and fonts only from the extension's dist/webview, no <base>, no form targets), the bundle's CSS, the codicon font,
 // and one `<div id="root">` for React. Without a built bundle it says how to build one.
 
 import { randomBytes } from 'node:crypto';
@@ -27,6 +27,9 @@ export function renderWebviewHtml(cspSource: string, assets: WebviewAssets, nonc
     `font-src ${cspSource}`,
     `img-src ${cspSource} data:`,
     `script-src 'nonce-${nonce}'`,
+    // Not covered by default-src: no <base> may redirect the bundle's URLs, no form may post anywhere.
+    "base-uri 'none'",
+    "form-action 'none'",
   ].join('; ');
   const styles = assets.styles.map((uri) => `<link rel="stylesheet" href="${escapeAttribute(uri.toString())}">`).join('\n    ');
   const body = assets.bundlePresent

@@ -6,6 +6,7 @@ import { promises as fsp } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
 import type { HostFileSystem } from '../../core/host';
+import { isInsideWorkspace } from '../../core/tools/workspace/paths';
 
 /** Build output and tool folders: never source, often huge. Compared case-insensitively. */
 export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(['bin', 'obj', '.git', '.ironbees', 'node_modules', '.vs']);
@@ -67,8 +68,10 @@ export class NodeFileSystem implements HostFileSystem {
         const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
         if (entry.isDirectory()) {
           if (!SKIPPED_FOLDERS.has(entry.name.toLowerCase())) queue.push(child);
-        } else if (entry.isFile() || (entry.isSymbolicLink() && (await isFileBehindLink(path.join(absDir, child))))) {
+        } else if (entry.isFile() || (entry.isSymbolicLink() && isInsideWorkspace(absDir, child) && (await isFileBehindLink(path.join(absDir, child))))) {
           // Symlinked folders are not followed: they can loop, and can lead out of the workspace.
+          // A symlinked file is listed only when the one containment check, applied to the folder
+          // being walked, keeps it: a link leading out of the walk is not listed at all.
           found.push(child);
           if (found.length >= maxFiles) break;
         }

@@ -11,6 +11,7 @@ import type {
 } from '../../core/host';
 import { identifierAt } from '../../core/tools/csharp/position';
 import { CSharpTextIndex } from '../../core/tools/csharp/text-index';
+import { isInsideWorkspace } from '../../core/tools/workspace/paths';
 
 const KIND_MAP = new Map<vscode.SymbolKind, SymbolKind>([
   [vscode.SymbolKind.Class, 'class'],
@@ -216,10 +217,11 @@ export class VscodeSymbolProvider implements SymbolProvider {
     this.logger?.info('The C# language server gave no symbol answer (still loading its projects, or no C# provider): Ironbees\' own C# index answers meanwhile.');
   }
 
+  /** The one containment check: a file reached through a link leading out (or into .git/.ironbees) is not the workspace's. */
   private isInWorkspace(uri: vscode.Uri): boolean {
     if (uri.scheme !== 'file') return false;
     const rel = path.relative(this.workspaceRoot, uri.fsPath);
-    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+    return rel !== '' && isInsideWorkspace(this.workspaceRoot, rel);
   }
 
   private relative(uri: vscode.Uri): string {

@@ -7,12 +7,15 @@ const uri = (value: string): vscode.Uri => ({ toString: () => value }) as unknow
 const assets = { script: uri('https://x.vscode-cdn.net/dist/webview/main.js'), styles: [uri('https://x.vscode-cdn.net/dist/webview/main.css')], bundlePresent: true };
 
 describe('webview html', () => {
-  it('allows only its own nonce for scripts and nothing by default', () => {
+  it('allows only its own nonce for scripts and nothing by default: the whole CSP, exactly', () => {
     const html = renderWebviewHtml('https://x.vscode-cdn.net', assets, 'abc123');
-    const csp = /content="([^"]+)"/.exec(html)?.[1] ?? '';
-    assert.match(csp, /default-src 'none'/);
-    assert.match(csp, /script-src 'nonce-abc123'/);
-    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1] ?? '';
+    assert.equal(
+      csp,
+      "default-src 'none'; style-src https://x.vscode-cdn.net; font-src https://x.vscode-cdn.net; img-src https://x.vscode-cdn.net data:; " +
+        "script-src 'nonce-abc123'; base-uri 'none'; form-action 'none'",
+    );
+    assert.equal(html.match(/Content-Security-Policy/g)?.length, 1, 'one policy, in the head');
     assert.match(html, /<script nonce="abc123" src="https:\/\/x\.vscode-cdn\.net\/dist\/webview\/main\.js"><\/script>/);
     assert.match(html, /<div id="root"><\/div>/);
   });

@@ -32,6 +32,20 @@ describe('tool adapter (seed 004)', () => {
     assert.equal(fullJitterDelay({ maxRetries: 1, baseDelayMs: 100, maxDelayMs: 300 }, 0, () => 0.5), 50);
   });
 
+  it('a time limit stops the work, not only the wait: the tool\'s signal is aborted when the limit fires', async () => {
+    let seen: AbortSignal | undefined;
+    const slow: ToolDefinition = { ...base, name: 'slow', timeoutMs: 50, execute: (_input, context) => {
+      seen = context.signal;
+      return new Promise(() => undefined);
+    } };
+    const outcome = await new ToolRegistry().register(slow).execute(slow, {}, ctx);
+    assert.deepEqual(outcome.ok ? null : { kind: outcome.kind, error: outcome.error }, {
+      kind: 'Timeout',
+      error: 'slow timed out after 50 ms; ask for less at once (a narrower path, pattern or query).',
+    });
+    assert.equal(seen?.aborted, true);
+  });
+
   it('checks the output schema: a mismatch is OutputSchemaMismatch', async () => {
     const typed: ToolDefinition = { ...base, name: 'typed', output: z.object({ n: z.number() }), execute: async () => ({ ok: true, content: '{"n":"x"}' }) };
     const outcome = await new ToolRegistry().register(typed).execute(typed, {}, ctx);

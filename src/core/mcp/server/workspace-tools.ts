@@ -8,6 +8,7 @@ import { runBuild } from '../../tools/dotnet/build';
 import { dotnetSession } from '../../tools/dotnet/session';
 import { runTests } from '../../tools/dotnet/test';
 import type { ToolDefinition, ToolOutcome } from '../../tools/types';
+import { resolveWorkspacePath } from '../../tools/workspace/paths';
 
 const BUILD_TIMEOUT_MS = 600_000;
 const target = z.string().optional().describe('Workspace-relative .sln, .slnx or .csproj (default: found automatically)');
@@ -61,7 +62,8 @@ const diagnosticsTool: ToolDefinition<z.infer<typeof diagnosticsInput>> = {
   readonly: true,
   timeoutMs: BUILD_TIMEOUT_MS,
   async execute(input, context) {
-    const paths = input.paths ?? [];
+    // The one containment check: a path outside the workspace (or through a link leading out) is refused, not asked about.
+    const paths = (input.paths ?? []).map((p) => resolveWorkspacePath(context.host.workspaceRoot, p).rel);
     if (context.host.diagnostics && paths.length > 0) {
       const errors = await context.host.diagnostics.errorsFor(paths, context.signal);
       return json({ source: 'language-server', errors }, `${errors.length} errors in ${paths.length} files.`);

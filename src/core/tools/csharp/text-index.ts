@@ -4,6 +4,7 @@
 
 import * as path from 'node:path';
 import type { HostFileSystem, SourcePosition, SymbolDefinition, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider, TypeRelations } from '../../host';
+import { filterInsideWorkspace } from '../workspace/paths';
 import { declarationsInCode } from './declarations';
 import { definitionsOf, typeRelations, withoutBases } from './hierarchy';
 import type { IndexedSymbol } from './hierarchy';
@@ -107,7 +108,8 @@ export class CSharpTextIndex implements SymbolProvider {
   private async allFiles(signal: AbortSignal | undefined): Promise<Array<[string, IndexedFile]>> {
     if (this.listing === null) {
       const all = await this.fs.listFiles(this.root, { maxFiles: this.maxFiles });
-      this.listing = all.filter((f) => f.toLowerCase().endsWith('.cs')).sort();
+      // The one containment check: a .cs symlink that leads outside the workspace is never indexed.
+      this.listing = filterInsideWorkspace(this.root, all.filter((f) => f.toLowerCase().endsWith('.cs'))).sort();
       const listed = new Set(this.listing);
       for (const known of [...this.files.keys()]) if (!listed.has(known)) this.files.delete(known);
     }

@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import { ConfigurationError } from '../../errors';
 import type { Host } from '../../host';
+import { isInsideWorkspace } from '../workspace/paths';
 import type { SolutionKind } from './project-file';
 
 export type TargetKind = SolutionKind | 'project';
@@ -41,11 +42,11 @@ function describe(candidates: readonly string[]): string {
 
 async function namedTarget(host: Host, target: string): Promise<BuildTarget> {
   const root = host.workspaceRoot;
-  const absPath = path.resolve(root, target);
-  const relPath = path.relative(root, absPath);
-  if (relPath.startsWith('..') || path.isAbsolute(relPath)) {
+  if (!isInsideWorkspace(root, target)) {
     throw new ConfigurationError(`The build target "${target}" is outside the workspace ${root}.`, { target });
   }
+  const absPath = path.resolve(root, target);
+  const relPath = path.relative(root, absPath);
   if (!targetKindOf(relPath)) {
     throw new ConfigurationError(`The build target "${target}" is not a solution (.sln, .slnx, .slnf) or project (.csproj, .fsproj, .vbproj).`, { target });
   }

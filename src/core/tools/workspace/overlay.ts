@@ -8,7 +8,7 @@ import { AgentModeError } from '../../errors';
 import type { Host } from '../../host';
 import type { FileEdit } from '../../model';
 import { makeFileEdit } from './diff';
-import { resolveWorkspacePath } from './paths';
+import { filterInsideWorkspace, resolveWorkspacePath } from './paths';
 import { DEFAULT_TEXT_FORMAT, decodeBytes, detectFormat, fromLogical, toLogical } from './text-codec';
 import type { TextFormat } from './text-codec';
 
@@ -48,14 +48,14 @@ export class StagedOverlay {
   }
 
   async write(rel: string, content: string): Promise<void> {
-    const { rel: key, abs } = this.resolve(rel);
+    const { rel: key, abs } = this.resolve(rel, true);
     if (key === '') throw new AgentModeError('The workspace root is a folder, not a file; give a file path', 'PATH_IS_DIRECTORY');
     const format = await this.formatFor(key, abs, content);
     this.staged.set(key, { content: toLogical(content), format });
   }
 
   async delete(rel: string): Promise<void> {
-    const { rel: key, abs } = this.resolve(rel);
+    const { rel: key, abs } = this.resolve(rel, true);
     const format = await this.formatFor(key, abs, '');
     this.staged.set(key, { content: null, format });
   }
@@ -85,7 +85,8 @@ export class StagedOverlay {
     const { rel: dir, abs } = this.resolve(relDir);
     const prefix = dir === '' ? '' : `${dir}/`;
     const onDisk = await this.host.fs.listFiles(abs, { maxFiles: options.maxFiles });
-    const files = new Set(onDisk.map((f) => prefix + f));
+    // A listed symlink that leads out of the workspace (or into .git/.ironbees) is not there for the model.
+    const files = new Set(filterInsideWorkspace(this.host.workspaceRoot, onDisk.map((f) => prefix + f)));
     for (const [p, f] of this.staged) {
       if (!p.startsWith(prefix)) continue;
       if (f.content === null) files.delete(p);
@@ -129,14 +130,14 @@ export class StagedOverlay {
     }
     const overlay = new StagedOverlay(host);
     for (const f of parsed.data.files) {
-      const { rel } = overlay.resolve(f.path);
+      const { rel } = overlay.resolve(f.path, true);
       overlay.staged.set(rel, { content: f.content === null ? null : toLogical(f.content), format: { bom: f.bom, eol: f.eol } });
     }
     return overlay;
   }
 
-  private resolve(rel: string): { rel: string; abs: string } {
-    return resolveWorkspacePath(this.host.workspaceRoot, rel);
+  private resolve(rel: string, forWrite = false): { rel: string; abs: string } {
+    return resolveWorkspacePath(this.host.workspaceRoot, rel, { forWrite });
   }
 
   private absOf(key: string): string {

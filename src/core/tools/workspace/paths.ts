@@ -18,11 +18,25 @@ const PROTECTED_SEGMENTS = new Set(['.git', '.ironbees']);
 
 const HINT = 'use a path relative to the workspace root, e.g. "src/App/Program.cs"';
 
+export interface ResolveOptions {
+  /**
+   * The path is about to be written or deleted. A write through a symbolic link would replace the
+   * link with a file (or change a file somewhere the person did not review), so any link on the way
+   * is refused, even one that stays inside the workspace.
+   */
+  forWrite?: boolean;
+  /** The root's real path, when the caller checks many paths at once (see filterInsideWorkspace). */
+  realRoot?: string;
+}
+
+/** Windows and macOS compare file names without case; realpath may return the disk's spelling. */
+const CASE_INSENSITIVE_FS = process.platform === 'win32' || process.platform === 'darwin';
+
 /**
  * Resolves a model-supplied path against the workspace root, or throws PathOutsideWorkspaceError.
  * Synchronous on purpose: it is called once per tool call and must not interleave with edits.
  */
-export function resolveWorkspacePath(root: string, rel: string): ResolvedPath {
+export function resolveWorkspacePath(root: string, rel: string, options: ResolveOptions = {}): ResolvedPath {
   if (typeof rel !== 'string') throw new PathOutsideWorkspaceError(String(rel), `a path must be text; ${HINT}`);
   if (rel.includes('\0')) throw new PathOutsideWorkspaceError(rel, 'the path contains a NUL character');
   const absRoot = path.resolve(root);
@@ -36,13 +50,43 @@ export function resolveWorkspacePath(root: string, rel: string): ResolvedPath {
   refuseProtected(rel, lexical);
 
   // A symlink inside the workspace may point anywhere: judge where the path really lands.
-  const realRoot = realpathOfNearest(absRoot);
+  const realRoot = options.realRoot ?? realpathOfNearest(absRoot);
   const realTarget = realpathOfNearest(abs);
   const real = relativeInside(realRoot, realTarget);
   if (real === null) throw new PathOutsideWorkspaceError(rel, `it goes through a symbolic link that leads outside the workspace; ${HINT}`);
   refuseProtected(rel, real);
+  if (options.forWrite && !samePath(real, lexical)) {
+    throw new PathOutsideWorkspaceError(
+      rel,
+      `it is, or goes through, a symbolic link (it resolves to ${displayPath(real)}); Ironbees does not edit through links, ` +
+        'because the write would replace the link with a file. Edit the file the link points to instead',
+    );
+  }
 
   return { abs, rel: lexical };
+}
+
+/**
+ * The same check as a yes/no, for walks (listings, the C# index, search): a listed path that the
+ * check refuses is left out, silently, as if it were not there.
+ */
+export function isInsideWorkspace(root: string, rel: string, realRoot?: string): boolean {
+  try {
+    resolveWorkspacePath(root, rel, { realRoot });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The listed paths the check keeps, in order; the root's real path is looked up once for the whole list. */
+export function filterInsideWorkspace(root: string, rels: readonly string[]): string[] {
+  const realRoot = realpathOfNearest(path.resolve(root));
+  return rels.filter((rel) => isInsideWorkspace(root, rel, realRoot));
+}
+
+function samePath(a: string, b: string): boolean {
+  return CASE_INSENSITIVE_FS ? a.toLowerCase() === b.toLowerCase() : a === b;
 }
 
 /** Forward-slash relative path of `target` inside `root`, or null when it is outside. */

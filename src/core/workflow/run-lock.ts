@@ -1,0 +1,108 @@
+// One run per workspace: a run holds `.ironbees/run.lock` while it is active. Two runs on one
+// workspace (two terminals, the panel and an MCP client) would both apply edits and build in the
+// same obj/, so the second is refused before it writes anything, with a message naming the first.
+// The lock is created atomically (`wx`); a lock left by a process that died on this machine is
+// taken over; a lock from another machine (a shared folder) is never guessed about.
+
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { WorkspaceBusyError } from '../errors';
+
+export interface RunLockInfo {
+  pid: number;
+  hostname: string;
+  runId: string;
+  startedAt: string;
+}
+
+export interface RunLock {
+  readonly info: RunLockInfo;
+  /** Removes the lock if it is still this run's; safe to call more than once. */
+  release(): void;
+}
+
+export function runLockPath(workspaceRoot: string): string {
+  return path.join(workspaceRoot, '.ironbees', 'run.lock');
+}
+
+/** Takes the workspace's run lock for `runId`, or throws WorkspaceBusyError naming the run that holds it. */
+export function acquireRunLock(workspaceRoot: string, runId: string, now: Date = new Date()): RunLock {
+  const file = runLockPath(workspaceRoot);
+  const info: RunLockInfo = { pid: process.pid, hostname: os.hostname(), runId, startedAt: now.toISOString() };
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Two tries: the second only after a stale lock was removed.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.writeFileSync(file, `${JSON.stringify(info)}\n`, { flag: 'wx' });
+      return heldLock(file, info);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = readLock(file);
+    if (attempt === 0 && holder && isStale(holder)) {
+      removeIfUnchanged(file, holder);
+      continue;
+    }
+    throw busy(file, holder);
+  }
+}
+
+function heldLock(file: string, info: RunLockInfo): RunLock {
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    process.removeListener('exit', release);
+    const current = readLock(file);
+    if (current && current.pid === info.pid && current.runId === info.runId) fs.rmSync(file, { force: true });
+  };
+  // A process that exits without unwinding (process.exit in a handler) still leaves no lock behind.
+  process.once('exit', release);
+  return { info, release };
+}
+
+function readLock(file: string): RunLockInfo | null {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<RunLockInfo>;
+    if (typeof parsed.pid !== 'number' || typeof parsed.hostname !== 'string' || typeof parsed.runId !== 'string') return null;
+    return { pid: parsed.pid, hostname: parsed.hostname, runId: parsed.runId, startedAt: String(parsed.startedAt ?? '') };
+  } catch {
+    return null;
+  }
+}
+
+/** Only a lock from this machine whose process is gone is stale: another machine's processes cannot be seen from here. */
+function isStale(holder: RunLockInfo): boolean {
+  if (holder.hostname !== os.hostname()) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Another process may have taken the stale lock over a moment ago: remove only what was judged stale. */
+function removeIfUnchanged(file: string, stale: RunLockInfo): void {
+  const current = readLock(file);
+  if (current && current.pid === stale.pid && current.runId === stale.runId) fs.rmSync(file, { force: true });
+}
+
+function busy(file: string, holder: RunLockInfo | null): WorkspaceBusyError {
+  if (!holder) {
+    return new WorkspaceBusyError(
+      `Another Ironbees run is starting or in progress on this workspace (${file} exists but cannot be read). ` +
+        `If no run is active, delete ${file} and try again.`,
+      { runId: '', pid: 0, hostname: '', startedAt: '' },
+    );
+  }
+  const where = holder.hostname === os.hostname() ? `process ${holder.pid}` : `process ${holder.pid} on ${holder.hostname}`;
+  return new WorkspaceBusyError(
+    `Run ${holder.runId} is in progress on this workspace (${where}, started ${holder.startedAt}); one run at a time per workspace. ` +
+      `Wait for it to end or stop it (Ctrl-C in its terminal, Cancel in the panel, or cancel_run over MCP). ` +
+      `If no run is active, delete ${file} and try again.`,
+    holder,
+  );
+}
