@@ -127,6 +127,11 @@ export interface Usage {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   costUsd: number;
+  /**
+   * Set when some call was to a model with no known price: costUsd then counts only the priced
+   * calls, and is shown as "cost unknown" rather than as a figure that would be wrong.
+   */
+  costUnknown?: true;
 }
 
 export const EMPTY_USAGE: Usage = Object.freeze({
@@ -144,6 +149,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
     cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
     costUsd: Math.round((a.costUsd + b.costUsd) * 1e6) / 1e6,
+    ...(a.costUnknown || b.costUnknown ? { costUnknown: true as const } : {}),
   };
 }
 
