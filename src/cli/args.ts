@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import { DEFAULT_MAX_ITERATIONS } from '../core/model';
 import type { DiffApprovalPolicy, PlanApprovalPolicy } from '../core/model';
 import { UsageError } from './exit-codes';
+import { PROVIDER_NAMES } from '../core/llm/providers/choice';
+import type { ProviderName } from '../core/llm/providers/choice';
 
 export const COMMAND_NAMES = ['run', 'resume', 'runs', 'revert', 'mcp'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -26,12 +28,16 @@ export interface RunArgs {
   demo: boolean;
   maxIterations: number;
   model?: string;
+  /** --provider; absent = each agent.yaml's llmConfig.provider, else anthropic. */
+  provider?: ProviderName;
   planApproval: PlanApprovalPolicy;
   diffApproval: DiffApprovalPolicy;
   buildTimeoutMs: number;
   testTimeoutMs: number;
   /** As typed; resolved against the workspace (and checked) by the run command. */
   target?: string;
+  /** --context FILE (repeatable), absolute: extra instructions for every agent. */
+  contextFiles?: string[];
 }
 
 export interface ResumeArgs {
@@ -74,7 +80,7 @@ export type CliCommand =
   | { command: 'help'; topic?: CommandName }
   | { command: 'version' };
 
-type OptionSpec = { type: 'string' | 'boolean'; short?: string };
+type OptionSpec = { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
 
 const COMMON: Record<string, OptionSpec> = {
   help: { type: 'boolean', short: 'h' },
@@ -94,6 +100,8 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     ...DRIVE,
     'max-iterations': { type: 'string' },
     model: { type: 'string' },
+    provider: { type: 'string' },
+    context: { type: 'string', multiple: true },
     'plan-approval': { type: 'string' },
     'diff-approval': { type: 'string' },
     'build-timeout': { type: 'string' },
@@ -108,7 +116,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
   mcp: { ...COMMON, ...WORKSPACE, http: { type: 'boolean' }, port: { type: 'string' }, token: { type: 'string' }, demo: { type: 'boolean' } },
 };
 
-type Values = Record<string, string | boolean | undefined>;
+type Values = Record<string, string | boolean | string[] | undefined>;
 
 function isCommandName(value: string): value is CommandName {
   return (COMMAND_NAMES as readonly string[]).includes(value);
@@ -133,7 +141,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 
   switch (first) {
     case 'run':
-      return parseRun(values, positionals, workspace);
+      return parseRun(values, positionals, workspace, cwd);
     case 'resume':
       return {
         command: 'resume',
@@ -164,7 +172,7 @@ function parseOptions(command: CommandName, args: readonly string[]): { values: 
   }
 }
 
-function parseRun(values: Values, positionals: string[], workspace: string): RunArgs {
+function parseRun(values: Values, positionals: string[], workspace: string, cwd: string): RunArgs {
   if (positionals.length === 0) throw new UsageError('run needs a request, e.g. ironbees run "Fix the failing Calculator test".', 'run');
   if (positionals.length > 1) {
     throw new UsageError(`run takes one request; put it in quotes (got ${positionals.length} words: ${positionals.join(' ')}).`, 'run');
@@ -184,12 +192,21 @@ function parseRun(values: Values, positionals: string[], workspace: string): Run
     demo: values.demo === true,
     maxIterations: integerOption(values, 'max-iterations', DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS_LIMIT),
     model: model?.trim(),
+    ...(values.provider !== undefined ? { provider: choiceOption(values, 'provider', PROVIDER_NAMES, 'anthropic') } : {}),
     planApproval: choiceOption(values, 'plan-approval', ['always', 'never'] as const, 'always'),
     diffApproval: choiceOption(values, 'diff-approval', ['always', 'first', 'never'] as const, 'always'),
     buildTimeoutMs: secondsOption(values, 'build-timeout', DEFAULT_BUILD_TIMEOUT_SECONDS),
     testTimeoutMs: secondsOption(values, 'test-timeout', DEFAULT_TEST_TIMEOUT_SECONDS),
     target: target?.trim(),
+    ...contextOption(values, cwd),
   };
+}
+
+function contextOption(values: Values, cwd: string): { contextFiles?: string[] } {
+  const raw = values.context;
+  if (!Array.isArray(raw) || raw.length === 0) return {};
+  for (const file of raw) if (!file.trim()) throw new UsageError('--context needs a file, e.g. --context docs/conventions.md.', 'run');
+  return { contextFiles: raw.map((file) => path.resolve(cwd, file.trim())) };
 }
 
 function parseMcp(values: Values, positionals: string[], workspace: string): McpArgs {

@@ -191,10 +191,14 @@ export interface WorkflowContext {
   maxIterations: number;
   /** Overrides the model of every agent (the CLI's --model). */
   model?: string;
+  /** Overrides the provider of every agent (the CLI's --provider); each agent.yaml's, else Anthropic, when absent. */
+  provider?: 'anthropic' | 'openai';
   approval: { plan: PlanApprovalPolicy; diffs: DiffApprovalPolicy };
   timeouts: { buildMs: number; testMs: number };
   /** The solution or project to build and test, workspace-relative; found automatically when absent. */
   target?: string;
+  /** Files whose text every agent gets as instructions, beside AGENTS.md (--context, "ironbees.contextFiles"). */
+  contextFiles?: string[];
 }
 
 export const DEFAULT_MAX_ITERATIONS = 5;

@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { DEFAULT_MODEL } from '../llm/defaults';
+import { PROVIDER_NAMES } from '../llm/providers/choice';
 import { SUBMIT_CHANGES_TOOL_NAME, SUBMIT_PLAN_TOOL_NAME } from '../tools/submit';
 
 export const DEFAULT_MAX_TOKENS = 8192;
@@ -20,6 +21,8 @@ const text = (what: string): z.ZodString => z.string({ error: `expected ${what}`
 export const llmConfigSchema = z
   .strictObject(
     {
+      // Additive: absent means Anthropic, as before.
+      provider: z.enum(PROVIDER_NAMES, { error: `expected one of ${PROVIDER_NAMES.join(', ')}` }).optional(),
       model: text('a model id such as "claude-sonnet-4-6"').default(DEFAULT_MODEL),
       maxTokens: positiveInteger.default(DEFAULT_MAX_TOKENS),
       temperature: z
@@ -28,7 +31,7 @@ export const llmConfigSchema = z
         .max(1, { error: 'expected a number from 0 to 1' })
         .optional(),
     },
-    { error: 'expected a mapping with model, maxTokens and temperature' },
+    { error: 'expected a mapping with provider, model, maxTokens and temperature' },
   );
 
 /** Known settings are checked; others are kept for the tools that read them. */

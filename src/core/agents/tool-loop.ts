@@ -18,6 +18,7 @@ import { DEFAULT_MAX_MALFORMED, DEFAULT_TURN_BUDGET } from './agent-schema';
 import type { AgentDefinition } from './agent-schema';
 import { renderTemplate } from './prompt-template';
 import { runToolCalls } from './tool-calls';
+import { chooseModel } from '../llm/providers/choice';
 import type { TerminalTool } from './tool-calls';
 import type { AgentRuntime } from './types';
 
@@ -47,7 +48,7 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
   const { agent, runtime, terminal } = options;
   const turnBudget = agent.toolConfig.turnBudget ?? DEFAULT_TURN_BUDGET;
   const maxMalformed = agent.toolConfig.maxMalformed ?? DEFAULT_MAX_MALFORMED;
-  const modelId = runtime.modelOverride ?? agent.llmConfig.model;
+  const choice = chooseModel(agent.name, agent.llmConfig, { provider: runtime.providerOverride, model: runtime.modelOverride });
   const now = (): number => runtime.host.clock.now();
 
   // MCP tools (`mcp__<server>__<tool>`) resolve here, starting their servers on first use.
@@ -60,13 +61,15 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
     throw new AgentExecutionError(agent.name, `its requiredTools (in ${agent.sourceDir}) must include ${terminal.name}, the tool that ends its turn`);
   }
   const toolNames = [...tools.keys()];
-  const system = renderTemplate(agent.prompt, {
+  const prompt = renderTemplate(agent.prompt, {
     turnBudget,
     tools: toolNames.join(', '),
     agentName: agent.name,
     terminalTool: terminal.name,
     ...options.templateVars,
   });
+  // In the system prompt, so the instructions are part of the cached prefix of every turn.
+  const system = runtime.instructions ? `${prompt}\n\n${runtime.instructions}` : prompt;
   const modelTools = runtime.tools.toModelTools(defs);
   const messages: ModelMessage[] = [{ role: 'user', content: options.userMessage }];
   let usage: Usage = EMPTY_USAGE;
@@ -87,7 +90,8 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
   for (let turn = 1; turn <= turnBudget; turn++) {
     throwIfCancelled(runtime.signal, agent.name);
     const response = await callModel(runtime, agent, {
-      model: modelId,
+      provider: choice.provider,
+      model: choice.model,
       system,
       tools: modelTools,
       messages,

@@ -31,6 +31,7 @@ import type {
 } from './run-context';
 import { initialContext, usageCarriedBy } from './run-context';
 import type { Baseline } from '../model';
+import { mergeInstructionsRead } from './instructions-read';
 
 function notProvided(name: string): never {
   throw new OrchestratorError(`The ${name} step has no implementation; provide it with machine.provide()`);
@@ -75,6 +76,7 @@ export const runMachine = setup({
       plan: params.plan,
       planFeedback: null,
       usage: addUsage(context.usage, params.usage),
+      instructionsRead: mergeInstructionsRead(context.instructionsRead, params.instructionsRead),
     })),
     assignPlanFeedback: assign((_, params: { feedback: string }) => ({ planFeedback: params.feedback })),
     assignEditedPlan: assign(({ context }, params: { plan?: ExecutionPlan }) => ({ plan: params.plan ?? context.plan })),
@@ -83,6 +85,7 @@ export const runMachine = setup({
       codeDiffs: params.edits,
       coderSummary: params.summary,
       usage: addUsage(context.usage, params.usage),
+      instructionsRead: mergeInstructionsRead(context.instructionsRead, params.instructionsRead),
     })),
     acceptAllDiffs: assign(({ context }) => ({
       approvedEdits: context.codeDiffs,

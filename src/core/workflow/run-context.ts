@@ -2,6 +2,7 @@
 // JSON: a snapshot of the machine is written to state.json and restored on resume, and a restored
 // invoke starts again from its saved input.
 
+import type { InstructionsFileRead } from '../agents/instructions';
 import type {
   ApprovalDecision,
   Baseline,
@@ -63,6 +64,8 @@ export interface RunContext {
    * so the hand-off says so and CONTINUE goes back to that step. Absent in runs persisted before.
    */
   helpRequest?: HelpRequest | null;
+  /** Every instructions file an agent of the run was given, by path (the latest step's read last). */
+  instructionsRead?: InstructionsFileRead[];
 }
 
 /** One proposal of the coder and what became of it, with its diffs (capped) for the hand-off. */
@@ -114,6 +117,8 @@ export interface PlanOutput {
   spec: string;
   plan: ExecutionPlan;
   usage: Usage;
+  /** The instructions files the step's agent was given (AGENTS.md, --context …). */
+  instructionsRead?: InstructionsFileRead[];
 }
 
 export interface CodeInput {
@@ -129,6 +134,7 @@ export interface CodeOutput {
   summary: string;
   edits: FileEdit[];
   usage: Usage;
+  instructionsRead?: InstructionsFileRead[];
 }
 
 export interface ValidateInput {
@@ -230,6 +236,7 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       handoffPath: context.handoffPath ?? undefined,
       error: context.error ?? undefined,
       helpRequest: context.helpRequest ?? undefined,
+      instructionsRead: context.instructionsRead?.length ? context.instructionsRead : undefined,
     }),
   };
 }
