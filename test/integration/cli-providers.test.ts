@@ -67,6 +67,8 @@ describe('ironbees CLI on each provider (real dotnet, real SDKs, local fake serv
       assert.equal(systemOf('submit_plan').length, 2);
       assert.equal(systemOf('submit_changes').length, 2);
       for (const system of [...systemOf('submit_plan'), ...systemOf('submit_changes')]) assert.match(system, /marker: agents-md-7731/);
+      const metadata = final.metadata as { instructionsRead?: unknown };
+      assert.deepEqual(metadata.instructionsRead, [{ path: 'AGENTS.md', chars: AGENTS_MD.trim().length, truncated: false }], 'the state records what was read');
 
       const calls = traceEvents(workspace, final.stateId).filter((e) => e.kind === 'model_call');
       assert.deepEqual(calls.map((e) => e.model), ['qwen2.5-coder:7b', 'qwen2.5-coder:7b', 'qwen2.5-coder:7b', 'qwen2.5-coder:7b']);
