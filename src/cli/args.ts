@@ -9,6 +9,7 @@ import type { DiffApprovalPolicy, PlanApprovalPolicy } from '../core/model';
 import { UsageError } from './exit-codes';
 import { PROVIDER_NAMES } from '../core/llm/providers/choice';
 import type { ProviderName } from '../core/llm/providers/choice';
+import type { RunBudget } from '../core/workflow/budget';
 
 export const COMMAND_NAMES = ['run', 'resume', 'runs', 'revert', 'mcp'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -36,6 +37,8 @@ export interface RunArgs {
   testTimeoutMs: number;
   /** As typed; resolved against the workspace (and checked) by the run command. */
   target?: string;
+  /** --max-cost, --max-tokens, --max-minutes; absent when none was given. */
+  budget?: RunBudget;
   /** --context FILE (repeatable), absolute: extra instructions for every agent. */
   contextFiles?: string[];
 }
@@ -102,6 +105,9 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     model: { type: 'string' },
     provider: { type: 'string' },
     context: { type: 'string', multiple: true },
+    'max-cost': { type: 'string' },
+    'max-tokens': { type: 'string' },
+    'max-minutes': { type: 'string' },
     'plan-approval': { type: 'string' },
     'diff-approval': { type: 'string' },
     'build-timeout': { type: 'string' },
@@ -199,7 +205,28 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     testTimeoutMs: secondsOption(values, 'test-timeout', DEFAULT_TEST_TIMEOUT_SECONDS),
     target: target?.trim(),
     ...contextOption(values, cwd),
+    ...budgetOptions(values),
   };
+}
+
+function budgetOptions(values: Values): { budget?: RunBudget } {
+  const budget: RunBudget = {};
+  const positive = (name: string, whole: boolean): number | undefined => {
+    const raw = stringValue(values, name);
+    if (raw === undefined) return undefined;
+    const value = Number(raw);
+    if (!raw.trim() || !Number.isFinite(value) || value <= 0 || (whole && !Number.isSafeInteger(value))) {
+      throw new UsageError(`--${name} must be a positive ${whole ? 'whole number' : 'number'} (got "${raw}").`, 'run');
+    }
+    return value;
+  };
+  const cost = positive('max-cost', false);
+  const tokens = positive('max-tokens', true);
+  const minutes = positive('max-minutes', false);
+  if (cost !== undefined) budget.maxCostUsd = cost;
+  if (tokens !== undefined) budget.maxTokens = tokens;
+  if (minutes !== undefined) budget.maxMinutes = minutes;
+  return Object.keys(budget).length ? { budget } : {};
 }
 
 function contextOption(values: Values, cwd: string): { contextFiles?: string[] } {

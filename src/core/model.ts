@@ -197,6 +197,8 @@ export interface WorkflowContext {
   timeouts: { buildMs: number; testMs: number };
   /** The solution or project to build and test, workspace-relative; found automatically when absent. */
   target?: string;
+  /** Per-run budgets (--max-cost, --max-tokens, --max-minutes); reaching one escalates. None when absent. */
+  budget?: { maxCostUsd?: number; maxTokens?: number; maxMinutes?: number };
   /** Files whose text every agent gets as instructions, beside AGENTS.md (--context, "ironbees.contextFiles"). */
   contextFiles?: string[];
 }
@@ -207,7 +209,7 @@ export const DEFAULT_MAX_ITERATIONS = 5;
 export type ApprovalDecision =
   | { type: 'APPROVE'; editedPlan?: ExecutionPlan; files?: FileDecision[] }
   | { type: 'REJECT'; feedback: string }
-  | { type: 'CONTINUE'; guidance: string; additionalIterations: number }
+  | { type: 'CONTINUE'; guidance: string; additionalIterations: number; budget?: { maxCostUsd?: number; maxTokens?: number; maxMinutes?: number } }
   | { type: 'STOP' };
 
 /** Per-file verdict on proposed diffs. Files not listed are accepted. */

@@ -34,6 +34,7 @@ export function workflowContextFor(args: RunArgs, target: string | undefined): W
     timeouts: { buildMs: args.buildTimeoutMs, testMs: args.testTimeoutMs },
     ...(target ? { target } : {}),
     ...(args.contextFiles?.length ? { contextFiles: args.contextFiles } : {}),
+    ...(args.budget ? { budget: args.budget } : {}),
   };
 }
 

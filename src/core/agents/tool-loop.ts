@@ -101,6 +101,8 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
       signal: runtime.signal,
     });
     usage = addUsage(usage, response.usage);
+    // A budget reached by this call stops the step here, before any tool it asked for runs.
+    throwIfCancelled(runtime.signal, agent.name);
     messages.push({ role: 'assistant', content: response.content.length > 0 ? response.content : [{ type: 'text', text: '(no answer)' }] });
 
     const calls = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');

@@ -32,6 +32,9 @@ import type {
 import { initialContext, usageCarriedBy } from './run-context';
 import type { Baseline } from '../model';
 import { mergeInstructionsRead } from './instructions-read';
+import { raiseBudget } from './budget';
+import type { BudgetReached, RunBudget } from './budget';
+import type { WorkflowContext } from '../model';
 
 function notProvided(name: string): never {
   throw new OrchestratorError(`The ${name} step has no implementation; provide it with machine.provide()`);
@@ -141,7 +144,8 @@ export const runMachine = setup({
       rejections: null,
       guidance: null,
     })),
-    continueWithGuidance: assign(({ context }, params: { guidance: string; additionalIterations: number }) => ({
+    continueWithGuidance: assign(({ context }, params: { guidance: string; additionalIterations: number; budget?: RunBudget }) => ({
+      workflow: withBudget(context.workflow, params.budget),
       maxIterations: context.maxIterations + extraIterations(params.additionalIterations),
       iterationCount: context.iterationCount + 1,
       guidance: params.guidance,
@@ -151,9 +155,12 @@ export const runMachine = setup({
         ? { ...context.errorContext, guidance: params.guidance }
         : null,
     })),
-    assignHelpRequest: assign((_, params: { reason: string; from: HelpNode }) => ({ helpRequest: { reason: params.reason, from: params.from } })),
+    assignHelpRequest: assign((_, params: { reason: string; from: HelpNode; budget?: BudgetReached }) => ({
+      helpRequest: { reason: params.reason, from: params.from, ...(params.budget ? { budget: params.budget } : {}) },
+    })),
     // Planning asked for help: plan again with the person's answer. No coding attempt was spent.
-    replanWithGuidance: assign(({ context }, params: { guidance: string }) => ({
+    replanWithGuidance: assign(({ context }, params: { guidance: string; budget?: RunBudget }) => ({
+      workflow: withBudget(context.workflow, params.budget),
       planFeedback: `You asked for help: ${context.helpRequest?.reason ?? '(no reason given)'}\nThe person answered: ${params.guidance}`,
       helpRequest: null,
     })),
@@ -300,7 +307,9 @@ export const runMachine = setup({
         input: ({ context }) => ({
           state: toCodingState(context, 'ESCALATE', new Date().toISOString()),
           iterations: context.iterations,
-          reason: context.helpRequest
+          reason: context.helpRequest?.budget
+            ? `${context.helpRequest.budget.message} The run stopped during ${context.helpRequest.from}; raise the budget to continue, or stop.`
+            : context.helpRequest
             ? `Help was requested during ${context.helpRequest.from}: ${context.helpRequest.reason}`
             : `Validation still fails after ${context.iterationCount} of ${context.maxIterations} iterations.`,
         }),
@@ -314,13 +323,13 @@ export const runMachine = setup({
           {
             guard: 'helpWasRequestedWhilePlanning',
             target: 'PLAN',
-            actions: { type: 'replanWithGuidance', params: ({ event }) => ({ guidance: event.guidance }) },
+            actions: { type: 'replanWithGuidance', params: ({ event }) => ({ guidance: event.guidance, budget: event.budget }) },
           },
           {
             target: 'CODE',
             actions: {
               type: 'continueWithGuidance',
-              params: ({ event }) => ({ guidance: event.guidance, additionalIterations: event.additionalIterations }),
+              params: ({ event }) => ({ guidance: event.guidance, additionalIterations: event.additionalIterations, budget: event.budget }),
             },
           },
         ],
@@ -342,7 +351,7 @@ function helpRequestedAt(from: HelpNode) {
     target: 'ESCALATE',
     actions: [
       { type: 'addStoppedStepUsage', params: ({ event }: HelpEvent) => ({ usage: event.usage }) },
-      { type: 'assignHelpRequest', params: ({ event }: HelpEvent) => ({ reason: event.reason, from }) },
+      { type: 'assignHelpRequest', params: ({ event }: HelpEvent) => ({ reason: event.reason, from, budget: event.budget }) },
     ],
   } as const;
 }
@@ -372,3 +381,10 @@ function rejectionReasons(files: RunEventFiles): string {
 }
 
 export type RunMachine = typeof runMachine;
+
+/** The person raised a budget at WAIT_HUMAN: the run goes on under the new limits. */
+function withBudget(workflow: WorkflowContext, raised: RunBudget | undefined): WorkflowContext {
+  if (!raised) return workflow;
+  const budget = raiseBudget(workflow.budget, raised);
+  return budget ? { ...workflow, budget } : workflow;
+}

@@ -3,6 +3,7 @@
 // invoke starts again from its saved input.
 
 import type { InstructionsFileRead } from '../agents/instructions';
+import type { BudgetReached, RunBudget } from './budget';
 import type {
   ApprovalDecision,
   Baseline,
@@ -86,17 +87,19 @@ export type HelpNode = (typeof HELP_NODES)[number];
 export interface HelpRequest {
   reason: string;
   from: HelpNode;
+  /** Set when the run stopped because it reached a budget: which, its limit and what was spent. */
+  budget?: BudgetReached;
 }
 
 export type RunEvent =
   | { type: 'APPROVE'; editedPlan?: ExecutionPlan; files?: ApprovalFiles }
   | { type: 'REJECT'; feedback: string }
-  | { type: 'CONTINUE'; guidance: string; additionalIterations: number }
+  | { type: 'CONTINUE'; guidance: string; additionalIterations: number; budget?: RunBudget }
   | { type: 'STOP' }
   /** `usage`: what the step in flight has spent so far; it is stopped, so it will not report it. */
   | { type: 'CANCEL'; usage?: Usage }
   /** Someone working on the run (an agent over MCP) needs a person: escalate now. */
-  | { type: 'REQUEST_HELP'; reason: string; usage?: Usage };
+  | { type: 'REQUEST_HELP'; reason: string; usage?: Usage; budget?: BudgetReached };
 
 type ApprovalFiles = Extract<ApprovalDecision, { type: 'APPROVE' }>['files'];
 
