@@ -83,6 +83,27 @@ describe('ironbees CLI on each provider (real dotnet, real SDKs, local fake serv
     });
   });
 
+  it('--max-cost stops the run before it codes: exit 3 with --yes, the budget named in the state and HANDOFF.md, files untouched', async () => {
+    const original = readFileSync(path.join(workspace, SOURCE));
+    const fake = await startFakeAnthropic();
+    try {
+      // claude-sonnet-4-6 at $15 per million output tokens: 10,000 of them cost $0.15.
+      fake.enqueue(toolUse('read_file', { path: SOURCE }, { usage: { input_tokens: 10, output_tokens: 10_000 } }), toolUse('submit_plan', PLAN));
+      const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--max-cost', '0.05', '--yes', '--json'], { ...NO_CREDENTIALS, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url });
+      assert.equal(result.code, 3, result.stderr);
+      assert.equal(fake.requests.length, 1, 'no model call after the one that reached the budget');
+      const nodes = result.states.map((s) => s.currentNode);
+      assert.ok(!nodes.includes('CODE'), `never codes: ${nodes.join(' → ')}`);
+      const final = result.states.at(-1) as (typeof result.states)[number] & { metadata: { helpRequest?: { budget?: Record<string, unknown> } } };
+      assert.equal(final.currentNode, 'WAIT_HUMAN');
+      assert.deepEqual(final.metadata.helpRequest?.budget, { budget: 'maxCostUsd', flag: '--max-cost', limit: 0.05, spent: 0.15003, message: 'Budget reached: --max-cost $0.05 (spent $0.1500).' });
+      assert.match(readRunFile(workspace, final.stateId, 'HANDOFF.md'), /Budget reached: --max-cost \$0\.05 \(spent \$0\.1500\)\. The run stopped during PLAN/);
+      assert.deepEqual(readFileSync(path.join(workspace, SOURCE)), original, 'the workspace files are untouched');
+    } finally {
+      await fake.close();
+    }
+  });
+
   it('the same run against the fake Anthropic API reaches SUCCESS', async () => {
     const fake = await startFakeAnthropic();
     try {
