@@ -37,6 +37,8 @@ export interface RunArgs {
   testTimeoutMs: number;
   /** As typed; resolved against the workspace (and checked) by the run command. */
   target?: string;
+  /** --fallback-provider and --fallback-model, given together. */
+  fallback?: { provider: ProviderName; model: string };
   /** --max-cost, --max-tokens, --max-minutes; absent when none was given. */
   budget?: RunBudget;
   /** --context FILE (repeatable), absolute: extra instructions for every agent. */
@@ -105,6 +107,8 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     model: { type: 'string' },
     provider: { type: 'string' },
     context: { type: 'string', multiple: true },
+    'fallback-provider': { type: 'string' },
+    'fallback-model': { type: 'string' },
     'max-cost': { type: 'string' },
     'max-tokens': { type: 'string' },
     'max-minutes': { type: 'string' },
@@ -206,7 +210,15 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     target: target?.trim(),
     ...contextOption(values, cwd),
     ...budgetOptions(values),
+    ...fallbackOptions(values),
   };
+}
+
+function fallbackOptions(values: Values): { fallback?: { provider: ProviderName; model: string } } {
+  const model = stringValue(values, 'fallback-model')?.trim();
+  if (values['fallback-provider'] === undefined && model === undefined) return {};
+  if (!model) throw new UsageError('--fallback-model is needed with a fallback, e.g. --fallback-provider openai --fallback-model gpt-4.1.', 'run');
+  return { fallback: { provider: choiceOption(values, 'fallback-provider', PROVIDER_NAMES, 'anthropic'), model } };
 }
 
 function budgetOptions(values: Values): { budget?: RunBudget } {

@@ -18,6 +18,8 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '      --provider anthropic|openai  the provider for every agent (default: agent.yaml, else anthropic);',
     '                                 openai = any OpenAI-compatible server (OPENAI_API_KEY, OPENAI_BASE_URL)',
     '      --context FILE             instructions for every agent, beside AGENTS.md (repeatable)',
+    '      --fallback-provider anthropic|openai --fallback-model ID',
+    '                                 where calls go while the primary is out (overload, 5xx, time-outs)',
     '      --max-cost USD             budget: escalate once the run has cost this much',
     '      --max-tokens N             budget: escalate once the run has used this many tokens',
     '      --max-minutes M            budget: escalate once the run has run this long (this session)',

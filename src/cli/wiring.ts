@@ -36,6 +36,7 @@ export interface RuntimeOptions {
   /** The run's --provider and --model (for resume: those it was started with); each agent.yaml's when absent. */
   provider?: ProviderName;
   model?: string;
+  fallback?: { provider: ProviderName; model: string };
 }
 
 export interface Runtime {
@@ -88,7 +89,11 @@ export async function ensureDotnet(host: Host): Promise<string> {
 function createModel(options: RuntimeOptions, agents: AgentCatalog): ModelClient {
   if (options.demo) return createDemoModelClient();
   const router = createProviderRouter({ env: options.env, logger: options.logger });
-  return modelClientForRun(router, agents, { provider: options.provider, model: options.model });
+  return modelClientForRun(router, agents, {
+    provider: options.provider,
+    model: options.model,
+    ...(options.fallback ? { fallback: options.fallback, onSwitch: (message: string) => options.logger.warn(message) } : {}),
+  });
 }
 
 function createHost(workspaceRoot: string, logger: Logger): Host {

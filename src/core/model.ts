@@ -197,6 +197,8 @@ export interface WorkflowContext {
   timeouts: { buildMs: number; testMs: number };
   /** The solution or project to build and test, workspace-relative; found automatically when absent. */
   target?: string;
+  /** Where model calls go when the primary provider is out (--fallback-provider, --fallback-model). */
+  fallback?: { provider: 'anthropic' | 'openai'; model: string };
   /** Per-run budgets (--max-cost, --max-tokens, --max-minutes); reaching one escalates. None when absent. */
   budget?: { maxCostUsd?: number; maxTokens?: number; maxMinutes?: number };
   /** Files whose text every agent gets as instructions, beside AGENTS.md (--context, "ironbees.contextFiles"). */

@@ -32,6 +32,7 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
     askToolApproval: toolApprovals.ask,
     ...(started?.provider ? { provider: started.provider } : {}),
     ...(started?.model ? { model: started.model } : {}),
+    ...(started?.fallback ? { fallback: started.fallback } : {}),
   });
   if (args.demo) announceDemo(ctx);
   try {

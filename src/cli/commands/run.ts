@@ -35,6 +35,7 @@ export function workflowContextFor(args: RunArgs, target: string | undefined): W
     ...(target ? { target } : {}),
     ...(args.contextFiles?.length ? { contextFiles: args.contextFiles } : {}),
     ...(args.budget ? { budget: args.budget } : {}),
+    ...(args.fallback ? { fallback: args.fallback } : {}),
   };
 }
 
@@ -67,6 +68,7 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
     target: target ?? null,
     ...(args.provider ? { provider: args.provider } : {}),
     ...(args.model ? { model: args.model } : {}),
+    ...(args.fallback ? { fallback: args.fallback } : {}),
   });
   if (args.demo) announceDemo(ctx);
   // The run builds what was found now, even if another solution appears in the workspace later.

@@ -163,6 +163,7 @@ async function callModel(runtime: AgentRuntime, agent: AgentDefinition, request:
     stopReason: response.stopReason,
     usage: response.usage,
   });
+  if (response.fallback) runtime.trace?.record({ kind: 'model_fallback', at: new Date(ended).toISOString(), agent: agent.name, ...response.fallback });
   return response;
 }
 

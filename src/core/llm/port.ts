@@ -53,6 +53,8 @@ export interface ModelResponse {
   model: string;
   /** Tokens and cost of this one call (cost from the model's price list). */
   usage: Usage;
+  /** Set when the primary was out and a fallback provider/model answered instead. */
+  fallback?: { from: string; to: string; reason: string };
 }
 
 export interface ModelClient {

@@ -9,6 +9,8 @@ import { createOpenAIClientFromEnv } from './openai/client';
 import { chooseModel } from './choice';
 import type { ProviderName } from './choice';
 import { ProviderRouter } from './router';
+import { CircuitBreaker, FallbackModelClient } from './fallback';
+import type { FallbackTarget } from './fallback';
 
 export interface ProviderSetup {
   env: Readonly<Record<string, string | undefined>>;
@@ -38,10 +40,23 @@ export function providersUsedBy(agents: AgentCatalog, run: { provider?: Provider
   return [...used];
 }
 
-/** Makes the client of every provider the run will use now, so a missing key is exit 2 before any work. */
-export function modelClientForRun(router: ProviderRouter, agents: AgentCatalog, run: { provider?: ProviderName; model?: string }): ModelClient {
+export interface RunModelChoice {
+  provider?: ProviderName;
+  model?: string;
+  fallback?: FallbackTarget;
+  /** Where a switch to the fallback (and back) is told. */
+  onSwitch?: (message: string) => void;
+}
+
+/**
+ * Makes the client of every provider the run will use now (the fallback's too), so a missing key
+ * is exit 2 before any work; with a fallback, wraps the router in the circuit breaker.
+ */
+export function modelClientForRun(router: ProviderRouter, agents: AgentCatalog, run: RunModelChoice): ModelClient {
   for (const provider of providersUsedBy(agents, run)) router.clientFor(provider);
-  return router;
+  if (!run.fallback) return router;
+  router.clientFor(run.fallback.provider);
+  return new FallbackModelClient(router, router, run.fallback, new CircuitBreaker(), run.onSwitch);
 }
 
 function definedOnly(options: { apiKey?: string; baseURL?: string } | undefined): { apiKey?: string; baseURL?: string } {
