@@ -21,8 +21,6 @@ const text = (what: string): z.ZodString => z.string({ error: `expected ${what}`
 export const llmConfigSchema = z
   .strictObject(
     {
-      // Additive: absent means Anthropic, as before.
-      provider: z.enum(PROVIDER_NAMES, { error: `expected one of ${PROVIDER_NAMES.join(', ')}` }).optional(),
       model: text('a model id such as "claude-sonnet-4-6"').default(DEFAULT_MODEL),
       maxTokens: positiveInteger.default(DEFAULT_MAX_TOKENS),
       temperature: z
@@ -30,8 +28,10 @@ export const llmConfigSchema = z
         .min(0, { error: 'expected a number from 0 to 1' })
         .max(1, { error: 'expected a number from 0 to 1' })
         .optional(),
+      // Additive: absent means Anthropic, as before.
+      provider: z.enum(PROVIDER_NAMES, { error: `expected one of ${PROVIDER_NAMES.join(', ')}` }).optional(),
     },
-    { error: 'expected a mapping with provider, model, maxTokens and temperature' },
+    { error: 'expected a mapping with model, maxTokens, temperature and provider' },
   );
 
 /** Known settings are checked; others are kept for the tools that read them. */

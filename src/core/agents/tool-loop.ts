@@ -19,6 +19,7 @@ import type { AgentDefinition } from './agent-schema';
 import { renderTemplate } from './prompt-template';
 import { runToolCalls } from './tool-calls';
 import { chooseModel } from '../llm/providers/choice';
+import { RepeatedFailureDetector } from './loop-detector';
 import type { TerminalTool } from './tool-calls';
 import type { AgentRuntime } from './types';
 
@@ -75,6 +76,7 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
   let usage: Usage = EMPTY_USAGE;
   let malformedStreak = 0;
   let toolChoice: ModelRequest['toolChoice'] = 'auto';
+  const repeats = new RepeatedFailureDetector();
 
   const malformedTurn = (what: string): void => {
     malformedStreak += 1;
@@ -136,7 +138,8 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
     } else {
       malformedStreak = 0;
     }
-    const content: ContentBlock[] = [...outcome.results];
+    // The same failing call again: said in its result the 2nd time; the 3rd stops the step as stuck.
+    const content: ContentBlock[] = repeats.check(agent.name, calls, outcome.results, { usage });
     const left = turnBudget - turn;
     if (left === 1) {
       content.push({ type: 'text', text: `You have one model call left. Call ${terminal.name} now with your best result.` });

@@ -3,7 +3,7 @@
 // escalates, naming the budget, so a person can raise it and continue or stop. A cost budget with
 // a model whose price is unknown cannot be held, so that escalates too rather than run on blind.
 
-import type { Usage } from '../model';
+import type { Usage, WorkflowContext } from '../model';
 
 export interface RunBudget {
   maxCostUsd?: number;
@@ -73,4 +73,11 @@ export function budgetReached(budget: RunBudget | undefined, usage: Usage, elaps
 export function raiseBudget(current: RunBudget | undefined, raised: RunBudget | undefined): RunBudget | undefined {
   if (!raised) return current;
   return { ...current, ...Object.fromEntries(Object.entries(raised).filter(([, value]) => typeof value === 'number' && value > 0)) };
+}
+
+/** The person raised a budget at WAIT_HUMAN: the run goes on under the new limits. */
+export function withBudget(workflow: WorkflowContext, raised: RunBudget | undefined): WorkflowContext {
+  if (!raised) return workflow;
+  const budget = raiseBudget(workflow.budget, raised);
+  return budget ? { ...workflow, budget } : workflow;
 }

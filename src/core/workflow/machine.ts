@@ -32,9 +32,9 @@ import type {
 import { initialContext, usageCarriedBy } from './run-context';
 import type { Baseline } from '../model';
 import { mergeInstructionsRead } from './instructions-read';
-import { raiseBudget } from './budget';
+import { withBudget } from './budget';
 import type { BudgetReached, RunBudget } from './budget';
-import type { WorkflowContext } from '../model';
+import { stuckOrFailed } from './stuck';
 
 function notProvided(name: string): never {
   throw new OrchestratorError(`The ${name} step has no implementation; provide it with machine.provide()`);
@@ -210,7 +210,7 @@ export const runMachine = setup({
           },
           { target: 'CODE', actions: [{ type: 'assignPlan', params: ({ event }) => event.output }, 'startFirstIteration'] },
         ],
-        onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+        onError: stuckOrFailed('PLAN'),
       },
     },
     WAIT_PLAN_APPROVAL: {
@@ -243,7 +243,7 @@ export const runMachine = setup({
           },
           { target: 'VALIDATE', actions: [{ type: 'assignCode', params: ({ event }) => event.output }, 'acceptAllDiffs'] },
         ],
-        onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+        onError: stuckOrFailed('CODE'),
       },
     },
     WAIT_DIFF_APPROVAL: {
@@ -382,9 +382,3 @@ function rejectionReasons(files: RunEventFiles): string {
 
 export type RunMachine = typeof runMachine;
 
-/** The person raised a budget at WAIT_HUMAN: the run goes on under the new limits. */
-function withBudget(workflow: WorkflowContext, raised: RunBudget | undefined): WorkflowContext {
-  if (!raised) return workflow;
-  const budget = raiseBudget(workflow.budget, raised);
-  return budget ? { ...workflow, budget } : workflow;
-}
