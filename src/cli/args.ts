@@ -37,6 +37,8 @@ export interface RunArgs {
   testTimeoutMs: number;
   /** As typed; resolved against the workspace (and checked) by the run command. */
   target?: string;
+  /** --min-call-interval SECONDS, in ms: the least time between two model calls. */
+  minCallIntervalMs?: number;
   /** --fallback-provider and --fallback-model, given together. */
   fallback?: { provider: ProviderName; model: string };
   /** --max-cost, --max-tokens, --max-minutes; absent when none was given. */
@@ -108,6 +110,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     provider: { type: 'string' },
     context: { type: 'string', multiple: true },
     'fallback-provider': { type: 'string' },
+    'min-call-interval': { type: 'string' },
     'fallback-model': { type: 'string' },
     'max-cost': { type: 'string' },
     'max-tokens': { type: 'string' },
@@ -211,6 +214,7 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     ...contextOption(values, cwd),
     ...budgetOptions(values),
     ...fallbackOptions(values),
+    ...(values['min-call-interval'] !== undefined ? { minCallIntervalMs: secondsOption(values, 'min-call-interval', 0) } : {}),
   };
 }
 

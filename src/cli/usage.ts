@@ -20,6 +20,7 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '      --context FILE             instructions for every agent, beside AGENTS.md (repeatable)',
     '      --fallback-provider anthropic|openai --fallback-model ID',
     '                                 where calls go while the primary is out (overload, 5xx, time-outs)',
+    '      --min-call-interval SECONDS  at least this long between two model calls (rate limits)',
     '      --max-cost USD             budget: escalate once the run has cost this much',
     '      --max-tokens N             budget: escalate once the run has used this many tokens',
     '      --max-minutes M            budget: escalate once the run has run this long (this session)',

@@ -37,6 +37,8 @@ export interface RuntimeOptions {
   provider?: ProviderName;
   model?: string;
   fallback?: { provider: ProviderName; model: string };
+  /** --min-call-interval, in ms. */
+  minCallIntervalMs?: number;
 }
 
 export interface Runtime {
@@ -92,6 +94,7 @@ function createModel(options: RuntimeOptions, agents: AgentCatalog): ModelClient
   return modelClientForRun(router, agents, {
     provider: options.provider,
     model: options.model,
+    ...(options.minCallIntervalMs ? { minCallIntervalMs: options.minCallIntervalMs } : {}),
     ...(options.fallback ? { fallback: options.fallback, onSwitch: (message: string) => options.logger.warn(message) } : {}),
   });
 }

@@ -69,6 +69,7 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
     ...(args.provider ? { provider: args.provider } : {}),
     ...(args.model ? { model: args.model } : {}),
     ...(args.fallback ? { fallback: args.fallback } : {}),
+    ...(args.minCallIntervalMs ? { minCallIntervalMs: args.minCallIntervalMs } : {}),
   });
   if (args.demo) announceDemo(ctx);
   // The run builds what was found now, even if another solution appears in the workspace later.

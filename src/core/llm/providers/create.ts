@@ -10,6 +10,7 @@ import { chooseModel } from './choice';
 import type { ProviderName } from './choice';
 import { ProviderRouter } from './router';
 import { CircuitBreaker, FallbackModelClient } from './fallback';
+import { PacedModelClient } from './pace';
 import type { FallbackTarget } from './fallback';
 
 export interface ProviderSetup {
@@ -46,6 +47,8 @@ export interface RunModelChoice {
   fallback?: FallbackTarget;
   /** Where a switch to the fallback (and back) is told. */
   onSwitch?: (message: string) => void;
+  /** Minimum time between the starts of two model calls, in ms (none when absent). */
+  minCallIntervalMs?: number;
 }
 
 /**
@@ -54,9 +57,12 @@ export interface RunModelChoice {
  */
 export function modelClientForRun(router: ProviderRouter, agents: AgentCatalog, run: RunModelChoice): ModelClient {
   for (const provider of providersUsedBy(agents, run)) router.clientFor(provider);
-  if (!run.fallback) return router;
-  router.clientFor(run.fallback.provider);
-  return new FallbackModelClient(router, router, run.fallback, new CircuitBreaker(), run.onSwitch);
+  let client: ModelClient = router;
+  if (run.fallback) {
+    router.clientFor(run.fallback.provider);
+    client = new FallbackModelClient(router, router, run.fallback, new CircuitBreaker(), run.onSwitch);
+  }
+  return run.minCallIntervalMs ? new PacedModelClient(client, run.minCallIntervalMs) : client;
 }
 
 function definedOnly(options: { apiKey?: string; baseURL?: string } | undefined): { apiKey?: string; baseURL?: string } {
