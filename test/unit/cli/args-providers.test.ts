@@ -31,7 +31,7 @@ describe('run flags for providers, instructions, budgets, fallback and pace', ()
 
   it('refuses bad values with the flag named', () => {
     assert.throws(() => run('--provider', 'gemini'), /--provider must be one of anthropic, openai \(got "gemini"\)/);
-    assert.throws(() => run('--max-cost', '-1'), /--max-cost must be a positive number \(got "-1"\)/);
+    assert.throws(() => run('--max-cost=0'), /--max-cost must be a positive number \(got "0"\)/);
     assert.throws(() => run('--max-tokens', '1.5'), /--max-tokens must be a positive whole number \(got "1.5"\)/);
     assert.throws(() => run('--fallback-provider', 'openai'), /--fallback-model is needed with a fallback/);
     assert.throws(() => run('--context', ' '), /--context needs a file/);
