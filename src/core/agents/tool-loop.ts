@@ -20,6 +20,7 @@ import { renderTemplate } from './prompt-template';
 import { runToolCalls } from './tool-calls';
 import { chooseModel } from '../llm/providers/choice';
 import { RepeatedFailureDetector } from './loop-detector';
+import { COMPACT_AT_SHARE, DEFAULT_CONTEXT_WINDOW_TOKENS, compactMessages, estimateTokens } from './compaction';
 import type { TerminalTool } from './tool-calls';
 import type { AgentRuntime } from './types';
 
@@ -89,8 +90,11 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
     }
   };
 
+  const contextWindow = positiveNumber(agent.toolConfig.contextWindowTokens) ?? DEFAULT_CONTEXT_WINDOW_TOKENS;
+
   for (let turn = 1; turn <= turnBudget; turn++) {
     throwIfCancelled(runtime.signal, agent.name);
+    compactIfNeeded(runtime, agent.name, contextWindow, system, modelTools, messages);
     const response = await callModel(runtime, agent, {
       provider: choice.provider,
       model: choice.model,
@@ -189,4 +193,26 @@ function textOf(response: ModelResponse): string {
 
 export function throwIfCancelled(signal: AbortSignal | undefined, agentName: string): void {
   if (signal?.aborted) throw new AgentModeError(`${agentName}: cancelled`, 'CANCELLED', { agentName });
+}
+
+function positiveNumber(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** Compacts older tool results in place when the next request would pass its share of the window. */
+function compactIfNeeded(
+  runtime: AgentRuntime,
+  agentName: string,
+  contextWindow: number,
+  system: string,
+  tools: ModelRequest['tools'],
+  messages: ModelMessage[],
+): void {
+  const before = estimateTokens(system, tools, messages);
+  if (before <= contextWindow * COMPACT_AT_SHARE) return;
+  const compacted = compactMessages(messages);
+  if (compacted.compactedResults === 0) return;
+  messages.splice(0, messages.length, ...compacted.messages);
+  const after = estimateTokens(system, tools, messages);
+  runtime.trace?.record({ kind: 'compaction', at: new Date(runtime.host.clock.now()).toISOString(), agent: agentName, estimatedTokensBefore: before, estimatedTokensAfter: after, compactedResults: compacted.compactedResults });
 }

@@ -50,6 +50,7 @@ export type TraceEvent =
   | { kind: 'validation'; at: string; phase: 'baseline' | 'build' | 'test'; ok: boolean; durationMs: number; detail?: string }
   | { kind: 'edit_applied'; at: string; filePath: string; type: string }
   | { kind: 'error'; at: string; message: string }
+  | { kind: 'compaction'; at: string; agent: string; estimatedTokensBefore: number; estimatedTokensAfter: number; compactedResults: number }
   | { kind: 'model_fallback'; at: string; agent: string; from: string; to: string; reason: string };
 
 export interface TraceSink {
