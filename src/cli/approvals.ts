@@ -7,6 +7,7 @@ import type { ApprovalDecision, CodingState, ExecutionPlan, FileDecision } from 
 import type { Prompter } from './prompts';
 import { renderFileEdit } from './render/diff';
 import { renderPlan } from './render/plan';
+import type { BudgetReached, RunBudget } from '../core/workflow/budget';
 
 export const DEFAULT_EXTRA_ITERATIONS = 3;
 const MAX_EXTRA_ITERATIONS = 100;
@@ -126,13 +127,15 @@ export async function askDiffDecision(io: GateIo, state: CodingState): Promise<A
   return { type: 'APPROVE', files };
 }
 
-export async function askEscalationDecision(io: GateIo): Promise<ApprovalDecision> {
+export async function askEscalationDecision(io: GateIo, state?: CodingState): Promise<ApprovalDecision> {
   const key = await choose(io, `[c]ontinue with guidance (+${DEFAULT_EXTRA_ITERATIONS} iterations) / [s]top? `, [
     ['c', 'continue'],
     ['s', 'stop'],
   ]);
   if (key === 's') return { type: 'STOP' };
+  const budget = state ? await askRaisedBudget(io, state) : undefined;
   const guidance = await askNonEmpty(io, 'Guidance for the coder: ');
+  if (budget) return { type: 'CONTINUE', guidance, additionalIterations: DEFAULT_EXTRA_ITERATIONS, budget };
   for (;;) {
     const answer = await io.prompter.ask(`More iterations [${DEFAULT_EXTRA_ITERATIONS}]: `);
     if (!answer) return { type: 'CONTINUE', guidance, additionalIterations: DEFAULT_EXTRA_ITERATIONS };
@@ -150,8 +153,20 @@ export async function askGateDecision(io: GateIo, state: CodingState): Promise<A
     case 'WAIT_DIFF_APPROVAL':
       return askDiffDecision(io, state);
     case 'WAIT_HUMAN':
-      return askEscalationDecision(io);
+      return askEscalationDecision(io, state);
     default:
       return null;
+  }
+}
+
+/** A run stopped by a budget asks for a new limit of that budget before it goes on. */
+async function askRaisedBudget(io: GateIo, state: CodingState): Promise<RunBudget | undefined> {
+  const reached = (state.metadata.helpRequest as { budget?: BudgetReached } | undefined)?.budget;
+  if (!reached) return undefined;
+  for (;;) {
+    const answer = (await io.prompter.ask(`New limit for ${reached.flag} (now ${reached.limit}): `)).trim();
+    const value = Number(answer);
+    if (answer && Number.isFinite(value) && value > reached.limit) return { [reached.budget]: value };
+    io.show(io.colors.yellow(`Give a number above ${reached.limit}.`));
   }
 }

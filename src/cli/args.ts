@@ -7,6 +7,9 @@ import * as path from 'node:path';
 import { DEFAULT_MAX_ITERATIONS } from '../core/model';
 import type { DiffApprovalPolicy, PlanApprovalPolicy } from '../core/model';
 import { UsageError } from './exit-codes';
+import { PROVIDER_NAMES } from '../core/llm/providers/choice';
+import type { ProviderName } from '../core/llm/providers/choice';
+import type { RunBudget } from '../core/workflow/budget';
 
 export const COMMAND_NAMES = ['run', 'resume', 'runs', 'revert', 'mcp'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -26,12 +29,22 @@ export interface RunArgs {
   demo: boolean;
   maxIterations: number;
   model?: string;
+  /** --provider; absent = each agent.yaml's llmConfig.provider, else anthropic. */
+  provider?: ProviderName;
   planApproval: PlanApprovalPolicy;
   diffApproval: DiffApprovalPolicy;
   buildTimeoutMs: number;
   testTimeoutMs: number;
   /** As typed; resolved against the workspace (and checked) by the run command. */
   target?: string;
+  /** --min-call-interval SECONDS, in ms: the least time between two model calls. */
+  minCallIntervalMs?: number;
+  /** --fallback-provider and --fallback-model, given together. */
+  fallback?: { provider: ProviderName; model: string };
+  /** --max-cost, --max-tokens, --max-minutes; absent when none was given. */
+  budget?: RunBudget;
+  /** --context FILE (repeatable), absolute: extra instructions for every agent. */
+  contextFiles?: string[];
 }
 
 export interface ResumeArgs {
@@ -74,7 +87,7 @@ export type CliCommand =
   | { command: 'help'; topic?: CommandName }
   | { command: 'version' };
 
-type OptionSpec = { type: 'string' | 'boolean'; short?: string };
+type OptionSpec = { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
 
 const COMMON: Record<string, OptionSpec> = {
   help: { type: 'boolean', short: 'h' },
@@ -94,6 +107,14 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     ...DRIVE,
     'max-iterations': { type: 'string' },
     model: { type: 'string' },
+    provider: { type: 'string' },
+    context: { type: 'string', multiple: true },
+    'fallback-provider': { type: 'string' },
+    'min-call-interval': { type: 'string' },
+    'fallback-model': { type: 'string' },
+    'max-cost': { type: 'string' },
+    'max-tokens': { type: 'string' },
+    'max-minutes': { type: 'string' },
     'plan-approval': { type: 'string' },
     'diff-approval': { type: 'string' },
     'build-timeout': { type: 'string' },
@@ -108,7 +129,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
   mcp: { ...COMMON, ...WORKSPACE, http: { type: 'boolean' }, port: { type: 'string' }, token: { type: 'string' }, demo: { type: 'boolean' } },
 };
 
-type Values = Record<string, string | boolean | undefined>;
+type Values = Record<string, string | boolean | string[] | undefined>;
 
 function isCommandName(value: string): value is CommandName {
   return (COMMAND_NAMES as readonly string[]).includes(value);
@@ -133,7 +154,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
 
   switch (first) {
     case 'run':
-      return parseRun(values, positionals, workspace);
+      return parseRun(values, positionals, workspace, cwd);
     case 'resume':
       return {
         command: 'resume',
@@ -164,7 +185,7 @@ function parseOptions(command: CommandName, args: readonly string[]): { values: 
   }
 }
 
-function parseRun(values: Values, positionals: string[], workspace: string): RunArgs {
+function parseRun(values: Values, positionals: string[], workspace: string, cwd: string): RunArgs {
   if (positionals.length === 0) throw new UsageError('run needs a request, e.g. ironbees run "Fix the failing Calculator test".', 'run');
   if (positionals.length > 1) {
     throw new UsageError(`run takes one request; put it in quotes (got ${positionals.length} words: ${positionals.join(' ')}).`, 'run');
@@ -184,12 +205,51 @@ function parseRun(values: Values, positionals: string[], workspace: string): Run
     demo: values.demo === true,
     maxIterations: integerOption(values, 'max-iterations', DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS_LIMIT),
     model: model?.trim(),
+    ...(values.provider !== undefined ? { provider: choiceOption(values, 'provider', PROVIDER_NAMES, 'anthropic') } : {}),
     planApproval: choiceOption(values, 'plan-approval', ['always', 'never'] as const, 'always'),
     diffApproval: choiceOption(values, 'diff-approval', ['always', 'first', 'never'] as const, 'always'),
     buildTimeoutMs: secondsOption(values, 'build-timeout', DEFAULT_BUILD_TIMEOUT_SECONDS),
     testTimeoutMs: secondsOption(values, 'test-timeout', DEFAULT_TEST_TIMEOUT_SECONDS),
     target: target?.trim(),
+    ...contextOption(values, cwd),
+    ...budgetOptions(values),
+    ...fallbackOptions(values),
+    ...(values['min-call-interval'] !== undefined ? { minCallIntervalMs: secondsOption(values, 'min-call-interval', 0) } : {}),
   };
+}
+
+function fallbackOptions(values: Values): { fallback?: { provider: ProviderName; model: string } } {
+  const model = stringValue(values, 'fallback-model')?.trim();
+  if (values['fallback-provider'] === undefined && model === undefined) return {};
+  if (!model) throw new UsageError('--fallback-model is needed with a fallback, e.g. --fallback-provider openai --fallback-model gpt-4.1.', 'run');
+  return { fallback: { provider: choiceOption(values, 'fallback-provider', PROVIDER_NAMES, 'anthropic'), model } };
+}
+
+function budgetOptions(values: Values): { budget?: RunBudget } {
+  const budget: RunBudget = {};
+  const positive = (name: string, whole: boolean): number | undefined => {
+    const raw = stringValue(values, name);
+    if (raw === undefined) return undefined;
+    const value = Number(raw);
+    if (!raw.trim() || !Number.isFinite(value) || value <= 0 || (whole && !Number.isSafeInteger(value))) {
+      throw new UsageError(`--${name} must be a positive ${whole ? 'whole number' : 'number'} (got "${raw}").`, 'run');
+    }
+    return value;
+  };
+  const cost = positive('max-cost', false);
+  const tokens = positive('max-tokens', true);
+  const minutes = positive('max-minutes', false);
+  if (cost !== undefined) budget.maxCostUsd = cost;
+  if (tokens !== undefined) budget.maxTokens = tokens;
+  if (minutes !== undefined) budget.maxMinutes = minutes;
+  return Object.keys(budget).length ? { budget } : {};
+}
+
+function contextOption(values: Values, cwd: string): { contextFiles?: string[] } {
+  const raw = values.context;
+  if (!Array.isArray(raw) || raw.length === 0) return {};
+  for (const file of raw) if (!file.trim()) throw new UsageError('--context needs a file, e.g. --context docs/conventions.md.', 'run');
+  return { contextFiles: raw.map((file) => path.resolve(cwd, file.trim())) };
 }
 
 function parseMcp(values: Values, positionals: string[], workspace: string): McpArgs {

@@ -9,7 +9,9 @@ import type { ModelClient } from '../core/llm/port';
 import type { Orchestrator } from '../core/workflow/types';
 import type { ToolApprover } from '../core/workflow/tool-approval';
 import { ConfigurationError } from '../core/errors';
-import { createModelClientFromEnv } from '../core/llm/anthropic';
+import { createProviderRouter, modelClientForRun } from '../core/llm/providers/create';
+import type { ProviderName } from '../core/llm/providers/choice';
+import type { AgentCatalog } from '../core/agents/loader';
 import { createDemoModelClient } from '../core/llm/demo-model';
 import { loadAgents } from '../core/agents/loader';
 import { createDefaultToolRegistry } from '../core/tools/catalog';
@@ -32,6 +34,12 @@ export interface RuntimeOptions {
    * before anything is written. Absent (resume, mcp): the run keeps the target it started with.
    */
   target?: string | null;
+  /** The run's --provider and --model (for resume: those it was started with); each agent.yaml's when absent. */
+  provider?: ProviderName;
+  model?: string;
+  fallback?: { provider: ProviderName; model: string };
+  /** --min-call-interval, in ms. */
+  minCallIntervalMs?: number;
 }
 
 export interface Runtime {
@@ -67,9 +75,15 @@ export function ensureDotnet(host: Host): Promise<string> {
   return checkDotnetSdk(host.process, host.workspaceRoot);
 }
 
-function createModel(options: RuntimeOptions): ModelClient {
+function createModel(options: RuntimeOptions, agents: AgentCatalog): ModelClient {
   if (options.demo) return createDemoModelClient();
-  return createModelClientFromEnv({ env: options.env, logger: options.logger });
+  const router = createProviderRouter({ env: options.env, logger: options.logger });
+  return modelClientForRun(router, agents, {
+    provider: options.provider,
+    model: options.model,
+    ...(options.minCallIntervalMs ? { minCallIntervalMs: options.minCallIntervalMs } : {}),
+    ...(options.fallback ? { fallback: options.fallback, onSwitch: (message: string) => options.logger.warn(message) } : {}),
+  });
 }
 
 function createHost(workspaceRoot: string, logger: Logger): Host {
@@ -90,12 +104,6 @@ async function buildTargetOf(host: Host, requested: string | null): Promise<stri
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const host = createHost(options.workspaceRoot, options.logger);
-  // The key first: it is the cheapest check and the likeliest to be missing.
-  const model = createModel(options);
-  // Then what to build: no dotnet is needed to see that there is nothing to build.
-  const target = options.target === undefined ? undefined : await buildTargetOf(host, options.target);
-  const version = await ensureDotnet(host);
-  options.logger.debug(`dotnet ${version}`);
   const tools = createDefaultToolRegistry();
   // A broken workspace agent fails the run up front (exit 2, file and field named) rather than
   // silently falling back to the bundled one the person meant to override.
@@ -106,6 +114,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     onInvalidWorkspaceAgent: 'fail',
     warn: (message) => options.logger.warn(message),
   });
+  // The keys next (the agents say which providers): cheap to check and the likeliest to be missing.
+  const model = createModel(options, agents);
+  // Then what to build: no dotnet is needed to see that there is nothing to build.
+  const target = options.target === undefined ? undefined : await buildTargetOf(host, options.target);
+  const version = await ensureDotnet(host);
+  options.logger.debug(`dotnet ${version}`);
   const orchestrator = createOrchestrator({ host, model, agents, tools, ...(options.askToolApproval ? { askToolApproval: options.askToolApproval } : {}) });
   return { host, orchestrator, ...(target ? { target } : {}), dispose: () => shutdownBuildServers(host) };
 }

@@ -132,6 +132,11 @@ export interface Usage {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   costUsd: number;
+  /**
+   * Set when some call was to a model with no known price: costUsd then counts only the priced
+   * calls, and is shown as "cost unknown" rather than as a figure that would be wrong.
+   */
+  costUnknown?: true;
 }
 
 export const EMPTY_USAGE: Usage = Object.freeze({
@@ -149,6 +154,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
     cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
     costUsd: Math.round((a.costUsd + b.costUsd) * 1e6) / 1e6,
+    ...(a.costUnknown || b.costUnknown ? { costUnknown: true as const } : {}),
   };
 }
 
@@ -190,10 +196,18 @@ export interface WorkflowContext {
   maxIterations: number;
   /** Overrides the model of every agent (the CLI's --model). */
   model?: string;
+  /** Overrides the provider of every agent (the CLI's --provider); each agent.yaml's, else Anthropic, when absent. */
+  provider?: 'anthropic' | 'openai';
   approval: { plan: PlanApprovalPolicy; diffs: DiffApprovalPolicy };
   timeouts: { buildMs: number; testMs: number };
   /** The solution or project to build and test, workspace-relative; found automatically when absent. */
   target?: string;
+  /** Where model calls go when the primary provider is out (--fallback-provider, --fallback-model). */
+  fallback?: { provider: 'anthropic' | 'openai'; model: string };
+  /** Per-run budgets (--max-cost, --max-tokens, --max-minutes); reaching one escalates. None when absent. */
+  budget?: { maxCostUsd?: number; maxTokens?: number; maxMinutes?: number };
+  /** Files whose text every agent gets as instructions, beside AGENTS.md (--context, "ironbees.contextFiles"). */
+  contextFiles?: string[];
 }
 
 export const DEFAULT_MAX_ITERATIONS = 5;
@@ -202,7 +216,7 @@ export const DEFAULT_MAX_ITERATIONS = 5;
 export type ApprovalDecision =
   | { type: 'APPROVE'; editedPlan?: ExecutionPlan; files?: FileDecision[] }
   | { type: 'REJECT'; feedback: string }
-  | { type: 'CONTINUE'; guidance: string; additionalIterations: number }
+  | { type: 'CONTINUE'; guidance: string; additionalIterations: number; budget?: { maxCostUsd?: number; maxTokens?: number; maxMinutes?: number } }
   | { type: 'STOP' };
 
 /** Per-file verdict on proposed diffs. Files not listed are accepted. */

@@ -17,8 +17,9 @@ import { ReviewController } from './review/review-controller';
 import { RecentRequests } from './run-agent';
 import { RunController } from './run-controller';
 import type { RunControllerDeps } from './run-controller';
-import { ApiKeyStore } from './secrets';
-import { affectsIronbees, readSettings } from './settings';
+import { ProviderApiKeyStore } from './provider-keys';
+import { providerModelText, readProviderSettings } from './provider-settings';
+import { SETTINGS_SECTION, affectsIronbees, readSettings } from './settings';
 import { RunStatusBar } from './status-bar';
 import { AGENT_VIEW_ID, AgentViewProvider } from './webview/agent-view-provider';
 
@@ -33,7 +34,8 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   const channel = createLogChannel();
   context.subscriptions.push(channel);
   const logger = loggerFor(channel);
-  const apiKeys = new ApiKeyStore(context.secrets);
+  // Keys per provider; the chosen provider is a user-scope setting, read when a key is needed.
+  const apiKeys = new ProviderApiKeyStore(context.secrets, () => readProviderSettings((key) => vscode.workspace.getConfiguration(SETTINGS_SECTION).get(key)).provider);
   const folder = vscode.workspace.workspaceFolders?.[0];
 
   if (!folder) {
@@ -47,7 +49,10 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   const controllerDeps: RunControllerDeps = { folder, extensionPath: context.extensionUri.fsPath, logger, apiKeys, settings };
   const controller = new RunController(controllerDeps);
   const review = new ReviewController(controller, logger);
-  const statusBar = new RunStatusBar(controller);
+  const statusBar = new RunStatusBar(controller, () => {
+    const current = settings();
+    return current.demoModel ? 'the scripted demo model' : providerModelText(current.provider, current.model);
+  });
   const actions: IronbeesActions = new IronbeesActions({
     controller,
     review,

@@ -21,6 +21,7 @@ import type { IronbeesSettings } from './settings';
 import { workflowContext } from './settings';
 import type { ExtensionRuntime } from './runtime';
 import { GATE_NODES, isWorking, statusText } from './status-text';
+import { ProviderApiKeyStore } from './provider-keys';
 
 export interface RunControllerDeps {
   folder: vscode.WorkspaceFolder;
@@ -270,6 +271,7 @@ export class RunController extends Disposable {
       folder: this.deps.folder,
       settings: this.deps.settings(),
       apiKey: await this.deps.apiKeys.get(),
+      ...(this.deps.apiKeys instanceof ProviderApiKeyStore ? { openaiApiKey: await this.deps.apiKeys.keyFor('openai') } : {}),
       extensionPath: this.deps.extensionPath,
       logger: this.deps.logger,
       ...(this.deps.model ? { model: this.deps.model } : {}),

@@ -12,6 +12,7 @@ import type { AgentCatalog } from '../core/agents/loader';
 import { loadAgents } from '../core/agents/loader';
 import { ConfigurationError } from '../core/errors';
 import { AnthropicModelClient } from '../core/llm/anthropic';
+import { openaiModelFromSettings } from './provider-model';
 import { createDemoModelClient } from '../core/llm/demo-model';
 import { mcpServersFromSettings } from '../core/mcp/config';
 import { McpManager } from '../core/mcp/manager';
@@ -32,6 +33,8 @@ export interface RuntimeOptions {
   folder?: vscode.WorkspaceFolder;
   settings: IronbeesSettings;
   apiKey: string | undefined;
+  /** The OpenAI-compatible key (SecretStorage, else OPENAI_API_KEY), for "ironbees.provider": "openai". */
+  openaiApiKey?: string;
   extensionPath: string;
   logger: Logger;
   /** Tests give their own model (a scripted one); otherwise it follows the settings. */
@@ -54,6 +57,7 @@ export const NO_API_KEY_MESSAGE =
 export function createModel(options: RuntimeOptions): ModelClient {
   if (options.model) return options.model;
   if (options.settings.demoModel) return createDemoModelClient();
+  if (options.settings.provider === 'openai') return openaiModelFromSettings(options);
   if (!options.apiKey) throw new ConfigurationError(NO_API_KEY_MESSAGE, { setting: 'apiKey' });
   return new AnthropicModelClient({
     apiKey: options.apiKey,

@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DiffApprovalPolicy, PlanApprovalPolicy, WorkflowContext } from '../core/model';
 import { DEFAULT_MAX_ITERATIONS } from '../core/model';
+import { providerWorkflowExtras, readProviderSettings } from './provider-settings';
+import type { ProviderSettings } from './provider-settings';
 
 export const SETTINGS_SECTION = 'ironbees';
 
@@ -21,7 +23,7 @@ export const SettingKeys = {
   mcpServers: 'mcpServers',
 } as const;
 
-export interface IronbeesSettings {
+export interface IronbeesSettings extends ProviderSettings {
   model: string;
   maxIterations: number;
   planApproval: PlanApprovalPolicy;
@@ -59,6 +61,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): IronbeesSetting
     demoModel: config.get(SettingKeys.demoModel) === true,
     anthropicBaseUrl: String(config.get(SettingKeys.anthropicBaseUrl) ?? '').trim(),
     mcpServers: config.get(SettingKeys.mcpServers) ?? {},
+    ...readProviderSettings((key) => config.get(key)),
   };
 }
 
@@ -75,6 +78,7 @@ export function workflowContext(settings: IronbeesSettings, workspaceRoot: strin
     approval: { plan: settings.planApproval, diffs: settings.diffApproval },
     timeouts: { buildMs: settings.buildSeconds * 1000, testMs: settings.testSeconds * 1000 },
     ...(target ? { target } : {}),
+    ...providerWorkflowExtras(settings, workspaceRoot),
   };
 }
 

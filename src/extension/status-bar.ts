@@ -10,7 +10,11 @@ import { GATE_NODES, isWorking, statusIcon } from './status-text';
 export class RunStatusBar extends Disposable {
   private readonly item: vscode.StatusBarItem;
 
-  constructor(private readonly controller: RunController) {
+  /** `providerModel` says which provider and model runs use (the tooltip shows it). */
+  constructor(
+    private readonly controller: RunController,
+    private readonly providerModel: () => string = () => '',
+  ) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('ironbees.status', vscode.StatusBarAlignment.Left, 50));
     this.item.name = 'Ironbees';
@@ -34,7 +38,9 @@ export class RunStatusBar extends Disposable {
     // Only a live run spins; one that stopped mid-step (a window closed) waits to be resumed.
     const icon = this.controller.busy ? '$(sync~spin)' : isWorking(state) ? '$(debug-pause)' : statusIcon(state);
     this.item.text = `${icon} ${this.controller.statusText}`;
-    this.item.tooltip = state ? `${state.userRequest}\n\nRun ${state.stateId} · click to open the Ironbees panel` : 'Ironbees: click to open the Agent panel';
+    const model = this.providerModel();
+    const using = model ? `\nModel: ${model}` : '';
+    this.item.tooltip = state ? `${state.userRequest}\n\nRun ${state.stateId}${using} · click to open the Ironbees panel` : `Ironbees: click to open the Agent panel${using}`;
     const needsPerson = state !== null && GATE_NODES.includes(state.currentNode);
     this.item.backgroundColor = needsPerson ? new vscode.ThemeColor('statusBarItem.warningBackground') : state?.currentNode === 'FAILED' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.item.show();

@@ -2,6 +2,7 @@
 
 import { RunStore } from '../../core/workflow/store';
 import { TERMINAL_NODES } from '../../core/model';
+import type { WorkflowContext } from '../../core/model';
 import type { ResumeArgs } from '../args';
 import { exitCodeForNode } from '../exit-codes';
 import { writeLine } from '../terminal';
@@ -21,7 +22,18 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
     return exitCodeForNode(node);
   }
   const toolApprovals = new ToolApprovalRelay();
-  const runtime = await ctx.deps.createRuntime({ workspaceRoot: args.workspace, demo: args.demo, env: ctx.io.env, logger: ctx.logger, askToolApproval: toolApprovals.ask });
+  // The run keeps the provider and model it was started with; the keys they need are checked now.
+  const started = (persisted.machine as { context?: { workflow?: WorkflowContext } } | null)?.context?.workflow;
+  const runtime = await ctx.deps.createRuntime({
+    workspaceRoot: args.workspace,
+    demo: args.demo,
+    env: ctx.io.env,
+    logger: ctx.logger,
+    askToolApproval: toolApprovals.ask,
+    ...(started?.provider ? { provider: started.provider } : {}),
+    ...(started?.model ? { model: started.model } : {}),
+    ...(started?.fallback ? { fallback: started.fallback } : {}),
+  });
   if (args.demo) announceDemo(ctx);
   try {
     return await driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>

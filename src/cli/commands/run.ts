@@ -29,9 +29,13 @@ export function workflowContextFor(args: RunArgs, target: string | undefined): W
     workspaceRoot: args.workspace,
     maxIterations: args.maxIterations,
     ...(args.model ? { model: args.model } : {}),
+    ...(args.provider ? { provider: args.provider } : {}),
     approval: { plan: args.planApproval, diffs: args.diffApproval },
     timeouts: { buildMs: args.buildTimeoutMs, testMs: args.testTimeoutMs },
     ...(target ? { target } : {}),
+    ...(args.contextFiles?.length ? { contextFiles: args.contextFiles } : {}),
+    ...(args.budget ? { budget: args.budget } : {}),
+    ...(args.fallback ? { fallback: args.fallback } : {}),
   };
 }
 
@@ -51,6 +55,9 @@ export function announceDemo(ctx: CommandContext): void {
 export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<number> {
   await checkWorkspace(args.workspace);
   const target = args.target ? await resolveTarget(args.workspace, args.target) : undefined;
+  for (const file of args.contextFiles ?? []) {
+    if (!(await fs.stat(file).catch(() => null))?.isFile()) throw new ConfigurationError(`--context ${file} is not a file.`);
+  }
   const toolApprovals = new ToolApprovalRelay();
   const runtime = await ctx.deps.createRuntime({
     workspaceRoot: args.workspace,
@@ -59,6 +66,10 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
     logger: ctx.logger,
     askToolApproval: toolApprovals.ask,
     target: target ?? null,
+    ...(args.provider ? { provider: args.provider } : {}),
+    ...(args.model ? { model: args.model } : {}),
+    ...(args.fallback ? { fallback: args.fallback } : {}),
+    ...(args.minCallIntervalMs ? { minCallIntervalMs: args.minCallIntervalMs } : {}),
   });
   if (args.demo) announceDemo(ctx);
   // The run builds what was found now, even if another solution appears in the workspace later.

@@ -11,7 +11,7 @@ const MAX_LISTED = 10;
 
 export function formatUsage(usage: Usage): string {
   const n = (value: number): string => value.toLocaleString('en-US');
-  return `${n(usage.inputTokens)} in / ${n(usage.outputTokens)} out tokens · $${usage.costUsd.toFixed(4)}`;
+  return `${n(usage.inputTokens)} in / ${n(usage.outputTokens)} out tokens · ${usage.costUnknown ? 'cost unknown' : `$${usage.costUsd.toFixed(4)}`}`;
 }
 
 function seconds(ms: number): string {

@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { DEFAULT_MODEL } from '../llm/defaults';
+import { PROVIDER_NAMES } from '../llm/providers/choice';
 import { SUBMIT_CHANGES_TOOL_NAME, SUBMIT_PLAN_TOOL_NAME } from '../tools/submit';
 
 export const DEFAULT_MAX_TOKENS = 8192;
@@ -27,8 +28,10 @@ export const llmConfigSchema = z
         .min(0, { error: 'expected a number from 0 to 1' })
         .max(1, { error: 'expected a number from 0 to 1' })
         .optional(),
+      // Additive: absent means Anthropic, as before.
+      provider: z.enum(PROVIDER_NAMES, { error: `expected one of ${PROVIDER_NAMES.join(', ')}` }).optional(),
     },
-    { error: 'expected a mapping with model, maxTokens and temperature' },
+    { error: 'expected a mapping with model, maxTokens, temperature and provider' },
   );
 
 /** Known settings are checked; others are kept for the tools that read them. */

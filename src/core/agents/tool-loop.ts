@@ -18,6 +18,9 @@ import { DEFAULT_MAX_MALFORMED, DEFAULT_TURN_BUDGET } from './agent-schema';
 import type { AgentDefinition } from './agent-schema';
 import { renderTemplate } from './prompt-template';
 import { runToolCalls } from './tool-calls';
+import { chooseModel } from '../llm/providers/choice';
+import { RepeatedFailureDetector } from './loop-detector';
+import { COMPACT_AT_SHARE, DEFAULT_CONTEXT_WINDOW_TOKENS, compactMessages, estimateTokens } from './compaction';
 import type { TerminalTool } from './tool-calls';
 import type { AgentRuntime } from './types';
 
@@ -47,7 +50,7 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
   const { agent, runtime, terminal } = options;
   const turnBudget = agent.toolConfig.turnBudget ?? DEFAULT_TURN_BUDGET;
   const maxMalformed = agent.toolConfig.maxMalformed ?? DEFAULT_MAX_MALFORMED;
-  const modelId = runtime.modelOverride ?? agent.llmConfig.model;
+  const choice = chooseModel(agent.name, agent.llmConfig, { provider: runtime.providerOverride, model: runtime.modelOverride });
   const now = (): number => runtime.host.clock.now();
 
   // MCP tools (`mcp__<server>__<tool>`) resolve here, starting their servers on first use.
@@ -60,18 +63,21 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
     throw new AgentExecutionError(agent.name, `its requiredTools (in ${agent.sourceDir}) must include ${terminal.name}, the tool that ends its turn`);
   }
   const toolNames = [...tools.keys()];
-  const system = renderTemplate(agent.prompt, {
+  const prompt = renderTemplate(agent.prompt, {
     turnBudget,
     tools: toolNames.join(', '),
     agentName: agent.name,
     terminalTool: terminal.name,
     ...options.templateVars,
   });
+  // In the system prompt, so the instructions are part of the cached prefix of every turn.
+  const system = runtime.instructions ? `${prompt}\n\n${runtime.instructions}` : prompt;
   const modelTools = runtime.tools.toModelTools(defs);
   const messages: ModelMessage[] = [{ role: 'user', content: options.userMessage }];
   let usage: Usage = EMPTY_USAGE;
   let malformedStreak = 0;
   let toolChoice: ModelRequest['toolChoice'] = 'auto';
+  const repeats = new RepeatedFailureDetector();
 
   const malformedTurn = (what: string): void => {
     malformedStreak += 1;
@@ -84,10 +90,14 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
     }
   };
 
+  const contextWindow = positiveNumber(agent.toolConfig.contextWindowTokens) ?? DEFAULT_CONTEXT_WINDOW_TOKENS;
+
   for (let turn = 1; turn <= turnBudget; turn++) {
     throwIfCancelled(runtime.signal, agent.name);
+    compactIfNeeded(runtime, agent.name, contextWindow, system, modelTools, messages);
     const response = await callModel(runtime, agent, {
-      model: modelId,
+      provider: choice.provider,
+      model: choice.model,
       system,
       tools: modelTools,
       messages,
@@ -97,6 +107,8 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
       signal: runtime.signal,
     });
     usage = addUsage(usage, response.usage);
+    // A budget reached by this call stops the step here, before any tool it asked for runs.
+    throwIfCancelled(runtime.signal, agent.name);
     messages.push({ role: 'assistant', content: response.content.length > 0 ? response.content : [{ type: 'text', text: '(no answer)' }] });
 
     const calls = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
@@ -130,7 +142,8 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
     } else {
       malformedStreak = 0;
     }
-    const content: ContentBlock[] = [...outcome.results];
+    // The same failing call again: said in its result the 2nd time; the 3rd stops the step as stuck.
+    const content: ContentBlock[] = repeats.check(agent.name, calls, outcome.results, { usage });
     const left = turnBudget - turn;
     if (left === 1) {
       content.push({ type: 'text', text: `You have one model call left. Call ${terminal.name} now with your best result.` });
@@ -157,6 +170,7 @@ async function callModel(runtime: AgentRuntime, agent: AgentDefinition, request:
     stopReason: response.stopReason,
     usage: response.usage,
   });
+  if (response.fallback) runtime.trace?.record({ kind: 'model_fallback', at: new Date(ended).toISOString(), agent: agent.name, ...response.fallback });
   return response;
 }
 
@@ -179,4 +193,26 @@ function textOf(response: ModelResponse): string {
 
 export function throwIfCancelled(signal: AbortSignal | undefined, agentName: string): void {
   if (signal?.aborted) throw new AgentModeError(`${agentName}: cancelled`, 'CANCELLED', { agentName });
+}
+
+function positiveNumber(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** Compacts older tool results in place when the next request would pass its share of the window. */
+function compactIfNeeded(
+  runtime: AgentRuntime,
+  agentName: string,
+  contextWindow: number,
+  system: string,
+  tools: ModelRequest['tools'],
+  messages: ModelMessage[],
+): void {
+  const before = estimateTokens(system, tools, messages);
+  if (before <= contextWindow * COMPACT_AT_SHARE) return;
+  const compacted = compactMessages(messages);
+  if (compacted.compactedResults === 0) return;
+  messages.splice(0, messages.length, ...compacted.messages);
+  const after = estimateTokens(system, tools, messages);
+  runtime.trace?.record({ kind: 'compaction', at: new Date(runtime.host.clock.now()).toISOString(), agent: agentName, estimatedTokensBefore: before, estimatedTokensAfter: after, compactedResults: compacted.compactedResults });
 }

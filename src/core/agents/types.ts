@@ -3,6 +3,7 @@
 
 import type { Host } from '../host';
 import type { ModelClient } from '../llm/port';
+import type { ProviderName } from '../llm/providers/choice';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolApprovalGate } from '../tools/types';
 import type { TraceSink } from '../workflow/types';
@@ -15,6 +16,10 @@ export interface AgentRuntime {
   agents: AgentCatalog;
   /** Replaces every agent's llmConfig.model (the CLI's --model). */
   modelOverride?: string;
+  /** The team's instructions (AGENTS.md, --context files), appended to the agent's system prompt. */
+  instructions?: string;
+  /** Replaces every agent's llmConfig.provider (the CLI's --provider). */
+  providerOverride?: ProviderName;
   trace?: TraceSink;
   signal?: AbortSignal;
   /**

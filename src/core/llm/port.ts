@@ -32,6 +32,8 @@ export type ModelToolDefinition =
   | { kind: 'text_editor'; name: 'str_replace_based_edit_tool'; type: 'text_editor_20250728' };
 
 export interface ModelRequest {
+  /** Which provider serves `model` ('anthropic' when absent); clients of one provider ignore it. */
+  provider?: 'anthropic' | 'openai';
   model: string;
   system: string;
   tools: ModelToolDefinition[];
@@ -51,6 +53,8 @@ export interface ModelResponse {
   model: string;
   /** Tokens and cost of this one call (cost from the model's price list). */
   usage: Usage;
+  /** Set when the primary was out and a fallback provider/model answered instead. */
+  fallback?: { from: string; to: string; reason: string };
 }
 
 export interface ModelClient {

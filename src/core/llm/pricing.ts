@@ -1,7 +1,7 @@
 // What a model call costs. Prices are US dollars per million tokens, from Anthropic's public price
 // list; cache writes are the 5-minute TTL rate (1.25× input) and cache reads 0.1× input, which is
-// what `cache_control: {type: 'ephemeral'}` buys. A model not listed costs 0 and is reported once,
-// so a new model never breaks a run, it only makes the cost figure wrong, visibly.
+// what `cache_control: {type: 'ephemeral'}` buys. A model not listed is reported once and its
+// usage carries `costUnknown`, so a new model never breaks a run and no wrong figure is shown.
 
 import type { Usage } from '../model';
 
@@ -71,7 +71,7 @@ export function usageWithCost(modelId: string, tokens: TokenCounts, warn: (messa
   const known = priceFor(modelId);
   if (!known && !warnedModels.has(modelId)) {
     warnedModels.add(modelId);
-    warn(`No price is known for model "${modelId}"; its cost is counted as $0. Known models: ${Object.keys(MODEL_PRICES).join(', ')}.`);
+    warn(`No price is known for model "${modelId}"; its tokens are counted, its cost is shown as unknown. Known models: ${Object.keys(MODEL_PRICES).join(', ')}.`);
   }
   const costUsd = known
     ? (tokens.inputTokens * known.inputPerMTok +
@@ -80,7 +80,7 @@ export function usageWithCost(modelId: string, tokens: TokenCounts, warn: (messa
         tokens.cacheReadTokens * known.cacheReadPerMTok) /
       1_000_000
     : 0;
-  return { ...tokens, costUsd: Math.round(costUsd * 1e6) / 1e6 };
+  return { ...tokens, costUsd: Math.round(costUsd * 1e6) / 1e6, ...(known ? {} : { costUnknown: true as const }) };
 }
 
 function defaultWarn(message: string): void {

@@ -133,7 +133,7 @@ export function renderHandoff(state: CodingState, iterations: readonly Iteration
     ...section('Files changed by the run', files.map((f) => `- \`${f}\``)),
     ...section('Diffs tried', diffLines(attempts)),
     ...section('Cost', [
-      `${u.inputTokens} input tokens, ${u.outputTokens} output tokens, ${u.cacheReadTokens} cache reads, ${u.cacheWriteTokens} cache writes — $${u.costUsd.toFixed(4)}`,
+      `${u.inputTokens} input tokens, ${u.outputTokens} output tokens, ${u.cacheReadTokens} cache reads, ${u.cacheWriteTokens} cache writes — ${u.costUnknown ? 'cost unknown (a model without a known price was used)' : `$${u.costUsd.toFixed(4)}`}`,
     ]),
     ...section('Next steps', [
       `- Continue with guidance: \`ironbees resume ${state.stateId}\``,

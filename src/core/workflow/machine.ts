@@ -31,6 +31,10 @@ import type {
 } from './run-context';
 import { excusedFailures, initialContext, usageCarriedBy } from './run-context';
 import type { Baseline } from '../model';
+import { mergeInstructionsRead } from './instructions-read';
+import { withBudget } from './budget';
+import type { BudgetReached, RunBudget } from './budget';
+import { stuckOrFailed } from './stuck';
 
 function notProvided(name: string): never {
   throw new OrchestratorError(`The ${name} step has no implementation; provide it with machine.provide()`);
@@ -77,6 +81,7 @@ export const runMachine = setup({
       // A new plan is the model's until a person approves it at the gate.
       planApprovedByPerson: false,
       usage: addUsage(context.usage, params.usage),
+      instructionsRead: mergeInstructionsRead(context.instructionsRead, params.instructionsRead),
     })),
     assignPlanFeedback: assign((_, params: { feedback: string }) => ({ planFeedback: params.feedback })),
     assignEditedPlan: assign(({ context }, params: { plan?: ExecutionPlan }) => ({ plan: params.plan ?? context.plan, planApprovedByPerson: true })),
@@ -85,6 +90,7 @@ export const runMachine = setup({
       codeDiffs: params.edits,
       coderSummary: params.summary,
       usage: addUsage(context.usage, params.usage),
+      instructionsRead: mergeInstructionsRead(context.instructionsRead, params.instructionsRead),
     })),
     acceptAllDiffs: assign(({ context }) => ({
       approvedEdits: context.codeDiffs,
@@ -140,7 +146,8 @@ export const runMachine = setup({
       rejections: null,
       guidance: null,
     })),
-    continueWithGuidance: assign(({ context }, params: { guidance: string; additionalIterations: number }) => ({
+    continueWithGuidance: assign(({ context }, params: { guidance: string; additionalIterations: number; budget?: RunBudget }) => ({
+      workflow: withBudget(context.workflow, params.budget),
       maxIterations: context.maxIterations + extraIterations(params.additionalIterations),
       iterationCount: context.iterationCount + 1,
       guidance: params.guidance,
@@ -150,9 +157,12 @@ export const runMachine = setup({
         ? { ...context.errorContext, guidance: params.guidance }
         : null,
     })),
-    assignHelpRequest: assign((_, params: { reason: string; from: HelpNode }) => ({ helpRequest: { reason: params.reason, from: params.from } })),
+    assignHelpRequest: assign((_, params: { reason: string; from: HelpNode; budget?: BudgetReached }) => ({
+      helpRequest: { reason: params.reason, from: params.from, ...(params.budget ? { budget: params.budget } : {}) },
+    })),
     // Planning asked for help: plan again with the person's answer. No coding attempt was spent.
-    replanWithGuidance: assign(({ context }, params: { guidance: string }) => ({
+    replanWithGuidance: assign(({ context }, params: { guidance: string; budget?: RunBudget }) => ({
+      workflow: withBudget(context.workflow, params.budget),
       planFeedback: `You asked for help: ${context.helpRequest?.reason ?? '(no reason given)'}\nThe person answered: ${params.guidance}`,
       helpRequest: null,
     })),
@@ -202,7 +212,7 @@ export const runMachine = setup({
           },
           { target: 'CODE', actions: [{ type: 'assignPlan', params: ({ event }) => event.output }, 'startFirstIteration'] },
         ],
-        onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+        onError: stuckOrFailed('PLAN'),
       },
     },
     WAIT_PLAN_APPROVAL: {
@@ -235,7 +245,7 @@ export const runMachine = setup({
           },
           { target: 'VALIDATE', actions: [{ type: 'assignCode', params: ({ event }) => event.output }, 'acceptAllDiffs'] },
         ],
-        onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+        onError: stuckOrFailed('CODE'),
       },
     },
     WAIT_DIFF_APPROVAL: {
@@ -299,7 +309,9 @@ export const runMachine = setup({
         input: ({ context }) => ({
           state: toCodingState(context, 'ESCALATE', new Date().toISOString()),
           iterations: context.iterations,
-          reason: context.helpRequest
+          reason: context.helpRequest?.budget
+            ? `${context.helpRequest.budget.message} The run stopped during ${context.helpRequest.from}; raise the budget to continue, or stop.`
+            : context.helpRequest
             ? `Help was requested during ${context.helpRequest.from}: ${context.helpRequest.reason}`
             : `Validation still fails after ${context.iterationCount} of ${context.maxIterations} iterations.`,
         }),
@@ -313,13 +325,13 @@ export const runMachine = setup({
           {
             guard: 'helpWasRequestedWhilePlanning',
             target: 'PLAN',
-            actions: { type: 'replanWithGuidance', params: ({ event }) => ({ guidance: event.guidance }) },
+            actions: { type: 'replanWithGuidance', params: ({ event }) => ({ guidance: event.guidance, budget: event.budget }) },
           },
           {
             target: 'CODE',
             actions: {
               type: 'continueWithGuidance',
-              params: ({ event }) => ({ guidance: event.guidance, additionalIterations: event.additionalIterations }),
+              params: ({ event }) => ({ guidance: event.guidance, additionalIterations: event.additionalIterations, budget: event.budget }),
             },
           },
         ],
@@ -341,7 +353,7 @@ function helpRequestedAt(from: HelpNode) {
     target: 'ESCALATE',
     actions: [
       { type: 'addStoppedStepUsage', params: ({ event }: HelpEvent) => ({ usage: event.usage }) },
-      { type: 'assignHelpRequest', params: ({ event }: HelpEvent) => ({ reason: event.reason, from }) },
+      { type: 'assignHelpRequest', params: ({ event }: HelpEvent) => ({ reason: event.reason, from, budget: event.budget }) },
     ],
   } as const;
 }
@@ -371,3 +383,4 @@ function rejectionReasons(files: RunEventFiles): string {
 }
 
 export type RunMachine = typeof runMachine;
+

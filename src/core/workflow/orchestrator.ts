@@ -23,6 +23,8 @@ import type { RunLock } from './run-lock';
 import { createStepActors } from './step-actors';
 import type { OrchestratorDeps } from './step-actors';
 import type { Orchestrator, TraceEvent, TraceSink } from './types';
+import { budgetReached } from './budget';
+import type { BudgetReached } from './budget';
 
 type RunActor = Actor<typeof runMachine>;
 type RunSnapshot = SnapshotFrom<typeof runMachine>;
@@ -146,11 +148,11 @@ export class RunOrchestrator implements Orchestrator {
     await this.store.appendEvent(stateId, { kind: 'transition', at: now, from: persisted.codingState.currentNode, to: 'CANCELLED', iteration: codingState.iterationCount });
   }
 
-  async requestHelp(stateId: string, reason: string): Promise<boolean> {
+  async requestHelp(stateId: string, reason: string, budget?: BudgetReached): Promise<boolean> {
     const run = this.live.get(stateId);
-    if (!run || !(HELP_NODES as readonly WorkflowNode[]).includes(run.latest.currentNode)) return false;
+    if (!run || !(HELP_NODES as readonly WorkflowNode[]).includes(run.actor.getSnapshot().value as WorkflowNode)) return false;
     const why = reason.trim() || 'No reason was given.';
-    run.actor.send({ type: 'REQUEST_HELP', reason: why, usage: run.stepUsage });
+    run.actor.send({ type: 'REQUEST_HELP', reason: why, usage: run.stepUsage, ...(budget ? { budget } : {}) });
     run.stepUsage = EMPTY_USAGE;
     if (run.actor.getSnapshot().value !== 'ESCALATE') return false;
     // Like cancel: once this returns, the escalation is on disk.
@@ -232,6 +234,10 @@ export class RunOrchestrator implements Orchestrator {
       const live = this.live.get(runId);
       if (!live) return;
       live.stepUsage = addUsage(live.stepUsage, usage);
+      // The budgets, after every model call: the machine's usage (steps done) plus this step's so far.
+      const { context } = actor.getSnapshot();
+      const reached = budgetReached(context.workflow.budget, addUsage(context.usage, live.stepUsage), Date.now() - sessionStartedAt);
+      if (reached) void this.requestHelp(runId, reached.message, reached);
       persisting = persisting
         .then(async () => {
           const last = committed;
@@ -243,6 +249,7 @@ export class RunOrchestrator implements Orchestrator {
         .catch((error) => this.host.logger.warn(`Could not save the usage so far: ${errorMessage(error)}`));
     };
 
+    const sessionStartedAt = Date.now();
     const interrupt = (): void => {
       // Ctrl-C: stop here without a transition. state.json keeps the last step, which runs again on resume.
       interrupted = true;

@@ -2,6 +2,8 @@
 // JSON: a snapshot of the machine is written to state.json and restored on resume, and a restored
 // invoke starts again from its saved input.
 
+import type { InstructionsFileRead } from '../agents/instructions';
+import type { BudgetReached, RunBudget } from './budget';
 import type {
   ApprovalDecision,
   Baseline,
@@ -69,6 +71,8 @@ export interface RunContext {
    * Absent in runs persisted before: with plan approval `always` every plan passed the gate.
    */
   planApprovedByPerson?: boolean;
+  /** Every instructions file an agent of the run was given, by path (the latest step's read last). */
+  instructionsRead?: InstructionsFileRead[];
 }
 
 /** One proposal of the coder and what became of it, with its diffs (capped) for the hand-off. */
@@ -89,17 +93,19 @@ export type HelpNode = (typeof HELP_NODES)[number];
 export interface HelpRequest {
   reason: string;
   from: HelpNode;
+  /** Set when the run stopped because it reached a budget: which, its limit and what was spent. */
+  budget?: BudgetReached;
 }
 
 export type RunEvent =
   | { type: 'APPROVE'; editedPlan?: ExecutionPlan; files?: ApprovalFiles }
   | { type: 'REJECT'; feedback: string }
-  | { type: 'CONTINUE'; guidance: string; additionalIterations: number }
+  | { type: 'CONTINUE'; guidance: string; additionalIterations: number; budget?: RunBudget }
   | { type: 'STOP' }
   /** `usage`: what the step in flight has spent so far; it is stopped, so it will not report it. */
   | { type: 'CANCEL'; usage?: Usage }
   /** Someone working on the run (an agent over MCP) needs a person: escalate now. */
-  | { type: 'REQUEST_HELP'; reason: string; usage?: Usage };
+  | { type: 'REQUEST_HELP'; reason: string; usage?: Usage; budget?: BudgetReached };
 
 type ApprovalFiles = Extract<ApprovalDecision, { type: 'APPROVE' }>['files'];
 
@@ -120,6 +126,8 @@ export interface PlanOutput {
   spec: string;
   plan: ExecutionPlan;
   usage: Usage;
+  /** The instructions files the step's agent was given (AGENTS.md, --context …). */
+  instructionsRead?: InstructionsFileRead[];
 }
 
 export interface CodeInput {
@@ -135,6 +143,7 @@ export interface CodeOutput {
   summary: string;
   edits: FileEdit[];
   usage: Usage;
+  instructionsRead?: InstructionsFileRead[];
 }
 
 export interface ValidateInput {
@@ -260,6 +269,7 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       error: context.error ?? undefined,
       helpRequest: context.helpRequest ?? undefined,
       ignoredKnownFailures: ignoredKnownFailures(context).length ? ignoredKnownFailuresNote(ignoredKnownFailures(context)) : undefined,
+      instructionsRead: context.instructionsRead?.length ? context.instructionsRead : undefined,
     }),
   };
 }

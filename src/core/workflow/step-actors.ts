@@ -12,6 +12,7 @@ import type { AgentCatalog } from '../agents/loader';
 import type { AgentRuntime } from '../agents/types';
 import { runPlanner } from '../agents/planner';
 import { runCoder } from '../agents/coder';
+import { loadInstructions } from '../agents/instructions';
 import { captureBaseline, validate } from '../agents/validator';
 import { buildErrorContext } from '../agents/error-context';
 import type { ToolRegistry } from '../tools/registry';
@@ -76,10 +77,13 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
     tools: deps.tools,
     agents: deps.agents,
     modelOverride: input.workflow.model,
+    ...(input.workflow.provider ? { providerOverride: input.workflow.provider } : {}),
     trace,
     signal,
     toolApproval: toolApprovalGate(input.workflow, input.stateId, deps.askToolApproval),
   });
+
+  const warn = (message: string): void => deps.host.logger.warn(message);
 
   return {
     captureBaseline: fromPromise<Baseline, BaselineInput>(({ input, signal }) =>
@@ -93,27 +97,34 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
     ),
 
     plan: fromPromise<PlanOutput, PlanInput>(({ input, signal }) =>
-      withStepUsage(traceFor(input.stateId), (trace) =>
-        runPlanner(runtime(input, signal, trace), {
+      withStepUsage(traceFor(input.stateId), async (trace) => {
+        // The planner does not know its files yet: the root's instructions (and --context files).
+        const instructions = await loadInstructions(deps.host, { workFiles: [], contextFiles: input.workflow.contextFiles, warn });
+        const output = await runPlanner({ ...runtime(input, signal, trace), instructions: instructions.text }, {
           request: input.request,
           feedback: input.feedback ?? undefined,
           previousPlan: input.previousPlan,
           baseline: input.baseline,
-        }),
-      ),
+        });
+        return { ...output, instructionsRead: instructions.files };
+      }),
     ),
 
     code: fromPromise<CodeOutput, CodeInput>(({ input, signal }) =>
-      withStepUsage(traceFor(input.stateId), (trace) =>
-        runCoder(runtime(input, signal, trace), {
+      withStepUsage(traceFor(input.stateId), async (trace) => {
+        // The coder gets the AGENTS.md files on the path of every file the plan touches too.
+        const workFiles = [...input.plan.affectedFiles, ...input.plan.steps.map((step) => step.filePath)];
+        const instructions = await loadInstructions(deps.host, { workFiles, contextFiles: input.workflow.contextFiles, warn });
+        const output = await runCoder({ ...runtime(input, signal, trace), instructions: instructions.text }, {
           request: input.request,
           spec: input.spec,
           plan: input.plan,
           errorContext: input.errorContext,
           iteration: input.iteration,
           overlay: new StagedOverlay(deps.host),
-        }),
-      ),
+        });
+        return { ...output, instructionsRead: instructions.files };
+      }),
     ),
 
     validate: fromPromise<ValidateOutput, ValidateInput>(async ({ input, signal }) => {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { MODEL_PRICES, modelFamily, priceFor, usageWithCost } from '../../../src/core/llm/pricing';
+import { addUsage } from '../../../src/core/model';
+import { formatUsage } from '../../../src/cli/render/state';
 
 describe('pricing', () => {
   it('matches dated snapshots, Vertex versions and -latest to their family', () => {
@@ -28,12 +30,18 @@ describe('pricing', () => {
     assert.equal(usage.cacheReadTokens, 1_000_000);
   });
 
-  it('costs an unknown model $0 and warns once per model', () => {
+  it('marks the cost of an unknown model unknown (never a figure), keeps it through sums, and warns once per model', () => {
     const warnings: string[] = [];
     const tokens = { inputTokens: 10, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 };
-    assert.equal(usageWithCost('claude-unknown-pricing-test', tokens, (m) => warnings.push(m)).costUsd, 0);
+    const unknown = usageWithCost('claude-unknown-pricing-test', tokens, (m) => warnings.push(m));
+    assert.deepEqual(unknown, { ...tokens, costUsd: 0, costUnknown: true });
+    const known = usageWithCost('claude-sonnet-4-6', tokens);
+    assert.equal(known.costUnknown, undefined);
+    assert.equal(addUsage(known, unknown).costUnknown, true);
+    assert.equal(addUsage(known, known).costUnknown, undefined);
+    assert.equal(formatUsage(addUsage(known, unknown)), '20 in / 20 out tokens · cost unknown');
     usageWithCost('claude-unknown-pricing-test', tokens, (m) => warnings.push(m));
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /No price is known for model "claude-unknown-pricing-test"; its cost is counted as \$0/);
+    assert.match(warnings[0], /No price is known for model "claude-unknown-pricing-test"; its tokens are counted, its cost is shown as unknown/);
   });
 });

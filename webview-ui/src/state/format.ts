@@ -39,7 +39,7 @@ export function formatCost(usd: number): string {
 export function formatUsage(usage: Usage): string {
   const cached = usage.cacheReadTokens + usage.cacheWriteTokens;
   const cache = cached > 0 ? ` · cache ${formatTokens(cached)}` : '';
-  return `${formatTokens(usage.inputTokens)} in · ${formatTokens(usage.outputTokens)} out${cache} · ${formatCost(usage.costUsd)}`;
+  return `${formatTokens(usage.inputTokens)} in · ${formatTokens(usage.outputTokens)} out${cache} · ${usage.costUnknown ? 'cost unknown' : formatCost(usage.costUsd)}`;
 }
 
 export function formatDuration(ms: number): string {

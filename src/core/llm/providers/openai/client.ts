@@ -1,0 +1,104 @@
+// The model port over any OpenAI-compatible Chat Completions endpoint (OpenAI, Azure OpenAI's v1
+// endpoint, OpenRouter, Ollama, LM Studio, vLLM), through the official `openai` SDK. Streams, as
+// the Anthropic client does, and asks for usage in the last chunk (`stream_options.include_usage`).
+// Retries on 408/409/429/5xx and connection errors are the SDK's own (honouring retry-after).
+
+import OpenAI from 'openai';
+import type { Logger } from '../../../host';
+import { ConfigurationError } from '../../../errors';
+import type { ModelClient, ModelRequest, ModelResponse } from '../../port';
+import { usageWithCost } from '../../pricing';
+import { fromOpenAICompletion, toOpenAIMessages, toOpenAIToolChoice, toOpenAITools } from './mapping';
+import { mapOpenAIError } from './errors';
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const DEFAULT_MAX_RETRIES = 4;
+/**
+ * Local servers take any key, and the SDK refuses to start without one; this stands in for it. It
+ * is sent only to a base URL the person chose, never to api.openai.com.
+ */
+export const NO_KEY_PLACEHOLDER = 'no-key';
+
+export interface OpenAIClientOptions {
+  apiKey: string;
+  baseURL?: string;
+  maxRetries?: number;
+  timeoutMs?: number;
+  logger?: Logger;
+}
+
+export class OpenAIModelClient implements ModelClient {
+  private readonly client: OpenAI;
+  private readonly warn: (message: string) => void;
+  readonly baseURL: string;
+  /** OpenAI's own API refuses `max_tokens` for its newer models; other servers know only `max_tokens`. */
+  private readonly useMaxCompletionTokens: boolean;
+
+  constructor(options: OpenAIClientOptions) {
+    const logger = options.logger;
+    this.warn = (message) => (logger ? logger.warn(message) : process.stderr.write(`warning: ${message}\n`));
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL ?? OPENAI_DEFAULT_BASE_URL,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+      ...(logger ? { logger: { error: (m: string) => logger.error(`openai: ${m}`), warn: (m: string) => logger.warn(`openai: ${m}`), info: (m: string) => logger.info(`openai: ${m}`), debug: (m: string) => logger.debug(`openai: ${m}`) } } : {}),
+    });
+    this.baseURL = this.client.baseURL;
+    this.useMaxCompletionTokens = /^https:\/\/api\.openai\.com\//.test(this.baseURL);
+  }
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    const tools = toOpenAITools(request.tools);
+    try {
+      const stream = this.client.chat.completions.stream(
+        {
+          model: request.model,
+          messages: toOpenAIMessages(request.system, request.messages),
+          stream: true,
+          stream_options: { include_usage: true },
+          ...(this.useMaxCompletionTokens ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }),
+          ...(tools.length > 0 ? { tools, tool_choice: toOpenAIToolChoice(request.toolChoice) } : {}),
+          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        },
+        { signal: request.signal },
+      );
+      const mapped = fromOpenAICompletion(await stream.finalChatCompletion());
+      return {
+        content: mapped.content,
+        stopReason: mapped.stopReason,
+        model: mapped.model || request.model,
+        usage: usageWithCost(mapped.model || request.model, mapped.tokens, this.warn),
+      };
+    } catch (error) {
+      throw mapOpenAIError(error, { model: request.model, baseURL: this.baseURL });
+    }
+  }
+}
+
+export interface OpenAIFromEnvOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  apiKey?: string;
+  baseURL?: string;
+  logger?: Logger;
+}
+
+/**
+ * OPENAI_API_KEY and OPENAI_BASE_URL, read as the SDK reads them. A base URL without a key is a
+ * local server (Ollama, LM Studio, vLLM) and works; no key for api.openai.com fails before a run.
+ */
+export function createOpenAIClientFromEnv(options: OpenAIFromEnvOptions): OpenAIModelClient {
+  const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(options.env.OPENAI_API_KEY);
+  const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(options.env.OPENAI_BASE_URL);
+  if (!apiKey && !baseURL) {
+    throw new ConfigurationError(
+      'No OpenAI API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server (Ollama, LM Studio, vLLM need no key).',
+      { variable: 'OPENAI_API_KEY' },
+    );
+  }
+  return new OpenAIModelClient({ apiKey: apiKey ?? NO_KEY_PLACEHOLDER, ...(baseURL ? { baseURL } : {}), ...(options.logger ? { logger: options.logger } : {}) });
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value && value.trim() ? value.trim() : undefined;
+}

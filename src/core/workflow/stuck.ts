@@ -1,0 +1,28 @@
+// A step that stopped because its model kept repeating a failing call (agents/loop-detector.ts)
+// escalates to a person, who may give it a hint; any other step error fails the run, as before.
+
+import { AgentModeError, errorMessage } from '../errors';
+import { STUCK_CODE } from '../agents/loop-detector';
+import { usageCarriedBy } from './run-context';
+import type { HelpNode } from './run-context';
+
+/** The onError transitions of PLAN and CODE. */
+export function stuckOrFailed(from: HelpNode) {
+  type ErrorEvent = { event: { error: unknown } };
+  return [
+    {
+      guard: ({ event }: ErrorEvent) => isStuck(event.error),
+      target: 'ESCALATE',
+      actions: [
+        { type: 'addStoppedStepUsage', params: ({ event }: ErrorEvent) => ({ usage: usageCarriedBy(event.error) ?? undefined }) },
+        { type: 'assignHelpRequest', params: ({ event }: ErrorEvent) => ({ reason: errorMessage(event.error), from }) },
+      ],
+    },
+    { target: 'FAILED', actions: { type: 'assignError', params: ({ event }: ErrorEvent) => ({ error: event.error }) } },
+  ] as const;
+}
+
+function isStuck(error: unknown): boolean {
+  return error instanceof AgentModeError && error.code === STUCK_CODE;
+}
+

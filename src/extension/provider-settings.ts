@@ -1,0 +1,92 @@
+// The settings of issue 13, read apart from settings.ts so they stay in one small file: which
+// provider (user scope only: a repository must not redirect a person's key elsewhere), the
+// OpenAI-compatible base URL, context files, budgets and the fallback. Pure: it takes a getter,
+// so a plain-Node test checks every rule.
+
+import * as path from 'node:path';
+import type { WorkflowContext } from '../core/model';
+import { DEFAULT_PROVIDER, PROVIDER_NAMES, isProviderName } from '../core/llm/providers/choice';
+import type { ProviderName } from '../core/llm/providers/choice';
+import type { RunBudget } from '../core/workflow/budget';
+
+export const ProviderSettingKeys = {
+  provider: 'provider',
+  openaiBaseUrl: 'openaiBaseUrl',
+  contextFiles: 'contextFiles',
+  maxCostUsd: 'budget.maxCostUsd',
+  maxTokens: 'budget.maxTokens',
+  maxMinutes: 'budget.maxMinutes',
+  fallbackProvider: 'fallback.provider',
+  fallbackModel: 'fallback.model',
+} as const;
+
+export interface ProviderSettings {
+  provider: ProviderName;
+  openaiBaseUrl: string;
+  contextFiles: string[];
+  budget: RunBudget;
+  fallback: { provider: ProviderName; model: string } | null;
+}
+
+const PROVIDER_LABELS: Record<ProviderName, string> = { anthropic: 'Anthropic', openai: 'OpenAI-compatible' };
+
+export function providerLabel(provider: ProviderName): string {
+  return PROVIDER_LABELS[provider];
+}
+
+function positive(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** A hand-edited bad value falls back to "not set" rather than breaking a run. */
+export function readProviderSettings(get: (key: string) => unknown): ProviderSettings {
+  const provider = get(ProviderSettingKeys.provider);
+  const files = get(ProviderSettingKeys.contextFiles);
+  const budget: RunBudget = {};
+  const cost = positive(get(ProviderSettingKeys.maxCostUsd));
+  const tokens = positive(get(ProviderSettingKeys.maxTokens));
+  const minutes = positive(get(ProviderSettingKeys.maxMinutes));
+  if (cost !== undefined) budget.maxCostUsd = cost;
+  if (tokens !== undefined) budget.maxTokens = Math.floor(tokens);
+  if (minutes !== undefined) budget.maxMinutes = minutes;
+  const fallbackProvider = get(ProviderSettingKeys.fallbackProvider);
+  const fallbackModel = String(get(ProviderSettingKeys.fallbackModel) ?? '').trim();
+  return {
+    provider: isProviderName(provider) ? provider : DEFAULT_PROVIDER,
+    openaiBaseUrl: String(get(ProviderSettingKeys.openaiBaseUrl) ?? '').trim(),
+    contextFiles: Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string' && f.trim() !== '').map((f) => f.trim()) : [],
+    budget,
+    fallback: isProviderName(fallbackProvider) && fallbackModel ? { provider: fallbackProvider, model: fallbackModel } : null,
+  };
+}
+
+/** What these settings add to a run's WorkflowContext (context files resolved against the workspace). */
+export function providerWorkflowExtras(settings: ProviderSettings, workspaceRoot: string): Partial<WorkflowContext> {
+  return {
+    ...(settings.provider !== DEFAULT_PROVIDER ? { provider: settings.provider } : {}),
+    ...(settings.contextFiles.length ? { contextFiles: settings.contextFiles.map((file) => path.resolve(workspaceRoot, file)) } : {}),
+    ...(Object.keys(settings.budget).length ? { budget: settings.budget } : {}),
+    ...(settings.fallback ? { fallback: settings.fallback } : {}),
+  };
+}
+
+/** The message when the chosen provider has no key; it names the provider and the way to fix it. */
+export function noKeyMessage(provider: ProviderName): string {
+  if (provider === 'openai') {
+    return (
+      'No OpenAI-compatible API key. Run "Ironbees: Set API Key" and choose OpenAI-compatible, set OPENAI_API_KEY, ' +
+      'or set "ironbees.openaiBaseUrl" to a local server (Ollama, LM Studio, vLLM need no key).'
+    );
+  }
+  return (
+    'No Anthropic API key. Run "Ironbees: Set API Key" and choose Anthropic (stored in secret storage), set ANTHROPIC_API_KEY, ' +
+    'or turn on the "ironbees.demoModel" setting to try the scripted demo model on the bundled sample.'
+  );
+}
+
+/** `OpenAI-compatible · qwen2.5-coder:7b`, for the status bar's tooltip and the panel. */
+export function providerModelText(provider: ProviderName, model: string): string {
+  return `${providerLabel(provider)} · ${model || 'each agent\u2019s model'}`;
+}
+
+export const PROVIDER_CHOICES: ReadonlyArray<{ provider: ProviderName; label: string }> = PROVIDER_NAMES.map((provider) => ({ provider, label: providerLabel(provider) }));

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { agentsFileCandidates, loadInstructions } from '../../../src/core/agents/instructions';
+import { mergeInstructionsRead } from '../../../src/core/workflow/instructions-read';
+import { createMemoryHost } from '../../support/memory-host';
+
+describe('instructions files (AGENTS.md and friends)', () => {
+  it('looks for AGENTS.md at the root and in every folder down to each work file, shallow to deep', () => {
+    assert.deepEqual(agentsFileCandidates(['src/App/Program.cs', 'tests/App.Tests/T.cs', './src/Lib/A.cs']), [
+      'AGENTS.md',
+      'src/AGENTS.md',
+      'tests/AGENTS.md',
+      'src/App/AGENTS.md',
+      'src/Lib/AGENTS.md',
+      'tests/App.Tests/AGENTS.md',
+    ]);
+  });
+
+  it('nesting: the root and the nearer files on the path of the work files, nearest last; unrelated folders ignored', async () => {
+    const host = createMemoryHost({
+      'AGENTS.md': 'root rules',
+      'src/AGENTS.md': 'src rules',
+      'src/App/AGENTS.md': 'app rules',
+      'docs/AGENTS.md': 'docs rules (not on the path)',
+      'CLAUDE.md': 'claude rules (ignored: there is an AGENTS.md)',
+      'src/App/Program.cs': 'class P {}',
+    });
+    const result = await loadInstructions(host, { workFiles: ['src/App/Program.cs'] });
+    assert.deepEqual(result.files.map((f) => f.path), ['AGENTS.md', 'src/AGENTS.md', 'src/App/AGENTS.md']);
+    assert.ok(result.text.indexOf('root rules') < result.text.indexOf('src rules') && result.text.indexOf('src rules') < result.text.indexOf('app rules'));
+    assert.match(result.text, /the file nearer to the code you are changing wins/);
+    assert.doesNotMatch(result.text, /docs rules|claude rules/);
+    const planner = await loadInstructions(host, { workFiles: [] });
+    assert.deepEqual(planner.files.map((f) => f.path), ['AGENTS.md']);
+  });
+
+  it('reads CLAUDE.md and .github/copilot-instructions.md only when the root has no AGENTS.md, plus --context files', async () => {
+    const host = createMemoryHost({ 'CLAUDE.md': 'claude rules', '.github/copilot-instructions.md': 'copilot rules', 'docs/style.md': 'style guide' });
+    const result = await loadInstructions(host, { workFiles: [], contextFiles: [path.join(host.workspaceRoot, 'docs/style.md')] });
+    assert.deepEqual(result.files.map((f) => f.path), ['.github/copilot-instructions.md', 'CLAUDE.md', 'docs/style.md']);
+    assert.match(result.text, /### CLAUDE\.md\n\nclaude rules/);
+    assert.match(result.text, /### docs\/style\.md\n\nstyle guide/);
+  });
+
+  it('caps the whole section and says what was cut', async () => {
+    const host = createMemoryHost({ 'AGENTS.md': 'a'.repeat(80), 'src/AGENTS.md': 'b'.repeat(50) });
+    const result = await loadInstructions(host, { workFiles: ['src/X.cs'], maxChars: 100 });
+    assert.deepEqual(result.files, [
+      { path: 'AGENTS.md', chars: 80, truncated: false },
+      { path: 'src/AGENTS.md', chars: 50, truncated: true },
+    ]);
+    assert.match(result.text, new RegExp(`${'b'.repeat(20)}\\n\\[… cut: 30 more characters of src/AGENTS\\.md not shown \\(instructions are capped at 100 characters\\)\\]`));
+    assert.doesNotMatch(result.text, new RegExp('b'.repeat(21)));
+  });
+
+  it('never reads outside the workspace through a plan path, and an empty workspace gives nothing', async () => {
+    const host = createMemoryHost({});
+    const result = await loadInstructions(host, { workFiles: ['../../etc/passwd', '../outside/x.cs'] });
+    assert.deepEqual(result, { text: '', files: [] });
+  });
+
+  it('the state keeps one entry per path, the latest read winning', () => {
+    const merged = mergeInstructionsRead(
+      [{ path: 'AGENTS.md', chars: 10, truncated: false }, { path: 'src/AGENTS.md', chars: 5, truncated: false }],
+      [{ path: 'AGENTS.md', chars: 12, truncated: false }],
+    );
+    assert.deepEqual(merged, [{ path: 'src/AGENTS.md', chars: 5, truncated: false }, { path: 'AGENTS.md', chars: 12, truncated: false }]);
+  });
+});
