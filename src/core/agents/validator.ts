@@ -2,6 +2,7 @@
 // compared with the baseline. It runs every iteration, so it builds only what the change affects and
 // runs only the test projects that can see it.
 
+import * as path from 'node:path';
 import type { Host } from '../host';
 import type { Baseline, BuildResult, CompilationError, TestFailure, TestResult } from '../model';
 import type { TraceSink } from '../workflow/types';
@@ -85,8 +86,9 @@ async function buildScope(options: ValidatorOptions, session: DotnetSession, gra
   return build;
 }
 
-async function testProjects(options: ValidatorOptions, projects: readonly ProjectNode[]): Promise<TestRun> {
-  return runTests({ host: options.host, projects, timeoutMs: options.timeouts.testMs, signal: options.signal });
+async function testProjects(options: ValidatorOptions, graph: ProjectGraph, projects: readonly ProjectNode[]): Promise<TestRun> {
+  const modeFrom = path.dirname(graph.target.absPath);
+  return runTests({ host: options.host, projects, timeoutMs: options.timeouts.testMs, signal: options.signal, modeFrom });
 }
 
 /** A full build and every test project, before any edit. */
@@ -96,7 +98,7 @@ export async function captureBaseline(options: ValidatorOptions): Promise<Baseli
   const graph = await session.graph();
   const fullScope: ChangeScope = { full: true, needsRestore: true, buildRoots: [], testProjects: graph.projects.filter((project) => project.isTest) };
   const build = await buildScope(options, session, graph, fullScope);
-  const test = build.success ? (await testProjects(options, fullScope.testProjects)).result : null;
+  const test = build.success ? (await testProjects(options, graph, fullScope.testProjects)).result : null;
   const detail = `${graph.target.relPath}: ${describeBuild(build)}; ${describeTests(test)}`;
   record(options, 'baseline', build.success && (test?.success ?? false), Date.now() - startedAt, detail);
   return { build, test, capturedAt: new Date(options.host.clock.now()).toISOString() };
@@ -156,7 +158,7 @@ export async function validate(options: ValidateOptions): Promise<ValidationOutc
   if (!build.success) {
     return { build, test: null, passed: false, newBuildErrors, newTestFailures: [], preExistingFailures: [], fixedFailures: [], toleratedFailures: [] };
   }
-  const run = await testProjects(options, scope.testProjects);
+  const run = await testProjects(options, graph, scope.testProjects);
   const comparison = compareTests(run.result, run.outcomes, options.baseline);
   record(options, 'test', run.result.success, run.result.durationMs, `${scope.testProjects.map((project) => project.name).join(', ') || 'no test projects'}: ${describeTests(run.result)}`);
   const known = new Set(options.knownFailures ?? []);

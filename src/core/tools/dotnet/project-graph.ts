@@ -4,7 +4,8 @@
 import * as path from 'node:path';
 import type { Host } from '../../host';
 import { errorMessage } from '../../errors';
-import { readProjectFile, readSolutionProjects } from './project-file';
+import { VSTEST_RUNNER, readProjectFile, readSolutionProjects } from './project-file';
+import type { ProjectFileFacts, TestRunnerFacts } from './project-file';
 import type { BuildTarget } from './target';
 
 export interface ProjectNode {
@@ -17,6 +18,8 @@ export interface ProjectNode {
   /** Absolute paths of the projects it references (those found on disk). */
   references: string[];
   isTest: boolean;
+  /** Its own opt-ins to Microsoft.Testing.Platform; absent means VSTest. */
+  testRunner?: TestRunnerFacts;
 }
 
 export interface ProjectGraph {
@@ -62,7 +65,7 @@ export async function loadProjectGraph(host: Host, target: BuildTarget): Promise
       host.logger.warn(`${relativeTo(host.workspaceRoot, absPath)} is listed or referenced but does not exist.`);
       continue;
     }
-    let facts = { references: [] as string[], isTest: false };
+    let facts: ProjectFileFacts = { references: [], isTest: false, testRunner: VSTEST_RUNNER };
     try {
       facts = readProjectFile(content, absPath);
     } catch (error) {
@@ -75,6 +78,7 @@ export async function loadProjectGraph(host: Host, target: BuildTarget): Promise
       name: path.basename(absPath).replace(/\.[^.]+$/, ''),
       references: facts.references,
       isTest: facts.isTest,
+      testRunner: facts.testRunner,
     });
     queue.push(...facts.references);
   }

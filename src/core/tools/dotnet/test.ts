@@ -1,19 +1,25 @@
-// `dotnet test --no-build` on test projects, one TRX each, merged into one TestResult. Projects run two
-// at a time under one shared deadline: the time limit is for the whole test phase.
+// Runs test projects (already built), each the way its platform expects (see test-platform.ts), and merges
+// their results into one TestResult. Projects run two at a time under one shared deadline: the time limit
+// is for the whole test phase.
 
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { Host } from '../../host';
-import type { TestFailure, TestResult } from '../../model';
-import { errorMessage } from '../../errors';
-import { IRONBEES_TMP_DIR, tailOf } from './build';
+import type { TestResult } from '../../model';
+import { IRONBEES_TMP_DIR } from './build';
 import { runDotnet, testEnv } from './dotnet-cli';
-import { mergeTestResults, readTrxRun } from './trx-parser';
+import type { TestRunnerFacts } from './project-file';
+import { runMtpProject } from './test-mtp';
+import { findTestMode, runKindOf } from './test-platform';
+import type { TestModeInfo } from './test-platform';
+import { failedRun, resultFromTrx, takeTrxTexts } from './test-report';
+import type { TestProjectRef as ProjectRef } from './test-report';
+import { mergeTestResults } from './trx-parser';
 import type { TestOutcomeKind } from './trx-parser';
 
-export interface TestProjectRef {
-  absPath: string;
-  name: string;
+export interface TestProjectRef extends ProjectRef {
+  /** How the project asks to be run (absent: VSTest). */
+  testRunner?: TestRunnerFacts;
 }
 
 export interface TestRequest {
@@ -24,6 +30,8 @@ export interface TestRequest {
   /** How many test projects run at once. */
   concurrency?: number;
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+  /** The folder whose global.json decides the test mode (the build target's); the workspace root by default. */
+  modeFrom?: string;
 }
 
 export interface TestRun {
@@ -33,32 +41,6 @@ export interface TestRun {
 }
 
 const DEFAULT_CONCURRENCY = 2;
-
-function runFailure(project: TestProjectRef, message: string): TestFailure {
-  return { testName: `[test run] ${project.name}`, message, stackTrace: '' };
-}
-
-function failedRun(project: TestProjectRef, message: string, output: string, timedOut: boolean): TestResult {
-  const result: TestResult = {
-    success: false,
-    total: 1,
-    passed: 0,
-    failed: 1,
-    skipped: 0,
-    failures: [runFailure(project, message)],
-    durationMs: 0,
-    outputTail: tailOf(output),
-  };
-  if (timedOut) result.timedOut = true;
-  return result;
-}
-
-const SEVERITY: Record<TestOutcomeKind, number> = { skipped: 0, passed: 1, failed: 2 };
-
-/** A test run for several frameworks (or in several projects) failed if it failed anywhere. */
-function worstOf(current: TestOutcomeKind | undefined, next: TestOutcomeKind): TestOutcomeKind {
-  return current !== undefined && SEVERITY[current] > SEVERITY[next] ? current : next;
-}
 
 /** vstest prints one "Results File: <path>" line per TRX it writes (one per target framework). */
 function resultFilesIn(output: string): string[] {
@@ -73,9 +55,11 @@ async function findTrxFiles(host: Host, output: string, resultsDir: string, pref
   return listed.filter((file) => !file.includes('/') && file.startsWith(prefix) && file.endsWith('.trx')).map((file) => path.join(resultsDir, file));
 }
 
-async function testOneProject(
+/** VSTest: `dotnet test <project> --logger trx`, with blame-hang so a hung test is named before the time limit. */
+async function testVstestProject(
   request: TestRequest,
   project: TestProjectRef,
+  mode: TestModeInfo,
   deadline: number,
   outcomes: Map<string, TestOutcomeKind>,
 ): Promise<TestResult> {
@@ -85,15 +69,11 @@ async function testOneProject(
   // A prefix, not a file name: a multi-targeted project writes one TRX per framework (`<prefix>_<tfm>_<time>.trx`).
   const prefix = `${project.name}-${Date.now()}-${randomUUID().slice(0, 8)}`;
   const args = ['test', project.absPath, '--no-build', '--no-restore', '--nologo', '--logger', `trx;LogFilePrefix=${prefix}`, '--results-directory', resultsDir];
-  const run = await runDotnet(host, args, { cwd: host.workspaceRoot, timeoutMs: remainingMs, signal: request.signal, env: testEnv(), onOutput: request.onOutput });
+  args.push(...blameHangArgs(remainingMs));
+  const run = await runDotnet(host, args, { cwd: mode.cwd, timeoutMs: remainingMs, signal: request.signal, env: testEnv(), onOutput: request.onOutput });
   if (run.cancelled) request.signal?.throwIfAborted();
   const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
-  const trxTexts: string[] = [];
-  for (const file of await findTrxFiles(host, output, resultsDir, prefix)) {
-    const bytes = await host.fs.readFile(file);
-    if (bytes !== null) trxTexts.push(new TextDecoder().decode(bytes));
-    await host.fs.deleteFile(file).catch(() => undefined);
-  }
+  const trxTexts = await takeTrxTexts(host, await findTrxFiles(host, output, resultsDir, prefix));
   if (run.timedOut) {
     const seconds = Math.round(request.timeoutMs / 1000);
     return failedRun(project, `The tests did not finish within ${seconds} s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).`, output, true);
@@ -101,15 +81,38 @@ async function testOneProject(
   if (trxTexts.length === 0) {
     return failedRun(project, `dotnet test exited with code ${run.exitCode ?? 'none'} and wrote no results; see the output tail.`, output, false);
   }
-  try {
-    const parsed = trxTexts.map((text) => readTrxRun(text, project.name));
-    for (const { outcomes: ran } of parsed) for (const [name, outcome] of ran) outcomes.set(name, worstOf(outcomes.get(name), outcome));
-    const result = mergeTestResults(parsed.map(({ result: one }) => one));
-    if (!result.success) result.outputTail = tailOf(output, 2000);
-    return result;
-  } catch (error) {
-    return failedRun(project, `Could not read the test results: ${errorMessage(error)}`, output, false);
+  return resultFromTrx(project, trxTexts, output, outcomes);
+}
+
+/** Time the host needs after blame-hang stops a hung test to write its report; below it, blame-hang is left off. */
+const BLAME_MARGIN_MS = 20_000;
+
+/** VSTest kills a test that runs longer than this and names it: the rest of the phase's time, less the margin. */
+export function blameHangArgs(remainingMs: number): string[] {
+  const hangMs = remainingMs - BLAME_MARGIN_MS;
+  if (hangMs < 5_000) return [];
+  return ['--blame-hang', '--blame-hang-timeout', `${Math.floor(hangMs / 1000)}s`, '--blame-hang-dump-type', 'none'];
+}
+
+async function testOneProject(
+  request: TestRequest,
+  project: TestProjectRef,
+  mode: TestModeInfo,
+  deadline: number,
+  outcomes: Map<string, TestOutcomeKind>,
+): Promise<TestResult> {
+  const kind = runKindOf(mode.mode, project.testRunner);
+  if (kind === 'vstest') return testVstestProject(request, project, mode, deadline, outcomes);
+  if (kind === 'vstest-in-mtp') {
+    return failedRun(
+      project,
+      `${project.name} uses VSTest, but global.json selects Microsoft.Testing.Platform as the test runner, and in that mode dotnet test runs no VSTest project. Opt the project into the platform (e.g. <EnableMSTestRunner>true</EnableMSTestRunner> for MSTest, <UseMicrosoftTestingPlatformRunner>true</UseMicrosoftTestingPlatformRunner> for xunit v3) or remove "test.runner" from global.json.`,
+      '',
+      false,
+    );
   }
+  const remainingMs = Math.max(1, deadline - Date.now());
+  return runMtpProject({ host: request.host, project, kind, cwd: mode.cwd, remainingMs, timeoutMs: request.timeoutMs, signal: request.signal, onOutput: request.onOutput }, outcomes);
 }
 
 /** Runs the projects' tests (already built). */
@@ -118,13 +121,14 @@ export async function runTests(request: TestRequest): Promise<TestRun> {
   const startedAt = Date.now();
   const deadline = startedAt + request.timeoutMs;
   const outcomes = new Map<string, TestOutcomeKind>();
+  const mode = await findTestMode(request.host, request.modeFrom ?? request.host.workspaceRoot);
   const results: TestResult[] = new Array(request.projects.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < request.projects.length) {
       const index = next++;
       const project = request.projects[index] as TestProjectRef;
-      results[index] = await testOneProject(request, project, deadline, outcomes);
+      results[index] = await testOneProject(request, project, mode, deadline, outcomes);
     }
   };
   const concurrency = Math.max(1, Math.min(request.concurrency ?? DEFAULT_CONCURRENCY, request.projects.length));
