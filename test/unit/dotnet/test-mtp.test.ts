@@ -124,4 +124,21 @@ describe('running Microsoft.Testing.Platform test projects', () => {
     assert.equal(calls.length, 0);
     assert.match(run.result.failures[0]?.message ?? '', /^V\.Tests uses VSTest, but global\.json selects Microsoft\.Testing\.Platform as the test runner/);
   });
+
+  it('VSTest: blame-hang is asked for within the time limit, and the hung test it names is the failure', async () => {
+    const host = createMemoryHost({});
+    const blame = readFileSync(path.resolve(__dirname, '../../fixtures/mtp-output/vstest-blame-hang.txt'), 'utf8');
+    const calls = scripted(host, [{ exitCode: 1, stdout: `${blame}\nThe test running when the crash occurred:\nCalculator.Tests.HangTests.Waits_Forever\n` }]);
+    const run = await runTests({ host, projects: [{ absPath: path.join(host.workspaceRoot, 'C.Tests.csproj'), name: 'C.Tests' }], timeoutMs: 120_000 });
+    const args = calls[0]?.args ?? [];
+    assert.deepEqual(args.slice(args.indexOf('--blame-hang')), ['--blame-hang', '--blame-hang-timeout', '100s', '--blame-hang-dump-type', 'none']);
+    assert.deepEqual(run.result.failures.map((failure) => [failure.testName, failure.message]), [
+      [
+        'Calculator.Tests.HangTests.Waits_Forever',
+        'Calculator.Tests.HangTests.Waits_Forever hung: nothing finished for 10 seconds, so blame-hang stopped the test host. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.',
+      ],
+    ]);
+    assert.deepEqual({ total: run.result.total, failed: run.result.failed, success: run.result.success }, { total: 1, failed: 1, success: false });
+  });
 });
+

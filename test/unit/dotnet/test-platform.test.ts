@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CONSOLE_LABEL, crashingTestIn, readMtpConsole } from '../../../src/core/tools/dotnet/mtp-output';
+import { CONSOLE_LABEL, blameHang, crashingTestIn, readMtpConsole } from '../../../src/core/tools/dotnet/mtp-output';
 import { readProjectFile } from '../../../src/core/tools/dotnet/project-file';
 import { describeMtpExit, findTestMode, mtpReportArgs, runKindOf } from '../../../src/core/tools/dotnet/test-platform';
 import { createMemoryHost } from '../../support/memory-host';
@@ -87,5 +87,13 @@ describe('Microsoft.Testing.Platform exit codes and console', () => {
     assert.equal(crashingTestIn(sample('mstest-failfast.txt')), 'Ledger.MSTests.HangTests.Z_Crashes');
     assert.equal(crashingTestIn('Process terminated.\n   at System.Environment.FailFast(System.String)\n'), null);
     assert.equal(crashingTestIn('no crash here\n   at Foo.Bar.Baz()\n'), null);
+  });
+
+  it('reads VSTest blame-hang: the inactivity time, and the running tests when VSTest names them', () => {
+    // Real output (xunit 2, blame-hang-dump-type none): blame fired but named no test.
+    assert.deepEqual(blameHang(sample('vstest-blame-hang.txt')), { seconds: '10 seconds', running: [] });
+    const named = `${sample('vstest-blame-hang.txt')}\nThe test running when the crash occurred:\nCalculator.Tests.HangTests.Waits_Forever\nCalculator.Tests.Other.Waits\n\nTotal tests: Unknown\n`;
+    assert.deepEqual(blameHang(named), { seconds: '10 seconds', running: ['Calculator.Tests.HangTests.Waits_Forever', 'Calculator.Tests.Other.Waits'] });
+    assert.equal(blameHang('Test Run Aborted.\nThe active test run was aborted. Reason: Test host process crashed'), null);
   });
 });

@@ -1,6 +1,6 @@
-// What a Microsoft.Testing.Platform run's console says, read only where no report file says it: the
-// summary counts and failed test names (a labelled last resort when the project cannot write TRX), and
-// the test running when the test host crashed (its stack trace is the only place that names it).
+// What a test run's console says, read only where no report file says it: Microsoft.Testing.Platform's
+// summary counts and failed test names (a labelled last resort when the project cannot write TRX), the test
+// running when a test host crashed (its stack trace is the only place that names it), and VSTest's blame-hang verdict.
 
 import type { TestFailure, TestResult } from '../../model';
 
@@ -55,4 +55,23 @@ export function crashingTestIn(output: string): string | null {
     if (!FRAMEWORK_FRAME.test(type) && !type.includes('<')) return `${type}.${match[2] ?? ''}`;
   }
   return null;
+}
+
+/**
+ * VSTest's blame-hang verdict: the inactivity it waited for and the tests it names as running
+ * ("The test running when the crash occurred:" followed by one name a line). Null when blame-hang did not fire.
+ */
+export function blameHang(output: string): { seconds: string; running: string[] } | null {
+  const fired = /Data collector 'Blame' message: The specified inactivity time of ([^.]+?) has elapsed/.exec(output);
+  if (!fired) return null;
+  const running: string[] = [];
+  const marker = output.indexOf('The test running when the crash occurred:');
+  if (marker >= 0) {
+    for (const line of output.slice(marker).split(/\r?\n/).slice(1)) {
+      const name = line.trim();
+      if (name === '' || /\s/.test(name)) break;
+      running.push(name);
+    }
+  }
+  return { seconds: fired[1] ?? '', running };
 }

@@ -6,8 +6,9 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { Host } from '../../host';
 import type { TestResult } from '../../model';
-import { IRONBEES_TMP_DIR } from './build';
+import { IRONBEES_TMP_DIR, tailOf } from './build';
 import { runDotnet, testEnv } from './dotnet-cli';
+import { blameHang } from './mtp-output';
 import type { TestRunnerFacts } from './project-file';
 import { runMtpProject } from './test-mtp';
 import { findTestMode, runKindOf } from './test-platform';
@@ -78,10 +79,34 @@ async function testVstestProject(
     const seconds = Math.round(request.timeoutMs / 1000);
     return failedRun(project, `The tests did not finish within ${seconds} s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).`, output, true);
   }
+  const hang = blameHang(output);
+  if (hang) {
+    for (const name of hang.running) outcomes.set(name, 'failed');
+    return withHangFailure(trxTexts.length > 0 ? resultFromTrx(project, trxTexts, output, outcomes) : null, project, hang, output);
+  }
   if (trxTexts.length === 0) {
     return failedRun(project, `dotnet test exited with code ${run.exitCode ?? 'none'} and wrote no results; see the output tail.`, output, false);
   }
   return resultFromTrx(project, trxTexts, output, outcomes);
+}
+
+/** blame-hang stopped a test: the hung test (when VSTest names it) is the failure, not "the run was aborted". */
+function withHangFailure(partial: TestResult | null, project: TestProjectRef, hang: { seconds: string; running: string[] }, output: string): TestResult {
+  const runName = `[test run] ${project.name}`;
+  const kept = partial?.failures.filter((failure) => failure.testName !== runName) ?? [];
+  const passed = partial?.passed ?? 0;
+  const skipped = partial?.skipped ?? 0;
+  const what = hang.running.length > 0 ? `${hang.running.join(', ')} hung` : 'A test hung (VSTest did not name it)';
+  const hung = hang.running.length > 0 ? hang.running : [runName];
+  const failures = [
+    ...kept,
+    ...hung.map((testName) => ({
+      testName,
+      message: `${what}: nothing finished for ${hang.seconds}, so blame-hang stopped the test host. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.`,
+      stackTrace: '',
+    })),
+  ];
+  return { success: false, total: passed + skipped + failures.length, passed, failed: failures.length, skipped, failures, durationMs: partial?.durationMs ?? 0, outputTail: tailOf(output, 2000) };
 }
 
 /** Time the host needs after blame-hang stops a hung test to write its report; below it, blame-hang is left off. */
