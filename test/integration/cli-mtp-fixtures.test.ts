@@ -84,4 +84,36 @@ describe('ironbees CLI on Microsoft.Testing.Platform (global.json runner, xunit 
     assert.match(String(tests?.detail), /Ledger\.XunitTests/);
     assert.match(String(tests?.detail), /6 tests: 6 passed, 0 failed, 0 skipped/);
   });
+
+  it('mtp-vstest-mode: an MSTest 4 project on the platform without a global.json runner runs directly; DataRow cases compare by name', async () => {
+    workspace = copyFixture('mtp-vstest-mode');
+    const CHANGE = 'src/Wallet/Change.cs';
+    fake.enqueue(
+      toolUse('submit_plan', {
+        spec: 'Change.Coins takes the largest coins first; every test passes.',
+        plan: {
+          summary: 'Largest coins first',
+          steps: [{ number: 1, description: 'Order the values descending', actionType: 'MODIFY', filePath: CHANGE, rationale: 'greedy change' }],
+          affectedFiles: [CHANGE],
+          complexity: 'LOW',
+        },
+      }),
+      toolUse('str_replace_based_edit_tool', { command: 'str_replace', path: CHANGE, old_str: 'values.OrderBy(v => v)', new_str: 'values.OrderByDescending(v => v)' }),
+      toolUse('submit_changes', { summary: 'Largest first.' }),
+    );
+    const result = await runCli(['run', 'Fix the change maker', '--workspace', workspace, '--yes', '--json'], { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(fake.pending, 0, 'every scripted answer was used');
+    const final = result.states.at(-1) as unknown as FinalState;
+    assert.equal(final.currentNode, 'SUCCESS');
+    const baseline = final.baseline.test;
+    // dotnet run on the test application reports: total 4, failed 2, succeeded 2.
+    assert.deepEqual({ total: baseline.total, passed: baseline.passed, failed: baseline.failed }, { total: 4, passed: 2, failed: 2 });
+    assert.deepEqual(baseline.failures.map((failure) => failure.testName).sort(), [
+      'Wallet.Tests.ChangeTests.Coins_IsTheFewest (30,2)',
+      'Wallet.Tests.ChangeTests.Coins_IsTheFewest (65,4)',
+    ]);
+    assert.deepEqual({ total: final.testResult.total, passed: final.testResult.passed, failed: final.testResult.failed }, { total: 4, passed: 4, failed: 0 });
+  });
 });
+
