@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { RunOptions, RunResult } from '../../../src/core/host';
 import { CONSOLE_LABEL } from '../../../src/core/tools/dotnet/mtp-output';
-import { runTests } from '../../../src/core/tools/dotnet/test';
+import { blameHangArgs, runTests } from '../../../src/core/tools/dotnet/test';
 import type { TestProjectRef } from '../../../src/core/tools/dotnet/test';
 import type { FakeTest } from './fake-dotnet';
 import { trxOf } from './fake-dotnet';
@@ -131,7 +131,11 @@ describe('running Microsoft.Testing.Platform test projects', () => {
     const calls = scripted(host, [{ exitCode: 1, stdout: `${blame}\nThe test running when the crash occurred:\nCalculator.Tests.HangTests.Waits_Forever\n` }]);
     const run = await runTests({ host, projects: [{ absPath: path.join(host.workspaceRoot, 'C.Tests.csproj'), name: 'C.Tests' }], timeoutMs: 120_000 });
     const args = calls[0]?.args ?? [];
-    assert.deepEqual(args.slice(args.indexOf('--blame-hang')), ['--blame-hang', '--blame-hang-timeout', '100s', '--blame-hang-dump-type', 'none']);
+    // The rest of the 120 s phase less a 20 s margin, counted when the project starts.
+    const hangSeconds = Number(/^(\d+)s$/.exec(args[args.indexOf('--blame-hang-timeout') + 1] ?? '')?.[1]);
+    assert.ok(hangSeconds >= 95 && hangSeconds <= 100, String(hangSeconds));
+    assert.deepEqual(blameHangArgs(120_000), ['--blame-hang', '--blame-hang-timeout', '100s', '--blame-hang-dump-type', 'none']);
+    assert.deepEqual(blameHangArgs(24_999), [], 'too little time left for blame-hang to report');
     assert.deepEqual(run.result.failures.map((failure) => [failure.testName, failure.message]), [
       [
         'Calculator.Tests.HangTests.Waits_Forever',
