@@ -86,9 +86,30 @@ async function buildScope(options: ValidatorOptions, session: DotnetSession, gra
   return build;
 }
 
-async function testProjects(options: ValidatorOptions, graph: ProjectGraph, projects: readonly ProjectNode[]): Promise<TestRun> {
+async function testProjects(options: ValidatorOptions, graph: ProjectGraph, projects: readonly ProjectNode[], only?: Map<string, string[]>): Promise<TestRun> {
   const modeFrom = path.dirname(graph.target.absPath);
-  return runTests({ host: options.host, projects, timeoutMs: options.timeouts.testMs, signal: options.signal, modeFrom });
+  const run = await runTests({ host: options.host, projects, timeoutMs: options.timeouts.testMs, signal: options.signal, modeFrom, only });
+  dotnetSession(options.host, options.target).rememberFailures(run.failedByProject);
+  return run;
+}
+
+/**
+ * Failing-first: the affected projects' tests that failed last time run alone. A run in which one still
+ * fails (or that hangs) is the verdict; otherwise null, and the whole affected set runs.
+ */
+async function failingFirst(options: ValidateOptions, session: DotnetSession, graph: ProjectGraph, projects: readonly ProjectNode[]): Promise<TestRun | null> {
+  // A baseline failure the plan leaves alone would always "still fail": it must not cut the run short.
+  const tolerated = new Set(options.knownFailures ?? []);
+  const previous = new Map<string, string[]>();
+  for (const [project, names] of session.previousFailures(projects)) {
+    const kept = names.filter((name) => !tolerated.has(name));
+    if (kept.length > 0) previous.set(project, kept);
+  }
+  if (previous.size === 0 || process.env.IRONBEES_FAILING_FIRST === '0') return null;
+  const run = await testProjects(options, graph, projects, previous);
+  if (run.ran.length === 0) return null;
+  const stillFailing = [...run.outcomes.values()].some((outcome) => outcome === 'failed') || run.result.timedOut === true;
+  return stillFailing ? run : null;
 }
 
 /** A full build and every test project, before any edit. */
@@ -158,9 +179,11 @@ export async function validate(options: ValidateOptions): Promise<ValidationOutc
   if (!build.success) {
     return { build, test: null, passed: false, newBuildErrors, newTestFailures: [], preExistingFailures: [], fixedFailures: [], toleratedFailures: [] };
   }
-  const run = await testProjects(options, graph, scope.testProjects);
+  const firstVerdict = await failingFirst(options, session, graph, scope.testProjects);
+  const run = firstVerdict ?? (await testProjects(options, graph, scope.testProjects));
   const comparison = compareTests(run.result, run.outcomes, options.baseline);
-  record(options, 'test', run.result.success, run.result.durationMs, `${scope.testProjects.map((project) => project.name).join(', ') || 'no test projects'}: ${describeTests(run.result)}`);
+  const notRun = firstVerdict ? `; failing-first: the tests that failed last time still fail, the other tests of ${scope.testProjects.map((project) => project.name).join(', ')} were not run` : '';
+  record(options, 'test', run.result.success, run.result.durationMs, `${scope.testProjects.map((project) => project.name).join(', ') || 'no test projects'}: ${describeTests(run.result)}${notRun}`);
   const known = new Set(options.knownFailures ?? []);
   const toleratedFailures = comparison.preExistingFailures.filter((name) => known.has(name));
   return {

@@ -10,6 +10,7 @@ import { IRONBEES_TMP_DIR, tailOf } from './build';
 import { runDotnet, testEnv } from './dotnet-cli';
 import { blameHang } from './mtp-output';
 import type { TestRunnerFacts } from './project-file';
+import { filterArgsFor, realTestNames } from './failing-first';
 import { runMtpProject } from './test-mtp';
 import { findTestMode, runKindOf } from './test-platform';
 import type { TestModeInfo } from './test-platform';
@@ -33,12 +34,21 @@ export interface TestRequest {
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
   /** The folder whose global.json decides the test mode (the build target's); the workspace root by default. */
   modeFrom?: string;
+  /**
+   * Failing-first: run only these tests (project path → test names). A project absent from the map, or
+   * whose tests cannot be filtered exactly, is not run.
+   */
+  only?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface TestRun {
   result: TestResult;
   /** Every test that ran, by name, with how it ended: tells "fixed" from "not run this time". */
   outcomes: Map<string, TestOutcomeKind>;
+  /** Project path → the tests that failed in it (for failing-first next time). */
+  failedByProject: Map<string, string[]>;
+  /** The projects that ran (all of them, unless `only` narrowed the run). */
+  ran: string[];
 }
 
 const DEFAULT_CONCURRENCY = 2;
@@ -63,6 +73,7 @@ async function testVstestProject(
   mode: TestModeInfo,
   deadline: number,
   outcomes: Map<string, TestOutcomeKind>,
+  filterArgs: readonly string[],
 ): Promise<TestResult> {
   const { host } = request;
   const remainingMs = Math.max(1, deadline - Date.now());
@@ -70,7 +81,7 @@ async function testVstestProject(
   // A prefix, not a file name: a multi-targeted project writes one TRX per framework (`<prefix>_<tfm>_<time>.trx`).
   const prefix = `${project.name}-${Date.now()}-${randomUUID().slice(0, 8)}`;
   const args = ['test', project.absPath, '--no-build', '--no-restore', '--nologo', '--logger', `trx;LogFilePrefix=${prefix}`, '--results-directory', resultsDir];
-  args.push(...blameHangArgs(remainingMs));
+  args.push(...filterArgs, ...blameHangArgs(remainingMs));
   const run = await runDotnet(host, args, { cwd: mode.cwd, timeoutMs: remainingMs, signal: request.signal, env: testEnv(), onOutput: request.onOutput });
   if (run.cancelled) request.signal?.throwIfAborted();
   const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
@@ -125,9 +136,10 @@ async function testOneProject(
   mode: TestModeInfo,
   deadline: number,
   outcomes: Map<string, TestOutcomeKind>,
+  filterArgs: readonly string[],
 ): Promise<TestResult> {
   const kind = runKindOf(mode.mode, project.testRunner);
-  if (kind === 'vstest') return testVstestProject(request, project, mode, deadline, outcomes);
+  if (kind === 'vstest') return testVstestProject(request, project, mode, deadline, outcomes, filterArgs);
   if (kind === 'vstest-in-mtp') {
     return failedRun(
       project,
@@ -137,7 +149,7 @@ async function testOneProject(
     );
   }
   const remainingMs = Math.max(1, deadline - Date.now());
-  return runMtpProject({ host: request.host, project, kind, cwd: mode.cwd, remainingMs, timeoutMs: request.timeoutMs, signal: request.signal, onOutput: request.onOutput }, outcomes);
+  return runMtpProject({ host: request.host, project, kind, cwd: mode.cwd, remainingMs, timeoutMs: request.timeoutMs, signal: request.signal, onOutput: request.onOutput, filterArgs }, outcomes);
 }
 
 /** Runs the projects' tests (already built). */
@@ -147,18 +159,29 @@ export async function runTests(request: TestRequest): Promise<TestRun> {
   const deadline = startedAt + request.timeoutMs;
   const outcomes = new Map<string, TestOutcomeKind>();
   const mode = await findTestMode(request.host, request.modeFrom ?? request.host.workspaceRoot);
-  const results: TestResult[] = new Array(request.projects.length);
+  const planned: Array<{ project: TestProjectRef; filterArgs: string[] }> = [];
+  for (const project of request.projects) {
+    if (!request.only) {
+      planned.push({ project, filterArgs: [] });
+      continue;
+    }
+    const filterArgs = filterArgsFor(runKindOf(mode.mode, project.testRunner), project.testRunner, realTestNames(request.only.get(project.absPath) ?? []));
+    if (filterArgs) planned.push({ project, filterArgs });
+  }
+  const results: TestResult[] = new Array(planned.length);
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < request.projects.length) {
+    while (next < planned.length) {
       const index = next++;
-      const project = request.projects[index] as TestProjectRef;
-      results[index] = await testOneProject(request, project, mode, deadline, outcomes);
+      const { project, filterArgs } = planned[index] as (typeof planned)[number];
+      results[index] = await testOneProject(request, project, mode, deadline, outcomes, filterArgs);
     }
   };
-  const concurrency = Math.max(1, Math.min(request.concurrency ?? DEFAULT_CONCURRENCY, request.projects.length));
+  const concurrency = Math.max(1, Math.min(request.concurrency ?? DEFAULT_CONCURRENCY, planned.length));
   await Promise.all(Array.from({ length: concurrency }, worker));
   const result = mergeTestResults(results);
   result.durationMs = Date.now() - startedAt;
-  return { result, outcomes };
+  const failedByProject = new Map<string, string[]>();
+  planned.forEach(({ project }, index) => failedByProject.set(project.absPath, (results[index]?.failures ?? []).map((failure) => failure.testName)));
+  return { result, outcomes, failedByProject, ran: planned.map(({ project }) => project.absPath) };
 }
