@@ -4,6 +4,7 @@
 //   (a) Ironbees: validate() after captureBaseline();
 //   (b) naive: clean bin/obj, then `dotnet build && dotnet test` on the solution;
 //   (c) limit: by hand, an incremental `dotnet build` of the solution and `dotnet test --no-build`.
+// Then, with Withdraw broken again: time to the first failing verdict with failing-first and without it.
 // Runs are interleaved so machine load hits all alike. Packages restore from the NuGet feed once.
 // Run: node --import tsx bench/validation-mtp.bench.ts   (IRONBEES_BENCH_RUNS=N, default 5; naive at most 3)
 
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
       }
       console.log(`run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)}, limit ${seconds(timings.limit.at(-1) ?? 0)}${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`);
     }
+    await failingFirstBench(host, timeouts);
     const ours = median(timings.ironbees);
     console.log('\nmedians (MTP solution)');
     console.log(`  (a) ironbees validate()                          ${seconds(ours)}`);
@@ -109,6 +111,31 @@ async function main(): Promise<void> {
     await shutdownBuildServers(host);
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** Time to the first failing verdict after an edit that leaves Withdraw broken: failing-first vs the whole set. */
+async function failingFirstBench(host: Host, timeouts: { buildMs: number; testMs: number }): Promise<void> {
+  const account = path.join(host.workspaceRoot, EDITED_FILE);
+  writeFileSync(account, readFileSync(account, 'utf8').replace('Balance -= amount;', 'Balance += amount;'));
+  const failing = async (): Promise<void> => {
+    const outcome = await validate({ host, timeouts, changedFiles: [EDITED_FILE], baseline: null });
+    if (outcome.passed || (outcome.test?.failed ?? 0) !== 2) throw new Error(`expected 2 failures: ${JSON.stringify(outcome.test)}`);
+  };
+  await failing(); // remembers the 2 failing tests
+  const withFirst: number[] = [];
+  const without: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    editOneFile(host.workspaceRoot);
+    withFirst.push(await timed(failing));
+    editOneFile(host.workspaceRoot);
+    process.env.IRONBEES_FAILING_FIRST = '0';
+    try {
+      without.push(await timed(failing));
+    } finally {
+      delete process.env.IRONBEES_FAILING_FIRST;
+    }
+  }
+  console.log(`time to the failing verdict (medians of ${RUNS}): failing-first ${seconds(median(withFirst))}, whole affected set ${seconds(median(without))}`);
 }
 
 main().catch((error: unknown) => {

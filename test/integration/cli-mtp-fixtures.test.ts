@@ -47,6 +47,14 @@ describe('ironbees CLI on Microsoft.Testing.Platform (global.json runner, xunit 
           complexity: 'LOW',
         },
       }),
+      // A first attempt that misses: the failing-first round (the 2 tests that failed) is the verdict.
+      toolUse('str_replace_based_edit_tool', {
+        command: 'str_replace',
+        path: ACCOUNT,
+        old_str: 'if (amount > Balance) throw',
+        new_str: 'if (amount >= Balance + 1) throw',
+      }),
+      toolUse('submit_changes', { summary: 'Tightened the funds check.' }),
       toolUse('str_replace_based_edit_tool', {
         command: 'str_replace',
         path: ACCOUNT,
@@ -63,7 +71,7 @@ describe('ironbees CLI on Microsoft.Testing.Platform (global.json runner, xunit 
     assert.equal(fake.pending, 0, 'every scripted answer was used');
     const final = result.states.at(-1) as unknown as FinalState;
     assert.equal(final.currentNode, 'SUCCESS');
-    assert.equal(final.iterationCount, 1);
+    assert.equal(final.iterationCount, 2);
 
     // `dotnet test` on this solution reports: total 6, failed 2, succeeded 4.
     const baseline = final.baseline.test;
@@ -79,7 +87,14 @@ describe('ironbees CLI on Microsoft.Testing.Platform (global.json runner, xunit 
     );
     assert.match(readFileSync(path.join(workspace, ACCOUNT), 'utf8'), /Balance -= amount;/);
 
-    const tests = traceEvents(workspace, final.stateId).filter((event) => event.kind === 'validation' && event.phase === 'test').at(-1);
+    const testEvents = traceEvents(workspace, final.stateId).filter((event) => event.kind === 'validation' && event.phase === 'test');
+    // Iteration 1: only the two tests that failed in the baseline ran (filtered per platform), and still failed.
+    assert.equal(
+      testEvents[0]?.detail,
+      'Ledger.MSTests, Ledger.XunitTests: 2 tests: 0 passed, 2 failed, 0 skipped; failing-first: the tests that failed last time still fail, the other tests of Ledger.MSTests, Ledger.XunitTests were not run',
+    );
+    const tests = testEvents.at(-1);
+    assert.equal(testEvents.length, 2);
     assert.match(String(tests?.detail), /Ledger\.MSTests/);
     assert.match(String(tests?.detail), /Ledger\.XunitTests/);
     assert.match(String(tests?.detail), /6 tests: 6 passed, 0 failed, 0 skipped/);
