@@ -2,6 +2,7 @@
 // compared with the baseline. It runs every iteration, so it builds only what the change affects and
 // runs only the test projects that can see it.
 
+import * as path from 'node:path';
 import type { Host } from '../host';
 import type { Baseline, BuildResult, CompilationError, TestFailure, TestResult } from '../model';
 import type { TraceSink } from '../workflow/types';
@@ -86,8 +87,30 @@ async function buildScope(options: ValidatorOptions, session: DotnetSession, gra
   return build;
 }
 
-async function testProjects(options: ValidatorOptions, projects: readonly ProjectNode[]): Promise<TestRun> {
-  return runTests({ host: options.host, projects, timeoutMs: options.timeouts.testMs, signal: options.signal });
+async function testProjects(options: ValidatorOptions, graph: ProjectGraph, projects: readonly ProjectNode[], only?: Map<string, string[]>): Promise<TestRun> {
+  const modeFrom = path.dirname(graph.target.absPath);
+  const run = await runTests({ host: options.host, projects, timeoutMs: options.timeouts.testMs, signal: options.signal, modeFrom, only });
+  dotnetSession(options.host, options.target).rememberFailures(run.failedByProject);
+  return run;
+}
+
+/**
+ * Failing-first: the affected projects' tests that failed last time run alone. A run in which one still
+ * fails (or that hangs) is the verdict; otherwise null, and the whole affected set runs.
+ */
+async function failingFirst(options: ValidateOptions, session: DotnetSession, graph: ProjectGraph, projects: readonly ProjectNode[]): Promise<TestRun | null> {
+  // A baseline failure the plan leaves alone would always "still fail": it must not cut the run short.
+  const tolerated = new Set(options.knownFailures ?? []);
+  const previous = new Map<string, string[]>();
+  for (const [project, names] of session.previousFailures(projects)) {
+    const kept = names.filter((name) => !tolerated.has(name));
+    if (kept.length > 0) previous.set(project, kept);
+  }
+  if (previous.size === 0 || process.env.IRONBEES_FAILING_FIRST === '0') return null;
+  const run = await testProjects(options, graph, projects, previous);
+  if (run.ran.length === 0) return null;
+  const stillFailing = [...run.outcomes.values()].some((outcome) => outcome === 'failed') || run.result.timedOut === true;
+  return stillFailing ? run : null;
 }
 
 /** A full build and every test project, before any edit. */
@@ -97,7 +120,7 @@ export async function captureBaseline(options: ValidatorOptions): Promise<Baseli
   const graph = await session.graph();
   const fullScope: ChangeScope = { full: true, needsRestore: true, buildRoots: [], testProjects: graph.projects.filter((project) => project.isTest) };
   const build = await buildScope(options, session, graph, fullScope);
-  const test = build.success ? (await testProjects(options, fullScope.testProjects)).result : null;
+  const test = build.success ? (await testProjects(options, graph, fullScope.testProjects)).result : null;
   const detail = `${graph.target.relPath}: ${describeBuild(build)}; ${describeTests(test)}`;
   record(options, 'baseline', build.success && (test?.success ?? false), Date.now() - startedAt, detail);
   return { build, test, capturedAt: new Date(options.host.clock.now()).toISOString() };
@@ -157,9 +180,11 @@ export async function validate(options: ValidateOptions): Promise<ValidationOutc
   if (!build.success) {
     return { build, test: null, passed: false, newBuildErrors, newTestFailures: [], preExistingFailures: [], fixedFailures: [], toleratedFailures: [] };
   }
-  const run = await testProjects(options, scope.testProjects);
+  const firstVerdict = await failingFirst(options, session, graph, scope.testProjects);
+  const run = firstVerdict ?? (await testProjects(options, graph, scope.testProjects));
   const comparison = compareTests(run.result, run.outcomes, options.baseline);
-  record(options, 'test', run.result.success, run.result.durationMs, `${scope.testProjects.map((project) => project.name).join(', ') || 'no test projects'}: ${describeTests(run.result)}`);
+  const notRun = firstVerdict ? `; failing-first: the tests that failed last time still fail, the other tests of ${scope.testProjects.map((project) => project.name).join(', ')} were not run` : '';
+  record(options, 'test', run.result.success, run.result.durationMs, `${scope.testProjects.map((project) => project.name).join(', ') || 'no test projects'}: ${describeTests(run.result)}${notRun}`);
   const known = new Set(options.knownFailures ?? []);
   const toleratedFailures = comparison.preExistingFailures.filter((name) => known.has(name));
   return {

@@ -11,7 +11,8 @@ import { NodeProcessRunner } from '../node/process-runner';
 
 export const TASK_TYPE = 'ironbees';
 export const TASK_SOURCE = 'Ironbees';
-const TASK_VERBS = new Set(['build', 'test', 'restore']);
+// `run`: a Microsoft.Testing.Platform test project run directly (`dotnet run --no-build -- <platform arguments>`).
+const TASK_VERBS = new Set(['build', 'test', 'restore', 'run']);
 /** A task that has not opened its terminal by then never will (tasks disabled, host shutting down). */
 const TASK_START_PATIENCE_MS = 15_000;
 
@@ -100,7 +101,7 @@ export class TaskProcessRunner implements ProcessRunner {
       new vscode.CustomExecution(async () => pty),
       '$msCompile',
     );
-    task.group = args[0] === 'test' ? vscode.TaskGroup.Test : vscode.TaskGroup.Build;
+    task.group = args[0] === 'test' || args[0] === 'run' ? vscode.TaskGroup.Test : vscode.TaskGroup.Build;
     // Shows the output without taking the focus from an editor the person is typing in.
     task.presentationOptions = { reveal: vscode.TaskRevealKind.Silent, focus: false, panel: vscode.TaskPanelKind.Shared, clear: true, showReuseMessage: false };
 

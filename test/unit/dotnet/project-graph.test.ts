@@ -34,7 +34,11 @@ describe('readProjectFile', () => {
       </ItemGroup>
     </Project>`;
     const facts = readProjectFile(xml, '/ws/tests/Core.Tests/Core.Tests.csproj');
-    assert.deepEqual(facts, { references: ['/ws/src/Core/Core.csproj', '/ws/tests/Helpers/Helpers.csproj'], isTest: true });
+    assert.deepEqual(facts, {
+      references: ['/ws/src/Core/Core.csproj', '/ws/tests/Helpers/Helpers.csproj'],
+      isTest: true,
+      testRunner: { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: false },
+    });
   });
 
   it('honours IsTestProject and test SDKs', () => {

@@ -139,12 +139,41 @@ describe('validator (scripted dotnet)', () => {
     assert.deepEqual(readdirSync(path.join(root, '.ironbees', 'tmp', 'test-results')), []);
   });
 
-  it('runs every test project when the baseline had failures, even for a narrow change', async () => {
+  it('runs every test project when the baseline had failures, even for a narrow change (after the failing-first round passes)', async () => {
     fake.tests.set('TextKit.Tests', [{ name: 'TextKit.Tests.SlugTests.From', outcome: 'Failed', message: 'broken before' }]);
     const baseline = await captureBaseline(options());
+    fake.tests.set('TextKit.Tests', passing(['TextKit.Tests.SlugTests.From']));
     fake.calls.length = 0;
     await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
-    assert.deepEqual(fake.summary(root).filter((call) => call.startsWith('test')).length, 2);
+    assert.deepEqual(fake.summary(root).filter((call) => call.startsWith('test')), [
+      'test tests/TextKit.Tests/TextKit.Tests.csproj',
+      'test tests/TextKit.Tests/TextKit.Tests.csproj',
+      'test tests/Reporting.Tests/Reporting.Tests.csproj',
+    ]);
+  });
+
+  it('failing-first: the tests that failed last time run alone; one still failing is the verdict and the rest is not run', async () => {
+    fake.tests.set('Reporting.Tests', [
+      { name: 'Reporting.Tests.ReportTests.Anchor(level: 2)', outcome: 'Failed', message: 'broken before' },
+      { name: 'Reporting.Tests.ReportTests.Render', outcome: 'Passed' },
+    ]);
+    const baseline = await captureBaseline(options());
+    fake.calls.length = 0;
+    const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
+    const tests = fake.calls.filter((call) => call.args[0] === 'test');
+    assert.equal(tests.length, 1, 'only the failing-first round ran');
+    const args = tests[0]?.args ?? [];
+    assert.deepEqual(args.slice(args.indexOf('--filter'), args.indexOf('--filter') + 2), ['--filter', 'FullyQualifiedName=Reporting.Tests.ReportTests.Anchor']);
+    assert.equal(outcome.passed, false);
+    assert.deepEqual(outcome.preExistingFailures, ['Reporting.Tests.ReportTests.Anchor(level: 2)']);
+    const detail = events.filter((event) => event.kind === 'validation' && event.phase === 'test').map((event) => (event.kind === 'validation' ? event.detail : ''));
+    assert.match(detail.at(-1) ?? '', /failing-first: the tests that failed last time still fail, the other tests of TextKit\.Tests, Reporting\.Tests were not run$/);
+
+    // A baseline failure the plan leaves alone never cuts the run short: the whole set runs, unfiltered.
+    fake.calls.length = 0;
+    const tolerated = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline, knownFailures: ['Reporting.Tests.ReportTests.Anchor(level: 2)'] });
+    assert.deepEqual(fake.calls.filter((call) => call.args[0] === 'test').map((call) => call.args.includes('--filter')), [false, false]);
+    assert.equal(tolerated.passed, true);
   });
 
   it('reports build errors, new ones apart from those the baseline had, and skips the tests', async () => {

@@ -1,6 +1,7 @@
 // The workspace's C# tools for other MCP clients: symbols and references (the same tools the agents
 // use), diagnostics, and build and test with parsed results (BuildResult, TestResult as in contracts.md).
 
+import * as path from 'node:path';
 import { z } from 'zod';
 import type { Host } from '../../host';
 import { findReferencesTool, findSymbolsTool } from '../../tools/csharp/symbol-tools';
@@ -48,7 +49,8 @@ const testTool: ToolDefinition<z.infer<typeof testInput>> = {
     const built = await build(context.host, input.target, context.signal);
     if (!built.success) return json({ build: built, test: null }, `Build failed with ${built.errors.length} errors; tests were not run.`);
     const graph = await dotnetSession(context.host, input.target).graph();
-    const run = await runTests({ host: context.host, projects: graph.projects.filter((p) => p.isTest), timeoutMs: BUILD_TIMEOUT_MS, signal: context.signal });
+    const modeFrom = path.dirname(graph.target.absPath);
+    const run = await runTests({ host: context.host, projects: graph.projects.filter((p) => p.isTest), timeoutMs: BUILD_TIMEOUT_MS, signal: context.signal, modeFrom });
     const r = run.result;
     return json({ build: built, test: r }, `${r.total} tests: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped.`);
   },

@@ -9,9 +9,30 @@ export interface ProjectFileFacts {
   /** Absolute paths of referenced projects. */
   references: string[];
   isTest: boolean;
+  /** What decides how its tests run (see test-platform.ts). */
+  testRunner: TestRunnerFacts;
 }
 
-const TEST_SDK_PACKAGES = new Set(['microsoft.net.test.sdk', 'mstest', 'mstest.testframework', 'microsoft.testing.platform']);
+/** The project's own opt-ins to Microsoft.Testing.Platform and the report extensions it brings. */
+export interface TestRunnerFacts {
+  /** EnableMSTestRunner, UseMicrosoftTestingPlatformRunner, EnableNUnitRunner or MSTest.Sdk without UseVSTest. */
+  mtpRunner: boolean;
+  /** TestingPlatformDotnetTestSupport: MTP asked to run under the VSTest mode of `dotnet test`. */
+  dotnetTestSupport: boolean;
+  /** xunit v3 (its MTP mode writes TRX with --report-xunit-trx, not --report-trx). */
+  xunitV3: boolean;
+  /** The TrxReport extension is there: MSTest 4 / MSTest.Sdk bring it, other frameworks need the package. */
+  trxReport: boolean;
+}
+
+// xunit v3 and TUnit test projects need not reference Microsoft.NET.Test.Sdk.
+const TEST_SDK_PACKAGES = new Set([
+  'microsoft.net.test.sdk', 'mstest', 'mstest.testframework', 'microsoft.testing.platform',
+  'xunit.v3', 'xunit.v3.mtp-v1', 'xunit.v3.mtp-v2', 'xunit.v3.mtp-off', 'tunit',
+]);
+const XUNIT_V3_PACKAGES = /^xunit\.v3(\.mtp-v\d|\.mtp-off|\.core)?$/;
+const TRX_REPORT_PACKAGES = new Set(['mstest', 'microsoft.testing.extensions.trxreport']);
+const MTP_OPT_IN_PROPERTIES = ['EnableMSTestRunner', 'UseMicrosoftTestingPlatformRunner', 'EnableNUnitRunner'];
 const TEST_SDKS = /^(MSTest\.Sdk|NUnit\.Sdk|xunit\.v3\.sdk)\b/i;
 
 const xml = new XMLParser({
@@ -50,6 +71,7 @@ export function readProjectFile(content: string, projectPath: string): ProjectFi
   const references: string[] = [];
   let hasTestPackage = false;
   let isTestProperty: boolean | null = null;
+  const packages = new Set<string>();
   for (const group of nodes(project.ItemGroup)) {
     for (const reference of nodes(group.ProjectReference)) {
       for (const include of text(reference['@Include']).split(';')) {
@@ -58,17 +80,34 @@ export function readProjectFile(content: string, projectPath: string): ProjectFi
       }
     }
     for (const pkg of nodes(group.PackageReference)) {
-      if (TEST_SDK_PACKAGES.has(text(pkg['@Include']).toLowerCase())) hasTestPackage = true;
+      const id = text(pkg['@Include']).toLowerCase();
+      packages.add(id);
+      if (TEST_SDK_PACKAGES.has(id)) hasTestPackage = true;
     }
   }
+  const properties = new Map<string, string>();
   for (const group of nodes(project.PropertyGroup)) {
     const value = text(group.IsTestProject).toLowerCase();
     if (value === 'true' || value === 'false') isTestProperty = value === 'true';
+    for (const name of [...MTP_OPT_IN_PROPERTIES, 'TestingPlatformDotnetTestSupport', 'UseVSTest']) {
+      const property = text(group[name]).toLowerCase();
+      if (property !== '') properties.set(name, property);
+    }
   }
   const sdks = [text(project['@Sdk']), ...nodes(project.Sdk).map((sdk) => text(sdk['@Name']))];
   const hasTestSdk = sdks.some((sdk) => TEST_SDKS.test(sdk));
-  return { references: [...new Set(references)], isTest: isTestProperty ?? (hasTestPackage || hasTestSdk) };
+  const mstestSdk = sdks.some((sdk) => /^MSTest\.Sdk\b/i.test(sdk));
+  const testRunner: TestRunnerFacts = {
+    mtpRunner: MTP_OPT_IN_PROPERTIES.some((name) => properties.get(name) === 'true') || (mstestSdk && properties.get('UseVSTest') !== 'true'),
+    dotnetTestSupport: properties.get('TestingPlatformDotnetTestSupport') === 'true',
+    xunitV3: [...packages].some((id) => XUNIT_V3_PACKAGES.test(id)),
+    trxReport: mstestSdk || [...packages].some((id) => TRX_REPORT_PACKAGES.has(id)),
+  };
+  return { references: [...new Set(references)], isTest: isTestProperty ?? (hasTestPackage || hasTestSdk), testRunner };
 }
+
+/** A project with no test-runner opt-ins (VSTest, the default). */
+export const VSTEST_RUNNER: TestRunnerFacts = { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: false };
 
 export type SolutionKind = 'sln' | 'slnx' | 'slnf';
 

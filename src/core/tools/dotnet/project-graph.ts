@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import type { Host } from '../../host';
 import { errorMessage } from '../../errors';
 import { importedReferences } from './directory-build';
-import { readProjectFile, readSolutionProjects } from './project-file';
+import { VSTEST_RUNNER, readProjectFile, readSolutionProjects } from './project-file';
+import type { ProjectFileFacts, TestRunnerFacts } from './project-file';
 import type { BuildTarget } from './target';
 
 export interface ProjectNode {
@@ -18,6 +19,8 @@ export interface ProjectNode {
   /** Absolute paths of the projects it references (those found on disk). */
   references: string[];
   isTest: boolean;
+  /** Its own opt-ins to Microsoft.Testing.Platform; absent means VSTest. */
+  testRunner?: TestRunnerFacts;
 }
 
 export interface ProjectGraph {
@@ -63,7 +66,7 @@ export async function loadProjectGraph(host: Host, target: BuildTarget): Promise
       host.logger.warn(`${relativeTo(host.workspaceRoot, absPath)} is listed or referenced but does not exist.`);
       continue;
     }
-    let facts = { references: [] as string[], isTest: false };
+    let facts: ProjectFileFacts = { references: [], isTest: false, testRunner: VSTEST_RUNNER };
     try {
       facts = readProjectFile(content, absPath);
     } catch (error) {
@@ -77,6 +80,7 @@ export async function loadProjectGraph(host: Host, target: BuildTarget): Promise
       name: path.basename(absPath).replace(/\.[^.]+$/, ''),
       references: facts.references,
       isTest: facts.isTest,
+      testRunner: facts.testRunner,
     });
     queue.push(...facts.references);
   }

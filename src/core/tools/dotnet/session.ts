@@ -16,6 +16,8 @@ export class DotnetSession {
   private targetPromise: Promise<BuildTarget> | null = null;
   private graphPromise: Promise<ProjectGraph> | null = null;
   private restored = false;
+  /** Project path → the tests that failed there in the latest validation (failing-first runs them first). */
+  private readonly lastFailures = new Map<string, string[]>();
 
   constructor(
     private readonly host: Host,
@@ -56,6 +58,25 @@ export class DotnetSession {
 
   markRestored(restored: boolean): void {
     this.restored = restored;
+  }
+
+  /** Records what failed in each project that ran; projects that did not run keep what they had. */
+  rememberFailures(failedByProject: ReadonlyMap<string, readonly string[]>): void {
+    for (const [project, names] of failedByProject) {
+      const real = names.filter((name) => !name.startsWith('[test run] '));
+      if (real.length > 0) this.lastFailures.set(project, [...real]);
+      else this.lastFailures.delete(project);
+    }
+  }
+
+  /** The previous validation's failing tests in these projects (only projects that had some). */
+  previousFailures(projects: ReadonlyArray<{ absPath: string }>): Map<string, string[]> {
+    const found = new Map<string, string[]>();
+    for (const project of projects) {
+      const names = this.lastFailures.get(project.absPath);
+      if (names) found.set(project.absPath, names);
+    }
+    return found;
   }
 }
 

@@ -1,0 +1,148 @@
+// How a Microsoft.Testing.Platform project's run becomes a TestResult: the report when there is one, the
+// documented exit code for what a report cannot say (a crash, zero tests), the console only as a labelled
+// last resort, and a hang as a timed-out failure. The test application is scripted; the runner is real.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { RunOptions, RunResult } from '../../../src/core/host';
+import { CONSOLE_LABEL } from '../../../src/core/tools/dotnet/mtp-output';
+import { blameHangArgs, runTests } from '../../../src/core/tools/dotnet/test';
+import type { TestProjectRef } from '../../../src/core/tools/dotnet/test';
+import type { FakeTest } from './fake-dotnet';
+import { trxOf } from './fake-dotnet';
+import { createMemoryHost } from '../../support/memory-host';
+import type { MemoryHost } from '../../support/memory-host';
+
+interface Reply {
+  exitCode: number | null;
+  stdout?: string;
+  stderr?: string;
+  /** Written as a TRX into --results-directory when the run asked for a report. */
+  trx?: FakeTest[];
+  timedOut?: boolean;
+}
+
+const MTP_GLOBAL = '{ "test": { "runner": "Microsoft.Testing.Platform" } }';
+const MSTEST = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: true };
+const NUNIT_MTP = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: false };
+
+function scripted(host: MemoryHost, replies: Reply[]): Array<{ args: string[]; cwd: string }> {
+  const calls: Array<{ args: string[]; cwd: string }> = [];
+  (host.process as { run: (command: string, args: readonly string[], options: RunOptions) => Promise<RunResult> }).run = async (_command, args, options) => {
+    calls.push({ args: [...args], cwd: options.cwd ?? '' });
+    const reply = replies.shift();
+    if (!reply) throw new Error(`unexpected call: ${args.join(' ')}`);
+    const dir = args[args.indexOf('--results-directory') + 1] ?? '';
+    if (reply.trx && args.some((arg) => arg.startsWith('--report-'))) await host.fs.writeFile(path.join(dir, 'Tests_net10.0_x64.trx'), trxOf(reply.trx));
+    return { exitCode: reply.exitCode, stdout: reply.stdout ?? '', stderr: reply.stderr ?? '', durationMs: 5, timedOut: reply.timedOut ?? false, cancelled: false };
+  };
+  return calls;
+}
+
+function project(host: MemoryHost, name: string, testRunner = MSTEST): TestProjectRef {
+  return { absPath: path.join(host.workspaceRoot, 'tests', name, `${name}.csproj`), name, testRunner };
+}
+
+const crashOutput = readFileSync(path.resolve(__dirname, '../../fixtures/mtp-output/mstest-failfast.txt'), 'utf8');
+
+describe('running Microsoft.Testing.Platform test projects', () => {
+  it('in the SDK MTP mode: dotnet test --project with the TRX report, from the global.json folder; results from the TRX', async () => {
+    const host = createMemoryHost({ 'app/global.json': MTP_GLOBAL });
+    const calls = scripted(host, [{ exitCode: 2, trx: [{ name: 'A.Passes', outcome: 'Passed' }, { name: 'A.Fails', outcome: 'Failed', message: 'expected 6' }] }]);
+    const run = await runTests({ host, projects: [project(host, 'Ledger.MSTests')], timeoutMs: 60_000, modeFrom: path.join(host.workspaceRoot, 'app') });
+    const resultsDir = calls[0]?.args[calls[0].args.indexOf('--results-directory') + 1] ?? '';
+    assert.deepEqual(calls[0]?.args, ['test', '--project', path.join(host.workspaceRoot, 'tests/Ledger.MSTests/Ledger.MSTests.csproj'), '--no-build', '--no-restore', '--results-directory', resultsDir, '--report-trx', '--no-progress', '--no-ansi']);
+    assert.equal(calls[0]?.cwd, path.join(host.workspaceRoot, 'app'));
+    assert.match(resultsDir, /\.ironbees\/tmp\/test-results\/Ledger\.MSTests-[0-9a-f]{8}$/);
+    assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed }, { total: 2, passed: 1, failed: 1 });
+    assert.deepEqual(run.result.failures.map((failure) => [failure.testName, failure.message]), [['A.Fails', 'expected 6']]);
+    assert.deepEqual([...run.outcomes], [['A.Passes', 'passed'], ['A.Fails', 'failed']]);
+    assert.deepEqual([...host.files.keys()].filter((file) => file.endsWith('.trx')), [], 'the report is read once and removed');
+  });
+
+  it('a crashed test host (exit 7) is a failure naming the test it was running, with the tests that finished', async () => {
+    const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
+    scripted(host, [{ exitCode: 7, stdout: crashOutput, trx: [{ name: 'A.Passes', outcome: 'Passed' }] }]);
+    const run = await runTests({ host, projects: [project(host, 'Ledger.MSTests')], timeoutMs: 60_000 });
+    assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed, success: run.result.success }, { total: 2, passed: 1, failed: 1, success: false });
+    assert.equal(run.result.failures[0]?.testName, '[test run] Ledger.MSTests');
+    assert.equal(
+      run.result.failures[0]?.message,
+      'The test host crashed while running Ledger.MSTests.HangTests.Z_Crashes: the test session did not complete: the test process likely crashed (Microsoft.Testing.Platform exit code 7). Tests that had not run yet were not run. See the output tail for the crash\'s own message.',
+    );
+    assert.match(run.result.outputTail ?? '', /boom from test/);
+  });
+
+  it('zero tests (exit 8) and an aborted session (exit 3) say so, never a bare "exited with code N"', async () => {
+    const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
+    scripted(host, [{ exitCode: 8, stdout: 'Zero tests ran' }, { exitCode: 3, trx: [{ name: 'B.Passes', outcome: 'Passed' }] }]);
+    const run = await runTests({ host, projects: [project(host, 'Empty.Tests'), project(host, 'B.Tests')], timeoutMs: 60_000, concurrency: 1 });
+    assert.deepEqual(run.result.failures.map((failure) => [failure.testName, failure.message]), [
+      ['[test run] Empty.Tests', 'No test ran in Empty.Tests: zero tests ran (Microsoft.Testing.Platform exit code 8). A filter matched nothing, or the project has no tests the framework can discover.'],
+      ['[test run] B.Tests', 'The test run did not succeed: the test session was aborted (a time limit or a cancellation) (Microsoft.Testing.Platform exit code 3).'],
+    ]);
+    assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed }, { total: 3, passed: 1, failed: 2 });
+  });
+
+  it('a project without a TRX extension: no report option, the console summary read and labelled as such', async () => {
+    const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
+    const console = readFileSync(path.resolve(__dirname, '../../fixtures/mtp-output/ledger-2-failed.txt'), 'utf8');
+    const calls = scripted(host, [{ exitCode: 2, stdout: console }]);
+    const run = await runTests({ host, projects: [project(host, 'N.Tests', NUNIT_MTP)], timeoutMs: 60_000 });
+    assert.equal(calls[0]?.args.some((arg) => arg.startsWith('--report')), false);
+    assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed }, { total: 6, passed: 4, failed: 2 });
+    assert.ok(run.result.failures.every((failure) => failure.message.endsWith(CONSOLE_LABEL)));
+  });
+
+  it('a runner that rejects the report option (exit 5) is run again without it, not reported as "exit code 5"', async () => {
+    const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
+    const calls = scripted(host, [
+      { exitCode: 5, stdout: 'error: unknown option: --report-trx' },
+      { exitCode: 0, stdout: '  total: 3\n  failed: 0\n  succeeded: 3\n  skipped: 0\n' },
+    ]);
+    const run = await runTests({ host, projects: [project(host, 'Ledger.MSTests')], timeoutMs: 60_000 });
+    assert.equal(calls.length, 2);
+    assert.ok(calls[0]?.args.includes('--report-trx'));
+    assert.equal(calls[1]?.args.includes('--report-trx'), false);
+    assert.deepEqual({ success: run.result.success, total: run.result.total, passed: run.result.passed }, { success: true, total: 3, passed: 3 });
+  });
+
+  it('a hang stopped at the time limit is a timed-out failure; MTP in a VSTest-mode workspace runs directly', async () => {
+    const host = createMemoryHost({});
+    const calls = scripted(host, [{ exitCode: null, timedOut: true, trx: [] }]);
+    const run = await runTests({ host, projects: [project(host, 'Ledger.MSTests')], timeoutMs: 30_000 });
+    assert.deepEqual(calls[0]?.args.slice(0, 6), ['run', '--project', path.join(host.workspaceRoot, 'tests/Ledger.MSTests/Ledger.MSTests.csproj'), '--no-build', '--no-restore', '--']);
+    assert.equal(run.result.timedOut, true);
+    assert.equal(run.result.failures[0]?.message, 'The tests did not finish within 30 s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).');
+  });
+
+  it('a VSTest project in an MTP-mode workspace is a clear failure, and dotnet is not run for it', async () => {
+    const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
+    const calls = scripted(host, []);
+    const run = await runTests({ host, projects: [{ absPath: path.join(host.workspaceRoot, 'V.Tests.csproj'), name: 'V.Tests' }], timeoutMs: 30_000 });
+    assert.equal(calls.length, 0);
+    assert.match(run.result.failures[0]?.message ?? '', /^V\.Tests uses VSTest, but global\.json selects Microsoft\.Testing\.Platform as the test runner/);
+  });
+
+  it('VSTest: blame-hang is asked for within the time limit, and the hung test it names is the failure', async () => {
+    const host = createMemoryHost({});
+    const blame = readFileSync(path.resolve(__dirname, '../../fixtures/mtp-output/vstest-blame-hang.txt'), 'utf8');
+    const calls = scripted(host, [{ exitCode: 1, stdout: `${blame}\nThe test running when the crash occurred:\nCalculator.Tests.HangTests.Waits_Forever\n` }]);
+    const run = await runTests({ host, projects: [{ absPath: path.join(host.workspaceRoot, 'C.Tests.csproj'), name: 'C.Tests' }], timeoutMs: 120_000 });
+    const args = calls[0]?.args ?? [];
+    // The rest of the 120 s phase less a 20 s margin, counted when the project starts.
+    const hangSeconds = Number(/^(\d+)s$/.exec(args[args.indexOf('--blame-hang-timeout') + 1] ?? '')?.[1]);
+    assert.ok(hangSeconds >= 95 && hangSeconds <= 100, String(hangSeconds));
+    assert.deepEqual(blameHangArgs(120_000), ['--blame-hang', '--blame-hang-timeout', '100s', '--blame-hang-dump-type', 'none']);
+    assert.deepEqual(blameHangArgs(24_999), [], 'too little time left for blame-hang to report');
+    assert.deepEqual(run.result.failures.map((failure) => [failure.testName, failure.message]), [
+      [
+        'Calculator.Tests.HangTests.Waits_Forever',
+        'Calculator.Tests.HangTests.Waits_Forever hung: nothing finished for 10 seconds, so blame-hang stopped the test host. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.',
+      ],
+    ]);
+    assert.deepEqual({ total: run.result.total, failed: run.result.failed, success: run.result.success }, { total: 1, failed: 1, success: false });
+  });
+});
+
