@@ -1,0 +1,60 @@
+// Newline-delimited JSON-RPC over stdio: one request object per line in
+// ({"id":1,"method":"references","params":{...}}), one response per line out
+// ({"id":1,"result":...} or {"id":1,"error":{"message":"..."}}).
+//
+// Why not MCP: the engine has one client, Ironbees' own TypeScript, which already exposes these
+// answers to other agents through `ironbees mcp` (with containment, paging and the text-index
+// fallback). A second MCP surface would duplicate that, and MCP's handshake, schemas and
+// content wrapping cost startup time and bytes on every call for no reader who needs them.
+// Requests are handled one at a time, in order: the workspace is a single mutable solution and
+// ordering keeps "update then query" exact without locks.
+using System.Text.Json;
+using System.Text.Json.Nodes;
+
+namespace Ironbees.Roslyn;
+
+internal sealed class Server(TextReader input, TextWriter output, string fault)
+{
+    private readonly Engine engine = new();
+
+    public async Task<int> RunAsync()
+    {
+        while (await input.ReadLineAsync() is { } line)
+        {
+            if (line.Length == 0) continue;
+            JsonNode? id = null;
+            try
+            {
+                var request = JsonNode.Parse(line)!.AsObject();
+                id = request["id"]?.DeepClone();
+                var method = request["method"]?.GetValue<string>() ?? "";
+                var args = request["params"] as JsonObject ?? new JsonObject();
+                if (fault == "crash-on-request" && method != "ping") Environment.Exit(4);
+                if (fault == "hang-on-request" && method != "ping") await Task.Delay(Timeout.Infinite);
+                if (method == "shutdown")
+                {
+                    Write(new JsonObject { ["id"] = id, ["result"] = true });
+                    return 0;
+                }
+                var result = await engine.HandleAsync(method, args);
+                Write(new JsonObject { ["id"] = id, ["result"] = result });
+            }
+            catch (Exception e)
+            {
+                var message = e is EngineException ? e.Message : $"{e.GetType().Name}: {e.Message}";
+                Write(new JsonObject { ["id"] = id, ["error"] = new JsonObject { ["message"] = message } });
+            }
+        }
+        return 0;
+    }
+
+    private void Write(JsonObject response)
+    {
+        output.Write(response.ToJsonString(new JsonSerializerOptions { WriteIndented = false }));
+        output.Write('\n');
+        output.Flush();
+    }
+}
+
+/** An error whose message is meant for the person or the model as it is. */
+internal sealed class EngineException(string message) : Exception(message);
