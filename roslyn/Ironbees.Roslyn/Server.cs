@@ -19,7 +19,15 @@ internal sealed class Server(TextReader input, TextWriter output, string fault)
 
     public async Task<int> RunAsync()
     {
-        while (await input.ReadLineAsync() is { } line)
+        // Lines are read apart from their handling so that stdin closing ends the engine at once,
+        // even in the middle of a long load: the client process is gone and nobody reads answers.
+        var lines = System.Threading.Channels.Channel.CreateUnbounded<string>();
+        _ = Task.Run(async () =>
+        {
+            while (await input.ReadLineAsync() is { } read) await lines.Writer.WriteAsync(read);
+            Environment.Exit(0);
+        });
+        await foreach (var line in lines.Reader.ReadAllAsync())
         {
             if (line.Length == 0) continue;
             JsonNode? id = null;
