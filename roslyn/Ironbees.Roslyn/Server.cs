@@ -20,12 +20,15 @@ internal sealed class Server(TextReader input, TextWriter output, string fault)
     public async Task<int> RunAsync()
     {
         // Lines are read apart from their handling so that stdin closing ends the engine at once,
-        // even in the middle of a long load: the client process is gone and nobody reads answers.
+        // even in the middle of a long load: the client (which sets IRONBEES_ENGINE_CLIENT) is gone
+        // or done, and nobody reads answers. Run by hand, queued requests are answered first.
         var lines = System.Threading.Channels.Channel.CreateUnbounded<string>();
+        var underClient = Environment.GetEnvironmentVariable("IRONBEES_ENGINE_CLIENT") == "1";
         _ = Task.Run(async () =>
         {
             while (await input.ReadLineAsync() is { } read) await lines.Writer.WriteAsync(read);
-            Environment.Exit(0);
+            if (underClient) Environment.Exit(0);
+            lines.Writer.Complete();
         });
         await foreach (var line in lines.Reader.ReadAllAsync())
         {

@@ -52,7 +52,9 @@ internal static class Symbols
         {
             foreach (var reference in await SymbolFinder.FindReferencesAsync(target, solution))
             {
-                var locations = reference.Definition.Locations.Where(l => l.IsInSource)
+                // A property's accessors come back as definitions of their own, "declared" at `get`/`set`.
+                var declarations = reference.Definition is IMethodSymbol { AssociatedSymbol: not null } ? [] : reference.Definition.Locations.Where(l => l.IsInSource);
+                var locations = declarations
                     .Concat(reference.Locations.Where(l => !l.IsImplicit).Select(l => l.Location));
                 foreach (var location in locations)
                 {
