@@ -41,6 +41,7 @@ internal sealed class Server(TextReader input, TextWriter output, string fault)
                 var method = request["method"]?.GetValue<string>() ?? "";
                 var args = request["params"] as JsonObject ?? new JsonObject();
                 if (fault == "crash-on-request" && method != "ping") Environment.Exit(4);
+                if (fault == "crash-once" && method != "ping" && FirstTime()) Environment.Exit(4);
                 if (fault == "hang-on-request" && method != "ping") await Task.Delay(Timeout.Infinite);
                 if (method == "shutdown")
                 {
@@ -57,6 +58,15 @@ internal sealed class Server(TextReader input, TextWriter output, string fault)
             }
         }
         return 0;
+    }
+
+    /** For crash-once: true the first time across processes, marked by the file IRONBEES_ROSLYN_FAULT_MARK. */
+    private static bool FirstTime()
+    {
+        var mark = Environment.GetEnvironmentVariable("IRONBEES_ROSLYN_FAULT_MARK");
+        if (string.IsNullOrEmpty(mark) || File.Exists(mark)) return false;
+        File.WriteAllText(mark, "crashed once");
+        return true;
     }
 
     private void Write(JsonObject response)

@@ -49,6 +49,7 @@ export class RoslynEngine {
   private readonly changed = new Set<string>();
   private readonly timeouts: EngineTimeouts;
   loadInfo: EngineLoadInfo | null = null;
+  private lastStartedPid: number | undefined;
 
   constructor(private readonly options: RoslynEngineOptions) {
     this.timeouts = { ...DEFAULT_ENGINE_TIMEOUTS, ...options.timeouts };
@@ -59,8 +60,9 @@ export class RoslynEngine {
     return this.failure?.message ?? null;
   }
 
-  get pid(): number | undefined {
-    return this.engine?.pid;
+  /** The pid of the last engine process started (it may have ended since). */
+  get lastPid(): number | undefined {
+    return this.lastStartedPid;
   }
 
   /** Files changed on disk (workspace-relative): sent before the next question. */
@@ -151,6 +153,7 @@ export class RoslynEngine {
     // Whatever changed before this start is on disk already, and the load reads the disk.
     this.changed.clear();
     const engine = new EngineProcess({ enginePath, cwd: this.options.workspaceRoot, env: this.options.env });
+    this.lastStartedPid = engine.pid;
     try {
       this.loadInfo = await engine.request<EngineLoadInfo>('open', { path: target, root: this.options.workspaceRoot }, this.timeouts.openMs);
     } catch (error) {
