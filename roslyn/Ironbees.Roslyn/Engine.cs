@@ -62,7 +62,8 @@ internal sealed class Engine
             await workspace.OpenProjectAsync(target);
             solution = workspace.CurrentSolution;
         }
-        var projects = solution.Projects.Where(p => p.Language == LanguageNames.CSharp).ToList();
+        // A project MSBuild failed to evaluate still comes back, empty: it does not count as loaded.
+        var projects = solution.Projects.Where(p => p.Language == LanguageNames.CSharp && p.DocumentIds.Count > 0).ToList();
         if (projects.Count == 0)
         {
             var why = failures.Count > 0 ? string.Join(" | ", failures.Take(3)) : "it has no C# project";

@@ -13,7 +13,7 @@ import { RoslynEngine } from '../../src/core/csharp/engine/roslyn-engine';
 import type { RoslynEngineOptions } from '../../src/core/csharp/engine/roslyn-engine';
 import { CSharpTextIndex } from '../../src/core/tools/csharp/text-index';
 import { NodeFileSystem } from '../../src/host/node/index';
-import { REPO_ROOT, copyFixtureTo, ensureEngineBuilt, quietLogger, removeAll } from '../support/roslyn-engine';
+import { REPO_ROOT, copyFixtureTo, ensureEngineBuilt, quietLogger, removeAll, useEngine } from '../support/roslyn-engine';
 
 const temps: string[] = [];
 const fs = new NodeFileSystem();
@@ -50,7 +50,10 @@ describe('Roslyn engine faults: crash, hang, a solution that does not load, a hu
     return { engine, symbols: new EngineSymbolProvider(engine, index, fs, dir, quietLogger), index };
   }
 
+  let engineOff: () => void;
+
   before(async () => {
+    engineOff = useEngine();
     enginePath = await ensureEngineBuilt();
     root = copyFixtureTo(temps, 'warehouse');
   });
@@ -58,6 +61,7 @@ describe('Roslyn engine faults: crash, hang, a solution that does not load, a hu
   after(async () => {
     await Promise.all(engines.map((e) => e.dispose()));
     removeAll(temps);
+    engineOff();
   });
 
   it('a crashing engine is restarted once, then the text index answers and says why, once', async () => {

@@ -14,7 +14,7 @@ import { findReferencesTool, findSymbolsTool } from '../../src/core/tools/csharp
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../../src/core/tools/types';
 import { StagedOverlay } from '../../src/core/tools/workspace/overlay';
 import { NodeFileSystem, createNodeHost } from '../../src/host/node/index';
-import { copyFixtureTo, ensureEngineBuilt, quietLogger, removeAll } from '../support/roslyn-engine';
+import { copyFixtureTo, ensureEngineBuilt, quietLogger, removeAll, useEngine } from '../support/roslyn-engine';
 
 const temps: string[] = [];
 
@@ -33,8 +33,10 @@ describe('Roslyn engine: symbol tools and check_code on real solutions', functio
   let root: string;
   let host: Host;
   const ctx = () => ({ host, overlay: new StagedOverlay(host) });
+  let engineOff: () => void;
 
   before(async () => {
+    engineOff = useEngine();
     await ensureEngineBuilt();
     root = copyFixtureTo(temps, 'warehouse');
     host = createNodeHost(root, { logger: quietLogger });
@@ -43,6 +45,7 @@ describe('Roslyn engine: symbol tools and check_code on real solutions', functio
   after(async () => {
     await stopSharedEngines();
     removeAll(temps);
+    engineOff();
   });
 
   it('find_references at StockItem.Quantity lists exactly its uses: not Pallet.Quantity, the comment or the string', async () => {
@@ -145,10 +148,16 @@ describe('Roslyn engine: symbol tools and check_code on real solutions', functio
 
 describe('Roslyn engine: check_code against a baseline that already has errors (broken fixture)', function () {
   this.timeout(300_000);
+  let engineOff: () => void;
+
+  before(() => {
+    engineOff = useEngine();
+  });
 
   after(async () => {
     await stopSharedEngines();
     removeAll(temps);
+    engineOff();
   });
 
   it('reports only the errors the edit adds, not the CS0103/CS1061 already on disk', async () => {

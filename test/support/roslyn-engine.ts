@@ -8,6 +8,19 @@ import { locateEngine } from '../../src/core/csharp/engine/locate';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
+/**
+ * Turns the engine on for a suite (test/support/mocha-env.cjs turns it off for all others) and
+ * returns what undoes that, for the suite's after().
+ */
+export function useEngine(): () => void {
+  const before = process.env.IRONBEES_ROSLYN;
+  process.env.IRONBEES_ROSLYN = '1';
+  return () => {
+    if (before === undefined) delete process.env.IRONBEES_ROSLYN;
+    else process.env.IRONBEES_ROSLYN = before;
+  };
+}
+
 /** The published engine's dll, publishing it first when roslyn/ changed since. */
 export async function ensureEngineBuilt(): Promise<string> {
   const cwd = process.cwd();
