@@ -43,7 +43,7 @@ export class EngineProcess {
   constructor(options: EngineProcessOptions) {
     this.child = spawn('dotnet', [options.enginePath], {
       cwd: options.cwd,
-      env: engineEnv(process.env, options.env),
+      env: engineEnv(process.env, { IRONBEES_ENGINE_CLIENT: '1', ...options.env }),
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
