@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { publishRoslynEngine } from './scripts/build-roslyn.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -85,3 +86,6 @@ const codicons = dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
 for (const file of readdirSync(codicons).filter((name) => name === 'codicon.css' || name === 'codicon.ttf')) {
   copyFileSync(join(codicons, file), join('dist/webview', file));
 }
+
+// The Roslyn engine (roslyn/): dotnet publish into dist/roslyn/, only when its sources changed.
+publishRoslynEngine();

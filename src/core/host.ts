@@ -119,6 +119,44 @@ export interface SymbolProvider {
   relatedTypes?(typeName: string, options?: { signal?: AbortSignal }): Promise<TypeRelations[]>;
   /** Tells the provider these files changed (the text index re-reads them). */
   invalidate?(relPaths: readonly string[]): void;
+  /**
+   * References of exactly the symbol at `at` (the compiler's answer: a same-named member elsewhere is
+   * not one). Optional: without it, tools resolve the declaration and search by its name.
+   */
+  findReferencesAt?(at: SourcePosition, options?: { limit?: number; signal?: AbortSignal }): Promise<SymbolLocation[]>;
+  /** Implementations of the interface, abstract or virtual member (or type) at `at`. */
+  findImplementations?(at: SourcePosition, options?: { signal?: AbortSignal }): Promise<SymbolDefinition[]>;
+  /** The types and members declared in one file, in source order. */
+  outline?(relPath: string, options?: { signal?: AbortSignal }): Promise<SymbolInfo[]>;
+  /**
+   * A note to show the model once, e.g. "answers come from the text index because the C# engine
+   * could not load: ...". Undefined when there is nothing (new) to say.
+   */
+  takeNotice?(): string | undefined;
+}
+
+/** A compile error found by checking staged text in memory. */
+export interface CompileError {
+  filePath: string;
+  line: number;
+  column: number;
+  code: string;
+  message: string;
+  project?: string;
+}
+
+export interface CodeCheckResult {
+  /** The projects compiled: those holding the changed files and those that depend on them. */
+  projects: string[];
+  /** Errors the code on disk does not have (at most some; `total` counts all). */
+  errors: CompileError[];
+  total: number;
+}
+
+/** Compiles staged text without writing it (the Roslyn engine). */
+export interface CodeChecker {
+  /** `text` null: the file is deleted. Throws EngineUnavailableError (with why) when it cannot check. */
+  check(files: ReadonlyArray<{ path: string; text: string | null }>, options?: { signal?: AbortSignal }): Promise<CodeCheckResult>;
 }
 
 export interface DiagnosticsProvider {
@@ -144,6 +182,8 @@ export interface Host {
   readonly symbols: SymbolProvider;
   /** Absent where no language server runs (the CLI); the validator then relies on the build. */
   readonly diagnostics?: DiagnosticsProvider;
+  /** Absent where no compiler engine can run; check_code and the pre-review check then say so. */
+  readonly codeCheck?: CodeChecker;
   readonly clock: Clock;
   readonly logger: Logger;
 }

@@ -4,6 +4,7 @@
 // first message.
 
 import type { ErrorContext, ExecutionPlan, FileEdit, Usage } from '../model';
+import { compileGate } from '../csharp/engine/compile-gate';
 import type { StagedOverlay } from '../tools/workspace/overlay';
 import { requireAgent } from './loader';
 import { runToolLoop } from './tool-loop';
@@ -36,6 +37,7 @@ export const NOTHING_CHANGED_MESSAGE =
 export async function runCoder(rt: AgentRuntime, input: CoderInput): Promise<CoderOutput> {
   const agent = requireAgent(rt.agents, CODER_AGENT);
   let warnedNoEdits = false;
+  let bounced = 0;
   const accept = async (raw: unknown): Promise<TerminalVerdict<{ summary: string; edits: FileEdit[] }>> => {
     const summary = String((raw as { summary: string }).summary ?? '').trim();
     const edits = await input.overlay.edits();
@@ -45,7 +47,14 @@ export async function runCoder(rt: AgentRuntime, input: CoderInput): Promise<Cod
       warnedNoEdits = true;
       return { ok: false, error: NOTHING_CHANGED_MESSAGE };
     }
-    return { ok: true, value: { summary: summary || '(no summary given)', edits } };
+    // No diff that does not compile reaches review while rounds are left (compile-gate.ts).
+    const gate = await compileGate({ host: rt.host, overlay: input.overlay, trace: rt.trace, signal: rt.signal, bounced });
+    if (!gate.pass) {
+      bounced++;
+      return { ok: false, error: gate.message };
+    }
+    const said = summary || '(no summary given)';
+    return { ok: true, value: { summary: gate.note ? `${said}\n\n${gate.note}` : said, edits } };
   };
   const result = await runToolLoop({
     agent,

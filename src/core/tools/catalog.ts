@@ -1,5 +1,6 @@
 // The built-in tools under their contract names (contracts.md, "Model-facing tools").
 
+import { checkCodeTool } from '../csharp/engine/check-code-tool';
 import { findReferencesTool, findSymbolsTool } from './csharp/symbol-tools';
 import { ToolRegistry } from './registry';
 import { submitChangesTool, submitPlanTool } from './submit';
@@ -11,7 +12,7 @@ import { textEditorTool } from './workspace/text-editor';
 /** What the planner may call: it reads, it never edits. */
 export const READ_ONLY_TOOL_NAMES = ['read_file', 'list_files', 'search_text', 'find_symbols', 'find_references'] as const;
 export const PLANNER_TOOL_NAMES = [...READ_ONLY_TOOL_NAMES, 'submit_plan'] as const;
-export const CODER_TOOL_NAMES = [...READ_ONLY_TOOL_NAMES, 'str_replace_based_edit_tool', 'submit_changes'] as const;
+export const CODER_TOOL_NAMES = [...READ_ONLY_TOOL_NAMES, 'str_replace_based_edit_tool', 'check_code', 'submit_changes'] as const;
 
 export function createDefaultToolRegistry(): ToolRegistry {
   return new ToolRegistry()
@@ -21,6 +22,7 @@ export function createDefaultToolRegistry(): ToolRegistry {
     .register(findSymbolsTool)
     .register(findReferencesTool)
     .register(textEditorTool)
+    .register(checkCodeTool)
     .register(submitPlanTool)
     .register(submitChangesTool);
 }

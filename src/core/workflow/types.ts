@@ -49,6 +49,8 @@ export type TraceEvent =
   | { kind: 'tool_call'; at: string; agent: string; tool: string; ok: boolean; durationMs: number; error?: string; failureKind?: ToolErrorKind }
   | { kind: 'validation'; at: string; phase: 'baseline' | 'build' | 'test'; ok: boolean; durationMs: number; detail?: string }
   | { kind: 'edit_applied'; at: string; filePath: string; type: string }
+  /** The pre-review compile check of the coder's staged edits (round 1 is the first submission). */
+  | { kind: 'compile_check'; at: string; round: number; ok: boolean; errors: number; durationMs: number; detail?: string }
   | { kind: 'error'; at: string; message: string }
   | { kind: 'compaction'; at: string; agent: string; estimatedTokensBefore: number; estimatedTokensAfter: number; compactedResults: number }
   | { kind: 'model_fallback'; at: string; agent: string; from: string; to: string; reason: string };

@@ -6,7 +6,8 @@ import { createNodeHost } from '../../../src/host/node';
 import { NodeFileSystem } from '../../../src/host/node/fs';
 import { StderrLogger } from '../../../src/host/node/logger';
 import { NodeProcessRunner } from '../../../src/host/node/process-runner';
-import { CSharpTextIndex } from '../../../src/core/tools/csharp/text-index';
+import { EngineCodeChecker } from '../../../src/core/csharp/engine/code-checker';
+import { EngineSymbolProvider } from '../../../src/core/csharp/engine/engine-symbols';
 
 describe('NodeFileSystem', () => {
   let root: string;
@@ -106,7 +107,7 @@ describe('StderrLogger', () => {
 });
 
 describe('createNodeHost', () => {
-  it('wires the file system, process runner, C# index, clock and logger, and has no diagnostics', async () => {
+  it('wires the file system, process runner, C# engine over the text index, clock and logger, and has no diagnostics', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ironbees-host-'));
     try {
       fs.writeFileSync(path.join(root, 'A.cs'), 'namespace N { class Alpha { } }');
@@ -114,11 +115,17 @@ describe('createNodeHost', () => {
       assert.equal(host.workspaceRoot, path.resolve(root));
       assert.ok(host.fs instanceof NodeFileSystem);
       assert.ok(host.process instanceof NodeProcessRunner);
-      assert.ok(host.symbols instanceof CSharpTextIndex);
+      // The engine is off in unit tests (test/support/mocha-env.cjs): the text index answers, labelled.
+      assert.ok(host.symbols instanceof EngineSymbolProvider);
+      assert.ok(host.codeCheck instanceof EngineCodeChecker);
       assert.equal(host.diagnostics, undefined);
       assert.ok(Math.abs(host.clock.now() - Date.now()) < 1000);
       assert.ok(host.logger instanceof StderrLogger);
       assert.deepEqual((await host.symbols.findSymbols('Alpha')).map((s) => `${s.filePath}:${s.line}:${s.column}`), ['A.cs:1:21']);
+      assert.equal(
+        host.symbols.takeNotice?.(),
+        '[C# symbols come from the text index (names only, no types), because the C# engine is turned off (IRONBEES_ROSLYN=0). Same-named symbols may be mixed up; check with read_file.]',
+      );
       const custom = { debug() {}, info() {}, warn() {}, error() {} };
       assert.equal(createNodeHost(root, { logger: custom }).logger, custom);
     } finally {

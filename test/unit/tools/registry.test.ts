@@ -193,6 +193,7 @@ describe('createDefaultToolRegistry', () => {
   it('registers every contract tool under its contract name', () => {
     const registry = createDefaultToolRegistry();
     assert.deepEqual(registry.names(), [
+      'check_code',
       'find_references',
       'find_symbols',
       'list_files',

@@ -215,7 +215,7 @@ describe('find_symbols and find_references through a language-server provider', 
 
   it('offer at and hierarchy in the schema without making query or symbol required', () => {
     const symbols = inputJsonSchema(findSymbolsTool.input);
-    assert.deepEqual(Object.keys(symbols.properties as object), ['query', 'kind', 'limit', 'at', 'hierarchy']);
+    assert.deepEqual(Object.keys(symbols.properties as object), ['query', 'kind', 'limit', 'at', 'hierarchy', 'implementations', 'file']);
     assert.equal(symbols.required, undefined);
     const references = inputJsonSchema(findReferencesTool.input);
     assert.deepEqual(Object.keys(references.properties as object), ['symbol', 'limit', 'at']);

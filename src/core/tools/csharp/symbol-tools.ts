@@ -2,12 +2,16 @@
 // language server inside VS Code and the text index (text-index.ts) in the CLI. Besides lookups by
 // name they take `at` (go to definition of the symbol at a file position) and, for find_symbols,
 // `hierarchy` (a type's base and derived types); the provider methods behind those are optional
-// on the port, so a provider without them gets an error the model can act on.
+// on the port, so a provider without them gets an error the model can act on. With the Roslyn
+// engine (CLI, `ironbees mcp`) the answers are the compiler's: `at` on find_references finds that
+// one symbol's references (findReferencesAt), and find_symbols also gives implementations and a
+// file's outline. When the provider fell back to the text index it says so once (takeNotice).
 
 import { z } from 'zod';
-import type { SymbolDefinition, SymbolKind, SymbolLocation } from '../../host';
+import type { SourcePosition, SymbolDefinition, SymbolKind, SymbolLocation } from '../../host';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
 import { optionalInt, optionalString } from '../workspace/lenient';
+import { resolveWorkspacePath } from '../workspace/paths';
 import { definitionLines, referenceName, relationsText, symbolLine } from './symbol-format';
 import type { HierarchyDirection } from './symbol-format';
 import { AT_DESCRIPTION, formatPosition, resolvePosition } from './symbol-position';
@@ -45,6 +49,11 @@ const findSymbolsInput = z.object({
       enum: [...DIRECTIONS],
       description: 'For a class, interface, struct or record (named by query, or at a position): list its direct base types, derived types (subclasses, implementations), or both',
     }),
+  implementations: z
+    .preprocess((v) => (v === 'true' ? true : v === 'false' || v === null || v === '' ? undefined : v), z.boolean().optional())
+    .optional()
+    .meta({ type: 'boolean', description: 'With at: where the interface, abstract or virtual member (or type) there is implemented or overridden' }),
+  file: optionalString('A C# file (workspace-relative): its outline, the types and members it declares in order, instead of a search'),
 });
 export type FindSymbolsInput = z.infer<typeof findSymbolsInput>;
 
@@ -62,7 +71,13 @@ export const findSymbolsTool: ToolDefinition<FindSymbolsInput> = {
 };
 
 async function findSymbols(input: FindSymbolsInput, ctx: ToolContext): Promise<ToolOutcome> {
+  return withNotice(await answerFindSymbols(input, ctx), ctx);
+}
+
+async function answerFindSymbols(input: FindSymbolsInput, ctx: ToolContext): Promise<ToolOutcome> {
   const query = input.query ?? '';
+  if (input.file !== undefined) return outlineOf(input.file, ctx);
+  if (input.at !== undefined && input.implementations) return implementationsAt(input.at, query, ctx);
   if (input.at !== undefined) return symbolAt(input.at, query, input.hierarchy, ctx);
   if (input.hierarchy) return hierarchyOf(query, input.hierarchy, ctx);
   if (query.trim() === '' && !input.kind) {
@@ -127,16 +142,26 @@ export const findReferencesTool: ToolDefinition<FindReferencesInput> = {
 };
 
 async function findReferences(input: FindReferencesInput, ctx: ToolContext): Promise<ToolOutcome> {
+  return withNotice(await answerFindReferences(input, ctx), ctx);
+}
+
+async function answerFindReferences(input: FindReferencesInput, ctx: ToolContext): Promise<ToolOutcome> {
   const limit = clampLimit(input.limit, DEFAULT_REFERENCES);
   let names = [(input.symbol ?? '').trim()];
   let about = JSON.stringify(names[0]);
+  let places: SymbolLocation[];
   if (input.at !== undefined) {
     const found = await definitionsAt(input.at, input.symbol, ctx);
     if ('outcome' in found) return found.outcome;
     names = [...new Set(found.definitions.map(referenceName))];
     about = `${names.join(', ')} (the symbol at ${found.where})`;
+    const exact = ctx.host.symbols.findReferencesAt;
+    places = exact
+      ? await exact.call(ctx.host.symbols, found.position, { limit: limit + 1, signal: ctx.signal })
+      : await referencesOf(names, limit + 1, ctx);
+  } else {
+    places = await referencesOf(names, limit + 1, ctx);
   }
-  const places = await referencesOf(names, limit + 1, ctx);
   if (places.length === 0) {
     return { ok: true, content: `No references to ${about} found. Check the spelling with find_symbols, or use search_text.` };
   }
@@ -160,7 +185,7 @@ async function referencesOf(names: readonly string[], limit: number, ctx: ToolCo
   return places.slice(0, limit);
 }
 
-type DefinitionsAt = { where: string; definitions: SymbolDefinition[] } | { outcome: ToolOutcome };
+type DefinitionsAt = { where: string; position: SourcePosition; definitions: SymbolDefinition[] } | { outcome: ToolOutcome };
 
 async function definitionsAt(at: string, name: string | undefined, ctx: ToolContext): Promise<DefinitionsAt> {
   const provider = ctx.host.symbols;
@@ -179,7 +204,35 @@ async function definitionsAt(at: string, name: string | undefined, ctx: ToolCont
       },
     };
   }
-  return { where, definitions };
+  return { where, position, definitions };
+}
+
+async function implementationsAt(at: string, name: string, ctx: ToolContext): Promise<ToolOutcome> {
+  const provider = ctx.host.symbols;
+  if (!provider.findImplementations) return { ok: false, error: 'Implementations are not available in this host; use hierarchy: "derived" on the type instead.' };
+  const position = await resolvePosition(at, name, ctx);
+  if (typeof position === 'string') return { ok: false, error: position };
+  const found = await provider.findImplementations(position, { signal: ctx.signal });
+  const where = formatPosition(position);
+  if (found.length === 0) return { ok: true, content: `No implementations or overrides in the workspace for the symbol at ${where}.` };
+  return { ok: true, content: `${found.length} implementation(s) of the symbol at ${where}:\n${definitionLines(found)}` };
+}
+
+async function outlineOf(file: string, ctx: ToolContext): Promise<ToolOutcome> {
+  const provider = ctx.host.symbols;
+  if (!provider.outline) return { ok: false, error: 'A file outline is not available in this host; use read_file instead.' };
+  const { rel, abs } = resolveWorkspacePath(ctx.host.workspaceRoot, file);
+  if (!(await ctx.host.fs.exists(abs))) return { ok: false, error: `${rel} does not exist; check the path with list_files.` };
+  const symbols = await provider.outline(rel, { signal: ctx.signal });
+  if (symbols.length === 0) return { ok: true, content: `${rel} declares no types or members.` };
+  return { ok: true, content: `Outline of ${rel} (${symbols.length} declaration(s)):\n${symbols.map(symbolLine).join('\n')}` };
+}
+
+/** The provider's one-time note (e.g. that the text index answers, and why) ahead of the answer. */
+function withNotice(outcome: ToolOutcome, ctx: ToolContext): ToolOutcome {
+  const notice = ctx.host.symbols.takeNotice?.();
+  if (!notice || !outcome.ok) return outcome;
+  return { ...outcome, content: `${notice}\n${outcome.content}` };
 }
 
 function clampLimit(limit: number | undefined, fallback: number): number {

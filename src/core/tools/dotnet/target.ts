@@ -40,7 +40,7 @@ function describe(candidates: readonly string[]): string {
   return candidates.length > MAX_CANDIDATES_SHOWN ? `${shown} and ${candidates.length - MAX_CANDIDATES_SHOWN} more` : shown;
 }
 
-async function namedTarget(host: Host, target: string): Promise<BuildTarget> {
+async function namedTarget(host: Pick<Host, 'workspaceRoot' | 'fs'>, target: string): Promise<BuildTarget> {
   const root = host.workspaceRoot;
   if (!isInsideWorkspace(root, target)) {
     throw new ConfigurationError(`The build target "${target}" is outside the workspace ${root}.`, { target });
@@ -69,7 +69,7 @@ function pickSolution(solutions: readonly string[]): string | null {
  * else the only project; else the only solution anywhere. Throws ConfigurationError when there is none
  * or the choice is ambiguous, listing the candidates.
  */
-export async function findBuildTarget(host: Host, target?: string): Promise<BuildTarget> {
+export async function findBuildTarget(host: Pick<Host, 'workspaceRoot' | 'fs'>, target?: string): Promise<BuildTarget> {
   if (target !== undefined && target.trim() !== '') return namedTarget(host, target.trim());
   const root = host.workspaceRoot;
   const files = await host.fs.listFiles(root, { maxFiles: MAX_FILES_SCANNED });

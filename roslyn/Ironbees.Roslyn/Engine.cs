@@ -1,0 +1,108 @@
+// The warm workspace: one MSBuildWorkspace per opened root, kept for the life of the process.
+// The client tells it which files changed on disk ("update"); queries then see the new text
+// without reloading the projects.
+using System.Diagnostics;
+using System.Text.Json.Nodes;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.MSBuild;
+using Microsoft.CodeAnalysis.Text;
+
+namespace Ironbees.Roslyn;
+
+internal sealed class Engine
+{
+    /** Beyond these, loading takes minutes and gigabytes: the client falls back to the text index. */
+    private static readonly int MaxProjects = EnvInt("IRONBEES_ROSLYN_MAX_PROJECTS", 400);
+
+    private MSBuildWorkspace? workspace;
+    private string root = "";
+    private Solution? solution;
+    private readonly Dictionary<ProjectId, List<DiagnosticKey>> baselineErrors = [];
+
+    public async Task<JsonNode?> HandleAsync(string method, JsonObject args)
+    {
+        if (method == "ping") return "pong";
+        if (method == "open") return await OpenAsync(args);
+        var current = solution ?? throw new EngineException("No solution is open; send open first.");
+        var paths = new PathMap(root, current);
+        return method switch
+        {
+            "update" => Update(args, current),
+            "symbols" => await Symbols.FindAsync(current, paths, args),
+            "definitions" => await Symbols.DefinitionsAsync(current, paths, args),
+            "references" => await Symbols.ReferencesAsync(current, paths, args),
+            "relatedTypes" => await Symbols.RelatedTypesAsync(current, paths, args),
+            "implementations" => await Symbols.ImplementationsAsync(current, paths, args),
+            "outline" => await Outline.OfAsync(current, paths, args),
+            "check" => await new Checker(current, paths, baselineErrors).CheckAsync(args),
+            _ => throw new EngineException($"Unknown method {method}."),
+        };
+    }
+
+    private async Task<JsonNode> OpenAsync(JsonObject args)
+    {
+        var target = args["path"]?.GetValue<string>() ?? throw new EngineException("open needs path (a .sln, .slnx or project file).");
+        root = Path.GetFullPath(args["root"]?.GetValue<string>() ?? Path.GetDirectoryName(target)!);
+        var clock = Stopwatch.StartNew();
+        workspace?.Dispose();
+        baselineErrors.Clear();
+        workspace = MSBuildWorkspace.Create();
+        var failures = new List<string>();
+        workspace.RegisterWorkspaceFailedHandler(e =>
+        {
+            if (e.Diagnostic.Kind == WorkspaceDiagnosticKind.Failure) failures.Add(e.Diagnostic.Message);
+        });
+        var extension = Path.GetExtension(target).ToLowerInvariant();
+        if (extension is ".sln" or ".slnx" or ".slnf")
+        {
+            solution = await workspace.OpenSolutionAsync(target);
+        }
+        else
+        {
+            await workspace.OpenProjectAsync(target);
+            solution = workspace.CurrentSolution;
+        }
+        // A project MSBuild failed to evaluate still comes back, empty: it does not count as loaded.
+        var projects = solution.Projects.Where(p => p.Language == LanguageNames.CSharp && p.DocumentIds.Count > 0).ToList();
+        if (projects.Count == 0)
+        {
+            var why = failures.Count > 0 ? string.Join(" | ", failures.Take(3)) : "it has no C# project";
+            solution = null;
+            throw new EngineException($"MSBuild could not load {Path.GetFileName(target)}: {why}");
+        }
+        if (projects.Count > MaxProjects)
+        {
+            solution = null;
+            throw new EngineException($"{Path.GetFileName(target)} has {projects.Count} C# projects, more than the engine loads ({MaxProjects}).");
+        }
+        return new JsonObject
+        {
+            ["projects"] = projects.Count,
+            ["documents"] = projects.Sum(p => p.DocumentIds.Count),
+            ["loadMs"] = clock.ElapsedMilliseconds,
+            ["warnings"] = new JsonArray(failures.Take(10).Select(f => (JsonNode)f).ToArray()),
+        };
+    }
+
+    /** Files changed on disk: re-read them; new .cs files join the project whose folder holds them. */
+    private JsonNode Update(JsonObject args, Solution current)
+    {
+        var paths = new PathMap(root, current);
+        var changed = 0;
+        foreach (var node in args["paths"]?.AsArray() ?? [])
+        {
+            var rel = node!.GetValue<string>();
+            var abs = paths.Absolute(rel);
+            var text = File.Exists(abs) ? SourceText.From(File.ReadAllText(abs)) : null;
+            current = Overlay.WithText(current, paths, rel, text);
+            changed++;
+        }
+        solution = current;
+        // The baseline of check is "the code on disk": it moved, so it is computed again on demand.
+        baselineErrors.Clear();
+        return new JsonObject { ["changed"] = changed };
+    }
+
+    private static int EnvInt(string name, int fallback) =>
+        int.TryParse(Environment.GetEnvironmentVariable(name), out var value) && value > 0 ? value : fallback;
+}

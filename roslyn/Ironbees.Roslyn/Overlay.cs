@@ -1,0 +1,39 @@
+// Solutions with some files' text replaced, added or removed: for "update" (the disk moved) and for
+// "check" (the staged edits, never written). Roslyn solutions are immutable, so a check's fork
+// leaves the warm solution as it was.
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Text;
+
+namespace Ironbees.Roslyn;
+
+internal static class Overlay
+{
+    /** `text` null removes the file. A new .cs file joins the project whose folder is the nearest above it. */
+    public static Solution WithText(Solution solution, PathMap paths, string rel, SourceText? text)
+    {
+        var abs = paths.Absolute(rel);
+        var ids = solution.GetDocumentIdsWithFilePath(abs);
+        if (ids.Length > 0)
+        {
+            foreach (var id in ids)
+            {
+                solution = text is null ? solution.RemoveDocument(id) : solution.WithDocumentText(id, text);
+            }
+            return solution;
+        }
+        if (text is null || !abs.EndsWith(".cs", StringComparison.OrdinalIgnoreCase)) return solution;
+        var owner = OwningProject(solution, abs);
+        if (owner is null) return solution;
+        var docId = DocumentId.CreateNewId(owner.Id, rel);
+        return solution.AddDocument(docId, Path.GetFileName(abs), text, filePath: abs);
+    }
+
+    public static Project? OwningProject(Solution solution, string abs) =>
+        solution.Projects
+            .Where(p => p.FilePath is not null && p.Language == LanguageNames.CSharp)
+            .Select(p => (project: p, dir: Path.GetDirectoryName(p.FilePath)! + Path.DirectorySeparatorChar))
+            .Where(p => abs.StartsWith(p.dir, StringComparison.Ordinal))
+            .OrderByDescending(p => p.dir.Length)
+            .Select(p => p.project)
+            .FirstOrDefault();
+}

@@ -1,0 +1,44 @@
+// Checking staged edits with the compiler, in memory: the CodeChecker the Host offers (check_code
+// and the pre-review gate ask it), and the shared pieces both use: which staged files to send and
+// how errors read.
+
+import type { CodeCheckResult, CodeChecker, CompileError } from '../../host';
+import type { StagedOverlay } from '../../tools/workspace/overlay';
+import type { RoslynEngine } from './roslyn-engine';
+
+export class EngineCodeChecker implements CodeChecker {
+  constructor(private readonly engine: RoslynEngine) {}
+
+  check(files: ReadonlyArray<{ path: string; text: string | null }>, options: { signal?: AbortSignal } = {}): Promise<CodeCheckResult> {
+    return this.engine.check<CodeCheckResult>({ files }, options.signal);
+  }
+}
+
+export interface StagedSources {
+  /** C# files with their staged text (null: staged for deletion). */
+  files: Array<{ path: string; text: string | null }>;
+  /** Staged files the in-memory check cannot judge (project files, props): the real build does. */
+  unchecked: string[];
+}
+
+export async function stagedSources(overlay: StagedOverlay): Promise<StagedSources> {
+  const files: StagedSources['files'] = [];
+  const unchecked: string[] = [];
+  for (const rel of overlay.stagedPaths()) {
+    if (rel.toLowerCase().endsWith('.cs')) files.push({ path: rel, text: await overlay.read(rel) });
+    else if (/\.(csproj|props|targets|sln|slnx)$/i.test(rel)) unchecked.push(rel);
+  }
+  return { files, unchecked };
+}
+
+export function errorLine(e: CompileError): string {
+  return `${e.filePath}:${e.line}:${e.column}: error ${e.code}: ${e.message}`;
+}
+
+export function checkReport(result: CodeCheckResult, unchecked: readonly string[]): string {
+  const compiled = result.projects.length > 0 ? result.projects.join(', ') : 'no project';
+  const also = unchecked.length > 0 ? `\nNot checked here (the build checks them): ${unchecked.join(', ')}.` : '';
+  if (result.total === 0) return `No new compile errors (compiled ${compiled} with your staged edits).${also}`;
+  const more = result.total > result.errors.length ? `\n[${result.total - result.errors.length} more not shown; fix these first.]` : '';
+  return `${result.total} new compile error(s) in ${compiled} with your staged edits:\n${result.errors.map(errorLine).join('\n')}${more}${also}`;
+}

@@ -1,0 +1,117 @@
+// The SymbolProvider of hosts without a language server (CLI, `ironbees mcp`, VS Code without a C#
+// extension): the Roslyn engine's compiler-exact answers, and the text index when the engine
+// cannot answer (not built, no solution to open, MSBuild failed, crashed or hung past its
+// restarts). The switch is said once, with why, to the log and to the model (takeNotice).
+
+import * as path from 'node:path';
+import type {
+  HostFileSystem, Logger, SourcePosition, SymbolDefinition, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider, TypeRelations,
+} from '../../host';
+import { parseDeclarations } from '../../tools/csharp/declarations';
+import { referenceName } from '../../tools/csharp/symbol-format';
+import type { CSharpTextIndex } from '../../tools/csharp/text-index';
+import { EngineRequestError, EngineUnavailableError } from './errors';
+import type { RoslynEngine } from './roslyn-engine';
+
+const FALLBACK = Symbol('fallback');
+const decoder = new TextDecoder('utf-8');
+
+export class EngineSymbolProvider implements SymbolProvider {
+  private notice: string | undefined;
+  private fellBack = false;
+
+  constructor(
+    private readonly engine: RoslynEngine,
+    private readonly textIndex: CSharpTextIndex,
+    private readonly fs: HostFileSystem,
+    private readonly root: string,
+    private readonly logger?: Logger,
+  ) {}
+
+  async findSymbols(query: string, options: { kind?: SymbolKind; limit?: number; signal?: AbortSignal } = {}): Promise<SymbolInfo[]> {
+    const found = await this.ask<SymbolInfo[]>('symbols', { query, kind: options.kind, limit: options.limit ?? 100 }, options.signal);
+    return found === FALLBACK ? this.textIndex.findSymbols(query, options) : found;
+  }
+
+  async findReferences(symbolName: string, options: { limit?: number; signal?: AbortSignal } = {}): Promise<SymbolLocation[]> {
+    const found = await this.ask<SymbolLocation[]>('references', { name: symbolName, limit: options.limit ?? 200 }, options.signal);
+    return found === FALLBACK ? this.textIndex.findReferences(symbolName, options) : found;
+  }
+
+  async findReferencesAt(at: SourcePosition, options: { limit?: number; signal?: AbortSignal } = {}): Promise<SymbolLocation[]> {
+    const found = await this.ask<SymbolLocation[]>('references', { at, limit: options.limit ?? 200 }, options.signal);
+    if (found !== FALLBACK) return found;
+    // The text index knows names only: the references of every declaration the name may mean.
+    const names = [...new Set((await this.textIndex.findDefinitions(at, options)).map(referenceName))];
+    const places = (await Promise.all(names.map((name) => this.textIndex.findReferences(name, options)))).flat();
+    return [...new Map(places.map((p) => [`${p.filePath}:${p.line}:${p.column}`, p])).values()];
+  }
+
+  async findDefinitions(at: SourcePosition, options: { signal?: AbortSignal } = {}): Promise<SymbolDefinition[]> {
+    const found = await this.ask<SymbolDefinition[]>('definitions', { at }, options.signal);
+    return found === FALLBACK ? this.textIndex.findDefinitions(at, options) : found;
+  }
+
+  async relatedTypes(typeName: string, options: { signal?: AbortSignal } = {}): Promise<TypeRelations[]> {
+    const found = await this.ask<TypeRelations[]>('relatedTypes', { typeName }, options.signal);
+    return found === FALLBACK ? this.textIndex.relatedTypes(typeName, options) : found;
+  }
+
+  async findImplementations(at: SourcePosition, options: { signal?: AbortSignal } = {}): Promise<SymbolDefinition[]> {
+    const found = await this.ask<SymbolDefinition[]>('implementations', { at }, options.signal);
+    if (found !== FALLBACK) return found;
+    // Without the compiler: the derived types of the type declared there (members have no answer).
+    const types = (await this.textIndex.findDefinitions(at, options)).filter((d) => ['class', 'interface', 'struct', 'record'].includes(d.kind));
+    const relations = types.length > 0 ? await this.textIndex.relatedTypes(referenceName(types[0]), options) : [];
+    return relations.flatMap((r) => r.subtypes).flatMap((t) =>
+      t.filePath === undefined ? [] : [{ name: t.name, kind: t.kind, filePath: t.filePath, line: t.line ?? 1, column: t.column ?? 1, containerName: t.containerName, preview: '' }],
+    );
+  }
+
+  async outline(relPath: string, options: { signal?: AbortSignal } = {}): Promise<SymbolInfo[]> {
+    const found = await this.ask<SymbolInfo[]>('outline', { filePath: relPath }, options.signal);
+    if (found !== FALLBACK) return found;
+    const bytes = await this.fs.readFile(path.join(this.root, relPath));
+    if (bytes === null) return [];
+    return parseDeclarations(decoder.decode(bytes).replace(/^\uFEFF/, '')).map((d) => ({
+      name: d.name, kind: d.kind, filePath: relPath, line: d.line, column: d.column, ...(d.containerName ? { containerName: d.containerName } : {}),
+    }));
+  }
+
+  invalidate(relPaths: readonly string[]): void {
+    this.textIndex.invalidate(relPaths);
+    this.engine.noteChanged(relPaths);
+  }
+
+  takeNotice(): string | undefined {
+    const notice = this.notice;
+    this.notice = undefined;
+    return notice;
+  }
+
+  /** The engine's answer, or FALLBACK when the text index must answer instead. */
+  private async ask<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T | typeof FALLBACK> {
+    try {
+      return await this.engine.query<T>(method, params, signal);
+    } catch (error) {
+      if (error instanceof EngineUnavailableError) {
+        this.noteFallback(error.message);
+        return FALLBACK;
+      }
+      // A question the engine cannot place (a file outside every project): the index may still know it.
+      if (error instanceof EngineRequestError) {
+        this.logger?.debug(`C# engine could not answer ${method}: ${error.message}; the text index answers`);
+        return FALLBACK;
+      }
+      throw error;
+    }
+  }
+
+  private noteFallback(why: string): void {
+    if (this.fellBack) return;
+    this.fellBack = true;
+    const text = `C# symbols come from the text index (names only, no types), because ${why}.`;
+    this.notice = `[${text} Same-named symbols may be mixed up; check with read_file.]`;
+    this.logger?.warn(text);
+  }
+}
