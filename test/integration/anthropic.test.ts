@@ -117,7 +117,9 @@ describe('AnthropicModelClient against a fake Messages API (real SDK)', () => {
     assert.equal(last[0].type, 'tool_result');
     assert.equal(last[0].cache_control, undefined);
     assert.deepEqual(last[1].cache_control, { type: 'ephemeral' });
-    assert.equal(body.messages[0].content, 'Fix it.', 'older messages stay as sent, without a breakpoint');
+    // The message the previous request ended with keeps its breakpoint, so this request reads that cache entry.
+    assert.deepEqual(body.messages[0].content, [{ type: 'text', text: 'Fix it.', cache_control: { type: 'ephemeral' } }]);
+    assert.equal(typeof body.messages[1].content === 'string' || body.messages[1].content.some((b) => b.cache_control), false, 'the answer carries none');
   });
 
   it('retries a 429 (SDK retry) and then succeeds', async () => {

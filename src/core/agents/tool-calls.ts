@@ -52,7 +52,7 @@ export async function runToolCalls<T>(calls: readonly ToolUseBlock[], env: ToolC
   for (const call of calls) {
     const startedAt = env.now();
     const answer = (outcome: ToolOutcome): void => {
-      results.push({ type: 'tool_result', tool_use_id: call.id, content: renderForModel(outcome), ...(outcome.ok ? {} : { is_error: true }) });
+      results.push({ type: 'tool_result', tool_use_id: call.id, content: outcome.ok ? renderForModel(outcome) : clipError(renderForModel(outcome)), ...(outcome.ok ? {} : { is_error: true }) });
       if (call.name !== env.terminal.name || !outcome.ok) recordToolCall(env, call.name, startedAt, outcome);
     };
 
@@ -129,4 +129,10 @@ function recordToolCall<T>(env: ToolCallEnv<T>, tool: string, startedAt: number,
     durationMs: Math.max(0, end - startedAt),
     ...failure,
   });
+}
+
+/** An error that echoes a huge model input (a 200 KB path) would flood the conversation: keep its head. */
+export const MAX_ERROR_CHARS = 2_000;
+function clipError(text: string): string {
+  return text.length <= MAX_ERROR_CHARS ? text : `${text.slice(0, MAX_ERROR_CHARS)}… (${text.length - MAX_ERROR_CHARS} more characters cut)`;
 }

@@ -3,8 +3,12 @@
 // Prompt caching: Anthropic caches the prompt prefix up to each `cache_control` breakpoint, in the
 // order tools → system → messages. The tools and the system prompt never change within an agent's
 // loop, so a breakpoint on the last tool and one on the system block make them the cached prefix;
-// a third on the last block of the newest message lets each turn read the previous turn's
-// conversation from the cache instead of paying for it again (4 breakpoints are allowed).
+// a third on the last block of the newest message writes this turn's conversation to the cache.
+// The API looks for an earlier cached prefix only up to 20 blocks before a breakpoint, so a turn
+// with many parallel tool calls (12 tool_use + 12 tool_result blocks) would put the previous
+// turn's entry out of reach: the fourth breakpoint therefore sits exactly where the previous
+// request put its newest one (the last message before the newest answer), which reads that entry
+// whatever the number of blocks in between (4 breakpoints are allowed).
 
 import type {
   ContentBlockParam,
@@ -37,14 +41,29 @@ export function toAnthropicSystem(system: string): TextBlockParam[] | undefined 
 }
 
 export function toAnthropicMessages(messages: readonly ModelMessage[], cacheConversation: boolean): MessageParam[] {
+  const marked = cacheConversation ? conversationBreakpoints(messages) : new Set<number>();
   return messages.map((message, index): MessageParam => {
-    const isNewest = index === messages.length - 1;
-    if (cacheConversation && isNewest) return { role: message.role, content: withCacheBreakpoint(message.content) };
+    if (marked.has(index)) return { role: message.role, content: withCacheBreakpoint(message.content) };
     return {
       role: message.role,
       content: typeof message.content === 'string' ? message.content : message.content.map(toBlockParam),
     };
   });
+}
+
+/**
+ * The messages whose last block carries a breakpoint: the newest, and the one the previous request
+ * ended with (the message before the newest assistant answer), so its cache entry is read exactly.
+ */
+export function conversationBreakpoints(messages: readonly ModelMessage[]): Set<number> {
+  const newest = messages.length - 1;
+  const marked = new Set<number>();
+  if (newest < 0) return marked;
+  marked.add(newest);
+  let answer = newest;
+  while (answer >= 0 && messages[answer].role !== 'assistant') answer -= 1;
+  if (answer > 0) marked.add(answer - 1);
+  return marked;
 }
 
 function toBlockParam(block: ContentBlock): ContentBlockParam {

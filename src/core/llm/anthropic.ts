@@ -25,7 +25,7 @@ export interface AnthropicClientOptions {
   timeoutMs?: number;
   /** Where the SDK's own log lines and price warnings go; stderr when absent, so stdout stays clean for --json. */
   logger?: Logger;
-  /** Adds a cache breakpoint on the newest message so each turn reuses the last (default true). */
+  /** Adds cache breakpoints on the newest message and on the previous request's last one, so each turn reuses the last (default true). */
   cacheConversation?: boolean;
 }
 

@@ -10,6 +10,7 @@ import type { CodingState, FileEdit } from '../model';
 import { AgentModeError, StateNotFoundError } from '../errors';
 import { resolveWorkspacePath } from '../tools/workspace/paths';
 import type { RunSummary, TraceEvent } from './types';
+import { appendTraceLine } from './event-log';
 
 export const STATE_SCHEMA_VERSION = 1;
 
@@ -110,7 +111,8 @@ export class RunStore {
   }
 
   async appendEvent(runId: string, event: TraceEvent): Promise<void> {
-    await this.host.fs.appendFile(path.join(this.runDir(runId), 'events.jsonl'), `${JSON.stringify(event)}\n`);
+    // Numbered and serialised per run (event-log.ts): fire-and-forget sinks must not reorder lines.
+    await appendTraceLine(this.host, path.join(this.runDir(runId), 'events.jsonl'), event);
   }
 
   async load(runId: string): Promise<PersistedRun> {

@@ -20,7 +20,7 @@ describe('Anthropic mapping', () => {
     assert.equal(toAnthropicSystem(''), undefined);
   });
 
-  it('marks the newest message for caching (a string becomes a text block), unless asked not to', () => {
+  it('marks the newest message and the one the previous request ended with (a string becomes a text block), unless asked not to', () => {
     const messages = toAnthropicMessages(
       [
         { role: 'user', content: 'first' },
@@ -29,7 +29,8 @@ describe('Anthropic mapping', () => {
       ],
       true,
     );
-    assert.equal(messages[0].content, 'first');
+    assert.deepEqual(messages[0].content, [{ type: 'text', text: 'first', cache_control: { type: 'ephemeral' } }]);
+    assert.deepEqual(messages[1].content, [{ type: 'tool_use', id: 't', name: 'read_file', input: { path: 'a' } }]);
     assert.deepEqual(messages[2].content, [
       { type: 'tool_result', tool_use_id: 't', content: 'oops', is_error: true, cache_control: { type: 'ephemeral' } },
     ]);

@@ -16,6 +16,9 @@ export interface ResolvedPath {
 /** Folders no tool may read or write, compared case-insensitively (Windows and macOS ignore case). */
 const PROTECTED_SEGMENTS = new Set(['.git', '.ironbees']);
 
+/** Longer than any path a file system accepts (Linux PATH_MAX is 4096). */
+export const MAX_PATH_CHARS = 4_096;
+
 const HINT = 'use a path relative to the workspace root, e.g. "src/App/Program.cs"';
 
 export interface ResolveOptions {
@@ -39,6 +42,8 @@ const CASE_INSENSITIVE_FS = process.platform === 'win32' || process.platform ===
 export function resolveWorkspacePath(root: string, rel: string, options: ResolveOptions = {}): ResolvedPath {
   if (typeof rel !== 'string') throw new PathOutsideWorkspaceError(String(rel), `a path must be text; ${HINT}`);
   if (rel.includes('\0')) throw new PathOutsideWorkspaceError(rel, 'the path contains a NUL character');
+  // No file system takes paths this long; refusing early keeps a huge model string from costing seconds of I/O.
+  if (rel.length > MAX_PATH_CHARS) throw new PathOutsideWorkspaceError(`${rel.slice(0, 60)}…`, `the path is ${rel.length} characters long (at most ${MAX_PATH_CHARS})`);
   const absRoot = path.resolve(root);
   const cleaned = rel.trim().replace(/\\/g, '/');
   const abs = path.resolve(absRoot, cleaned === '' ? '.' : cleaned);

@@ -1,0 +1,63 @@
+// The trace file of a run (events.jsonl): one JSON line per event, each with a sequence number
+// (`seq`, 1, 2, 3, … per run) and written in the order the events were recorded.
+//
+// Why a queue: trace sinks fire and forget (a step must not wait for its trace), so many appends
+// to the same file can be in flight at once, and concurrent appends land in whatever order the
+// file system finishes them. Here the seq is taken when the event is recorded and the appends of
+// one file run one after another, so line order = seq order = recording order, and none is lost.
+// The queues are shared by every RunStore of the process (the orchestrator's and the MCP
+// server's), keyed by the file, so two writers of the same run never race either.
+
+import type { Host } from '../host';
+import type { TraceEvent } from './types';
+
+/** One line of events.jsonl as written: the event with its sequence number first. */
+export type TraceLine = { seq: number } & TraceEvent;
+
+interface FileQueue {
+  /** The last seq handed out; null until the existing file was read (on resume it continues). */
+  lastSeq: number | null;
+  tail: Promise<void>;
+}
+
+const queues = new Map<string, FileQueue>();
+const DECODER = new TextDecoder();
+
+/** The seq to continue from: the last line's seq, or the count of lines for a file written before seq existed. */
+export function lastSeqOf(text: string): number {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  const last = lines.at(-1);
+  if (last === undefined) return 0;
+  try {
+    const seq = (JSON.parse(last) as { seq?: unknown }).seq;
+    if (typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= lines.length) return seq;
+  } catch {
+    // A torn last line (a crash mid-append): count it, the next line still gets a fresh number.
+  }
+  return lines.length;
+}
+
+/**
+ * Appends `event` to `file` after every earlier append to it, numbered one past the last line.
+ * The returned promise settles when this line is written; a failed write does not block the next.
+ */
+export function appendTraceLine(host: Host, file: string, event: TraceEvent): Promise<void> {
+  let queue = queues.get(file);
+  if (!queue) {
+    queue = { lastSeq: null, tail: Promise.resolve() };
+    queues.set(file, queue);
+  }
+  const q = queue;
+  const write = q.tail.then(async () => {
+    if (q.lastSeq === null) {
+      const bytes = await host.fs.readFile(file);
+      q.lastSeq = bytes ? lastSeqOf(DECODER.decode(bytes)) : 0;
+    }
+    // Counted only once written, so a failed write leaves no gap in the numbers.
+    const line: TraceLine = { seq: q.lastSeq + 1, ...event };
+    await host.fs.appendFile(file, `${JSON.stringify(line)}\n`);
+    q.lastSeq = line.seq;
+  });
+  q.tail = write.catch(() => undefined);
+  return write;
+}
