@@ -190,6 +190,8 @@ export interface WorkflowContext {
   maxIterations: number;
   /** Overrides the model of every agent (the CLI's --model). */
   model?: string;
+  /** Who answers for the model: kept with the run so a resume uses the same (the CLI's --demo). Absent = Anthropic. */
+  modelProvider?: 'anthropic' | 'demo';
   approval: { plan: PlanApprovalPolicy; diffs: DiffApprovalPolicy };
   timeouts: { buildMs: number; testMs: number };
   /** The solution or project to build and test, workspace-relative; found automatically when absent. */

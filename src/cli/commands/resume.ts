@@ -20,9 +20,12 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
     writeLine(ctx.io.stderr, `Run ${args.runId} already ended at ${node}; there is nothing to resume (see \`ironbees runs\`).`);
     return exitCodeForNode(node);
   }
+  // The run keeps the model it started with: a run begun with --demo resumes with the demo model
+  // without --demo being given again (--model is in the run's own context already).
+  const demo = args.demo || persisted.codingState.metadata.modelProvider === 'demo';
   const toolApprovals = new ToolApprovalRelay();
-  const runtime = await ctx.deps.createRuntime({ workspaceRoot: args.workspace, demo: args.demo, env: ctx.io.env, logger: ctx.logger, askToolApproval: toolApprovals.ask });
-  if (args.demo) announceDemo(ctx);
+  const runtime = await ctx.deps.createRuntime({ workspaceRoot: args.workspace, demo, env: ctx.io.env, logger: ctx.logger, askToolApproval: toolApprovals.ask });
+  if (demo) announceDemo(ctx);
   try {
     return await driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
       runtime.orchestrator.resume(args.runId, signal),

@@ -29,6 +29,7 @@ export function workflowContextFor(args: RunArgs, target: string | undefined): W
     workspaceRoot: args.workspace,
     maxIterations: args.maxIterations,
     ...(args.model ? { model: args.model } : {}),
+    modelProvider: args.demo ? 'demo' : 'anthropic',
     approval: { plan: args.planApproval, diffs: args.diffApproval },
     timeouts: { buildMs: args.buildTimeoutMs, testMs: args.testTimeoutMs },
     ...(target ? { target } : {}),
