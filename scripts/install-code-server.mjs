@@ -95,7 +95,7 @@ export async function installCodeServer(write = (line) => console.error(line)) {
       join(codeServerHome, 'package.json'),
       `${JSON.stringify({ name: 'ironbees-code-server', private: true, dependencies: { 'code-server': CODE_SERVER_VERSION } }, null, 2)}\n`,
     );
-    progress.phase(`installing into ${codeServerHome} with npm (first time only, about a minute)`);
+    progress.phase(`installing into ${codeServerHome} with npm (first time only, about a minute)`, 'installing with npm');
     try {
       await npmInstall(tmp, join(codeServerHome, 'npm-install.log'));
     } finally {

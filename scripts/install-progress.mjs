@@ -23,10 +23,10 @@ export function createInstallProgress(options) {
   };
 
   return {
-    /** Starts a phase: says so at once, then every tickMs while it lasts. */
-    phase(title) {
+    /** Starts a phase: says so at once, then every tickMs while it lasts (with `short`, when given). */
+    phase(title, short = title) {
       stopTicker();
-      current = title;
+      current = short;
       options.write(`${options.label}: ${title}… (${elapsed()})`);
       ticker = every(() => options.write(`${options.label}: still ${current}… (${elapsed()})`), tickMs);
       ticker.unref?.();

@@ -29,7 +29,7 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '  -w, --workspace DIR   the workspace (default: the current folder)',
     '  -y, --yes             approve plan and diffs; an escalation ends the run (exit 3)',
     '      --json            one CodingState JSON object per line on stdout',
-    '      --demo            use the scripted demo model instead of Anthropic',
+    '      --demo            use the scripted demo model (a run started with --demo keeps it without this flag)',
   ],
   runs: [
     'ironbees runs [options]',

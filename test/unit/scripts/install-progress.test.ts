@@ -8,7 +8,7 @@ import * as path from 'node:path';
 const SCRIPTS = path.resolve(__dirname, '..', '..', '..', 'scripts');
 
 interface Progress {
-  phase(title: string): void;
+  phase(title: string, short?: string): void;
   done(summary: string): void;
   stop(): void;
 }
@@ -46,7 +46,7 @@ describe('npm start: code-server install progress', () => {
 
     progress.phase('preparing the offline ripgrep cache');
     clock += 2_400;
-    progress.phase('installing with npm');
+    progress.phase('installing into /x with npm (first time only, about a minute)', 'installing with npm');
     tick(15_000);
     tick(15_000);
     clock += 9_000;
@@ -54,7 +54,7 @@ describe('npm start: code-server install progress', () => {
     progress.done('installed');
     assert.deepEqual(lines, [
       'code-server 4.100.3: preparing the offline ripgrep cache… (0 s)',
-      'code-server 4.100.3: installing with npm… (2 s)',
+      'code-server 4.100.3: installing into /x with npm (first time only, about a minute)… (2 s)',
       'code-server 4.100.3: still installing with npm… (17 s)',
       'code-server 4.100.3: still installing with npm… (32 s)',
       'code-server 4.100.3: checking the install… (41 s)',
