@@ -8,11 +8,12 @@
 // - npm_config_yes: node-pty's postinstall runs `npx node-gyp`, which would prompt.
 // - @vscode/ripgrep downloads `rg` from GitHub at postinstall (no internet here); it first looks in
 //   $TMPDIR for a cached tarball, so we put one there holding Debian's `rg`, in a fresh TMPDIR.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createInstallProgress } from './install-progress.mjs';
 
 export const CODE_SERVER_VERSION = '4.100.3';
 const RIPGREP_CACHE = 'vscode-ripgrep-cache-1.15.11';
@@ -29,7 +30,7 @@ export const codeServerPaths = {
   serverMain: join(packageDir, 'lib', 'vscode', 'out', 'server-main.js'),
 };
 
-function isInstalled() {
+export function isInstalled() {
   if (!existsSync(doneMarker) || !existsSync(codeServerPaths.serverMain)) return false;
   const marker = readFileSync(doneMarker, 'utf8').trim();
   const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
@@ -53,43 +54,65 @@ function prepareRipgrepCache(rgPath) {
   copyFileSync(rgPath, join(staging, 'rg'));
   const cacheDir = join(tmp, RIPGREP_CACHE);
   mkdirSync(cacheDir);
-  const tar = spawnSync('tar', ['-czf', join(cacheDir, RIPGREP_TARBALL), '-C', staging, 'rg'], { stdio: 'inherit' });
+  const tar = spawnSync('tar', ['-czf', join(cacheDir, RIPGREP_TARBALL), '-C', staging, 'rg'], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (tar.status !== 0) throw new Error('could not pack the ripgrep tarball');
   return tmp;
 }
 
-export function installCodeServer() {
-  if (isInstalled()) {
-    console.log(`code-server ${CODE_SERVER_VERSION} is already installed in ${codeServerHome}`);
-    return;
-  }
+/** npm's own output goes to a log, shown only if the install fails: a working install stays quiet. */
+function npmInstall(tmp, logPath) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['install', '--no-audit', '--no-fund', '--loglevel', 'error'], {
+      cwd: codeServerHome,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TMPDIR: tmp, npm_config_unsafe_perm: 'true', npm_config_yes: 'true' },
+    });
+    let log = '';
+    child.stdout.on('data', (chunk) => (log += chunk));
+    child.stderr.on('data', (chunk) => (log += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      writeFileSync(logPath, log);
+      if (code === 0) resolve();
+      else reject(new Error(`npm install of code-server failed (exit ${code}); its output (${logPath}) ends:\n${log.slice(-4000)}`));
+    });
+  });
+}
+
+/** Silent when code-server is already installed; otherwise a progress line per phase on stderr. */
+export async function installCodeServer(write = (line) => console.error(line)) {
+  if (isInstalled()) return;
   if (process.arch !== 'x64' || process.platform !== 'linux') {
     throw new Error(`the offline ripgrep trick is for linux-x64; this is ${process.platform}-${process.arch}`);
   }
-  const started = Date.now();
-  const tmp = prepareRipgrepCache(findRipgrep());
-  mkdirSync(codeServerHome, { recursive: true });
-  rmSync(doneMarker, { force: true });
-  writeFileSync(
-    join(codeServerHome, 'package.json'),
-    `${JSON.stringify({ name: 'ironbees-code-server', private: true, dependencies: { 'code-server': CODE_SERVER_VERSION } }, null, 2)}\n`,
-  );
-  console.log(`Installing code-server ${CODE_SERVER_VERSION} into ${codeServerHome} (about a minute)…`);
-  const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel', 'error'], {
-    cwd: codeServerHome,
-    stdio: 'inherit',
-    env: { ...process.env, TMPDIR: tmp, npm_config_unsafe_perm: 'true', npm_config_yes: 'true' },
-  });
-  rmSync(tmp, { recursive: true, force: true });
-  if (npm.status !== 0) throw new Error(`npm install of code-server failed (exit ${npm.status})`);
-  if (!existsSync(codeServerPaths.serverMain)) throw new Error(`installed, but ${codeServerPaths.serverMain} is missing`);
-  writeFileSync(doneMarker, `${CODE_SERVER_VERSION}\n`);
-  console.log(`code-server ${CODE_SERVER_VERSION} installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const progress = createInstallProgress({ label: `code-server ${CODE_SERVER_VERSION}`, write });
+  try {
+    progress.phase('preparing the offline ripgrep cache');
+    const tmp = prepareRipgrepCache(findRipgrep());
+    mkdirSync(codeServerHome, { recursive: true });
+    rmSync(doneMarker, { force: true });
+    writeFileSync(
+      join(codeServerHome, 'package.json'),
+      `${JSON.stringify({ name: 'ironbees-code-server', private: true, dependencies: { 'code-server': CODE_SERVER_VERSION } }, null, 2)}\n`,
+    );
+    progress.phase(`installing into ${codeServerHome} with npm (first time only, about a minute)`, 'installing with npm');
+    try {
+      await npmInstall(tmp, join(codeServerHome, 'npm-install.log'));
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    progress.phase('checking the install');
+    if (!existsSync(codeServerPaths.serverMain)) throw new Error(`installed, but ${codeServerPaths.serverMain} is missing`);
+    writeFileSync(doneMarker, `${CODE_SERVER_VERSION}\n`);
+    progress.done('installed');
+  } finally {
+    progress.stop();
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    installCodeServer();
+    await installCodeServer();
   } catch (error) {
     console.error(`install-code-server: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

@@ -18,10 +18,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const vsix = join(root, 'dist', 'ironbees.vsix');
 
 function step(title, command, args) {
-  console.error(`> ${title}`);
+  if (title) console.error(`> ${title}`);
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
-    console.error(`${title} failed (exit ${result.status}).`);
+    console.error(`${title ?? args.at(-1)} failed (exit ${result.status}).`);
     process.exit(1);
   }
 }
@@ -39,7 +39,8 @@ async function choosePort() {
   return (await portIsFree(8080)) ? 8080 : freePort();
 }
 
-step('Installing code-server (first time only, about a minute)', process.execPath, [join(root, 'scripts', 'install-code-server.mjs')]);
+// Says nothing when code-server is installed; while it installs, it prints its own progress lines.
+step(null, process.execPath, [join(root, 'scripts', 'install-code-server.mjs')]);
 step('Building and packaging the extension', 'npm', ['run', '--silent', 'package']);
 if (!existsSync(vsix)) {
   console.error(`npm run package did not produce ${vsix}.`);

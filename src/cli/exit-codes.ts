@@ -10,6 +10,8 @@ export const ExitCode = {
   FAILED: 1,
   USAGE: 2,
   ESCALATED: 3,
+  /** The person chose stop at an escalation: the run ended as asked, nothing is left waiting (unlike 3). */
+  STOPPED_AT_ESCALATION: 4,
   INTERRUPTED: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -52,7 +54,7 @@ export function exitCodeForNode(node: WorkflowNode, stoppedByPerson = false): Ex
     case 'FAILED':
       return ExitCode.FAILED;
     case 'CANCELLED':
-      return stoppedByPerson ? ExitCode.ESCALATED : ExitCode.INTERRUPTED;
+      return stoppedByPerson ? ExitCode.STOPPED_AT_ESCALATION : ExitCode.INTERRUPTED;
     case 'WAIT_HUMAN':
     case 'ESCALATE':
       return ExitCode.ESCALATED;

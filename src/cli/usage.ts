@@ -38,7 +38,7 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '  -w, --workspace DIR   the workspace (default: the current folder)',
     '  -y, --yes             approve plan and diffs; an escalation ends the run (exit 3)',
     '      --json            one CodingState JSON object per line on stdout',
-    '      --demo            use the scripted demo model instead of Anthropic',
+    '      --demo            use the scripted demo model (a run started with --demo keeps it without this flag)',
   ],
   runs: [
     'ironbees runs [options]',
@@ -64,7 +64,7 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
 
 const FOOTER = [
   'Global: -h, --help   show help (also: ironbees <command> --help) · --version',
-  'Exit codes: 0 success · 1 failed · 2 bad usage or configuration · 3 escalated (needs a person) · 130 interrupted (resumable)',
+  'Exit codes: 0 success · 1 failed · 2 bad usage or configuration · 3 escalated (needs a person) · 4 stopped by you at an escalation · 130 interrupted (resumable)',
   'Model access: ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL), as the Anthropic SDK reads them.',
 ];
 

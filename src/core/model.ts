@@ -198,6 +198,8 @@ export interface WorkflowContext {
   model?: string;
   /** Overrides the provider of every agent (the CLI's --provider); each agent.yaml's, else Anthropic, when absent. */
   provider?: 'anthropic' | 'openai';
+  /** Who answers for the model: kept with the run so a resume uses the same (the CLI's --demo). Absent = Anthropic. */
+  modelProvider?: 'anthropic' | 'demo';
   approval: { plan: PlanApprovalPolicy; diffs: DiffApprovalPolicy };
   timeouts: { buildMs: number; testMs: number };
   /** The solution or project to build and test, workspace-relative; found automatically when absent. */

@@ -21,12 +21,15 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
     writeLine(ctx.io.stderr, `Run ${args.runId} already ended at ${node}; there is nothing to resume (see \`ironbees runs\`).`);
     return exitCodeForNode(node);
   }
+  // The run keeps the model it started with: a run begun with --demo resumes with the demo model
+  // without --demo being given again (--model is in the run's own context already).
+  const demo = args.demo || persisted.codingState.metadata.modelProvider === 'demo';
   const toolApprovals = new ToolApprovalRelay();
   // The run keeps the provider and model it was started with; the keys they need are checked now.
   const started = (persisted.machine as { context?: { workflow?: WorkflowContext } } | null)?.context?.workflow;
   const runtime = await ctx.deps.createRuntime({
     workspaceRoot: args.workspace,
-    demo: args.demo,
+    demo,
     env: ctx.io.env,
     logger: ctx.logger,
     askToolApproval: toolApprovals.ask,
@@ -34,7 +37,7 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
     ...(started?.model ? { model: started.model } : {}),
     ...(started?.fallback ? { fallback: started.fallback } : {}),
   });
-  if (args.demo) announceDemo(ctx);
+  if (demo) announceDemo(ctx);
   try {
     return await driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
       runtime.orchestrator.resume(args.runId, signal),

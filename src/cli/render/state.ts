@@ -75,6 +75,8 @@ function stepLine(state: CodingState, colors: Colors, text: string): string {
   return `${colors.dim(`[${state.iterationCount}/${state.maxIterations}]`)} ${colors.bold(state.currentNode)} ${text}`;
 }
 
+export const PLAN_UNCHANGED = 'The planner returned the same plan (unchanged after your feedback).';
+
 function samePlan(a: CodingState | null, b: CodingState): boolean {
   return JSON.stringify(a?.plan ?? null) === JSON.stringify(b.plan);
 }
@@ -98,6 +100,7 @@ export function describeTransition(previous: CodingState | null, next: CodingSta
       break;
     case 'WAIT_PLAN_APPROVAL':
       lines.push(stepLine(next, colors, 'the plan waits for approval'));
+      if (next.metadata.planUnchangedAfterFeedback === true) lines.push(colors.yellow(PLAN_UNCHANGED));
       break;
     case 'CODE':
       lines.push(stepLine(next, colors, 'the coder is editing…'));

@@ -11,6 +11,7 @@ import type { ErrorContext, ExecutionPlan, IterationRecord, Usage } from '../mod
 import { OrchestratorError, errorMessage } from '../errors';
 import { applyFileDecisions, describeRejectedDiffs } from './diff-decisions';
 import { attemptOf } from './handoff';
+import { planUnchangedAfterFeedback } from './plan-unchanged';
 import { toCodingState } from './run-context';
 import type {
   BaselineInput,
@@ -75,6 +76,7 @@ export const runMachine = setup({
   actions: {
     assignBaseline: assign((_, params: { baseline: Baseline }) => ({ baseline: params.baseline })),
     assignPlan: assign(({ context }, params: PlanOutput) => ({
+      planUnchangedAfterFeedback: planUnchangedAfterFeedback({ spec: context.spec, plan: context.plan, feedback: context.planFeedback }, params),
       spec: params.spec,
       plan: params.plan,
       planFeedback: null,

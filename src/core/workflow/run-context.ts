@@ -35,6 +35,8 @@ export interface RunContext {
   plan: ExecutionPlan | null;
   /** Feedback on a rejected plan, for the next PLAN. */
   planFeedback: string | null;
+  /** The last re-plan after feedback returned the very plan the person rejected (said at the gate). */
+  planUnchangedAfterFeedback?: boolean;
   /** What the coder proposed in the current iteration. */
   codeDiffs: FileEdit[];
   coderSummary: string;
@@ -259,6 +261,11 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
     metadata: withoutUndefined({
       workspaceRoot: context.workflow.workspaceRoot,
       createdAt: context.createdAt,
+      // The model settings the run started with, which a resume keeps (additive metadata).
+      modelProvider: context.workflow.modelProvider ?? undefined,
+      model: context.workflow.model ?? undefined,
+      // Additive: present (true) only when the current plan is the one the person rejected, returned unchanged.
+      planUnchangedAfterFeedback: context.planUnchangedAfterFeedback ? true : undefined,
       coderSummary: context.coderSummary || undefined,
       approvedFiles: context.approvedEdits.map((e) => e.filePath),
       rejections: context.rejections ?? undefined,

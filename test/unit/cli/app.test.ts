@@ -65,6 +65,7 @@ describe('runCli', () => {
       const help = testIo(null, workspace);
       assert.equal(await runCli(['--help'], help), 0);
       assert.match(help.out(), /ironbees run "<request>"/);
+      assert.ok(help.out().includes('3 escalated (needs a person) · 4 stopped by you at an escalation · 130 interrupted'), help.out());
       const ver = testIo(null, workspace);
       assert.equal(await runCli(['--version'], ver), 0);
       assert.equal(ver.out().trim(), version);
@@ -127,6 +128,7 @@ describe('runCli', () => {
         workspaceRoot: workspace,
         maxIterations: 3,
         model: 'm1',
+        modelProvider: 'anthropic',
         approval: { plan: 'always', diffs: 'first' },
         timeouts: { buildMs: 600_000, testMs: 600_000 },
         target: 'App.sln',
@@ -164,10 +166,10 @@ describe('runCli', () => {
       assert.match(io.err(), /\+ {2}int Add\(int a, int b\) => a \+ b;/);
     });
 
-    it('stop at the escalation exits 3; continue goes on with guidance', async () => {
+    it('stop at the escalation exits 4 (not 3: nothing is left waiting); continue goes on with guidance', async () => {
       const stop = new FakeOrchestrator(scriptedRun(false));
       const io = testIo(['a', 'a', 's'], workspace);
-      assert.equal(await runCli(['run', 'Fix it'], io, depsWith(stop)), 3);
+      assert.equal(await runCli(['run', 'Fix it'], io, depsWith(stop)), 4);
       assert.deepEqual(stop.decisions.at(-1), { type: 'STOP' });
       assert.match(io.err(), /stopped at the escalation/);
 

@@ -10,7 +10,8 @@ describe('cli exit codes', () => {
     assert.equal(exitCodeForNode('SUCCESS'), 0);
     assert.equal(exitCodeForNode('FAILED'), 1);
     assert.equal(exitCodeForNode('WAIT_HUMAN'), 3);
-    assert.equal(exitCodeForNode('CANCELLED', true), 3);
+    assert.equal(exitCodeForNode('CANCELLED', true), 4);
+    assert.equal(ExitCode.STOPPED_AT_ESCALATION, 4);
     assert.equal(exitCodeForNode('CANCELLED'), 130);
     assert.equal(exitCodeForNode('CODE'), 130);
   });
