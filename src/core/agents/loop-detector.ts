@@ -46,7 +46,7 @@ export class RepeatedFailureDetector {
 }
 
 /** JSON with object keys sorted, so `{a, b}` and `{b, a}` are the same call. */
-function stableJson(value: unknown): string {
+export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (value && typeof value === 'object') {
     return `{${Object.keys(value as Record<string, unknown>)

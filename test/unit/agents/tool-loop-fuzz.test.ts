@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadAgents, requireAgent } from '../../../src/core/agents/loader';
 import { runToolLoop } from '../../../src/core/agents/tool-loop';
+import { stableJson } from '../../../src/core/agents/loop-detector';
 import type { TerminalVerdict } from '../../../src/core/agents/tool-loop';
 import type { ModelMessage, ModelResponse, ToolResultBlock } from '../../../src/core/llm/port';
 import { ScriptedModelClient, modelTurn, toolUseBlock } from '../../../src/core/llm/scripted';
@@ -99,10 +100,15 @@ describe(`tool loop fuzz: ${ANSWERS} malformed model answers through the real co
 
     for (let conversation = 0; conversation * PER_CONVERSATION < ANSWERS; conversation += 1) {
       const sent: Array<{ category: FuzzCategory; response: ModelResponse }> = [];
+      const repeats = new Map<string, number>();
       const model = new ScriptedModelClient((request, callIndex) => {
         if (callIndex > 0) check(sent[callIndex - 1].response, sent[callIndex - 1].category, request.messages.at(-1));
         if (callIndex === PER_CONVERSATION) return modelTurn([toolUseBlock(TERMINAL, { summary: FUZZ_DONE })]);
-        const answer = malformedAnswer(rand, world);
+        // A third identical failing call stops the step as stuck (the loop detector, tested on its own):
+        // the fuzz keeps each call to at most two repeats per conversation so every answer is met by a tool error.
+        let answer = malformedAnswer(rand, world);
+        while (tooRepeated(repeats, callKeys(answer.response))) answer = malformedAnswer(rand, world);
+        for (const key of callKeys(answer.response)) repeats.set(key, (repeats.get(key) ?? 0) + 1);
         seen.set(answer.category, (seen.get(answer.category) ?? 0) + 1);
         sent.push(answer);
         return answer.response;
@@ -131,3 +137,15 @@ describe(`tool loop fuzz: ${ANSWERS} malformed model answers through the real co
     if (process.env.IRONBEES_PRINT_FUZZ) console.log(JSON.stringify({ checked, toolErrors, seen: Object.fromEntries(seen) }));
   });
 });
+
+/** One key per tool call of an answer: its name and input, as the loop detector compares them. */
+function callKeys(response: ModelResponse): string[] {
+  return response.content.filter((b) => b.type === 'tool_use').map((b) => `${b.name}\u0000${stableJson(b.input)}`);
+}
+
+/** Whether these calls would bring one call to a third identical attempt in the conversation. */
+function tooRepeated(repeats: ReadonlyMap<string, number>, keys: readonly string[]): boolean {
+  const counts = new Map(repeats);
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return keys.some((key) => (counts.get(key) ?? 0) > 2);
+}
