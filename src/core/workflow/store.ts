@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Host } from '../host';
 import type { CodingState, FileEdit } from '../model';
 import { AgentModeError, StateNotFoundError } from '../errors';
+import { redact, redactDeep } from '../redact';
 import { resolveWorkspacePath } from '../tools/workspace/paths';
 import type { RunSummary, TraceEvent } from './types';
 
@@ -110,7 +111,7 @@ export class RunStore {
   }
 
   async appendEvent(runId: string, event: TraceEvent): Promise<void> {
-    await this.host.fs.appendFile(path.join(this.runDir(runId), 'events.jsonl'), `${JSON.stringify(event)}\n`);
+    await this.host.fs.appendFile(path.join(this.runDir(runId), 'events.jsonl'), `${JSON.stringify(redactDeep(event))}\n`);
   }
 
   async load(runId: string): Promise<PersistedRun> {
@@ -253,7 +254,7 @@ export class RunStore {
 
   async writeHandoff(runId: string, markdown: string): Promise<string> {
     const target = this.handoffPath(runId);
-    await this.host.fs.writeFile(target, markdown);
+    await this.host.fs.writeFile(target, redact(markdown));
     return target;
   }
 }
