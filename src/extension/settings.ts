@@ -10,26 +10,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DiffApprovalPolicy, PlanApprovalPolicy, WorkflowContext } from '../core/model';
 import { DEFAULT_MAX_ITERATIONS } from '../core/model';
+import { PERSON_ONLY_SETTINGS, SETTINGS_SECTION, SettingKeys } from './settings-keys';
 import { findWorkspaceOverrides } from './workspace-overrides';
 
-export const SETTINGS_SECTION = 'ironbees';
-
-export const SettingKeys = {
-  model: 'model',
-  maxIterations: 'maxIterations',
-  planApproval: 'approval.plan',
-  diffApproval: 'approval.diffs',
-  buildSeconds: 'timeouts.buildSeconds',
-  testSeconds: 'timeouts.testSeconds',
-  agentsFolder: 'agentsFolder',
-  demoModel: 'demoModel',
-  anthropicBaseUrl: 'anthropicBaseUrl',
-  mcpServers: 'mcpServers',
-  secretEnvironmentVariables: 'secretEnvironmentVariables',
-} as const;
-
-/** Only the person's user (or remote machine) settings set these; a workspace value is ignored. */
-export const PERSON_ONLY_SETTINGS: readonly string[] = [SettingKeys.anthropicBaseUrl, SettingKeys.planApproval, SettingKeys.diffApproval, SettingKeys.secretEnvironmentVariables];
+export { PERSON_ONLY_SETTINGS, SETTINGS_SECTION, SettingKeys } from './settings-keys';
 
 /** Each ignored workspace value is logged once per session, not on every read. */
 const reportedWorkspaceValues = new Set<string>();
