@@ -75,7 +75,8 @@ export interface ChildEnvironmentOptions {
 /** The environment for a child process: `base` without credential variables, then `set` on top. */
 export function childEnvironment(options: ChildEnvironmentOptions = {}): Record<string, string> {
   const base = options.base ?? process.env;
-  const extra = extraNames(process.env === base ? base : { ...process.env, ...base });
+  // The names this process lists, and those a given base lists (a base is never a credential in itself).
+  const extra = base === process.env ? extraNames(base) : [...extraNames(process.env), ...parseSecretNames(base[SECRET_NAMES_ENV])];
   registerCredentialValues(base, extra);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) {
