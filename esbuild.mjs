@@ -1,12 +1,14 @@
 // Bundles the entry points. The CLI is one CommonJS file with its dependencies inlined, so
 // `node dist/cli.js` works from a checkout with no further step. The extension is one minified
-// CommonJS file too (`vscode` stays external: the editor provides it), so the .vsix needs no
-// node_modules. The webview is a browser IIFE with its CSS beside it, plus the codicon font.
+// CommonJS file too (scripts/extension-build.mjs). The webview is a browser IIFE with its CSS beside
+// it, plus the codicon font. `--production` (npm run package) builds the extension without its test
+// hooks; without it (npm run build) the suites inside a real VS Code can reach the live services.
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { publishRoslynEngine } from './scripts/build-roslyn.mjs';
+import { extensionBuildOptions } from './scripts/extension-build.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -26,26 +28,7 @@ await build({
   banner: { js: '#!/usr/bin/env node' },
 });
 
-// The extension is two files: the light half that activation loads, and the heavy half
-// (src/extension/heavy.ts: the core runtime and the zod schemas) that it `import()`s on first use.
-const loadHeavyHalfLazily = {
-  name: 'extension-heavy-half',
-  setup(builder) {
-    builder.onResolve({ filter: /(^|\/)heavy\.js$/ }, (args) =>
-      args.importer.includes('src/extension') ? { path: './extension-heavy.js', external: true } : undefined,
-    );
-  },
-};
-await build({
-  ...common,
-  entryPoints: { extension: 'src/extension/extension.ts', 'extension-heavy': 'src/extension/heavy.ts' },
-  outdir: 'dist',
-  external: ['vscode'],
-  minify: true,
-  // Crash stacks people send benefit from readable class names.
-  keepNames: true,
-  plugins: [loadHeavyHalfLazily],
-});
+await build(extensionBuildOptions({ production: process.argv.includes('--production') }));
 
 // The suites that run inside a real extension host: `index.js` (mocha's entry, `run()`) and one
 // file per suite, which index.js hands to mocha. They reach the extension through its exported API,

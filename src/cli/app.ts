@@ -1,6 +1,7 @@
 // The whole command line as one function of (argv, streams) → exit code, so tests drive it without
 // spawning a process. main.ts only wires it to the real process.
 
+import { registerCredentialValues } from '../core/child-env';
 import { errorMessage } from '../core/errors';
 import { closeWorkspaceMcpSources } from '../core/mcp/workspace-source';
 import { version } from '../../package.json';
@@ -22,6 +23,8 @@ export type { CliIo } from './terminal';
 export type { CliDeps, Runtime, RuntimeOptions } from './wiring';
 
 export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<CliDeps> = {}): Promise<number> {
+  // The credential values in the environment are masked in everything the CLI prints or writes.
+  registerCredentialValues(io.env);
   const colors = colorsFor(io.stderr, io.env);
   const ctx: CommandContext = {
     io,

@@ -4,6 +4,7 @@
 import pc from 'picocolors';
 import type { Colors } from 'picocolors/types';
 import type { Logger } from '../core/host';
+import { redact } from '../core/redact';
 
 export type { Colors };
 
@@ -32,8 +33,9 @@ export function colorsFor(stream: NodeJS.WritableStream, env: NodeJS.ProcessEnv)
   return pc.createColors(isTty(stream));
 }
 
+/** Every line the CLI prints goes through the redactor: a secret value never reaches a terminal or a pipe. */
 export function writeLine(stream: NodeJS.WritableStream, text = ''): void {
-  stream.write(`${text}\n`);
+  stream.write(`${redact(text)}\n`);
 }
 
 /** Debug lines only with IRONBEES_DEBUG set: the progress lines already say what happens. */

@@ -1,6 +1,8 @@
 // The error hierarchy (seed 000 §7). An exception here is for a bug or an unrecoverable condition;
 // tool failures the model can act on are data (ToolOutcome), not exceptions.
 
+import { redact } from './redact';
+
 export class AgentModeError extends Error {
   constructor(
     message: string,
@@ -77,6 +79,7 @@ export class PathOutsideWorkspaceError extends AgentModeError {
   }
 }
 
+/** The message of an error, with every known secret masked: messages reach logs, the panel and the model. */
 export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return redact(error instanceof Error ? error.message : String(error));
 }

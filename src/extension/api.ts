@@ -1,11 +1,22 @@
-// What `activate()` returns: the live parts of the extension, for the suites that run inside a
-// real VS Code (and for anyone automating Ironbees). Types only; no behaviour lives here.
+// What `activate()` returns. Any installed extension can read it (`getExtension(id).exports`), so
+// the public API carries nothing secret and no way to act: no key, no secret store, no run or
+// revert. The suites that run inside a real VS Code reach the live parts through the test hooks,
+// which only the development build (`npm run build`) exports; `npm run package` compiles them out
+// (esbuild `define` IRONBEES_TEST_HOOKS=false) and scripts/check-production-bundle.mjs checks that.
 
 import type { IronbeesActions } from './actions';
 import type { ReviewController } from './review/review-controller';
 import type { RunController, RunControllerDeps } from './run-controller';
 import type { RunStatusBar } from './status-bar';
 import type { AgentViewProvider } from './webview/agent-view-provider';
+
+export interface IronbeesApi {
+  /** Milliseconds the last `activate()` took. */
+  readonly activationMs: number;
+}
+
+/** The property of the exports that holds the test hooks, in development builds only. */
+export const TEST_HOOKS_KEY = '__ironbeesTestHooks';
 
 export interface WorkspaceServices {
   controller: RunController;
@@ -17,14 +28,17 @@ export interface WorkspaceServices {
   controllerDeps: RunControllerDeps;
 }
 
-export interface IronbeesApi {
-  /** Milliseconds the last `activate()` took. */
-  activationMs: number;
+/** Development builds only: what the suites inside a real VS Code need. */
+export interface IronbeesTestHooks {
   /** Undefined when no folder is open; replaced by `reload()`. */
   workspace: WorkspaceServices | undefined;
+  /** The extension's log folder (the "Ironbees" channel's file is under its parent). */
+  logUri: string | undefined;
   /**
    * Deactivates and activates the extension again, as a window reload would (a live run is left
-   * resumable, and unfinished runs are offered again). Resolves with this same object, updated.
+   * resumable, and unfinished runs are offered again). Resolves with the same exports, updated.
    */
   reload(): Promise<IronbeesApi>;
 }
+
+export type IronbeesTestExports = IronbeesApi & { [TEST_HOOKS_KEY]: IronbeesTestHooks };

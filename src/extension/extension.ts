@@ -3,9 +3,11 @@
 // Ironbees works on the first workspace folder (multi-root workspaces: the first one).
 
 import * as vscode from 'vscode';
+import { setSecretEnvironmentVariables } from '../core/child-env';
 import { errorMessage } from '../core/errors';
 import { IronbeesActions } from './actions';
-import type { IronbeesApi, WorkspaceServices } from './api';
+import { TEST_HOOKS_KEY } from './api';
+import type { IronbeesApi, IronbeesTestHooks, WorkspaceServices } from './api';
 import type { CommandHandlers } from './commands';
 import { COMMAND_IDS, registerCommands } from './commands';
 import { createLogChannel, loggerFor } from './log';
@@ -23,10 +25,19 @@ import { SETTINGS_SECTION, affectsIronbees, readSettings } from './settings';
 import { RunStatusBar } from './status-bar';
 import { AGENT_VIEW_ID, AgentViewProvider } from './webview/agent-view-provider';
 
+/** Set by esbuild: true in `npm run build` (what the suites load), false in `npm run package`. */
+declare const IRONBEES_TEST_HOOKS: boolean;
+
 let services: WorkspaceServices | undefined;
 let activeContext: vscode.ExtensionContext | undefined;
 /** One object for the life of the extension host, so `extension.exports` still holds after `reload()`. */
-const api: IronbeesApi = { activationMs: 0, workspace: undefined, reload: () => reload() };
+const api: { activationMs: number } = { activationMs: 0 };
+/** Compiled out of the packaged extension: another extension must not reach the key or start runs. */
+let testHooks: IronbeesTestHooks | undefined;
+if (IRONBEES_TEST_HOOKS) {
+  testHooks = { workspace: undefined, logUri: undefined, reload: () => reload() };
+  Object.assign(api, { [TEST_HOOKS_KEY]: testHooks });
+}
 
 export function activate(context: vscode.ExtensionContext): IronbeesApi {
   const startedAt = performance.now();
@@ -37,15 +48,20 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   // Keys per provider; the chosen provider is a user-scope setting, read when a key is needed.
   const apiKeys = new ProviderApiKeyStore(context.secrets, () => readProviderSettings((key) => vscode.workspace.getConfiguration(SETTINGS_SECTION).get(key)).provider);
   const folder = vscode.workspace.workspaceFolders?.[0];
+  if (testHooks) testHooks.logUri = context.logUri.fsPath;
 
   if (!folder) {
     const explain = (): void => void vscode.window.showInformationMessage('Ironbees works on a .NET workspace: open a folder with a solution or project first.');
     const handlers = Object.fromEntries(COMMAND_IDS.map((id) => [id, id === 'ironbees.setApiKey' ? () => apiKeys.prompt() : explain])) as unknown as CommandHandlers;
     context.subscriptions.push(...registerCommands(handlers, (id, error) => logger.error(`${id}: ${errorMessage(error)}`)));
-    return Object.assign(api, { activationMs: performance.now() - startedAt, workspace: undefined });
+    api.activationMs = performance.now() - startedAt;
+    if (testHooks) testHooks.workspace = undefined;
+    return api;
   }
 
-  const settings = (): ReturnType<typeof readSettings> => readSettings(folder.uri);
+  const settings = (): ReturnType<typeof readSettings> => readSettings(folder.uri, (message) => logger.warn(message));
+  // Read now (the names must be kept from the first child on) and again on every change below.
+  setSecretEnvironmentVariables(settings().secretEnvironmentVariables);
   const controllerDeps: RunControllerDeps = { folder, extensionPath: context.extensionUri.fsPath, logger, apiKeys, settings };
   const controller = new RunController(controllerDeps);
   const review = new ReviewController(controller, logger);
@@ -97,6 +113,7 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!affectsIronbees(event)) return;
+      setSecretEnvironmentVariables(settings().secretEnvironmentVariables);
       controller.invalidateRuntime();
       void bridge.settingsChanged();
     }),
@@ -115,14 +132,16 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   void offerUnfinishedRuns(controller, (runId) => actions.resumeRun(runId), logger);
   const activationMs = performance.now() - startedAt;
   logger.info(`Activated in ${activationMs.toFixed(1)} ms for ${folder.uri.fsPath}`);
-  return Object.assign(api, { activationMs, workspace: services });
+  api.activationMs = activationMs;
+  if (testHooks) testHooks.workspace = services;
+  return api;
 }
 
 /** A run in flight stops without a transition: it is persisted and offered for resume next time. */
 export async function deactivate(): Promise<void> {
   await services?.controller.shutdown();
   services = undefined;
-  api.workspace = undefined;
+  if (testHooks) testHooks.workspace = undefined;
 }
 
 /**

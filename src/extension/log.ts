@@ -1,14 +1,11 @@
-// The "Ironbees" LogOutputChannel, and the core's Logger on top of it. Anything that looks like
-// an Anthropic key is masked before it is written: a key must never reach a log.
+// The "Ironbees" LogOutputChannel, and the core's Logger on top of it. Every line goes through the
+// core's redactor first (src/core/redact.ts): a secret value must never reach a log.
 
 import * as vscode from 'vscode';
 import type { Logger } from '../core/host';
+import { redact } from '../core/redact';
 
-const KEY_PATTERN = /sk-ant-[A-Za-z0-9_-]{6,}/g;
-
-export function redactSecrets(text: string): string {
-  return text.replace(KEY_PATTERN, 'sk-ant-…[redacted]');
-}
+export const redactSecrets = redact;
 
 export function createLogChannel(): vscode.LogOutputChannel {
   return vscode.window.createOutputChannel('Ironbees', { log: true });

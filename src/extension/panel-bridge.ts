@@ -3,6 +3,7 @@
 // an answer meant for another run than the current one (a stale panel) is refused here.
 
 import type { Logger } from '../core/host';
+import { redactDeep } from '../core/redact';
 import type { ExtensionMessage, WebviewMessage, WebviewMessageType } from '../shared/protocol';
 import type { IronbeesActions } from './actions';
 import { Disposable } from './lifecycle';
@@ -144,7 +145,8 @@ export class PanelBridge extends Disposable {
   }
 
   private post(message: ExtensionMessage): void {
-    this.view?.post(message);
+    // The panel is the person's screen: no secret value reaches it, whatever a message carries.
+    this.view?.post(redactDeep(message));
   }
 
   private stateMessage(): ExtensionMessage {

@@ -3,6 +3,7 @@
 // fallback, as the CLI honours it.
 
 import * as vscode from 'vscode';
+import { registerSecret } from '../core/redact';
 
 const SECRET_KEY = 'ironbees.anthropicApiKey';
 
@@ -16,8 +17,10 @@ export class ApiKeyStore {
     this.secrets.onDidChange((event) => (event.key === SECRET_KEY ? listener.call(thisArgs, event) : undefined), undefined, disposables);
 
   async get(): Promise<string | undefined> {
-    const stored = await this.secrets.get(SECRET_KEY);
-    return stored || this.env.ANTHROPIC_API_KEY || undefined;
+    const key = (await this.secrets.get(SECRET_KEY)) || this.env.ANTHROPIC_API_KEY || undefined;
+    // Whatever its shape (a proxy's token too), the key is masked in every log, trace and message.
+    registerSecret(key);
+    return key;
   }
 
   async has(): Promise<boolean> {
@@ -25,6 +28,7 @@ export class ApiKeyStore {
   }
 
   async set(key: string): Promise<void> {
+    registerSecret(key);
     await this.secrets.store(SECRET_KEY, key.trim());
   }
 

@@ -1,5 +1,10 @@
 // Every setting key in one place (vscode-pull-request-github's `settingKeys.ts`), and the typed
 // reading of them. The API key is NOT a setting: it lives in SecretStorage (secrets.ts).
+//
+// A repository is untrusted input, and its `.vscode/settings.json` is part of it. The settings that
+// choose where model traffic (and so the key and the code) goes, and how much a person approves, are
+// `"scope": "machine"` in package.json and read here from the person's own settings only: a
+// workspace or folder value is ignored, and said so once in the log.
 
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -7,21 +12,13 @@ import type { DiffApprovalPolicy, PlanApprovalPolicy, WorkflowContext } from '..
 import { DEFAULT_MAX_ITERATIONS } from '../core/model';
 import { providerWorkflowExtras, readProviderSettings } from './provider-settings';
 import type { ProviderSettings } from './provider-settings';
+import { PERSON_ONLY_SETTINGS, SETTINGS_SECTION, SettingKeys } from './settings-keys';
+import { findWorkspaceOverrides } from './workspace-overrides';
 
-export const SETTINGS_SECTION = 'ironbees';
+export { PERSON_ONLY_SETTINGS, SETTINGS_SECTION, SettingKeys } from './settings-keys';
 
-export const SettingKeys = {
-  model: 'model',
-  maxIterations: 'maxIterations',
-  planApproval: 'approval.plan',
-  diffApproval: 'approval.diffs',
-  buildSeconds: 'timeouts.buildSeconds',
-  testSeconds: 'timeouts.testSeconds',
-  agentsFolder: 'agentsFolder',
-  demoModel: 'demoModel',
-  anthropicBaseUrl: 'anthropicBaseUrl',
-  mcpServers: 'mcpServers',
-} as const;
+/** Each ignored workspace value is logged once per session, not on every read. */
+const reportedWorkspaceValues = new Set<string>();
 
 export interface IronbeesSettings extends ProviderSettings {
   model: string;
@@ -35,6 +32,8 @@ export interface IronbeesSettings extends ProviderSettings {
   anthropicBaseUrl: string;
   /** As written in settings; validated (with clear errors) when a runtime is built. */
   mcpServers: unknown;
+  /** Extra environment variable names kept from every child process (see src/core/child-env.ts). */
+  secretEnvironmentVariables: string[];
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -47,21 +46,48 @@ function positiveInt(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : fallback;
 }
 
+/**
+ * A person-only setting: the user (or remote machine) value, else the default. A value the
+ * workspace or a folder sets is never used (VS Code drops it for a machine-scoped setting, and this
+ * reads only the global value in case an older host does not).
+ */
+function personValue(config: vscode.WorkspaceConfiguration, key: string): unknown {
+  const seen = config.inspect(key);
+  return seen?.globalValue ?? seen?.defaultValue;
+}
+
+/** Says once per value that the workspace's attempt to set a person-only setting was ignored. */
+function reportWorkspaceOverrides(scope: vscode.ConfigurationScope | undefined, warn: (message: string) => void): void {
+  const folder = scope instanceof vscode.Uri ? vscode.workspace.getWorkspaceFolder(scope) : vscode.workspace.workspaceFolders?.[0];
+  if (!folder || folder.uri.scheme !== 'file') return;
+  const workspaceFile = vscode.workspace.workspaceFile?.scheme === 'file' ? vscode.workspace.workspaceFile.fsPath : undefined;
+  const settings = PERSON_ONLY_SETTINGS.map((key) => `${SETTINGS_SECTION}.${key}`);
+  for (const { setting, value, file } of findWorkspaceOverrides(folder.uri.fsPath, workspaceFile, settings)) {
+    const said = `${file}:${setting}=${JSON.stringify(value)}`;
+    if (reportedWorkspaceValues.has(said)) continue;
+    reportedWorkspaceValues.add(said);
+    warn(`Ignoring "${setting}": ${JSON.stringify(value)} from the workspace settings (${file}). Only your own user settings choose where model traffic goes and what needs your approval; a repository cannot.`);
+  }
+}
+
 /** Reads the settings; a hand-edited bad value falls back to its default rather than breaking a run. */
-export function readSettings(scope?: vscode.ConfigurationScope): IronbeesSettings {
+export function readSettings(scope?: vscode.ConfigurationScope, warn?: (message: string) => void): IronbeesSettings {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION, scope);
+  if (warn) reportWorkspaceOverrides(scope, warn);
+  const names = personValue(config, SettingKeys.secretEnvironmentVariables);
   return {
     model: String(config.get(SettingKeys.model) ?? '').trim(),
     maxIterations: positiveInt(config.get(SettingKeys.maxIterations), DEFAULT_MAX_ITERATIONS),
-    planApproval: oneOf(config.get(SettingKeys.planApproval), ['always', 'never'], 'always'),
-    diffApproval: oneOf(config.get(SettingKeys.diffApproval), ['always', 'first', 'never'], 'always'),
+    planApproval: oneOf(personValue(config, SettingKeys.planApproval), ['always', 'never'], 'always'),
+    diffApproval: oneOf(personValue(config, SettingKeys.diffApproval), ['always', 'first', 'never'], 'always'),
     buildSeconds: positiveInt(config.get(SettingKeys.buildSeconds), DEFAULT_TIMEOUT_SECONDS),
     testSeconds: positiveInt(config.get(SettingKeys.testSeconds), DEFAULT_TIMEOUT_SECONDS),
     agentsFolder: String(config.get(SettingKeys.agentsFolder) ?? '').trim(),
     demoModel: config.get(SettingKeys.demoModel) === true,
-    anthropicBaseUrl: String(config.get(SettingKeys.anthropicBaseUrl) ?? '').trim(),
+    anthropicBaseUrl: String(personValue(config, SettingKeys.anthropicBaseUrl) ?? '').trim(),
     mcpServers: config.get(SettingKeys.mcpServers) ?? {},
     ...readProviderSettings((key) => config.get(key)),
+    secretEnvironmentVariables: Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [],
   };
 }
 

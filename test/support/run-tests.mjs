@@ -13,6 +13,9 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const node = process.execPath;
 const bin = (name) => join(root, 'node_modules', '.bin', name);
+// On a fresh machine `npm test` gets its own prerequisites: the Debian packages (installed as root, else
+// one line says what to run), then code-server. The same script `.ci/run` calls.
+const systemPackages = { name: 'system packages', cmd: node, args: ['scripts/ensure-system-packages.mjs'] };
 const installCodeServer = { name: 'install code-server', cmd: node, args: ['scripts/install-code-server.mjs'] };
 
 /** Steps without a test count: they pass or fail as a whole, and a failure stops the run. Each step
@@ -38,7 +41,7 @@ const STAGES = [
     // failing assertion exit 1 (~25 s). Catches a broken code-server/chromium set-up early.
     name: 'vscode-selftest',
     enabled: true,
-    needs: [installCodeServer],
+    needs: [systemPackages, installCodeServer],
     cmd: node,
     args: ['--import', 'tsx', 'test/support/vscode/selftest/run-selftest.ts'],
     timeoutMs: 10 * 60_000,
@@ -47,7 +50,7 @@ const STAGES = [
     // Proves the browser helpers: code-server with a packaged .vsix, chromium, the palette (~25 s).
     name: 'e2e-smoke',
     enabled: true,
-    needs: [installCodeServer],
+    needs: [systemPackages, installCodeServer],
     cmd: bin('mocha'),
     args: ['--timeout', '240000', 'test/support/e2e/selftest/**/*.test.ts'],
     timeoutMs: 10 * 60_000,
@@ -56,7 +59,7 @@ const STAGES = [
     // The extension's suites inside a real extension host (ext bundles dist/test/vscode/index.js).
     name: 'vscode',
     enabled: true,
-    needs: [installCodeServer],
+    needs: [systemPackages, installCodeServer],
     cmd: node,
     args: ['--import', 'tsx', 'test/support/vscode/run-vscode-tests.ts'],
     timeoutMs: 10 * 60_000,
@@ -65,7 +68,7 @@ const STAGES = [
     // The product end to end in a browser: code-server with the packaged .vsix (npm run package).
     name: 'e2e',
     enabled: true,
-    needs: [installCodeServer, { name: 'package', cmd: 'npm', args: ['run', '--silent', 'package'] }],
+    needs: [systemPackages, installCodeServer, { name: 'package', cmd: 'npm', args: ['run', '--silent', 'package'] }],
     cmd: bin('mocha'),
     args: ['--timeout', '600000', 'test/e2e/**/*.test.ts'],
     timeoutMs: 20 * 60_000,

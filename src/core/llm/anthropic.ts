@@ -6,6 +6,7 @@
 import { Anthropic } from '@anthropic-ai/sdk';
 import type { Logger } from '../host';
 import { ConfigurationError } from '../errors';
+import { redact, registerSecret } from '../redact';
 import type { ModelClient, ModelRequest, ModelResponse } from './port';
 import { fromAnthropicMessage, toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from './anthropic-mapping';
 import { mapModelError } from './errors';
@@ -37,6 +38,8 @@ export class AnthropicModelClient implements ModelClient {
 
   constructor(options: AnthropicClientOptions = {}) {
     const logger = options.logger ?? stderrLogger;
+    // Masked from here on in every log, trace and message, whatever its shape.
+    registerSecret(options.apiKey);
     this.warn = (message) => logger.warn(message);
     this.cacheConversation = options.cacheConversation ?? true;
     this.client = new Anthropic({
@@ -104,10 +107,10 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 const stderrLogger: Logger = {
-  debug: (message) => process.stderr.write(`${message}\n`),
-  info: (message) => process.stderr.write(`${message}\n`),
-  warn: (message) => process.stderr.write(`warning: ${message}\n`),
-  error: (message) => process.stderr.write(`error: ${message}\n`),
+  debug: (message) => process.stderr.write(`${redact(message)}\n`),
+  info: (message) => process.stderr.write(`${redact(message)}\n`),
+  warn: (message) => process.stderr.write(`warning: ${redact(message)}\n`),
+  error: (message) => process.stderr.write(`error: ${redact(message)}\n`),
 };
 
 type SdkLogFn = (message: string, ...rest: unknown[]) => void;

@@ -5,7 +5,9 @@
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
+import { isCredentialVariable } from '../child-env';
 import { ConfigurationError } from '../errors';
+import { registerSecret } from '../redact';
 import { SERVER_NAME_PATTERN } from './naming';
 
 export const WORKSPACE_MCP_CONFIG = path.join('.ironbees', 'mcp.json');
@@ -84,6 +86,7 @@ export function mcpServersFromSettings(raw: unknown, where = 'settings', baseDir
     }
     if (parsed.data.disabled) continue;
     const config = { ...parsed.data, name } as McpServerConfig;
+    registerConfigSecrets(config);
     if (!isHttpServer(config) && config.cwd && baseDir) config.cwd = path.resolve(baseDir, config.cwd);
     servers.push(config);
   }
@@ -118,6 +121,21 @@ export function mergeMcpServers(settings: readonly McpServerConfig[], workspace:
   const byName = new Map<string, McpServerConfig>();
   for (const server of [...settings, ...workspace]) byName.set(server.name, server);
   return [...byName.values()];
+}
+
+/** Header or variable names whose values are credentials (Authorization, X-Api-Key, GITHUB_TOKEN, …). */
+const SECRET_NAME = /auth|token|secret|key|password|passwd|cookie|credential/i;
+
+/** A server's tokens (its auth headers, its secret env values) are masked in logs and traces like the API key. */
+function registerConfigSecrets(config: McpServerConfig): void {
+  const named = isHttpServer(config) ? config.headers : config.env;
+  for (const [name, value] of Object.entries(named ?? {})) {
+    if (!SECRET_NAME.test(name) && !isCredentialVariable(name)) continue;
+    registerSecret(value);
+    // `Bearer <token>`: the token alone may show up too (in a server's own error text).
+    const scheme = /^\s*\S+\s+(\S{8,})\s*$/.exec(value);
+    if (scheme) registerSecret(scheme[1]);
+  }
 }
 
 function withoutName(item: unknown): unknown {

@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { childEnvironment } from '../child-env';
 import type { Logger } from '../host';
 import { errorMessage } from '../errors';
 import { ToolFailure, kindForHttpStatus } from '../tools/failure';
@@ -154,7 +155,8 @@ export class McpConnection {
     const transport = new StdioClientTransport({
       command: config.command,
       args: config.args,
-      env: { ...getDefaultEnvironment(), ...(config.env ?? {}) },
+      // The SDK's short list of inherited variables, never a credential; what the config names is passed.
+      env: childEnvironment({ base: getDefaultEnvironment(), set: config.env }),
       // Relative to the workspace, like a task's cwd; the extension host's own cwd means nothing to the user.
       ...(cwd ? { cwd } : {}),
       stderr: 'pipe',

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Host } from '../host';
 import type { CodingState, FileEdit } from '../model';
 import { AgentModeError, StateNotFoundError } from '../errors';
+import { redact, redactDeep } from '../redact';
 import { resolveWorkspacePath } from '../tools/workspace/paths';
 import type { RunSummary, TraceEvent } from './types';
 import { appendTraceLine } from './event-log';
@@ -112,7 +113,7 @@ export class RunStore {
 
   async appendEvent(runId: string, event: TraceEvent): Promise<void> {
     // Numbered and serialised per run (event-log.ts): fire-and-forget sinks must not reorder lines.
-    await appendTraceLine(this.host, path.join(this.runDir(runId), 'events.jsonl'), event);
+    await appendTraceLine(this.host, path.join(this.runDir(runId), 'events.jsonl'), redactDeep(event));
   }
 
   async load(runId: string): Promise<PersistedRun> {
@@ -258,7 +259,7 @@ export class RunStore {
 
   async writeHandoff(runId: string, markdown: string): Promise<string> {
     const target = this.handoffPath(runId);
-    await this.host.fs.writeFile(target, markdown);
+    await this.host.fs.writeFile(target, redact(markdown));
     return target;
   }
 }

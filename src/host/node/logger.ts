@@ -3,6 +3,7 @@
 
 import pc from 'picocolors';
 import type { Logger } from '../../core/host';
+import { redact } from '../../core/redact';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -53,7 +54,7 @@ export class StderrLogger implements Logger {
   private log(level: Exclude<LogLevel, 'silent'>, message: string): void {
     if (LOG_LEVELS.indexOf(level) < this.threshold) return;
     const tag = this.color ? COLOURS[level](level) : level;
-    this.write(`[ironbees] ${tag}: ${message}`);
+    this.write(`[ironbees] ${tag}: ${redact(message)}`);
   }
 }
 

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import treeKill from 'tree-kill';
+import { childEnvironment } from '../../core/child-env';
 import type { ProcessRunner, RunOptions, RunResult } from '../../core/host';
 
 /** Output kept per stream; the rest is dropped from the front so the end (where errors sum up) survives. */
@@ -94,7 +95,8 @@ export class NodeProcessRunner implements ProcessRunner {
       try {
         child = spawn(command, [...args], {
           cwd: options.cwd,
-          env: { ...process.env, ...QUIET_DOTNET_ENV, ...options.env },
+          // Without the model credentials: what runs here (tests, MSBuild targets) is not Ironbees' code.
+          env: childEnvironment({ set: { ...QUIET_DOTNET_ENV, ...options.env } }),
           stdio: ['ignore', 'pipe', 'pipe'],
           // Its own process group, so the whole group can be killed even after children re-parent.
           detached: process.platform !== 'win32',

@@ -11,6 +11,7 @@ import type { IronbeesSettings } from '../../../src/extension/settings';
 import type { AgentViewProvider } from '../../../src/extension/webview/agent-view-provider';
 import { ReadyGate } from '../../../src/extension/webview/ready-gate';
 import type { ExtensionMessage, WebviewMessage } from '../../../src/shared/protocol';
+import { forgetSecret, registerSecret } from '../../../src/core/redact';
 import { makeRun } from '../webview/fixtures';
 
 type Listener<T> = (value: T) => void;
@@ -168,5 +169,22 @@ describe('PanelBridge + ReadyGate: the snapshot after `ready`', () => {
     await older;
     const histories = posted.flatMap((m) => (m.type === 'history' ? [m.runs.map((r) => r.runId)] : []));
     assert.deepEqual(histories, [['run-2', 'run-1']]);
+  });
+});
+
+describe('PanelBridge: no secret value reaches the panel', () => {
+  it('masks a registered secret (not shaped like sk-ant-) in the state it posts', async () => {
+    const secret = 'corp-gateway-key-44e1b9';
+    registerSecret(secret);
+    try {
+      const { controller, posted, gate } = setup();
+      await gate.open(async () => []);
+      controller.setState(makeRun({ stateId: 'run-1', userRequest: `use ${secret} for the call`, currentNode: 'PLAN' }));
+      const state = posted.find((m) => m.type === 'state');
+      assert.equal(state?.type === 'state' ? state.run?.userRequest : null, 'use [redacted] for the call');
+      assert.equal(JSON.stringify(posted).includes(secret), false);
+    } finally {
+      forgetSecret(secret);
+    }
   });
 });

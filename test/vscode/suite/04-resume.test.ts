@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CodingState } from '../../../src/core/model';
-import { TARGET, eventually, extensionApi, ironbees, repeatCommandUntil } from './helpers';
+import { TARGET, eventually, extensionApi, ironbees, repeatCommandUntil, testHooks } from './helpers';
 
 describe('resume after re-activation (real deactivate() and activate())', function () {
   this.timeout(300_000);
@@ -18,7 +18,7 @@ describe('resume after re-activation (real deactivate() and activate())', functi
     await vscode.commands.executeCommand('notifications.clearAll');
 
     const api = await extensionApi();
-    assert.equal(await api.reload(), api, 'the same API object, updated');
+    assert.equal(await (await testHooks()).reload(), api, 'the same API object, updated');
     const after = await ironbees();
     assert.notEqual(after.controller, before.controller, 'activate() built a new controller');
     assert.equal(before.controller.isLive, false, 'deactivate() let go of the run without ending it');
@@ -53,8 +53,7 @@ describe('resume after re-activation (real deactivate() and activate())', functi
 
   it('offers nothing after a re-activation when no run is unfinished', async () => {
     await vscode.commands.executeCommand('notifications.clearAll');
-    const api = await extensionApi();
-    await api.reload();
+    await (await testHooks()).reload();
     const { controller } = await ironbees();
     assert.deepEqual(await controller.unfinishedRuns(), []);
     // Nothing to accept: the primary action finds no offer, and no run starts.

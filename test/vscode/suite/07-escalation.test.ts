@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { CodingState } from '../../../src/core/model';
 import { startFakeAnthropic, toolUse } from '../../support/fake-anthropic';
 import type { FakeAnthropic } from '../../support/fake-anthropic';
-import { SOURCE, TARGET, eventually, extensionApi, ironbees, readWorkspaceBytes, setSetting, stopUsingFakeModel, useFakeModel } from './helpers';
+import { SOURCE, TARGET, eventually, ironbees, readWorkspaceBytes, setSetting, setUserSetting, stopUsingFakeModel, testHooks, useFakeModel } from './helpers';
 
 const PLAN = {
   spec: 'Calc.Divide returns a / b.',
@@ -36,13 +36,14 @@ describe('the hand-off at WAIT_HUMAN: Continue, Stop, Revert (real SDK against a
     fake = await startFakeAnthropic();
     await useFakeModel(fake.url);
     // Straight to the hand-off: no gates before it, and one iteration only.
-    await setSetting('approval.plan', 'never');
-    await setSetting('approval.diffs', 'never');
+    await setUserSetting('approval.plan', 'never');
+    await setUserSetting('approval.diffs', 'never');
     await setSetting('maxIterations', 1);
   });
 
   after(async () => {
-    for (const key of ['maxIterations', 'approval.diffs', 'approval.plan']) await setSetting(key, undefined);
+    await setSetting('maxIterations', undefined);
+    for (const key of ['approval.diffs', 'approval.plan']) await setUserSetting(key, undefined);
     await stopUsingFakeModel();
     await fake.close();
   });
@@ -99,7 +100,7 @@ describe('the hand-off at WAIT_HUMAN: Continue, Stop, Revert (real SDK against a
   it('Revert after a reload (the run waits at WAIT_HUMAN on disk only) ends it CANCELLED too, and restores its files', async () => {
     const waiting = await runToHandoff();
     await vscode.commands.executeCommand('notifications.clearAll');
-    await (await extensionApi()).reload();
+    await (await testHooks()).reload();
     const { controller } = await ironbees();
     await eventually('the waiting run to be shown again', () => controller.state?.stateId === waiting.stateId);
     assert.equal(controller.isLive, false);

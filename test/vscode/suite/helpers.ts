@@ -4,23 +4,33 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { IronbeesApi, WorkspaceServices } from '../../../src/extension/api';
+import { TEST_HOOKS_KEY } from '../../../src/extension/api';
+import type { IronbeesApi, IronbeesTestExports, IronbeesTestHooks, WorkspaceServices } from '../../../src/extension/api';
 
 export const EXTENSION_ID = 'ironbees.ironbees-agent-mode';
 export const SOURCE = 'src/Calculator/Calculator.cs';
 export const TARGET = 'Calculator.slnx';
 
+/** What `activate()` returned, as any other extension sees it. */
 export async function extensionApi(): Promise<IronbeesApi> {
   const extension = vscode.extensions.getExtension<IronbeesApi>(EXTENSION_ID);
   if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
   return extension.isActive ? extension.exports : await extension.activate();
 }
 
-/** The live services; after `reload()` the new ones (the API object stays the same). */
+/** The test-only path (development builds): the live services, `reload()`, the log folder. */
+export async function testHooks(): Promise<IronbeesTestHooks> {
+  const api = (await extensionApi()) as Partial<IronbeesTestExports>;
+  const hooks = api[TEST_HOOKS_KEY];
+  if (!hooks) throw new Error('dist/extension.js has no test hooks: it is a production build (npm run package). Run `npm run build` before the suites.');
+  return hooks;
+}
+
+/** The live services; after `reload()` the new ones (the hooks object stays the same). */
 export async function ironbees(): Promise<WorkspaceServices> {
-  const api = await extensionApi();
-  if (!api.workspace) throw new Error('the extension found no workspace folder');
-  return api.workspace;
+  const hooks = await testHooks();
+  if (!hooks.workspace) throw new Error('the extension found no workspace folder');
+  return hooks.workspace;
 }
 
 export async function activationMs(): Promise<number> {
@@ -60,18 +70,26 @@ export async function setSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('ironbees').update(key, value, vscode.ConfigurationTarget.Workspace);
 }
 
+/**
+ * The person's own (user) settings: the only place the person-only settings (base URL, approvals)
+ * are read from. A workspace value of those is ignored by design.
+ */
+export async function setUserSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('ironbees').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
 /** Points the extension at a fake Messages API (a key in SecretStorage, the base URL, no demo model). */
 export async function useFakeModel(baseUrl: string): Promise<void> {
   const { controllerDeps } = await ironbees();
   await controllerDeps.apiKeys.set('sk-ant-test-key-for-the-fake');
-  await setSetting('anthropicBaseUrl', baseUrl);
+  await setUserSetting('anthropicBaseUrl', baseUrl);
   await setSetting('demoModel', false);
 }
 
 /** Undoes useFakeModel: the settings back to their defaults, the key removed. */
 export async function stopUsingFakeModel(): Promise<void> {
   await setSetting('demoModel', undefined);
-  await setSetting('anthropicBaseUrl', undefined);
+  await setUserSetting('anthropicBaseUrl', undefined);
   const { controllerDeps } = await ironbees();
   await controllerDeps.apiKeys.clear();
 }

@@ -1,0 +1,27 @@
+// A repository's .vscode/settings.json must not choose where model traffic goes or what needs the
+// person's approval: VS Code applies a machine-scoped setting only from user or remote settings.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { PERSON_ONLY_SETTINGS } from '../../../src/extension/settings-keys';
+
+const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+  contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+};
+
+describe('package.json: person-only settings', () => {
+  it('are exactly the base URL, the two approval policies and the secret variable names', () => {
+    assert.deepEqual([...PERSON_ONLY_SETTINGS], ['anthropicBaseUrl', 'approval.plan', 'approval.diffs', 'secretEnvironmentVariables']);
+  });
+
+  for (const key of ['anthropicBaseUrl', 'approval.plan', 'approval.diffs', 'secretEnvironmentVariables']) {
+    it(`ironbees.${key} is machine-scoped`, () => {
+      assert.equal(manifest.contributes.configuration.properties[`ironbees.${key}`]?.scope, 'machine');
+    });
+  }
+
+  it('no other endpoint or URL setting is left workspace-settable', () => {
+    const urlLike = Object.entries(manifest.contributes.configuration.properties).filter(([name]) => /url|endpoint|baseurl/i.test(name));
+    assert.deepEqual(urlLike.filter(([, value]) => value.scope !== 'machine' && value.scope !== 'application').map(([name]) => name), []);
+  });
+});
