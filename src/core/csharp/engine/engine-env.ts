@@ -1,9 +1,7 @@
-// The one place the engine's child process gets its environment. It needs the .NET SDK's
-// variables (DOTNET_ROOT, PATH, MSBuild settings) and nothing that opens a door elsewhere: names
-// that look like credentials are left out, as for every child of Ironbees. (The centralised child
-// env of issue 9 replaces the filter here when it lands; this is the only call site.)
+// The engine's child environment: the one child environment of Ironbees (../../child-env.ts, no
+// model credentials), plus the .NET settings a design-time MSBuild host wants.
 
-const CREDENTIAL_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
+import { childEnvironment } from '../../child-env';
 
 /** English messages (the model reads them), no banners, and no MSBuild nodes left behind by design-time builds. */
 const ENGINE_DOTNET_ENV: Readonly<Record<string, string>> = {
@@ -15,10 +13,5 @@ const ENGINE_DOTNET_ENV: Readonly<Record<string, string>> = {
 };
 
 export function engineEnv(parent: NodeJS.ProcessEnv = process.env, extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parent)) {
-    if (value === undefined || CREDENTIAL_NAME.test(name)) continue;
-    env[name] = value;
-  }
-  return { ...env, ...ENGINE_DOTNET_ENV, ...extra };
+  return childEnvironment({ base: parent, set: { ...ENGINE_DOTNET_ENV, ...extra } });
 }
