@@ -28,7 +28,7 @@ describe('redaction of configured secret values', () => {
   it('events.jsonl', async () => {
     const store = new RunStore(ws.host);
     await store.appendEvent('run-1', { kind: 'tool_call', at: '2025-01-01T00:00:00.000Z', agent: 'coder', tool: 'read_file', ok: false, durationMs: 1, error: `denied for ${SECRET}` });
-    assert.equal(ws.runFile('run-1', 'events.jsonl'), '{"kind":"tool_call","at":"2025-01-01T00:00:00.000Z","agent":"coder","tool":"read_file","ok":false,"durationMs":1,"error":"denied for [redacted]"}\n');
+    assert.equal(ws.runFile('run-1', 'events.jsonl'), '{"seq":1,"kind":"tool_call","at":"2025-01-01T00:00:00.000Z","agent":"coder","tool":"read_file","ok":false,"durationMs":1,"error":"denied for [redacted]"}\n');
   });
 
   it('HANDOFF.md', async () => {
