@@ -9,7 +9,7 @@ import Module from 'node:module';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import { makeFileEdit } from '../src/core/tools/workspace/diff';
+import { makeFileEdit } from '../src/core/workspace/diff';
 import { ReviewModel } from '../src/extension/review/review-model';
 
 const root = path.join(__dirname, '..');

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EMPTY_USAGE } from '../src/core/model';
 import { makeState } from '../test/unit/cli/fixtures';
-import { makeFileEdit } from '../src/core/tools/workspace/diff';
+import { makeFileEdit } from '../src/core/workspace/diff';
 import { STATE_SCHEMA_VERSION } from '../src/core/workflow/store';
 import type { PersistedRun } from '../src/core/workflow/store';
 import type { Locator, Page } from 'playwright-core';

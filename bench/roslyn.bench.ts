@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { EngineSymbolProvider } from '../src/core/csharp/engine/engine-symbols';
 import { RoslynEngine } from '../src/core/csharp/engine/roslyn-engine';
 import type { SourcePosition } from '../src/core/host';
-import { CSharpTextIndex } from '../src/core/tools/csharp/text-index';
+import { CSharpTextIndex } from '../src/core/csharp/text-index';
 import { NodeFileSystem, createNodeHost } from '../src/host/node/index';
 import { ensureEngineBuilt } from '../test/support/roslyn-engine';
 

@@ -12,8 +12,8 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Host } from '../src/core/host';
-import { captureBaseline, validate } from '../src/core/agents/validator';
-import { buildEnv, shutdownBuildServers } from '../src/core/tools/dotnet/dotnet-cli';
+import { captureBaseline, validate } from '../src/core/dotnet/validator';
+import { buildEnv, shutdownBuildServers } from '../src/core/dotnet/dotnet-cli';
 import { createNodeHost } from '../src/host/node/index';
 
 const RUNS = Number(process.env.IRONBEES_BENCH_RUNS ?? 5);

@@ -10,9 +10,9 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Host } from '../src/core/host';
-import type { TraceEvent } from '../src/core/workflow/types';
-import { captureBaseline, validate } from '../src/core/agents/validator';
-import { buildEnv, shutdownBuildServers } from '../src/core/tools/dotnet/dotnet-cli';
+import type { TraceEvent } from '../src/core/trace';
+import { captureBaseline, validate } from '../src/core/dotnet/validator';
+import { buildEnv, shutdownBuildServers } from '../src/core/dotnet/dotnet-cli';
 import { createNodeHost } from '../src/host/node/index';
 
 const RUNS = Number(process.env.IRONBEES_BENCH_RUNS ?? 5);

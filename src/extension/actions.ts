@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/host';
 import type { CodingState, ExecutionPlan } from '../core/model';
 import { TERMINAL_NODES } from '../core/model';
-import type { RunSummary } from '../core/workflow/types';
+import type { RunSummary } from '../core/trace';
 import type { FileRef, HunkRef } from './commands';
 import type { ReviewController } from './review/review-controller';
 import type { RunController } from './run-controller';

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/host';
 import { errorMessage } from '../core/errors';
-import type { RunSummary } from '../core/workflow/types';
+import type { RunSummary } from '../core/trace';
 import type { RunController } from './run-controller';
 import { nodeLabel } from './status-text';
 

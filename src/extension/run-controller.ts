@@ -13,7 +13,7 @@ import type { ApprovalDecision, CodingState, ExecutionPlan, WorkflowNode } from 
 import { OrchestratorError, errorMessage } from '../core/errors';
 import type { RevertReport } from '../core/workflow/store';
 import { RunStore } from '../core/workflow/store';
-import type { RunSummary } from '../core/workflow/types';
+import type { RunSummary } from '../core/trace';
 import { createNodeHost } from '../host/node/index';
 import { Disposable } from './lifecycle';
 import type { ApiKeyStore } from './secrets';

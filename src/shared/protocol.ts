@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import type { CodingState } from '../core/model';
-import type { RunSummary } from '../core/workflow/types';
+import type { RunSummary } from '../core/trace';
 
 /** Every string and list from the webview is bounded: a runaway or hostile panel cannot make the extension hold megabytes. */
 export const PANEL_LIMITS = {

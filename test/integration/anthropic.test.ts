@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Anthropic } from '@anthropic-ai/sdk';
-import { AnthropicModelClient, createModelClientFromEnv, DEFAULT_MODEL } from '../../src/core/llm/anthropic';
+import { AnthropicModelClient, createModelClientFromEnv, DEFAULT_MODEL } from '../../src/core/llm/providers/anthropic/anthropic';
 import { ModelApiError, ModelAuthenticationError } from '../../src/core/llm/errors';
 import type { ModelRequest, ModelToolDefinition } from '../../src/core/llm/port';
 import { ConfigurationError } from '../../src/core/errors';

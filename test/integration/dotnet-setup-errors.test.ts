@@ -9,9 +9,9 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConfigurationError } from '../../src/core/errors';
-import { runBuild } from '../../src/core/tools/dotnet/build';
-import { shutdownBuildServers } from '../../src/core/tools/dotnet/dotnet-cli';
-import { checkDotnetSdk } from '../../src/core/tools/dotnet/sdk-check';
+import { runBuild } from '../../src/core/dotnet/build';
+import { shutdownBuildServers } from '../../src/core/dotnet/dotnet-cli';
+import { checkDotnetSdk } from '../../src/core/dotnet/sdk-check';
 import { NodeProcessRunner } from '../../src/host/node/process-runner';
 import { createNodeHost } from '../../src/host/node/index';
 import { copyFixture, ensureCliBuilt, removeDir, runCli } from '../support/cli-harness';

@@ -4,7 +4,7 @@
 // two outages, skips the primary while open, and tries it again after the cool-down.
 
 import assert from 'node:assert/strict';
-import { AnthropicModelClient } from '../../src/core/llm/anthropic';
+import { AnthropicModelClient } from '../../src/core/llm/providers/anthropic/anthropic';
 import { OpenAIModelClient } from '../../src/core/llm/providers/openai/client';
 import { CircuitBreaker, FallbackModelClient } from '../../src/core/llm/providers/fallback';
 import { ProviderRouter } from '../../src/core/llm/providers/router';

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ConfigurationError } from '../../src/core/errors';
-import { startHttpMcpServer } from '../../src/core/mcp/server/http';
-import type { HttpMcpOptions, RunningHttpMcp } from '../../src/core/mcp/server/http';
+import { startHttpMcpServer } from '../../src/mcp-server/http';
+import type { HttpMcpOptions, RunningHttpMcp } from '../../src/mcp-server/http';
 import { ensureCliBuilt, removeDir, runCli, until } from '../support/cli-harness';
 import { memoryHost } from '../unit/tools/memory-host';
 

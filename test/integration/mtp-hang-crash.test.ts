@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { captureBaseline } from '../../src/core/agents/validator';
-import { shutdownBuildServers } from '../../src/core/tools/dotnet/dotnet-cli';
+import { captureBaseline } from '../../src/core/dotnet/validator';
+import { shutdownBuildServers } from '../../src/core/dotnet/dotnet-cli';
 import { createNodeHost } from '../../src/host/node/index';
 
 const quietLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

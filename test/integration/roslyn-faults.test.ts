@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { EngineSymbolProvider } from '../../src/core/csharp/engine/engine-symbols';
 import { RoslynEngine } from '../../src/core/csharp/engine/roslyn-engine';
 import type { RoslynEngineOptions } from '../../src/core/csharp/engine/roslyn-engine';
-import { CSharpTextIndex } from '../../src/core/tools/csharp/text-index';
+import { CSharpTextIndex } from '../../src/core/csharp/text-index';
 import { NodeFileSystem } from '../../src/host/node/index';
 import { REPO_ROOT, copyFixtureTo, ensureEngineBuilt, quietLogger, removeAll, useEngine } from '../support/roslyn-engine';
 

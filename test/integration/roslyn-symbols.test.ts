@@ -9,10 +9,10 @@ import * as path from 'node:path';
 import { checkCodeTool } from '../../src/core/csharp/engine/check-code-tool';
 import { stopSharedEngines } from '../../src/core/csharp/engine/roslyn-engine';
 import type { Host } from '../../src/core/host';
-import { CSharpTextIndex } from '../../src/core/tools/csharp/text-index';
-import { findReferencesTool, findSymbolsTool } from '../../src/core/tools/csharp/symbol-tools';
+import { CSharpTextIndex } from '../../src/core/csharp/text-index';
+import { findReferencesTool, findSymbolsTool } from '../../src/core/tools/symbol-tools';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../../src/core/tools/types';
-import { StagedOverlay } from '../../src/core/tools/workspace/overlay';
+import { StagedOverlay } from '../../src/core/workspace/overlay';
 import { NodeFileSystem, createNodeHost } from '../../src/host/node/index';
 import { copyFixtureTo, ensureEngineBuilt, quietLogger, removeAll, useEngine } from '../support/roslyn-engine';
 

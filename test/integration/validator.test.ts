@@ -9,9 +9,9 @@ import * as path from 'node:path';
 import { ConfigurationError } from '../../src/core/errors';
 import type { Host } from '../../src/core/host';
 import type { Baseline } from '../../src/core/model';
-import { captureBaseline, validate } from '../../src/core/agents/validator';
-import { buildErrorContext } from '../../src/core/agents/error-context';
-import { shutdownBuildServers } from '../../src/core/tools/dotnet/dotnet-cli';
+import { captureBaseline, validate } from '../../src/core/dotnet/validator';
+import { buildErrorContext } from '../../src/core/dotnet/error-context';
+import { shutdownBuildServers } from '../../src/core/dotnet/dotnet-cli';
 import { createNodeHost } from '../../src/host/node/index';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');

@@ -4,7 +4,7 @@
 
 import type { CodingState } from '../../core/model';
 import { TERMINAL_NODES } from '../../core/model';
-import type { Orchestrator } from '../../core/workflow/types';
+import type { Orchestrator } from '../../core/trace';
 import { errorMessage } from '../../core/errors';
 import { askGateDecision } from '../approvals';
 import { ExitCode, exitCodeForError, exitCodeForNode } from '../exit-codes';

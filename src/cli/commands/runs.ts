@@ -1,7 +1,7 @@
 // `ironbees runs`: the runs of a workspace, as a table for people or JSON lines for tools.
 
 import { EMPTY_USAGE, addUsage } from '../../core/model';
-import type { RunSummary } from '../../core/workflow/types';
+import type { RunSummary } from '../../core/trace';
 import { RunStore } from '../../core/workflow/store';
 import type { RunsArgs } from '../args';
 import { formatUsage } from '../render/state';

@@ -5,7 +5,7 @@
 
 import type { ErrorContext, ExecutionPlan, FileEdit, Usage } from '../model';
 import { compileGate } from '../csharp/engine/compile-gate';
-import type { StagedOverlay } from '../tools/workspace/overlay';
+import type { StagedOverlay } from '../workspace/overlay';
 import { requireAgent } from './loader';
 import { runToolLoop } from './tool-loop';
 import type { TerminalVerdict } from './tool-loop';

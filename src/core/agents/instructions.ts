@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import type { Host } from '../host';
 import { errorMessage } from '../errors';
-import { resolveWorkspacePath } from '../tools/workspace/paths';
+import { resolveWorkspacePath } from '../workspace/paths';
 
 /** The whole instructions section at most; each file gets what is left, in order. */
 export const MAX_INSTRUCTIONS_CHARS = 24_000;

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { ConfigurationError } from '../errors';
-import { isMcpToolName } from '../mcp/naming';
+import { isMcpToolName } from '../tools/mcp-naming';
 import { AGENT_YAML_FIELDS, TERMINAL_TOOL_OF, agentYamlSchema, llmConfigSchema } from './agent-schema';
 import type { AgentDefinition } from './agent-schema';
 

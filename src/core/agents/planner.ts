@@ -4,7 +4,7 @@
 // previous plan go into its first message (not the system prompt, which stays cacheable).
 
 import type { Baseline, ExecutionPlan, Usage } from '../model';
-import { StagedOverlay } from '../tools/workspace/overlay';
+import { StagedOverlay } from '../workspace/overlay';
 import { requireAgent } from './loader';
 import { runToolLoop } from './tool-loop';
 import type { TerminalVerdict } from './tool-loop';

@@ -12,7 +12,7 @@ import type { ToolContext, ToolDefinition, ToolOutcome } from '../tools/types';
 import { describeInputError } from '../tools/registry';
 import { renderForModel, splitPageArgument } from '../tools/paging';
 import type { ToolRegistry } from '../tools/registry';
-import type { TraceSink } from '../workflow/types';
+import type { TraceSink } from '../trace';
 
 export type TerminalVerdict<T> = { ok: true; value: T } | { ok: false; error: string };
 

@@ -6,7 +6,7 @@ import type { ModelClient } from '../llm/port';
 import type { ProviderName } from '../llm/providers/choice';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolApprovalGate } from '../tools/types';
-import type { TraceSink } from '../workflow/types';
+import type { TraceSink } from '../trace';
 import type { AgentCatalog } from './loader';
 
 export interface AgentRuntime {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { isCredentialVariable } from '../child-env';
 import { ConfigurationError } from '../errors';
 import { registerSecret } from '../redact';
-import { SERVER_NAME_PATTERN } from './naming';
+import { SERVER_NAME_PATTERN } from '../tools/mcp-naming';
 
 export const WORKSPACE_MCP_CONFIG = path.join('.ironbees', 'mcp.json');
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;

@@ -12,7 +12,7 @@ import { loadWorkspaceMcpConfig, mergeMcpServers } from './config';
 import type { McpServerConfig } from './config';
 import { McpConnection } from './connection';
 import { mcpToolDefinition } from './mcp-tools';
-import { MCP_TOOL_PREFIX, mcpToolName, parseMcpToolName } from './naming';
+import { MCP_TOOL_PREFIX, mcpToolName, parseMcpToolName } from '../tools/mcp-naming';
 
 export interface McpManagerOptions {
   /** Known up front (the extension's settings), or loaded lazily from `.ironbees/mcp.json`. */

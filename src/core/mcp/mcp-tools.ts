@@ -7,7 +7,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { guessKindFromMessage, retryAfterFromMessage } from '../tools/failure';
 import type { RetryPolicy, ToolDefinition, ToolOutcome } from '../tools/types';
 import type { McpConnection } from './connection';
-import { mcpToolName } from './naming';
+import { mcpToolName } from '../tools/mcp-naming';
 
 /** Read-only tools may be retried after a crash or a 5xx: running them twice changes nothing. */
 const READONLY_RETRY: RetryPolicy = { maxRetries: 2, baseDelayMs: 200, maxDelayMs: 2_000 };

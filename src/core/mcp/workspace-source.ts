@@ -5,7 +5,7 @@
 import type { Host } from '../host';
 import type { ExternalToolSource } from '../tools/registry';
 import { McpManager } from './manager';
-import { MCP_TOOL_PREFIX } from './naming';
+import { MCP_TOOL_PREFIX } from '../tools/mcp-naming';
 
 const managers = new Map<string, McpManager>();
 

@@ -1,7 +1,7 @@
 // The built-in tools under their contract names (contracts.md, "Model-facing tools").
 
 import { checkCodeTool } from '../csharp/engine/check-code-tool';
-import { findReferencesTool, findSymbolsTool } from './csharp/symbol-tools';
+import { findReferencesTool, findSymbolsTool } from './symbol-tools';
 import { ToolRegistry } from './registry';
 import { submitChangesTool, submitPlanTool } from './submit';
 import { listFilesTool } from './workspace/list-files';

@@ -7,7 +7,7 @@
 
 import type { ZodType } from 'zod';
 import type { Host } from '../host';
-import type { StagedOverlay } from './workspace/overlay';
+import type { StagedOverlay } from '../workspace/overlay';
 import type { ToolErrorKind } from './failure';
 
 export type { ToolErrorKind } from './failure';

@@ -2,7 +2,7 @@
 // honest account for the coder of what was rejected and why.
 
 import type { FileDecision, FileEdit } from '../model';
-import { applyAcceptedHunks, makeFileEdit, splitHunks } from '../tools/workspace/diff';
+import { applyAcceptedHunks, makeFileEdit, splitHunks } from '../workspace/diff';
 
 function decisionFor(files: readonly FileDecision[] | undefined, filePath: string): FileDecision | undefined {
   return files?.find((f) => f.filePath === filePath);

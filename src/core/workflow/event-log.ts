@@ -9,7 +9,7 @@
 // server's), keyed by the file, so two writers of the same run never race either.
 
 import type { Host } from '../host';
-import type { TraceEvent } from './types';
+import type { TraceEvent } from '../trace';
 
 /** One line of events.jsonl as written: the event with its sequence number first. */
 export type TraceLine = { seq: number } & TraceEvent;

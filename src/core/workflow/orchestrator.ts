@@ -22,7 +22,7 @@ import { acquireRunLock } from './run-lock';
 import type { RunLock } from './run-lock';
 import { createStepActors } from './step-actors';
 import type { OrchestratorDeps } from './step-actors';
-import type { Orchestrator, TraceEvent, TraceSink } from './types';
+import type { Orchestrator, TraceEvent, TraceSink } from '../trace';
 import { budgetReached } from './budget';
 import type { BudgetReached } from './budget';
 

@@ -13,15 +13,15 @@ import type { AgentRuntime } from '../agents/types';
 import { runPlanner } from '../agents/planner';
 import { runCoder } from '../agents/coder';
 import { loadInstructions } from '../agents/instructions';
-import { captureBaseline, validate } from '../agents/validator';
-import { buildErrorContext } from '../agents/error-context';
+import { captureBaseline, validate } from '../dotnet/validator';
+import { buildErrorContext } from '../dotnet/error-context';
 import type { ToolRegistry } from '../tools/registry';
-import { StagedOverlay } from '../tools/workspace/overlay';
+import { StagedOverlay } from '../workspace/overlay';
 import { renderHandoff } from './handoff';
 import { toolApprovalGate } from './tool-approval';
 import type { ToolApprover } from './tool-approval';
 import type { RunStore } from './store';
-import type { TraceSink } from './types';
+import type { TraceSink } from '../trace';
 import { usageCarriedBy } from './run-context';
 import type {
   BaselineInput,

@@ -9,8 +9,8 @@ import type { Host } from '../host';
 import type { CodingState, FileEdit } from '../model';
 import { AgentModeError, StateNotFoundError } from '../errors';
 import { redact, redactDeep } from '../redact';
-import { resolveWorkspacePath } from '../tools/workspace/paths';
-import type { RunSummary, TraceEvent } from './types';
+import { resolveWorkspacePath } from '../workspace/paths';
+import type { RunSummary, TraceEvent } from '../trace';
 import { appendTraceLine } from './event-log';
 
 export const STATE_SCHEMA_VERSION = 1;

@@ -3,7 +3,7 @@
 // core's own (`splitHunks` of the same diffText), so hunk indexes mean the same thing on both sides.
 
 import type { ApprovalDecision, FileDecision, FileEdit } from '../../core/model';
-import { splitHunks } from '../../core/tools/workspace/diff';
+import { splitHunks } from '../../core/workspace/diff';
 import type { FileReview, FileReviewStatus } from '../../shared/protocol';
 
 export type HunkVerdict = 'pending' | 'accepted' | 'rejected';

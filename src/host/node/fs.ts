@@ -6,7 +6,7 @@ import { promises as fsp } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
 import type { HostFileSystem } from '../../core/host';
-import { isInsideWorkspace } from '../../core/tools/workspace/paths';
+import { isInsideWorkspace } from '../../core/workspace/paths';
 
 /** Build output and tool folders: never source, often huge. Compared case-insensitively. */
 export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(['bin', 'obj', '.git', '.ironbees', 'node_modules', '.vs']);

@@ -9,9 +9,9 @@ import * as vscode from 'vscode';
 import type {
   HostFileSystem, Logger, RelatedType, SourcePosition, SymbolDefinition, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider, TypeRelations,
 } from '../../core/host';
-import { identifierAt } from '../../core/tools/csharp/position';
-import { CSharpTextIndex } from '../../core/tools/csharp/text-index';
-import { isInsideWorkspace } from '../../core/tools/workspace/paths';
+import { identifierAt } from '../../core/csharp/position';
+import { CSharpTextIndex } from '../../core/csharp/text-index';
+import { isInsideWorkspace } from '../../core/workspace/paths';
 
 const KIND_MAP = new Map<vscode.SymbolKind, SymbolKind>([
   [vscode.SymbolKind.Class, 'class'],

@@ -8,7 +8,7 @@ import { loadAgents } from '../../../src/core/agents/loader';
 import type { AgentRuntime } from '../../../src/core/agents/types';
 import type { ModelClient } from '../../../src/core/llm/port';
 import { createDefaultToolRegistry } from '../../../src/core/tools/catalog';
-import type { TraceEvent } from '../../../src/core/workflow/types';
+import type { TraceEvent } from '../../../src/core/trace';
 import { createNodeHost } from '../../../src/host/node/index';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');

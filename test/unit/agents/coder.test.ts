@@ -5,7 +5,7 @@ import { NOTHING_CHANGED_MESSAGE, coderMessage, runCoder } from '../../../src/co
 import type { ToolResultBlock } from '../../../src/core/llm/port';
 import { ScriptedModelClient, modelTurn, toolUseBlock } from '../../../src/core/llm/scripted';
 import type { ErrorContext, ExecutionPlan } from '../../../src/core/model';
-import { StagedOverlay } from '../../../src/core/tools/workspace/overlay';
+import { StagedOverlay } from '../../../src/core/workspace/overlay';
 import { CALCULATOR_SOURCE, agentRuntime, copyCalculator } from './agent-harness';
 
 const EDITOR = 'str_replace_based_edit_tool';

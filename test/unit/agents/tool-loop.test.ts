@@ -11,8 +11,8 @@ import { ScriptedModelClient, modelTurn, textBlock, toolUseBlock } from '../../.
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { submitChangesTool } from '../../../src/core/tools/submit';
 import type { ToolDefinition } from '../../../src/core/tools/types';
-import { StagedOverlay } from '../../../src/core/tools/workspace/overlay';
-import type { TraceEvent } from '../../../src/core/workflow/types';
+import { StagedOverlay } from '../../../src/core/workspace/overlay';
+import type { TraceEvent } from '../../../src/core/trace';
 import { createMemoryHost } from '../../support/memory-host';
 import type { MemoryHost } from '../../support/memory-host';
 

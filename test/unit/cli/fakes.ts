@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Host, HostFileSystem } from '../../../src/core/host';
 import type { ApprovalDecision, CodingState, WorkflowContext } from '../../../src/core/model';
-import type { Orchestrator } from '../../../src/core/workflow/types';
+import type { Orchestrator } from '../../../src/core/trace';
 import type { CliIo } from '../../../src/cli/app';
 
 export type Script = (run: FakeOrchestrator, signal: AbortSignal) => AsyncGenerator<CodingState>;

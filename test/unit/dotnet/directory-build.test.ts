@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { createNodeHost } from '../../../src/host/node/index';
-import { loadProjectGraph, scopeOfChanges } from '../../../src/core/tools/dotnet/project-graph';
-import { findBuildTarget } from '../../../src/core/tools/dotnet/target';
+import { loadProjectGraph, scopeOfChanges } from '../../../src/core/dotnet/project-graph';
+import { findBuildTarget } from '../../../src/core/dotnet/target';
 
 const NUNIT = path.join(__dirname, '..', '..', 'fixtures', 'nunit');
 const quietLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

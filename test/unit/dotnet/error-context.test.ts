@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { CompilationError, TestFailure } from '../../../src/core/model';
-import { MAX_ERROR_CONTEXT_CHARS, buildErrorContext } from '../../../src/core/agents/error-context';
-import type { ValidationOutcome } from '../../../src/core/agents/validator';
+import { MAX_ERROR_CONTEXT_CHARS, buildErrorContext } from '../../../src/core/dotnet/error-context';
+import type { ValidationOutcome } from '../../../src/core/dotnet/validator';
 
 function error(index: number, overrides: Partial<CompilationError> = {}): CompilationError {
   return {

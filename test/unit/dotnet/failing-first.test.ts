@@ -2,7 +2,7 @@
 // and no filter where one could not be exact.
 
 import assert from 'node:assert/strict';
-import { filterArgsFor, methodOf } from '../../../src/core/tools/dotnet/failing-first';
+import { filterArgsFor, methodOf } from '../../../src/core/dotnet/failing-first';
 
 const MSTEST_MTP = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: true };
 const XUNIT_V3 = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { diagnosticIdentity, parseMsbuildLine, parseMsbuildOutput, toWorkspacePath } from '../../../src/core/tools/dotnet/msbuild-parser';
+import { diagnosticIdentity, parseMsbuildLine, parseMsbuildOutput, toWorkspacePath } from '../../../src/core/dotnet/msbuild-parser';
 
 const ROOT = '/work/ws';
 

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Baseline } from '../../../src/core/model';
-import { compareTests } from '../../../src/core/tools/dotnet/baseline-diff';
-import { readTrxRun } from '../../../src/core/tools/dotnet/trx-parser';
+import { compareTests } from '../../../src/core/dotnet/baseline-diff';
+import { readTrxRun } from '../../../src/core/dotnet/trx-parser';
 
 const DIR = path.join(__dirname, '..', '..', 'fixtures', 'trx', 'parameterised');
 

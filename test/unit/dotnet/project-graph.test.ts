@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConfigurationError } from '../../../src/core/errors';
 import { createNodeHost } from '../../../src/host/node/index';
-import { readProjectFile, readSolutionProjects } from '../../../src/core/tools/dotnet/project-file';
-import { loadProjectGraph, ownerOf, scopeOfChanges } from '../../../src/core/tools/dotnet/project-graph';
-import { findBuildTarget } from '../../../src/core/tools/dotnet/target';
+import { readProjectFile, readSolutionProjects } from '../../../src/core/dotnet/project-file';
+import { loadProjectGraph, ownerOf, scopeOfChanges } from '../../../src/core/dotnet/project-graph';
+import { findBuildTarget } from '../../../src/core/dotnet/target';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
 const quietLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -2,9 +2,9 @@
 // (test/integration/dotnet-setup-errors.test.ts runs the real thing).
 
 import assert from 'node:assert/strict';
-import { parseMsbuildOutput } from '../../../src/core/tools/dotnet/msbuild-parser';
-import { readPackageReferences, readPackageSources } from '../../../src/core/tools/dotnet/restore-diagnostics';
-import { parseSdkList, parseSdkNotFound, sdkPinMessage } from '../../../src/core/tools/dotnet/sdk-check';
+import { parseMsbuildOutput } from '../../../src/core/dotnet/msbuild-parser';
+import { readPackageReferences, readPackageSources } from '../../../src/core/dotnet/restore-diagnostics';
+import { parseSdkList, parseSdkNotFound, sdkPinMessage } from '../../../src/core/dotnet/sdk-check';
 
 const SDK_NOT_FOUND = `The command could not be loaded, possibly because:
   * You intended to execute a .NET application:

@@ -8,7 +8,7 @@ import {
   planFrameworks,
   runtimeNeededBy,
   targetFrameworksOf,
-} from '../../../src/core/tools/dotnet/target-frameworks';
+} from '../../../src/core/dotnet/target-frameworks';
 
 const LIST_RUNTIMES = [
   'Microsoft.AspNetCore.App 10.0.12 [/usr/share/dotnet/shared/Microsoft.AspNetCore.App]',

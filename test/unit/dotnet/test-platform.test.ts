@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CONSOLE_LABEL, blameHang, crashingTestIn, readMtpConsole } from '../../../src/core/tools/dotnet/mtp-output';
-import { readProjectFile } from '../../../src/core/tools/dotnet/project-file';
-import { describeMtpExit, findTestMode, mtpReportArgs, runKindOf } from '../../../src/core/tools/dotnet/test-platform';
+import { CONSOLE_LABEL, blameHang, crashingTestIn, readMtpConsole } from '../../../src/core/dotnet/mtp-output';
+import { readProjectFile } from '../../../src/core/dotnet/project-file';
+import { describeMtpExit, findTestMode, mtpReportArgs, runKindOf } from '../../../src/core/dotnet/test-platform';
 import { createMemoryHost } from '../../support/memory-host';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { mergeTestResults, parseTrx, readTrxRun, trimStackTrace } from '../../../src/core/tools/dotnet/trx-parser';
+import { mergeTestResults, parseTrx, readTrxRun, trimStackTrace } from '../../../src/core/dotnet/trx-parser';
 
 const TRX_DIR = path.join(__dirname, '..', '..', 'fixtures', 'trx');
 const trx = (name: string): string => readFileSync(path.join(TRX_DIR, name), 'utf8');

@@ -5,8 +5,8 @@ import * as path from 'node:path';
 import { ConfigurationError } from '../../../src/core/errors';
 import type { Host } from '../../../src/core/host';
 import type { Baseline, CompilationDiagnostic } from '../../../src/core/model';
-import type { TraceEvent } from '../../../src/core/workflow/types';
-import { captureBaseline, validate } from '../../../src/core/agents/validator';
+import type { TraceEvent } from '../../../src/core/trace';
+import { captureBaseline, validate } from '../../../src/core/dotnet/validator';
 import { createNodeHost } from '../../../src/host/node/index';
 import { FakeDotnet } from './fake-dotnet';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import type { CodingState } from '../../../src/core/model';
-import type { RunSummary } from '../../../src/core/workflow/types';
+import type { RunSummary } from '../../../src/core/trace';
 import type { IronbeesActions } from '../../../src/extension/actions';
 import { PanelBridge, staleRunProblem } from '../../../src/extension/panel-bridge';
 import type { ReviewController } from '../../../src/extension/review/review-controller';

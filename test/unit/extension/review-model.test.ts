@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { makeFileEdit } from '../../../src/core/tools/workspace/diff';
+import { makeFileEdit } from '../../../src/core/workspace/diff';
 import { applyFileDecisions, describeRejectedDiffs } from '../../../src/core/workflow/diff-decisions';
 import { ReviewModel } from '../../../src/extension/review/review-model';
 

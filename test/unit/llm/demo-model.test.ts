@@ -3,9 +3,9 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { runCoder } from '../../../src/core/agents/coder';
 import { runPlanner } from '../../../src/core/agents/planner';
-import { findArithmeticBug, stripLineNumbers } from '../../../src/core/llm/demo-bug-finder';
-import { DEMO_MODEL_ID, createDemoModelClient } from '../../../src/core/llm/demo-model';
-import { StagedOverlay } from '../../../src/core/tools/workspace/overlay';
+import { findArithmeticBug, stripLineNumbers } from '../../../src/core/llm/providers/demo/demo-bug-finder';
+import { DEMO_MODEL_ID, createDemoModelClient } from '../../../src/core/llm/providers/demo/demo-model';
+import { StagedOverlay } from '../../../src/core/workspace/overlay';
 import { CALCULATOR_SOURCE, agentRuntime, copyCalculator } from '../agents/agent-harness';
 
 describe('scripted demo model', () => {

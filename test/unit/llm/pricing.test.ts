@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MODEL_PRICES, modelFamily, priceFor, usageWithCost } from '../../../src/core/llm/pricing';
+import { MODEL_PRICES, modelFamily, priceFor, usageWithCost } from '../../../src/core/llm/providers/anthropic/pricing';
 import { addUsage } from '../../../src/core/model';
 import { formatUsage } from '../../../src/cli/render/state';
 

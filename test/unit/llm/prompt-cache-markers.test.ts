@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { AnthropicModelClient } from '../../../src/core/llm/anthropic';
-import { conversationBreakpoints } from '../../../src/core/llm/anthropic-mapping';
+import { AnthropicModelClient } from '../../../src/core/llm/providers/anthropic/anthropic';
+import { conversationBreakpoints } from '../../../src/core/llm/providers/anthropic/anthropic-mapping';
 import type { ContentBlock, ModelMessage, ModelToolDefinition, ToolUseBlock } from '../../../src/core/llm/port';
 import { startFakeAnthropic, text, turn } from '../../support/fake-anthropic';
 import type { FakeAnthropic, FakeRequestBody } from '../../support/fake-anthropic';

@@ -5,8 +5,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CoordinationStore } from '../../../src/core/mcp/server/coordination-store';
-import type { CoordinationMessage } from '../../../src/core/mcp/server/coordination-store';
+import { CoordinationStore } from '../../../src/mcp-server/coordination-store';
+import type { CoordinationMessage } from '../../../src/mcp-server/coordination-store';
 import { createNodeHost } from '../../../src/host/node';
 
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

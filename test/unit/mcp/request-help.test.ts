@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createIronbeesMcpServer } from '../../../src/core/mcp/server/ironbees-server';
-import type { Orchestrator } from '../../../src/core/workflow/types';
+import { createIronbeesMcpServer } from '../../../src/mcp-server/ironbees-server';
+import type { Orchestrator } from '../../../src/core/trace';
 import { createNodeHost } from '../../../src/host/node';
 
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import type { SymbolInfo } from '../../../src/core/host';
-import { parseDeclarations } from '../../../src/core/tools/csharp/declarations';
-import { blankNonCode } from '../../../src/core/tools/csharp/lexer';
-import { columnOf, identifierAt } from '../../../src/core/tools/csharp/position';
-import { humps, matchRank } from '../../../src/core/tools/csharp/symbol-match';
-import { CSharpTextIndex } from '../../../src/core/tools/csharp/text-index';
+import { parseDeclarations } from '../../../src/core/csharp/declarations';
+import { blankNonCode } from '../../../src/core/csharp/lexer';
+import { columnOf, identifierAt } from '../../../src/core/csharp/position';
+import { humps, matchRank } from '../../../src/core/csharp/symbol-match';
+import { CSharpTextIndex } from '../../../src/core/csharp/text-index';
 import { MEMORY_ROOT, MemoryFileSystem } from './memory-host';
 
 const SAMPLE = `using System;

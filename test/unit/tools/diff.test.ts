@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { applyPatch } from 'diff';
-import { applyAcceptedHunks, makeFileEdit, splitHunks, wholeFileDiff } from '../../../src/core/tools/workspace/diff';
+import { applyAcceptedHunks, makeFileEdit, splitHunks, wholeFileDiff } from '../../../src/core/workspace/diff';
 
 const lines = (n: number, f: (i: number) => string): string => Array.from({ length: n }, (_, i) => f(i + 1)).join('\n') + '\n';
 

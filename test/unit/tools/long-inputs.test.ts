@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { MAX_ERROR_CHARS, runToolCalls } from '../../../src/core/agents/tool-calls';
 import { PathOutsideWorkspaceError } from '../../../src/core/errors';
 import { createDefaultToolRegistry } from '../../../src/core/tools/catalog';
-import { MAX_PATH_CHARS, resolveWorkspacePath } from '../../../src/core/tools/workspace/paths';
-import { StagedOverlay } from '../../../src/core/tools/workspace/overlay';
+import { MAX_PATH_CHARS, resolveWorkspacePath } from '../../../src/core/workspace/paths';
+import { StagedOverlay } from '../../../src/core/workspace/overlay';
 import { createMemoryHost } from '../../support/memory-host';
 
 describe('huge model inputs (found by the tool-loop fuzz)', () => {

@@ -4,9 +4,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Host, HostFileSystem, Logger, ProcessRunner, SymbolProvider } from '../../../src/core/host';
-import { CSharpTextIndex } from '../../../src/core/tools/csharp/text-index';
+import { CSharpTextIndex } from '../../../src/core/csharp/text-index';
 import type { ToolContext, ToolOutcome } from '../../../src/core/tools/types';
-import { StagedOverlay } from '../../../src/core/tools/workspace/overlay';
+import { StagedOverlay } from '../../../src/core/workspace/overlay';
 
 export const MEMORY_ROOT = path.join(os.tmpdir(), 'ironbees-memory-workspace-that-does-not-exist');
 const SKIPPED = new Set(['bin', 'obj', '.git', '.ironbees', 'node_modules', '.vs']);

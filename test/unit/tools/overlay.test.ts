@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { PathOutsideWorkspaceError } from '../../../src/core/errors';
-import { StagedOverlay } from '../../../src/core/tools/workspace/overlay';
-import { UnsupportedFileError } from '../../../src/core/tools/workspace/text-codec';
+import { StagedOverlay } from '../../../src/core/workspace/overlay';
+import { UnsupportedFileError } from '../../../src/core/workspace/text-codec';
 import { memoryHost } from './memory-host';
 
 describe('StagedOverlay', () => {

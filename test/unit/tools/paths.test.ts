@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PathOutsideWorkspaceError } from '../../../src/core/errors';
-import { resolveWorkspacePath } from '../../../src/core/tools/workspace/paths';
+import { resolveWorkspacePath } from '../../../src/core/workspace/paths';
 
 describe('resolveWorkspacePath', () => {
   let tmp: string;

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../../../src/core/tools/types';
-import { globToRegExp, matchesGlob } from '../../../src/core/tools/workspace/glob';
+import { globToRegExp, matchesGlob } from '../../../src/core/workspace/glob';
 import { listFilesTool } from '../../../src/core/tools/workspace/list-files';
 import { readFileTool } from '../../../src/core/tools/workspace/read-file';
 import { searchTextTool } from '../../../src/core/tools/workspace/search-text';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { SymbolInfo, SymbolLocation, SymbolProvider } from '../../../src/core/host';
-import { findReferencesTool, findSymbolsTool } from '../../../src/core/tools/csharp/symbol-tools';
+import { findReferencesTool, findSymbolsTool } from '../../../src/core/tools/symbol-tools';
 import { inputJsonSchema, ToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolContext } from '../../../src/core/tools/types';
 import { bare, memoryHost, toolContext } from './memory-host';

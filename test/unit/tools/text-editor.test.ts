@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolContext, ToolOutcome } from '../../../src/core/tools/types';
-import { StagedOverlay } from '../../../src/core/tools/workspace/overlay';
+import { StagedOverlay } from '../../../src/core/workspace/overlay';
 import { textEditorTool } from '../../../src/core/tools/workspace/text-editor';
 import { memoryHost, toolContext } from './memory-host';
 

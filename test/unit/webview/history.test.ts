@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { historyRows } from '../../../webview-ui/src/state/history';
-import type { RunSummary } from '../../../src/core/workflow/types';
+import type { RunSummary } from '../../../src/core/trace';
 import { makeRun } from './fixtures';
 
 function summary(runId: string, updatedAt: string): RunSummary {

@@ -10,7 +10,7 @@ import { RunOrchestrator } from '../../../src/core/workflow/orchestrator';
 import type { PlanInput, PlanOutput } from '../../../src/core/workflow/run-context';
 import { createStepActors } from '../../../src/core/workflow/step-actors';
 import type { OrchestratorDeps } from '../../../src/core/workflow/step-actors';
-import type { TraceSink } from '../../../src/core/workflow/types';
+import type { TraceSink } from '../../../src/core/trace';
 import { FakeSteps } from './fake-steps';
 import { StateStream, TempWorkspace } from './orchestrator-harness';
 import { baseline, usage, workflow } from './samples';

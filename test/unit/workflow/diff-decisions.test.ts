@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { makeFileEdit, splitHunks } from '../../../src/core/tools/workspace/diff';
+import { makeFileEdit, splitHunks } from '../../../src/core/workspace/diff';
 import type { FileDecision } from '../../../src/core/model';
 import { applyFileDecisions, describeRejectedDiffs } from '../../../src/core/workflow/diff-decisions';
 import { CALC_AFTER, CALC_BEFORE, twoFileEdits } from './samples';

@@ -3,7 +3,7 @@
 
 import { strict as assert } from 'node:assert';
 import type { OrchestratorDeps } from '../../../src/core/workflow/step-actors';
-import { makeFileEdit } from '../../../src/core/tools/workspace/diff';
+import { makeFileEdit } from '../../../src/core/workspace/diff';
 import { RunOrchestrator } from '../../../src/core/workflow/orchestrator';
 import { createStepActors } from '../../../src/core/workflow/step-actors';
 import { EditConflictError, RunStore, STATE_SCHEMA_VERSION } from '../../../src/core/workflow/store';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { CodingState, CompilationError, IterationRecord, TestFailure } from '../../../src/core/model';
 import { MAX_ATTEMPT_DIFF_CHARS, attemptOf, renderHandoff } from '../../../src/core/workflow/handoff';
-import { makeFileEdit } from '../../../src/core/tools/workspace/diff';
+import { makeFileEdit } from '../../../src/core/workspace/diff';
 import { initialContext, toCodingState } from '../../../src/core/workflow/run-context';
 import { FakeSteps } from './fake-steps';
 import { StateStream, TempWorkspace, orchestratorOver } from './orchestrator-harness';

@@ -3,7 +3,7 @@
 
 import { strict as assert } from 'node:assert';
 import { DEFAULT_MAX_ITERATIONS } from '../../../src/core/model';
-import { splitHunks } from '../../../src/core/tools/workspace/diff';
+import { splitHunks } from '../../../src/core/workspace/diff';
 import { FakeSteps } from './fake-steps';
 import { MachineRun } from './machine-driver';
 import { CALC_AFTER, CALC_BEFORE, baseline, codeOutput, failing, passing, plan, planOutput } from './samples';

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { ConfigurationError, InvalidStateError, OrchestratorError, StateNotFoundError } from '../../../src/core/errors';
 import type { WorkflowContext } from '../../../src/core/model';
-import { makeFileEdit } from '../../../src/core/tools/workspace/diff';
+import { makeFileEdit } from '../../../src/core/workspace/diff';
 import { RunOrchestrator } from '../../../src/core/workflow/orchestrator';
 import { IRONBEES_GITIGNORE, STATE_SCHEMA_VERSION } from '../../../src/core/workflow/store';
 import { FakeSteps } from './fake-steps';

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { WorkspaceBusyError } from '../../../src/core/errors';
-import { createIronbeesMcpServer } from '../../../src/core/mcp/server/ironbees-server';
+import { createIronbeesMcpServer } from '../../../src/mcp-server/ironbees-server';
 import { acquireRunLock, runLockPath } from '../../../src/core/workflow/run-lock';
 import { exitCodeForError } from '../../../src/cli/exit-codes';
 import { FakeSteps } from './fake-steps';

@@ -10,7 +10,7 @@ import type {
   WorkflowContext,
 } from '../../../src/core/model';
 import { DEFAULT_MAX_ITERATIONS } from '../../../src/core/model';
-import { makeFileEdit } from '../../../src/core/tools/workspace/diff';
+import { makeFileEdit } from '../../../src/core/workspace/diff';
 import type { CodeOutput, PlanOutput, RunInput, ValidateOutput } from '../../../src/core/workflow/run-context';
 
 export function usage(inputTokens = 100, outputTokens = 20): Usage {

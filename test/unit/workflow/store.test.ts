@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AgentModeError, PathOutsideWorkspaceError, StateNotFoundError } from '../../../src/core/errors';
-import { makeFileEdit } from '../../../src/core/tools/workspace/diff';
+import { makeFileEdit } from '../../../src/core/workspace/diff';
 import { initialContext, toCodingState } from '../../../src/core/workflow/run-context';
 import { IRONBEES_GITIGNORE, RunStore, STATE_SCHEMA_VERSION } from '../../../src/core/workflow/store';
 import type { PersistedRun } from '../../../src/core/workflow/store';

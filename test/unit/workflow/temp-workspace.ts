@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { Host, Logger } from '../../../src/core/host';
 import { createNodeHost } from '../../../src/host/node';
 import type { PersistedRun } from '../../../src/core/workflow/store';
-import type { TraceEvent } from '../../../src/core/workflow/types';
+import type { TraceEvent } from '../../../src/core/trace';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 

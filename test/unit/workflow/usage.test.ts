@@ -11,7 +11,7 @@ import type { PlanInput, PlanOutput } from '../../../src/core/workflow/run-conte
 import { createStepActors, withStepUsage } from '../../../src/core/workflow/step-actors';
 import type { OrchestratorDeps } from '../../../src/core/workflow/step-actors';
 import { RunStore } from '../../../src/core/workflow/store';
-import type { TraceEvent, TraceSink } from '../../../src/core/workflow/types';
+import type { TraceEvent, TraceSink } from '../../../src/core/trace';
 import { FakeSteps } from './fake-steps';
 import { StateStream, TempWorkspace, eventually } from './orchestrator-harness';
 import { baseline, planOutput, usage, workflow } from './samples';

@@ -10,8 +10,8 @@ import * as vscode from 'vscode';
 import { createExtensionRuntime } from '../../../src/extension/runtime';
 import type { ExtensionRuntime } from '../../../src/extension/runtime';
 import { readSettings } from '../../../src/extension/settings';
-import { StagedOverlay } from '../../../src/core/tools/workspace/overlay';
-import { createDemoModelClient } from '../../../src/core/llm/demo-model';
+import { StagedOverlay } from '../../../src/core/workspace/overlay';
+import { createDemoModelClient } from '../../../src/core/llm/providers/demo/demo-model';
 import type { Logger } from '../../../src/core/host';
 import { setSetting, workspaceRoot } from './helpers';
 

@@ -2,7 +2,7 @@
 
 import type { ReactNode } from 'react';
 import type { CodingState } from '../../../src/core/model';
-import type { RunSummary } from '../../../src/core/workflow/types';
+import type { RunSummary } from '../../../src/core/trace';
 import { send } from '../vscode-api';
 import { formatCost, formatWhen, nodeLabel } from '../state/format';
 import { historyRows } from '../state/history';

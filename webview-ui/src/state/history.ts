@@ -2,7 +2,7 @@
 // on every step. Its row shows the live state, so the list never contradicts the panel above it.
 
 import type { CodingState } from '../../../src/core/model';
-import type { RunSummary } from '../../../src/core/workflow/types';
+import type { RunSummary } from '../../../src/core/trace';
 
 /** Newest first, with the live run's row brought up to date (or added, before the store lists it). */
 export function historyRows(runs: RunSummary[], live: CodingState | null): RunSummary[] {

@@ -3,7 +3,7 @@
 // `settings` once the panel says `ready`, and this reducer puts the same picture back together.
 
 import type { CodingState } from '../../../src/core/model';
-import type { RunSummary } from '../../../src/core/workflow/types';
+import type { RunSummary } from '../../../src/core/trace';
 import type { ExtensionMessage, FileReview } from '../../../src/shared/protocol';
 
 export interface Banner {

@@ -3,7 +3,7 @@
 // how errors read.
 
 import type { CodeCheckResult, CodeChecker, CompileError } from '../../host';
-import type { StagedOverlay } from '../../tools/workspace/overlay';
+import type { StagedOverlay } from '../../workspace/overlay';
 import type { RoslynEngine } from './roslyn-engine';
 
 export class EngineCodeChecker implements CodeChecker {

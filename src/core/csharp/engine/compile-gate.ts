@@ -5,8 +5,8 @@
 // `compile_check` line in events.jsonl. VALIDATE still runs the real build and tests.
 
 import type { CodeCheckResult, Host } from '../../host';
-import type { StagedOverlay } from '../../tools/workspace/overlay';
-import type { TraceSink } from '../../workflow/types';
+import type { StagedOverlay } from '../../workspace/overlay';
+import type { TraceSink } from '../../trace';
 import { checkReport, errorLine, stagedSources } from './code-checker';
 import { EngineUnavailableError } from './errors';
 

@@ -7,9 +7,9 @@ import * as path from 'node:path';
 import type {
   HostFileSystem, Logger, SourcePosition, SymbolDefinition, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider, TypeRelations,
 } from '../../host';
-import { parseDeclarations } from '../../tools/csharp/declarations';
-import { referenceName } from '../../tools/csharp/symbol-format';
-import type { CSharpTextIndex } from '../../tools/csharp/text-index';
+import { parseDeclarations } from '../declarations';
+import { referenceName } from '../symbol-format';
+import type { CSharpTextIndex } from '../text-index';
 import { EngineRequestError, EngineUnavailableError } from './errors';
 import type { RoslynEngine } from './roslyn-engine';
 

@@ -3,7 +3,7 @@
 
 import type { Logger } from '../../host';
 import type { AgentCatalog } from '../../agents/loader';
-import { createModelClientFromEnv } from '../anthropic';
+import { createModelClientFromEnv } from './anthropic/anthropic';
 import type { ModelClient } from '../port';
 import { createOpenAIClientFromEnv } from './openai/client';
 import { chooseModel } from './choice';

@@ -1,8 +1,8 @@
 // The editor's `view` on a folder: files and folders up to two levels deep, hidden ones left out,
 // as Anthropic's reference implementation does, but through the overlay so staged files show.
 
-import type { StagedOverlay } from './overlay';
-import { displayPath } from './paths';
+import type { StagedOverlay } from '../../workspace/overlay';
+import { displayPath } from '../../workspace/paths';
 
 const MAX_DEPTH = 2;
 const MAX_ENTRIES = 400;

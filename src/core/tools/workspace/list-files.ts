@@ -3,9 +3,9 @@
 
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
-import { matchesGlob } from './glob';
+import { matchesGlob } from '../../workspace/glob';
 import { optionalInt, optionalString } from './lenient';
-import { displayPath, resolveWorkspacePath } from './paths';
+import { displayPath, resolveWorkspacePath } from '../../workspace/paths';
 import { missingPathMessage } from './text-view';
 
 const DEFAULT_MAX = 200;

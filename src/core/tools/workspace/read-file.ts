@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
 import { optionalInt, requiredText } from './lenient';
-import { displayPath, resolveWorkspacePath } from './paths';
+import { displayPath, resolveWorkspacePath } from '../../workspace/paths';
 import { missingPathMessage, numberLinesWithin, splitLines } from './text-view';
 
 const DEFAULT_LIMIT = 400;

@@ -5,9 +5,9 @@
 
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
-import { matchesGlob } from './glob';
+import { matchesGlob } from '../../workspace/glob';
 import { optionalBool, optionalInt, optionalString, requiredText } from './lenient';
-import { displayPath, resolveWorkspacePath } from './paths';
+import { displayPath, resolveWorkspacePath } from '../../workspace/paths';
 import { searchLinesInWorker } from './regex-worker';
 import type { RegexFile, RegexHit } from './regex-worker';
 import { missingPathMessage, splitLines } from './text-view';

@@ -9,7 +9,7 @@ import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
 import { insertLines, replaceExactlyOnce } from './edit-ops';
 import type { EditOpResult } from './edit-ops';
 import { optionalInt, optionalString, parseJsonText, requiredText } from './lenient';
-import { displayPath, resolveWorkspacePath } from './paths';
+import { displayPath, resolveWorkspacePath } from '../../workspace/paths';
 import { listDirectoryTree } from './directory-view';
 import { missingPathMessage, numberLines, numberLinesWithin, splitLines } from './text-view';
 

@@ -2,7 +2,7 @@
 // from Anthropic's text editor, and "did you mean" hints for paths that do not exist.
 
 import * as path from 'node:path';
-import type { StagedOverlay } from './overlay';
+import type { StagedOverlay } from '../../workspace/overlay';
 
 /** Lines of LF text; a final newline ends the last line rather than starting an empty one. */
 export function splitLines(text: string): string[] {

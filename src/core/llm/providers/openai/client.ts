@@ -7,7 +7,7 @@ import OpenAI from 'openai';
 import type { Logger } from '../../../host';
 import { ConfigurationError } from '../../../errors';
 import type { ModelClient, ModelRequest, ModelResponse } from '../../port';
-import { usageWithCost } from '../../pricing';
+import { usageWithCost } from '../anthropic/pricing';
 import { fromOpenAICompletion, toOpenAIMessages, toOpenAIToolChoice, toOpenAITools } from './mapping';
 import { mapOpenAIError } from './errors';
 

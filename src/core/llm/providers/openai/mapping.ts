@@ -14,7 +14,7 @@ import type {
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import type { ModelMessage, ModelRequest, ModelToolDefinition, TextBlock, ToolUseBlock } from '../../port';
-import type { TokenCounts } from '../../pricing';
+import type { TokenCounts } from '../anthropic/pricing';
 import { EDITOR_FUNCTION_DESCRIPTION, EDITOR_FUNCTION_PARAMETERS } from './editor-tool';
 
 export function toOpenAITools(tools: readonly ModelToolDefinition[]): ChatCompletionTool[] {

@@ -1,0 +1,128 @@
+// Runs one Microsoft.Testing.Platform test project and reads its results: the TRX report first (MTP's
+// TrxReport extension, or xunit v3's own), the console summary only as a labelled last resort, and the
+// platform's documented exit codes for everything a report cannot say (zero tests, a crash, an abort).
+
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import type { Host, RunResult } from '../host';
+import type { TestResult } from '../model';
+import { IRONBEES_TMP_DIR, tailOf } from './build';
+import { runDotnet, testEnv } from './dotnet-cli';
+import { CONSOLE_LABEL, crashingTestIn, readMtpConsole } from './mtp-output';
+import type { TestRunnerFacts } from './project-file';
+import { describeMtpExit, mtpReportArgs } from './test-platform';
+import type { TestRunKind } from './test-platform';
+import { failedRun, resultFromTrx, takeTrxTexts, trxFilesIn } from './test-report';
+import type { TestProjectRef } from './test-report';
+import type { TestOutcomeKind } from './trx-parser';
+
+export interface MtpProjectRun {
+  host: Host;
+  project: TestProjectRef & { testRunner?: TestRunnerFacts };
+  kind: Extract<TestRunKind, 'mtp-dotnet-test' | 'mtp-direct'>;
+  /** Where dotnet starts (the folder of the global.json that chose the mode). */
+  cwd: string;
+  remainingMs: number;
+  /** The whole test phase's limit, for the message when it is reached. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+  /** MTP filter arguments (e.g. `--filter-uid`), when only some tests run. */
+  filterArgs?: readonly string[];
+}
+
+/** One folder per project (not per run): emptied of reports before each run, so nothing piles up. */
+function resultsDirOf(host: Host, project: TestProjectRef): string {
+  const hash = createHash('sha256').update(project.absPath).digest('hex').slice(0, 8);
+  return path.join(host.workspaceRoot, IRONBEES_TMP_DIR, 'test-results', `${project.name}-${hash}`);
+}
+
+export function mtpArgs(request: MtpProjectRun, resultsDir: string, reportArgs: readonly string[]): string[] {
+  const platformArgs = ['--results-directory', resultsDir, ...reportArgs, '--no-progress', '--no-ansi', ...(request.filterArgs ?? [])];
+  if (request.kind === 'mtp-dotnet-test') return ['test', '--project', request.project.absPath, '--no-build', '--no-restore', ...platformArgs];
+  return ['run', '--project', request.project.absPath, '--no-build', '--no-restore', '--', ...platformArgs];
+}
+
+async function runOnce(request: MtpProjectRun, resultsDir: string, reportArgs: readonly string[]): Promise<{ run: RunResult; output: string; trx: string[] }> {
+  const { host } = request;
+  await takeTrxTexts(host, await trxFilesIn(host, resultsDir));
+  const run = await runDotnet(host, mtpArgs(request, resultsDir, reportArgs), {
+    cwd: request.cwd,
+    timeoutMs: request.remainingMs,
+    signal: request.signal,
+    env: testEnv(),
+    onOutput: request.onOutput,
+  });
+  if (run.cancelled) request.signal?.throwIfAborted();
+  const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
+  return { run, output, trx: await takeTrxTexts(host, await trxFilesIn(host, resultsDir)) };
+}
+
+/** A project whose runner does not know the report option (a framework without the TrxReport extension). */
+function rejectedReportOption(run: RunResult, output: string, reportArgs: readonly string[]): boolean {
+  return run.exitCode === 5 && reportArgs.length > 0 && reportArgs.some((arg) => output.includes(arg)) && /unknown option|unrecognized/i.test(output);
+}
+
+function withExtraFailure(result: TestResult, project: TestProjectRef, message: string, output: string): TestResult {
+  return {
+    ...result,
+    success: false,
+    total: result.total + 1,
+    failed: result.failed + 1,
+    failures: [...result.failures, { testName: `[test run] ${project.name}`, message, stackTrace: '' }],
+    outputTail: tailOf(output, 2000),
+  };
+}
+
+function crashMessage(output: string, exitCode: number | null): string {
+  const test = crashingTestIn(output);
+  const where = test ? `while running ${test}` : 'and no test could be named from its output';
+  return `The test host crashed ${where}: ${describeMtpExit(exitCode)}. Tests that had not run yet were not run. See the output tail for the crash's own message.`;
+}
+
+export async function runMtpProject(request: MtpProjectRun, outcomes: Map<string, TestOutcomeKind>): Promise<TestResult> {
+  const { project } = request;
+  const resultsDir = resultsDirOf(request.host, project);
+  let reportArgs = mtpReportArgs(project.testRunner);
+  let { run, output, trx } = await runOnce(request, resultsDir, reportArgs);
+  if (rejectedReportOption(run, output, reportArgs)) {
+    reportArgs = [];
+    ({ run, output, trx } = await runOnce(request, resultsDir, reportArgs));
+  }
+  if (run.timedOut) {
+    const seconds = Math.round(request.timeoutMs / 1000);
+    const partial = trx.length > 0 ? resultFromTrx(project, trx, output, outcomes) : null;
+    const message = `The tests did not finish within ${seconds} s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).`;
+    const result = partial ? withExtraFailure(partial, project, message, output) : failedRun(project, message, output, true);
+    result.timedOut = true;
+    return result;
+  }
+  const code = run.exitCode;
+  if (trx.length > 0) {
+    const result = resultFromTrx(project, trx, output, outcomes);
+    if (code === 0 || (code === 2 && result.failed > 0)) return result;
+    if (code === 7) return withExtraFailure(withoutRunInfoFailure(result, project), project, crashMessage(output, code), output);
+    if (code === 2) return result;
+    return withExtraFailure(withoutRunInfoFailure(result, project), project, `The test run did not succeed: ${describeMtpExit(code)}.`, output);
+  }
+  if (code === 7) return failedRun(project, crashMessage(output, code), output, false);
+  if (code === 8) return failedRun(project, `No test ran in ${project.name}: ${describeMtpExit(code)}. A filter matched nothing, or the project has no tests the framework can discover.`, output, false);
+  const fromConsole = readMtpConsole(output, project.name);
+  if (fromConsole && (code === 0 || code === 2)) {
+    for (const failure of fromConsole.failures) outcomes.set(failure.testName, 'failed');
+    if (!fromConsole.success) fromConsole.outputTail = tailOf(output, 2000);
+    return fromConsole;
+  }
+  const refusal = /using VSTest test runner|All projects must use that test runner/i.test(output)
+    ? ' dotnet test runs only Microsoft.Testing.Platform projects when global.json selects it; this project uses VSTest.'
+    : '';
+  return failedRun(project, `The test run wrote no results: ${describeMtpExit(code)}.${refusal} ${reportArgs.length === 0 ? CONSOLE_LABEL : ''}`.trim(), output, false);
+}
+
+/** The TRX's own "test host crashed" run failure is replaced by ours, which names the test. */
+function withoutRunInfoFailure(result: TestResult, project: TestProjectRef): TestResult {
+  const runName = `[test run] ${project.name}`;
+  const kept = result.failures.filter((failure) => failure.testName !== runName);
+  const removed = result.failures.length - kept.length;
+  return { ...result, failures: kept, failed: result.failed - removed, total: result.total - removed, success: result.failed - removed === 0 };
+}

@@ -1,0 +1,195 @@
+// Runs test projects (already built), each the way its platform expects (see test-platform.ts), and merges
+// their results into one TestResult. Projects run two at a time under one shared deadline: the time limit
+// is for the whole test phase.
+
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import type { Host } from '../host';
+import type { TestResult } from '../model';
+import { IRONBEES_TMP_DIR, tailOf } from './build';
+import { runDotnet, testEnv } from './dotnet-cli';
+import { describeSkipped, frameworkPlanFor } from './target-frameworks';
+import { blameHang } from './mtp-output';
+import type { TestRunnerFacts } from './project-file';
+import { filterArgsFor, realTestNames } from './failing-first';
+import { runMtpProject } from './test-mtp';
+import { findTestMode, runKindOf } from './test-platform';
+import type { TestModeInfo } from './test-platform';
+import { failedRun, resultFromTrx, takeTrxTexts } from './test-report';
+import type { TestProjectRef as ProjectRef } from './test-report';
+import { mergeTestResults } from './trx-parser';
+import type { TestOutcomeKind } from './trx-parser';
+
+export interface TestProjectRef extends ProjectRef {
+  /** How the project asks to be run (absent: VSTest). */
+  testRunner?: TestRunnerFacts;
+}
+
+export interface TestRequest {
+  host: Host;
+  projects: readonly TestProjectRef[];
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** How many test projects run at once. */
+  concurrency?: number;
+  onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+  /** The folder whose global.json decides the test mode (the build target's); the workspace root by default. */
+  modeFrom?: string;
+  /**
+   * Failing-first: run only these tests (project path → test names). A project absent from the map, or
+   * whose tests cannot be filtered exactly, is not run.
+   */
+  only?: ReadonlyMap<string, readonly string[]>;
+}
+
+export interface TestRun {
+  result: TestResult;
+  /** Every test that ran, by name, with how it ended: tells "fixed" from "not run this time". */
+  outcomes: Map<string, TestOutcomeKind>;
+  /** Project path → the tests that failed in it (for failing-first next time). */
+  failedByProject: Map<string, string[]>;
+  /** The projects that ran (all of them, unless `only` narrowed the run). */
+  ran: string[];
+}
+
+const DEFAULT_CONCURRENCY = 2;
+
+/** vstest prints one "Results File: <path>" line per TRX it writes (one per target framework). */
+function resultFilesIn(output: string): string[] {
+  return [...output.matchAll(/^\s*Results File:\s*(.+\.trx)\s*$/gm)].map((match) => (match[1] ?? '').trim());
+}
+
+/** The TRX files of one run: named in the output, or found by their unique prefix if the output lost them. */
+async function findTrxFiles(host: Host, output: string, resultsDir: string, prefix: string): Promise<string[]> {
+  const named = resultFilesIn(output).filter((file) => path.basename(file).startsWith(prefix));
+  if (named.length > 0) return named;
+  const listed = await host.fs.listFiles(resultsDir, { maxFiles: 5_000 }).catch(() => [] as string[]);
+  return listed.filter((file) => !file.includes('/') && file.startsWith(prefix) && file.endsWith('.trx')).map((file) => path.join(resultsDir, file));
+}
+
+/** VSTest: `dotnet test <project> --logger trx`, with blame-hang so a hung test is named before the time limit. */
+async function testVstestProject(
+  request: TestRequest,
+  project: TestProjectRef,
+  mode: TestModeInfo,
+  deadline: number,
+  outcomes: Map<string, TestOutcomeKind>,
+  filterArgs: readonly string[],
+): Promise<TestResult> {
+  const { host } = request;
+  const remainingMs = Math.max(1, deadline - Date.now());
+  const resultsDir = path.join(host.workspaceRoot, IRONBEES_TMP_DIR, 'test-results');
+  // A prefix, not a file name: a multi-targeted project writes one TRX per framework (`<prefix>_<tfm>_<time>.trx`).
+  const prefix = `${project.name}-${Date.now()}-${randomUUID().slice(0, 8)}`;
+  const args = ['test', project.absPath, '--no-build', '--no-restore', '--nologo', '--logger', `trx;LogFilePrefix=${prefix}`, '--results-directory', resultsDir];
+  args.push(...filterArgs, ...blameHangArgs(remainingMs));
+  // A multi-targeted project is tested on the frameworks whose runtime is installed; the others are named.
+  const plan = await frameworkPlanFor(host, project.absPath);
+  const skippedFrameworks = describeSkipped(project.name, plan.skipped);
+  if (plan.skipped.length > 0 && plan.run.length === 0) return { ...mergeTestResults([]), skippedFrameworks };
+  if (plan.skipped.length > 0) args.push(`-p:TargetFrameworks=${plan.run.join('%3B')}`);
+  const run = await runDotnet(host, args, { cwd: mode.cwd, timeoutMs: remainingMs, signal: request.signal, env: testEnv(), onOutput: request.onOutput });
+  if (run.cancelled) request.signal?.throwIfAborted();
+  const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
+  const trxTexts = await takeTrxTexts(host, await findTrxFiles(host, output, resultsDir, prefix));
+  if (run.timedOut) {
+    const seconds = Math.round(request.timeoutMs / 1000);
+    return failedRun(project, `The tests did not finish within ${seconds} s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).`, output, true);
+  }
+  const hang = blameHang(output);
+  if (hang) {
+    for (const name of hang.running) outcomes.set(name, 'failed');
+    return withHangFailure(trxTexts.length > 0 ? resultFromTrx(project, trxTexts, output, outcomes) : null, project, hang, output);
+  }
+  if (trxTexts.length === 0) {
+    return failedRun(project, `dotnet test exited with code ${run.exitCode ?? 'none'} and wrote no results; see the output tail.`, output, false);
+  }
+  const result = resultFromTrx(project, trxTexts, output, outcomes);
+  if (skippedFrameworks.length > 0) result.skippedFrameworks = skippedFrameworks;
+  return result;
+}
+
+/** blame-hang stopped a test: the hung test (when VSTest names it) is the failure, not "the run was aborted". */
+function withHangFailure(partial: TestResult | null, project: TestProjectRef, hang: { seconds: string; running: string[] }, output: string): TestResult {
+  const runName = `[test run] ${project.name}`;
+  const kept = partial?.failures.filter((failure) => failure.testName !== runName) ?? [];
+  const passed = partial?.passed ?? 0;
+  const skipped = partial?.skipped ?? 0;
+  const what = hang.running.length > 0 ? `${hang.running.join(', ')} hung` : 'A test hung (VSTest did not name it)';
+  const hung = hang.running.length > 0 ? hang.running : [runName];
+  const failures = [
+    ...kept,
+    ...hung.map((testName) => ({
+      testName,
+      message: `${what}: nothing finished for ${hang.seconds}, so blame-hang stopped the test host. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.`,
+      stackTrace: '',
+    })),
+  ];
+  return { success: false, total: passed + skipped + failures.length, passed, failed: failures.length, skipped, failures, durationMs: partial?.durationMs ?? 0, outputTail: tailOf(output, 2000) };
+}
+
+/** Time the host needs after blame-hang stops a hung test to write its report; below it, blame-hang is left off. */
+const BLAME_MARGIN_MS = 20_000;
+
+/** VSTest kills a test that runs longer than this and names it: the rest of the phase's time, less the margin. */
+export function blameHangArgs(remainingMs: number): string[] {
+  const hangMs = remainingMs - BLAME_MARGIN_MS;
+  if (hangMs < 5_000) return [];
+  return ['--blame-hang', '--blame-hang-timeout', `${Math.floor(hangMs / 1000)}s`, '--blame-hang-dump-type', 'none'];
+}
+
+async function testOneProject(
+  request: TestRequest,
+  project: TestProjectRef,
+  mode: TestModeInfo,
+  deadline: number,
+  outcomes: Map<string, TestOutcomeKind>,
+  filterArgs: readonly string[],
+): Promise<TestResult> {
+  const kind = runKindOf(mode.mode, project.testRunner);
+  if (kind === 'vstest') return testVstestProject(request, project, mode, deadline, outcomes, filterArgs);
+  if (kind === 'vstest-in-mtp') {
+    return failedRun(
+      project,
+      `${project.name} uses VSTest, but global.json selects Microsoft.Testing.Platform as the test runner, and in that mode dotnet test runs no VSTest project. Opt the project into the platform (e.g. <EnableMSTestRunner>true</EnableMSTestRunner> for MSTest, <UseMicrosoftTestingPlatformRunner>true</UseMicrosoftTestingPlatformRunner> for xunit v3) or remove "test.runner" from global.json.`,
+      '',
+      false,
+    );
+  }
+  const remainingMs = Math.max(1, deadline - Date.now());
+  return runMtpProject({ host: request.host, project, kind, cwd: mode.cwd, remainingMs, timeoutMs: request.timeoutMs, signal: request.signal, onOutput: request.onOutput, filterArgs }, outcomes);
+}
+
+/** Runs the projects' tests (already built). */
+export async function runTests(request: TestRequest): Promise<TestRun> {
+  request.signal?.throwIfAborted();
+  const startedAt = Date.now();
+  const deadline = startedAt + request.timeoutMs;
+  const outcomes = new Map<string, TestOutcomeKind>();
+  const mode = await findTestMode(request.host, request.modeFrom ?? request.host.workspaceRoot);
+  const planned: Array<{ project: TestProjectRef; filterArgs: string[] }> = [];
+  for (const project of request.projects) {
+    if (!request.only) {
+      planned.push({ project, filterArgs: [] });
+      continue;
+    }
+    const filterArgs = filterArgsFor(runKindOf(mode.mode, project.testRunner), project.testRunner, realTestNames(request.only.get(project.absPath) ?? []));
+    if (filterArgs) planned.push({ project, filterArgs });
+  }
+  const results: TestResult[] = new Array(planned.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < planned.length) {
+      const index = next++;
+      const { project, filterArgs } = planned[index] as (typeof planned)[number];
+      results[index] = await testOneProject(request, project, mode, deadline, outcomes, filterArgs);
+    }
+  };
+  const concurrency = Math.max(1, Math.min(request.concurrency ?? DEFAULT_CONCURRENCY, planned.length));
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const result = mergeTestResults(results);
+  result.durationMs = Date.now() - startedAt;
+  const failedByProject = new Map<string, string[]>();
+  planned.forEach(({ project }, index) => failedByProject.set(project.absPath, (results[index]?.failures ?? []).map((failure) => failure.testName)));
+  return { result, outcomes, failedByProject, ran: planned.map(({ project }) => project.absPath) };
+}

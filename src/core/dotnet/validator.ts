@@ -1,0 +1,200 @@
+// The validator is not a model: it is diagnostics, then a build, then tests, each parsed into data and
+// compared with the baseline. It runs every iteration, so it builds only what the change affects and
+// runs only the test projects that can see it.
+
+import * as path from 'node:path';
+import type { Host } from '../host';
+import type { Baseline, BuildResult, CompilationError, TestFailure, TestResult } from '../model';
+import type { TraceSink } from '../trace';
+import { errorMessage } from '../errors';
+import { compareTests, newErrorsSince } from './baseline-diff';
+import { runBuild } from './build';
+import { scopeOfChanges } from './project-graph';
+import type { ChangeScope, ProjectGraph, ProjectNode } from './project-graph';
+import { NEEDS_RESTORE_CODES, dotnetSession } from './session';
+import type { DotnetSession } from './session';
+import { runTests } from './test';
+import type { TestRun } from './test';
+
+export interface ValidatorOptions {
+  host: Host;
+  /** Workspace-relative solution or project; found automatically when absent. */
+  target?: string;
+  timeouts: { buildMs: number; testMs: number };
+  signal?: AbortSignal;
+  trace?: TraceSink;
+}
+
+export interface ValidationOutcome {
+  build: BuildResult;
+  /** Null when the build failed (tests were not run). */
+  test: TestResult | null;
+  /**
+   * Build succeeded and no test failed, except baseline failures the plan leaves alone
+   * (`knownFailures`). Other pre-existing failures count: the request may be to fix them.
+   */
+  passed: boolean;
+  newBuildErrors: CompilationError[];
+  newTestFailures: TestFailure[];
+  /** Tests that fail now and already failed in the baseline: reported, never blamed on the agent. */
+  preExistingFailures: string[];
+  /** Tests that failed in the baseline and pass now. */
+  fixedFailures: string[];
+  /** Baseline failures that still fail and that the plan leaves alone: reported, not blocking. */
+  toleratedFailures: string[];
+}
+
+export type ValidateOptions = ValidatorOptions & {
+  changedFiles: string[];
+  baseline: Baseline | null;
+  /** Baseline failures the approved plan leaves alone. A name that did not fail in the baseline excuses nothing. */
+  knownFailures?: readonly string[];
+};
+
+/** True when every failure is a baseline failure the plan leaves alone, and none went unnamed. */
+function onlyToleratedFailures(test: TestResult, tolerated: readonly string[]): boolean {
+  if (test.timedOut || test.failures.length !== test.failed) return false;
+  const allowed = new Set(tolerated);
+  return test.failures.every((failure) => failure.preExisting === true && allowed.has(failure.testName));
+}
+
+function record(options: ValidatorOptions, phase: 'baseline' | 'build' | 'test', ok: boolean, durationMs: number, detail: string): void {
+  options.trace?.record({ kind: 'validation', at: new Date(options.host.clock.now()).toISOString(), phase, ok, durationMs, detail });
+}
+
+function describeTests(test: TestResult | null): string {
+  if (!test) return 'tests not run';
+  const notTested = test.skippedFrameworks?.length ? `; not tested: ${test.skippedFrameworks.join('; ')}` : '';
+  return `${test.total} tests: ${test.passed} passed, ${test.failed} failed, ${test.skipped} skipped${test.timedOut ? ' (timed out)' : ''}${notTested}`;
+}
+
+function describeBuild(build: BuildResult): string {
+  if (build.timedOut) return 'build timed out';
+  return build.success ? `build ok, ${build.warnings.length} warnings` : `build failed, ${build.errors.length} errors`;
+}
+
+/** Builds what the scope says, restoring when needed (and once more if the build says restore is stale). */
+async function buildScope(options: ValidatorOptions, session: DotnetSession, graph: ProjectGraph, scope: ChangeScope): Promise<BuildResult> {
+  const restore = scope.needsRestore || !(await session.isRestored(graph));
+  // Restoring goes through the whole target: a generated traversal project has no Restore target.
+  const projects = scope.full || restore ? [graph.target.absPath] : scope.buildRoots.map((project) => project.absPath);
+  const request = { host: options.host, timeoutMs: options.timeouts.buildMs, signal: options.signal };
+  let build = await runBuild({ ...request, projects, restore });
+  if (!build.success && !restore && build.errors.some((error) => NEEDS_RESTORE_CODES.has(error.code))) {
+    build = await runBuild({ ...request, projects: [graph.target.absPath], restore: true });
+  }
+  if (restore || build.success) session.markRestored(!build.errors.some((error) => error.code.startsWith('NU')));
+  return build;
+}
+
+async function testProjects(options: ValidatorOptions, graph: ProjectGraph, projects: readonly ProjectNode[], only?: Map<string, string[]>): Promise<TestRun> {
+  const modeFrom = path.dirname(graph.target.absPath);
+  const run = await runTests({ host: options.host, projects, timeoutMs: options.timeouts.testMs, signal: options.signal, modeFrom, only });
+  dotnetSession(options.host, options.target).rememberFailures(run.failedByProject);
+  return run;
+}
+
+/**
+ * Failing-first: the affected projects' tests that failed last time run alone. A run in which one still
+ * fails (or that hangs) is the verdict; otherwise null, and the whole affected set runs.
+ */
+async function failingFirst(options: ValidateOptions, session: DotnetSession, graph: ProjectGraph, projects: readonly ProjectNode[]): Promise<TestRun | null> {
+  // A baseline failure the plan leaves alone would always "still fail": it must not cut the run short.
+  const tolerated = new Set(options.knownFailures ?? []);
+  const previous = new Map<string, string[]>();
+  for (const [project, names] of session.previousFailures(projects)) {
+    const kept = names.filter((name) => !tolerated.has(name));
+    if (kept.length > 0) previous.set(project, kept);
+  }
+  if (previous.size === 0 || process.env.IRONBEES_FAILING_FIRST === '0') return null;
+  const run = await testProjects(options, graph, projects, previous);
+  if (run.ran.length === 0) return null;
+  const stillFailing = [...run.outcomes.values()].some((outcome) => outcome === 'failed') || run.result.timedOut === true;
+  return stillFailing ? run : null;
+}
+
+/** A full build and every test project, before any edit. */
+export async function captureBaseline(options: ValidatorOptions): Promise<Baseline> {
+  const startedAt = Date.now();
+  const session = dotnetSession(options.host, options.target);
+  const graph = await session.graph();
+  const fullScope: ChangeScope = { full: true, needsRestore: true, buildRoots: [], testProjects: graph.projects.filter((project) => project.isTest) };
+  const build = await buildScope(options, session, graph, fullScope);
+  const test = build.success ? (await testProjects(options, graph, fullScope.testProjects)).result : null;
+  const detail = `${graph.target.relPath}: ${describeBuild(build)}; ${describeTests(test)}`;
+  record(options, 'baseline', build.success && (test?.success ?? false), Date.now() - startedAt, detail);
+  return { build, test, capturedAt: new Date(options.host.clock.now()).toISOString() };
+}
+
+/** Errors the language server already sees in the changed files: no build needed to know it fails. */
+async function diagnosticsVerdict(options: ValidateOptions): Promise<ValidationOutcome | null> {
+  const diagnostics = options.host.diagnostics;
+  if (!diagnostics || options.changedFiles.length === 0) return null;
+  const startedAt = Date.now();
+  let errors: CompilationError[];
+  try {
+    errors = await diagnostics.errorsFor(options.changedFiles, options.signal);
+  } catch (error) {
+    options.host.logger.warn(`Diagnostics unavailable, building instead: ${errorMessage(error)}`);
+    return null;
+  }
+  const newErrors = newErrorsSince(errors, options.baseline);
+  if (newErrors.length === 0) return null;
+  const durationMs = Date.now() - startedAt;
+  record(options, 'build', false, durationMs, `language server: ${newErrors.length} new errors in the changed files; build skipped`);
+  return {
+    build: { success: false, errors, warnings: [], durationMs },
+    test: null,
+    passed: false,
+    newBuildErrors: newErrors,
+    newTestFailures: [],
+    preExistingFailures: [],
+    fixedFailures: [],
+    toleratedFailures: [],
+  };
+}
+
+/**
+ * Validates the workspace after the agent's edits: diagnostics (when the host has a language server),
+ * then the build, then the tests (skipped when the build fails), compared with the baseline.
+ */
+export async function validate(options: ValidateOptions): Promise<ValidationOutcome> {
+  const early = await diagnosticsVerdict(options);
+  if (early) return early;
+  const session = dotnetSession(options.host, options.target);
+  const graph = await session.graph(options.changedFiles);
+  let scope = scopeOfChanges(graph, options.changedFiles, options.host.workspaceRoot);
+  if (!scope.full && options.baseline && !options.baseline.build.success) {
+    // Errors elsewhere in a build that already failed would not show in a partial build.
+    scope = { ...scope, full: true, reason: 'the baseline build failed', testProjects: graph.projects.filter((project) => project.isTest) };
+  }
+  if (!scope.full && (options.baseline?.test?.failed ?? 0) > 0) {
+    // Which project a baseline failure lives in is not recorded, so run every test project to see it
+    // still fail or pass; the unaffected ones are already built and run with --no-build.
+    scope = { ...scope, testProjects: graph.projects.filter((project) => project.isTest) };
+  }
+  const build = await buildScope(options, session, graph, scope);
+  const scopeNote = scope.full ? `whole ${graph.target.relPath}${scope.reason ? ` (${scope.reason})` : ''}` : scope.buildRoots.map((project) => project.relPath).join(', ');
+  record(options, 'build', build.success, build.durationMs, `${scopeNote}: ${describeBuild(build)}`);
+  const newBuildErrors = newErrorsSince(build.errors, options.baseline);
+  if (!build.success) {
+    return { build, test: null, passed: false, newBuildErrors, newTestFailures: [], preExistingFailures: [], fixedFailures: [], toleratedFailures: [] };
+  }
+  const firstVerdict = await failingFirst(options, session, graph, scope.testProjects);
+  const run = firstVerdict ?? (await testProjects(options, graph, scope.testProjects));
+  const comparison = compareTests(run.result, run.outcomes, options.baseline);
+  const notRun = firstVerdict ? `; failing-first: the tests that failed last time still fail, the other tests of ${scope.testProjects.map((project) => project.name).join(', ')} were not run` : '';
+  record(options, 'test', run.result.success, run.result.durationMs, `${scope.testProjects.map((project) => project.name).join(', ') || 'no test projects'}: ${describeTests(run.result)}${notRun}`);
+  const known = new Set(options.knownFailures ?? []);
+  const toleratedFailures = comparison.preExistingFailures.filter((name) => known.has(name));
+  return {
+    build,
+    test: comparison.test,
+    passed: comparison.test.failed === 0 || onlyToleratedFailures(comparison.test, toleratedFailures),
+    newBuildErrors,
+    newTestFailures: comparison.newTestFailures,
+    preExistingFailures: comparison.preExistingFailures,
+    fixedFailures: comparison.fixedFailures,
+    toleratedFailures,
+  };
+}

@@ -1,0 +1,60 @@
+// The orchestrator's public face (seed 000 IStatefulOrchestrator, in TypeScript idiom). The CLI and
+// the extension drive runs only through this.
+
+import type { ApprovalDecision, CodingState, Usage, WorkflowContext, WorkflowNode } from './model';
+import type { ToolErrorKind } from './tools/failure';
+
+export interface Orchestrator {
+  /** Starts a run; yields a CodingState after every transition and ends at a terminal node. */
+  execute(request: string, context: WorkflowContext, signal?: AbortSignal): AsyncIterable<CodingState>;
+  /** Answers the human gate the run is waiting at. Throws InvalidStateError when it waits at none. */
+  approve(stateId: string, decision: ApprovalDecision): Promise<void>;
+  /** Stops a run: it ends CANCELLED, persisted. */
+  cancel(stateId: string): Promise<void>;
+  /** The latest state, from memory or from disk. Throws StateNotFoundError. */
+  getState(stateId: string): Promise<CodingState>;
+  /** Continues a persisted run from where it stopped; the step in flight runs again. */
+  resume(stateId: string, signal?: AbortSignal): AsyncIterable<CodingState>;
+  /**
+   * Someone working on a live run needs a person: a run at PLAN, CODE or VALIDATE stops its step and
+   * escalates (hand-off written, then WAIT_HUMAN). False, changing nothing, when the run is not live
+   * in this process or is not at a working state (e.g. it already waits for a person).
+   */
+  requestHelp?(stateId: string, reason: string): Promise<boolean>;
+}
+
+export interface RunSummary {
+  runId: string;
+  userRequest: string;
+  currentNode: WorkflowNode;
+  iterationCount: number;
+  maxIterations: number;
+  usage: Usage;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One line of events.jsonl. */
+export type TraceEvent =
+  | { kind: 'transition'; at: string; from: WorkflowNode | null; to: WorkflowNode; iteration: number }
+  | {
+      kind: 'model_call';
+      at: string;
+      agent: string;
+      model: string;
+      durationMs: number;
+      stopReason: string;
+      usage: Usage;
+    }
+  | { kind: 'tool_call'; at: string; agent: string; tool: string; ok: boolean; durationMs: number; error?: string; failureKind?: ToolErrorKind }
+  | { kind: 'validation'; at: string; phase: 'baseline' | 'build' | 'test'; ok: boolean; durationMs: number; detail?: string }
+  | { kind: 'edit_applied'; at: string; filePath: string; type: string }
+  /** The pre-review compile check of the coder's staged edits (round 1 is the first submission). */
+  | { kind: 'compile_check'; at: string; round: number; ok: boolean; errors: number; durationMs: number; detail?: string }
+  | { kind: 'error'; at: string; message: string }
+  | { kind: 'compaction'; at: string; agent: string; estimatedTokensBefore: number; estimatedTokensAfter: number; compactedResults: number }
+  | { kind: 'model_fallback'; at: string; agent: string; from: string; to: string; reason: string };
+
+export interface TraceSink {
+  record(event: TraceEvent): void;
+}
