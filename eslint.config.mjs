@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layersPlugin } from './eslint-rules/layers.mjs';
 
 export default tseslint.config(
   { ignores: ['**/*.cjs', '**/*.mjs', 'dist/**', 'node_modules/**', 'test/fixtures/**', '.vscode-test/**', 'webview-ui/dist/**'] },
@@ -21,6 +22,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core must not import vscode; go through the Host port.' }] }],
     },
+  },
+  {
+    // Folders are layers and imports point down only (ARCHITECTURE.md, "The house").
+    files: ['src/**/*.ts', 'webview-ui/src/**/*.ts', 'webview-ui/src/**/*.tsx'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/imports-point-down': 'error' },
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],

@@ -10,9 +10,11 @@ import { UsageError } from './exit-codes';
 import { PROVIDER_NAMES } from '../core/llm/providers/choice';
 import type { ProviderName } from '../core/llm/providers/choice';
 import type { RunBudget } from '../core/workflow/budget';
+import { COMMAND_NAMES } from './command-names';
+import type { CommandName } from './command-names';
 
-export const COMMAND_NAMES = ['run', 'resume', 'runs', 'revert', 'mcp'] as const;
-export type CommandName = (typeof COMMAND_NAMES)[number];
+export { COMMAND_NAMES } from './command-names';
+export type { CommandName } from './command-names';
 
 /** Generous on purpose: a clean .NET build on a small machine can take minutes. */
 export const DEFAULT_BUILD_TIMEOUT_SECONDS = 600;

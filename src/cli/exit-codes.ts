@@ -3,7 +3,7 @@
 
 import { ConfigurationError, InvalidStateError, StateNotFoundError, WorkspaceBusyError } from '../core/errors';
 import type { WorkflowNode } from '../core/model';
-import type { CommandName } from './args';
+import type { CommandName } from './command-names';
 
 export const ExitCode = {
   SUCCESS: 0,

@@ -9,7 +9,7 @@ import type { ModelClient } from '../core/llm/port';
 import type { Orchestrator } from '../core/trace';
 import type { ToolApprover } from '../core/workflow/tool-approval';
 import { ConfigurationError } from '../core/errors';
-import { createProviderRouter, modelClientForRun } from '../core/llm/providers/create';
+import { createProviderRouter, modelClientForRun } from '../core/runtime/provider-clients';
 import type { ProviderName } from '../core/llm/providers/choice';
 import type { AgentCatalog } from '../core/agents/loader';
 import { createDemoModelClient } from '../core/llm/providers/demo/demo-model';

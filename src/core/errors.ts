@@ -83,3 +83,19 @@ export class PathOutsideWorkspaceError extends AgentModeError {
 export function errorMessage(error: unknown): string {
   return redact(error instanceof Error ? error.message : String(error));
 }
+
+/** The failure taxonomy of tool calls (tools/failure.ts): one kind per failed call, recorded in traces. */
+export const TOOL_ERROR_KINDS = [
+  'InvalidInput',
+  'Timeout',
+  'RetryableServer',
+  'RateLimited',
+  'OutputSchemaMismatch',
+  'NoResults',
+  'ToolBug',
+  'Unauthorized',
+  'Forbidden',
+  'NotFound',
+  'Cancelled',
+] as const;
+export type ToolErrorKind = (typeof TOOL_ERROR_KINDS)[number];

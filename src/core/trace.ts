@@ -2,7 +2,7 @@
 // the extension drive runs only through this.
 
 import type { ApprovalDecision, CodingState, Usage, WorkflowContext, WorkflowNode } from './model';
-import type { ToolErrorKind } from './tools/failure';
+import type { ToolErrorKind } from './errors';
 
 export interface Orchestrator {
   /** Starts a run; yields a CodingState after every transition and ends at a terminal node. */

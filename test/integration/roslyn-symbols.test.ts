@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { checkCodeTool } from '../../src/core/csharp/engine/check-code-tool';
+import { checkCodeTool } from '../../src/core/tools/check-code-tool';
 import { stopSharedEngines } from '../../src/core/csharp/engine/roslyn-engine';
 import type { Host } from '../../src/core/host';
 import { CSharpTextIndex } from '../../src/core/csharp/text-index';

@@ -13,7 +13,6 @@ import { EMPTY_USAGE, addUsage } from '../model';
 import type { Usage } from '../model';
 import type { ContentBlock, ModelMessage, ModelRequest, ModelResponse, ToolUseBlock } from '../llm/port';
 import type { ToolContext } from '../tools/types';
-import { workspaceMcpSource } from '../mcp/workspace-source';
 import { DEFAULT_MAX_MALFORMED, DEFAULT_TURN_BUDGET } from './agent-schema';
 import type { AgentDefinition } from './agent-schema';
 import { renderTemplate } from './prompt-template';
@@ -56,7 +55,7 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
   // MCP tools (`mcp__<server>__<tool>`) resolve here, starting their servers on first use.
   const defs = await runtime.tools.forAgentAsync(
     agent.requiredTools,
-    runtime.tools.hasSources() ? undefined : workspaceMcpSource(runtime.host, agent.requiredTools),
+    runtime.tools.hasSources() ? undefined : runtime.fallbackToolSource?.(agent.requiredTools),
   );
   const tools = new Map(defs.map((def) => [def.name, def]));
   if (!tools.has(terminal.name)) {

@@ -1,6 +1,6 @@
 // The built-in tools under their contract names (contracts.md, "Model-facing tools").
 
-import { checkCodeTool } from '../csharp/engine/check-code-tool';
+import { checkCodeTool } from './check-code-tool';
 import { findReferencesTool, findSymbolsTool } from './symbol-tools';
 import { ToolRegistry } from './registry';
 import { submitChangesTool, submitPlanTool } from './submit';

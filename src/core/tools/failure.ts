@@ -1,22 +1,12 @@
 // The seed-004 failure taxonomy. Every failed tool call carries one kind, so retry policy, traces and
 // the model's next move depend on what went wrong rather than on message text.
 
-import { AgentModeError, PathOutsideWorkspaceError, ToolNotFoundError } from '../errors';
+import { AgentModeError, PathOutsideWorkspaceError, TOOL_ERROR_KINDS, ToolNotFoundError } from '../errors';
+import type { ToolErrorKind } from '../errors';
 
-export const TOOL_ERROR_KINDS = [
-  'InvalidInput',
-  'Timeout',
-  'RetryableServer',
-  'RateLimited',
-  'OutputSchemaMismatch',
-  'NoResults',
-  'ToolBug',
-  'Unauthorized',
-  'Forbidden',
-  'NotFound',
-  'Cancelled',
-] as const;
-export type ToolErrorKind = (typeof TOOL_ERROR_KINDS)[number];
+// The kinds live in the kernel (errors.ts) because run traces record them; re-exported here.
+export { TOOL_ERROR_KINDS } from '../errors';
+export type { ToolErrorKind } from '../errors';
 
 export const DEFAULT_RETRY_ON: readonly ToolErrorKind[] = ['RetryableServer', 'RateLimited'];
 

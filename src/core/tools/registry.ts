@@ -7,12 +7,11 @@
 import { z } from 'zod';
 import type { ZodType } from 'zod';
 import { AgentModeError, ToolNotFoundError, errorMessage } from '../errors';
-import type { ModelToolDefinition } from '../llm/port';
 import { cancelledOutcome, runWithPolicy } from './adapter';
 import type { AttemptOptions } from './adapter';
 import { kindOfError } from './failure';
 import { DEFAULT_MAX_PAYLOAD_CHARS, PAGE_ARGUMENT, PAGE_ARGUMENT_SCHEMA, ResultPages, observationFor, pageAffordances, pageOf, splitPageArgument } from './paging';
-import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
+import type { ModelFacingTool, ToolContext, ToolDefinition, ToolOutcome } from './types';
 
 /** Tools that live elsewhere (MCP servers), resolved when an agent first needs them. */
 export interface ExternalToolSource {
@@ -75,8 +74,8 @@ export class ToolRegistry {
     return names.map((name) => external.get(name) ?? this.get(name));
   }
 
-  toModelTools(defs: readonly ToolDefinition[]): ModelToolDefinition[] {
-    return defs.map((def): ModelToolDefinition => {
+  toModelTools(defs: readonly ToolDefinition[]): ModelFacingTool[] {
+    return defs.map((def): ModelFacingTool => {
       if (def.anthropicType === 'text_editor_20250728') {
         return { kind: 'text_editor', name: 'str_replace_based_edit_tool', type: 'text_editor_20250728' };
       }

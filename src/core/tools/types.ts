@@ -99,5 +99,14 @@ export interface ToolDefinition<Input = unknown> {
   execute(input: Input, context: ToolContext): Promise<ToolOutcome>;
 }
 
+/**
+ * How a tool is declared to a model: a schema, or a provider-defined tool by its type. The llm port's
+ * ModelToolDefinition has the same shape; it is repeated here so tools never import the model layer
+ * (ARCHITECTURE.md, "Why each rule"), and TypeScript checks the two agree where an agent passes one as the other.
+ */
+export type ModelFacingTool =
+  | { kind: 'custom'; name: string; description: string; inputSchema: Record<string, unknown> }
+  | { kind: 'text_editor'; name: 'str_replace_based_edit_tool'; type: 'text_editor_20250728' };
+
 /** The seed's name for the same thing. */
 export type ToolSpec<Input = unknown> = ToolDefinition<Input>;

@@ -3,9 +3,9 @@
 // answer lists only errors the code on disk does not already have. Nothing is written.
 
 import { z } from 'zod';
-import type { ToolContext, ToolDefinition, ToolOutcome } from '../../tools/types';
-import { checkReport, stagedSources } from './code-checker';
-import { EngineUnavailableError } from './errors';
+import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
+import { checkReport, stagedSources } from '../csharp/engine/code-checker';
+import { EngineUnavailableError } from '../csharp/engine/errors';
 
 const checkCodeInput = z.object({}).passthrough();
 export type CheckCodeInput = z.infer<typeof checkCodeInput>;

@@ -1,17 +1,17 @@
 // The one place that turns "which provider, which keys" into a ModelClient; the CLI's wiring and
-// the extension's runtime both call it (the redesign's composition root can absorb it whole).
+// the extension's runtime both call it, through the composition root.
 
-import type { Logger } from '../../host';
-import type { AgentCatalog } from '../../agents/loader';
-import { createModelClientFromEnv } from './anthropic/anthropic';
-import type { ModelClient } from '../port';
-import { createOpenAIClientFromEnv } from './openai/client';
-import { chooseModel } from './choice';
-import type { ProviderName } from './choice';
-import { ProviderRouter } from './router';
-import { CircuitBreaker, FallbackModelClient } from './fallback';
-import { PacedModelClient } from './pace';
-import type { FallbackTarget } from './fallback';
+import type { Logger } from '../host';
+import type { AgentCatalog } from '../agents/loader';
+import { createModelClientFromEnv } from '../llm/providers/anthropic/anthropic';
+import type { ModelClient } from '../llm/port';
+import { createOpenAIClientFromEnv } from '../llm/providers/openai/client';
+import { chooseModel } from '../llm/providers/choice';
+import type { ProviderName } from '../llm/providers/choice';
+import { ProviderRouter } from '../llm/providers/router';
+import { CircuitBreaker, FallbackModelClient } from '../llm/providers/fallback';
+import { PacedModelClient } from '../llm/providers/pace';
+import type { FallbackTarget } from '../llm/providers/fallback';
 
 export interface ProviderSetup {
   env: Readonly<Record<string, string | undefined>>;
