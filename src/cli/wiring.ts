@@ -1,6 +1,7 @@
-// Builds what a run needs: the Node host, the model client, the agents, the tools, the orchestrator.
-// Every check that can fail for a configuration reason (no API key, nothing to build, no dotnet, a bad agent.yaml)
-// runs here, before a run starts, so a bad setup exits 2 with nothing changed.
+// Builds what a run needs in the CLI: the Node host and the build target here, the rest through the
+// one composition root (core/runtime). Every check that can fail for a configuration reason (no API
+// key, nothing to build, no dotnet, a bad agent.yaml) runs before a run starts, so a bad setup exits 2
+// with nothing changed.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,16 +10,12 @@ import type { ModelClient } from '../core/llm/port';
 import type { Orchestrator } from '../core/trace';
 import type { ToolApprover } from '../core/workflow/tool-approval';
 import { ConfigurationError } from '../core/errors';
+import { assembleRuntime, checkDotnet, createModelClient } from '../core/runtime';
 import { createProviderRouter, modelClientForRun } from '../core/runtime/provider-clients';
 import type { ProviderName } from '../core/llm/providers/choice';
 import type { AgentCatalog } from '../core/agents/loader';
-import { createDemoModelClient } from '../core/llm/providers/demo/demo-model';
-import { loadAgents } from '../core/agents/loader';
-import { createDefaultToolRegistry } from '../core/tools/catalog';
 import { findBuildTarget } from '../core/dotnet/target';
 import { shutdownBuildServers } from '../core/dotnet/dotnet-cli';
-import { checkDotnetSdk } from '../core/dotnet/sdk-check';
-import { createOrchestrator } from '../core/workflow/orchestrator';
 import { createNodeHost } from '../host/node/index';
 
 export interface RuntimeOptions {
@@ -72,18 +69,19 @@ export function bundledAgentsDir(): string {
 
 /** The SDK the workspace selects; a missing dotnet or a global.json pinning an absent SDK is exit 2, named. */
 export function ensureDotnet(host: Host): Promise<string> {
-  return checkDotnetSdk(host.process, host.workspaceRoot);
+  return checkDotnet(host.process, host.workspaceRoot);
 }
 
-function createModel(options: RuntimeOptions, agents: AgentCatalog): ModelClient {
-  if (options.demo) return createDemoModelClient();
-  const router = createProviderRouter({ env: options.env, logger: options.logger });
-  return modelClientForRun(router, agents, {
-    provider: options.provider,
-    model: options.model,
-    ...(options.minCallIntervalMs ? { minCallIntervalMs: options.minCallIntervalMs } : {}),
-    ...(options.fallback ? { fallback: options.fallback, onSwitch: (message: string) => options.logger.warn(message) } : {}),
-  });
+/** The demo model at once; a provider's client once the agents say which providers they use. */
+function createModel(options: RuntimeOptions): ModelClient | ((agents: AgentCatalog) => ModelClient) {
+  if (options.demo) return createModelClient({ provider: 'demo' });
+  return (agents) =>
+    modelClientForRun(createProviderRouter({ env: options.env, logger: options.logger }), agents, {
+      provider: options.provider,
+      model: options.model,
+      ...(options.minCallIntervalMs ? { minCallIntervalMs: options.minCallIntervalMs } : {}),
+      ...(options.fallback ? { fallback: options.fallback, onSwitch: (message: string) => options.logger.warn(message) } : {}),
+    });
 }
 
 function createHost(workspaceRoot: string, logger: Logger): Host {
@@ -104,23 +102,20 @@ async function buildTargetOf(host: Host, requested: string | null): Promise<stri
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const host = createHost(options.workspaceRoot, options.logger);
-  const tools = createDefaultToolRegistry();
-  // A broken workspace agent fails the run up front (exit 2, file and field named) rather than
-  // silently falling back to the bundled one the person meant to override.
-  const agents = await loadAgents({
-    bundledDir: bundledAgentsDir(),
-    workspaceRoot: options.workspaceRoot,
-    knownTools: tools.names(),
-    onInvalidWorkspaceAgent: 'fail',
-    warn: (message) => options.logger.warn(message),
-  });
-  // The keys next (the agents say which providers): cheap to check and the likeliest to be missing.
-  const model = createModel(options, agents);
+  // The key first: it is the cheapest check and the likeliest to be missing.
+  const model = createModel(options);
   // Then what to build: no dotnet is needed to see that there is nothing to build.
   const target = options.target === undefined ? undefined : await buildTargetOf(host, options.target);
-  const version = await ensureDotnet(host);
-  options.logger.debug(`dotnet ${version}`);
-  const orchestrator = createOrchestrator({ host, model, agents, tools, ...(options.askToolApproval ? { askToolApproval: options.askToolApproval } : {}) });
+  // Then dotnet, the tools (the workspace's MCP servers on first use) and the agents: core/runtime.
+  const { orchestrator } = await assembleRuntime({
+    workspaceRoot: options.workspaceRoot,
+    logger: options.logger,
+    model,
+    dotnetRunner: host.process,
+    createHost: () => host,
+    bundledAgentsDir: bundledAgentsDir(),
+    ...(options.askToolApproval ? { askToolApproval: options.askToolApproval } : {}),
+  });
   return { host, orchestrator, ...(target ? { target } : {}), dispose: () => shutdownBuildServers(host) };
 }
 

@@ -8,18 +8,12 @@ import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { Logger } from '../core/host';
 import type { ModelClient } from '../core/llm/port';
-import type { AgentCatalog } from '../core/agents/loader';
-import { loadAgents } from '../core/agents/loader';
 import { ConfigurationError } from '../core/errors';
-import { AnthropicModelClient } from '../core/llm/providers/anthropic/anthropic';
 import { openaiModelFromSettings } from './provider-model';
-import { createDemoModelClient } from '../core/llm/providers/demo/demo-model';
 import { mcpServersFromSettings } from '../core/mcp/config';
 import { McpManager } from '../core/mcp/manager';
-import { createDefaultToolRegistry } from '../core/tools/catalog';
-import { checkDotnetSdk } from '../core/dotnet/sdk-check';
+import { assembleRuntime, checkDotnet as checkDotnetWith, createModelClient } from '../core/runtime';
 import type { ToolRegistry } from '../core/tools/registry';
-import { createOrchestrator } from '../core/workflow/orchestrator';
 import type { RunOrchestrator } from '../core/workflow/orchestrator';
 import { NodeProcessRunner } from '../host/node/process-runner';
 import { createVscodeHost } from '../host/vscode/index';
@@ -56,10 +50,11 @@ export const NO_API_KEY_MESSAGE =
 
 export function createModel(options: RuntimeOptions): ModelClient {
   if (options.model) return options.model;
-  if (options.settings.demoModel) return createDemoModelClient();
+  if (options.settings.demoModel) return createModelClient({ provider: 'demo' });
   if (options.settings.provider === 'openai') return openaiModelFromSettings(options);
   if (!options.apiKey) throw new ConfigurationError(NO_API_KEY_MESSAGE, { setting: 'apiKey' });
-  return new AnthropicModelClient({
+  return createModelClient({
+    provider: 'anthropic',
     apiKey: options.apiKey,
     ...(options.settings.anthropicBaseUrl ? { baseURL: options.settings.anthropicBaseUrl } : {}),
     logger: options.logger,
@@ -71,42 +66,36 @@ export function createModel(options: RuntimeOptions): ModelClient {
  * a global.json pinning an SDK that is not installed is named with both versions.
  */
 export function checkDotnet(workspaceRoot: string): Promise<string> {
-  return checkDotnetSdk(new NodeProcessRunner(), workspaceRoot);
+  return checkDotnetWith(new NodeProcessRunner(), workspaceRoot);
 }
 
-async function loadAllAgents(options: RuntimeOptions, knownTools: readonly string[]): Promise<AgentCatalog> {
-  const bundledDir = path.join(options.extensionPath, 'agents');
-  const agents = await loadAgents({
-    bundledDir,
-    workspaceRoot: options.workspaceRoot,
-    knownTools,
-    onInvalidWorkspaceAgent: 'fail',
-    warn: (message) => options.logger.warn(message),
-  });
+/** The "ironbees.agentsFolder" setting's folder, which must exist when set. */
+function agentOverridesDir(options: RuntimeOptions): string | undefined {
   const custom = agentsFolderPath(options.settings, options.workspaceRoot);
-  if (!custom) return agents;
-  if (!fs.existsSync(custom)) {
+  if (custom && !fs.existsSync(custom)) {
     throw new ConfigurationError(`The agents folder ${custom} (setting "ironbees.agentsFolder") does not exist.`, { setting: 'agentsFolder' });
   }
-  // The setting's folder overrides and extends what the bundle and the workspace give.
-  const overrides = await loadAgents({ bundledDir: custom, knownTools, warn: (message) => options.logger.warn(message) });
-  return new Map([...agents, ...overrides]);
+  return custom ?? undefined;
 }
 
 export async function createExtensionRuntime(options: RuntimeOptions): Promise<ExtensionRuntime> {
   const model = createModel(options);
-  const version = await checkDotnet(options.workspaceRoot);
-  options.logger.debug(`dotnet ${version}`);
-  const host = createVscodeHost(options.workspaceRoot, { logger: options.logger, folder: options.folder });
-  // Settings servers plus `.ironbees/mcp.json`; a bad entry in the settings stops here, before a run.
-  const mcpServers = mcpServersFromSettings(options.settings.mcpServers, 'setting "ironbees.mcpServers"', options.workspaceRoot);
-  const mcp = new McpManager({ servers: mcpServers, workspaceRoot: options.workspaceRoot, logger: options.logger });
-  const tools = createDefaultToolRegistry().addSource(mcp);
-  const agents = await loadAllAgents(options, tools.names());
-  return {
-    host,
-    orchestrator: createOrchestrator({ host, model, agents, tools, askToolApproval: askToolApprovalInEditor }),
-    tools,
-    close: () => mcp.close(),
-  };
+  const runtime = await assembleRuntime({
+    workspaceRoot: options.workspaceRoot,
+    logger: options.logger,
+    model,
+    dotnetRunner: new NodeProcessRunner(),
+    createHost: () => createVscodeHost(options.workspaceRoot, { logger: options.logger, folder: options.folder }),
+    // Settings servers plus `.ironbees/mcp.json`; a bad entry in the settings stops here, before a run.
+    mcp: () =>
+      new McpManager({
+        servers: mcpServersFromSettings(options.settings.mcpServers, 'setting "ironbees.mcpServers"', options.workspaceRoot),
+        workspaceRoot: options.workspaceRoot,
+        logger: options.logger,
+      }),
+    bundledAgentsDir: path.join(options.extensionPath, 'agents'),
+    agentOverridesDir: () => agentOverridesDir(options),
+    askToolApproval: askToolApprovalInEditor,
+  });
+  return { host: runtime.host, orchestrator: runtime.orchestrator, tools: runtime.tools, close: runtime.closeMcp };
 }

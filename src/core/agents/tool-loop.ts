@@ -52,11 +52,9 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
   const choice = chooseModel(agent.name, agent.llmConfig, { provider: runtime.providerOverride, model: runtime.modelOverride });
   const now = (): number => runtime.host.clock.now();
 
-  // MCP tools (`mcp__<server>__<tool>`) resolve here, starting their servers on first use.
-  const defs = await runtime.tools.forAgentAsync(
-    agent.requiredTools,
-    runtime.tools.hasSources() ? undefined : runtime.fallbackToolSource?.(agent.requiredTools),
-  );
+  // MCP tools (`mcp__<server>__<tool>`) resolve here, through the source the composition root
+  // registered (core/runtime), starting their servers on first use.
+  const defs = await runtime.tools.forAgentAsync(agent.requiredTools);
   const tools = new Map(defs.map((def) => [def.name, def]));
   if (!tools.has(terminal.name)) {
     throw new AgentExecutionError(agent.name, `its requiredTools (in ${agent.sourceDir}) must include ${terminal.name}, the tool that ends its turn`);

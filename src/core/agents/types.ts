@@ -4,7 +4,7 @@
 import type { Host } from '../host';
 import type { ModelClient } from '../llm/port';
 import type { ProviderName } from '../llm/providers/choice';
-import type { ExternalToolSource, ToolRegistry } from '../tools/registry';
+import type { ToolRegistry } from '../tools/registry';
 import type { ToolApprovalGate } from '../tools/types';
 import type { TraceSink } from '../trace';
 import type { AgentCatalog } from './loader';
@@ -27,9 +27,4 @@ export interface AgentRuntime {
    * Absent: they run, as for any caller that approved the run's actions up front.
    */
   toolApproval?: ToolApprovalGate;
-  /**
-   * Where `mcp__` tools come from when the registry has no source of its own (the CLI): agents never
-   * import mcp/ (ARCHITECTURE.md), so the workflow hands them the workspace's MCP source here.
-   */
-  fallbackToolSource?: (names: readonly string[]) => ExternalToolSource | undefined;
 }

@@ -25,3 +25,14 @@ export async function closeWorkspaceMcpSources(): Promise<void> {
   managers.clear();
   await Promise.all(all.map((manager) => manager.close()));
 }
+
+/**
+ * The workspace's MCP tools as a registry source that starts nothing until an agent asks for an
+ * `mcp__` tool (the composition root registers it for the CLI; the editor has its own manager).
+ */
+export function lazyWorkspaceMcpSource(host: Host): ExternalToolSource {
+  return {
+    owns: (name) => name.startsWith(MCP_TOOL_PREFIX),
+    resolve: (names) => workspaceMcpSource(host, names)?.resolve(names) ?? Promise.resolve([]),
+  };
+}

@@ -17,7 +17,6 @@ import { captureBaseline, validate } from '../dotnet/validator';
 import { buildErrorContext } from '../dotnet/error-context';
 import type { ToolRegistry } from '../tools/registry';
 import { StagedOverlay } from '../workspace/overlay';
-import { workspaceMcpSource } from '../mcp/workspace-source';
 import { renderHandoff } from './handoff';
 import { toolApprovalGate } from './tool-approval';
 import type { ToolApprover } from './tool-approval';
@@ -82,7 +81,6 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
     trace,
     signal,
     toolApproval: toolApprovalGate(input.workflow, input.stateId, deps.askToolApproval),
-    fallbackToolSource: (names) => workspaceMcpSource(deps.host, names),
   });
 
   const warn = (message: string): void => deps.host.logger.warn(message);

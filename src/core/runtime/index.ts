@@ -1,0 +1,93 @@
+// The one composition root (ARCHITECTURE.md, "One composition root"): the CLI, the extension and,
+// through the CLI, the MCP server build a run's world here: the dotnet check, the host, the tools
+// with their MCP source, the agents and the orchestrator. Each face only says where things are
+// (its host, its bundled agents, its settings) and in which order it wants its own checks first.
+
+import type { Host, Logger, ProcessRunner } from '../host';
+import type { ModelClient } from '../llm/port';
+import type { AgentCatalog } from '../agents/loader';
+import { loadAgents } from '../agents/loader';
+import type { McpManager } from '../mcp/manager';
+import { lazyWorkspaceMcpSource } from '../mcp/workspace-source';
+import { createDefaultToolRegistry } from '../tools/catalog';
+import type { ToolRegistry } from '../tools/registry';
+import { createOrchestrator } from '../workflow/orchestrator';
+import type { RunOrchestrator } from '../workflow/orchestrator';
+import type { ToolApprover } from '../workflow/tool-approval';
+import { checkDotnet } from './dotnet-check';
+
+export { createModelClient, modelProviderNames, registerModelProvider } from './model-client';
+export type { ModelConfig, ModelProviderFactory } from './model-client';
+export { checkDotnet } from './dotnet-check';
+
+export interface RuntimeConfig<H extends Host> {
+  workspaceRoot: string;
+  logger: Logger;
+  /**
+   * Made first by the face (createModelClient), so a missing key is the first thing a person hears about;
+   * or, where the agents choose their providers (the CLI), made from the agents once they are loaded.
+   */
+  model: ModelClient | ((agents: AgentCatalog) => ModelClient);
+  /** Runs `dotnet --version`: the CLI's host, or in the editor a plain Node runner (a task would flash a terminal). */
+  dotnetRunner: ProcessRunner;
+  /** The host the run uses, made once dotnet is known to be there. */
+  createHost: () => H;
+  /** The agents that ship with Ironbees (absolute); `<workspace>/.ironbees/agents/` overrides them. */
+  bundledAgentsDir: string;
+  /**
+   * A further folder whose agents override and extend those (the editor's "ironbees.agentsFolder"),
+   * asked for once the bundled and workspace agents have loaded; it may throw a ConfigurationError.
+   */
+  agentOverridesDir?: () => string | undefined;
+  /**
+   * The MCP servers' tools: a manager the face configured (the editor's settings), or absent for the
+   * workspace's `.ironbees/mcp.json`, started only when an agent asks for an `mcp__` tool.
+   */
+  mcp?: (host: H) => McpManager;
+  /** Asks before a tool with side effects runs; absent, such calls are refused (unless the policy is never). */
+  askToolApproval?: ToolApprover;
+}
+
+export interface AssembledRuntime<H extends Host> {
+  host: H;
+  orchestrator: RunOrchestrator;
+  tools: ToolRegistry;
+  agents: AgentCatalog;
+  /** Stops the MCP servers the runtime's own manager started (none for the lazy workspace source). */
+  closeMcp(): Promise<void>;
+}
+
+export async function assembleRuntime<H extends Host>(config: RuntimeConfig<H>): Promise<AssembledRuntime<H>> {
+  const version = await checkDotnet(config.dotnetRunner, config.workspaceRoot);
+  config.logger.debug(`dotnet ${version}`);
+  const host = config.createHost();
+  const mcp = config.mcp?.(host);
+  const tools = createDefaultToolRegistry().addSource(mcp ?? lazyWorkspaceMcpSource(host));
+  const agents = await loadRunAgents(config, tools.names());
+  const approval = config.askToolApproval ? { askToolApproval: config.askToolApproval } : {};
+  const model = typeof config.model === 'function' ? config.model(agents) : config.model;
+  const orchestrator = createOrchestrator({ host, model, agents, tools, ...approval });
+  return { host, orchestrator, tools, agents, closeMcp: () => mcp?.close() ?? Promise.resolve() };
+}
+
+/**
+ * The one place agents are loaded for a run. A broken workspace agent fails the run up front (the file
+ * and field named) rather than silently falling back to the bundled one the person meant to override.
+ */
+export async function loadRunAgents(
+  config: Pick<RuntimeConfig<Host>, 'bundledAgentsDir' | 'workspaceRoot' | 'agentOverridesDir' | 'logger'>,
+  knownTools: readonly string[],
+): Promise<AgentCatalog> {
+  const warn = (message: string): void => config.logger.warn(message);
+  const agents = await loadAgents({
+    bundledDir: config.bundledAgentsDir,
+    workspaceRoot: config.workspaceRoot,
+    knownTools,
+    onInvalidWorkspaceAgent: 'fail',
+    warn,
+  });
+  const overridesDir = config.agentOverridesDir?.();
+  if (!overridesDir) return agents;
+  const overrides = await loadAgents({ bundledDir: overridesDir, knownTools, warn });
+  return new Map([...agents, ...overrides]);
+}
