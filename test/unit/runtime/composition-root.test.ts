@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { ConfigurationError } from '../../../src/core/errors';
-import type { ProcessResult, ProcessRunner } from '../../../src/core/host';
+import type { RunResult, ProcessRunner } from '../../../src/core/host';
 import type { ModelClient } from '../../../src/core/llm/port';
 import { ScriptedModelClient } from '../../../src/core/llm/scripted';
 import { assembleRuntime, checkDotnet, createModelClient, modelProviderNames, registerModelProvider } from '../../../src/core/runtime';
@@ -12,14 +12,14 @@ import { memoryHost } from '../tools/memory-host';
 
 const BUNDLED_AGENTS = path.resolve(__dirname, '../../../agents');
 
-function dotnetAnswering(result: Partial<ProcessResult> | Error): ProcessRunner & { calls: string[][] } {
+function dotnetAnswering(result: Partial<RunResult> | Error): ProcessRunner & { calls: string[][] } {
   const calls: string[][] = [];
   return {
     calls,
     run: async (command: string, args: readonly string[]) => {
       calls.push([command, ...args]);
       if (result instanceof Error) throw result;
-      return { exitCode: 0, stdout: '', stderr: '', timedOut: false, durationMs: 1, ...result } as ProcessResult;
+      return { exitCode: 0, stdout: '', stderr: '', timedOut: false, durationMs: 1, ...result } as RunResult;
     },
   } as ProcessRunner & { calls: string[][] };
 }
