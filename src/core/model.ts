@@ -2,23 +2,13 @@
 // CodingState, state.json keeps it, the webview renders it. Everything here is plain JSON so a
 // snapshot can be written, read back and resumed.
 
-export const WORKFLOW_NODES = [
-  'INIT',
-  'PLAN',
-  'WAIT_PLAN_APPROVAL',
-  'CODE',
-  'WAIT_DIFF_APPROVAL',
-  'VALIDATE',
-  'DECIDE',
-  'ESCALATE',
-  'WAIT_HUMAN',
-  'SUCCESS',
-  'FAILED',
-  'CANCELLED',
-] as const;
-export type WorkflowNode = (typeof WORKFLOW_NODES)[number];
+// The nodes are declared once, in the node table (nodes.ts); these are the public names for them.
+import { WORKFLOW_NODES, nodesOfKind } from './nodes';
+import type { WorkflowNode } from './nodes';
+export { WORKFLOW_NODES };
+export type { WorkflowNode };
 
-export const TERMINAL_NODES: readonly WorkflowNode[] = ['SUCCESS', 'FAILED', 'CANCELLED'];
+export const TERMINAL_NODES: readonly WorkflowNode[] = nodesOfKind('terminal');
 
 export type ActionType = 'CREATE' | 'MODIFY' | 'DELETE' | 'REFACTOR';
 export type Complexity = 'LOW' | 'MEDIUM' | 'HIGH';

@@ -3,27 +3,14 @@
 
 import type { CodingState, WorkflowNode } from '../core/model';
 import { TERMINAL_NODES } from '../core/model';
-
-const NODE_LABELS: Record<WorkflowNode, string> = {
-  INIT: 'Checking the baseline',
-  PLAN: 'Planning',
-  WAIT_PLAN_APPROVAL: 'Plan ready for review',
-  CODE: 'Coding',
-  WAIT_DIFF_APPROVAL: 'Changes ready for review',
-  VALIDATE: 'Validating',
-  DECIDE: 'Deciding',
-  ESCALATE: 'Handing over',
-  WAIT_HUMAN: 'Needs you',
-  SUCCESS: 'Succeeded',
-  FAILED: 'Failed',
-  CANCELLED: 'Cancelled',
-};
+import { nodeSpec, nodesOfKind } from '../core/nodes';
 
 /** The gates where the run waits for the person: nothing is working then. */
-export const GATE_NODES: readonly WorkflowNode[] = ['WAIT_PLAN_APPROVAL', 'WAIT_DIFF_APPROVAL', 'WAIT_HUMAN'];
+export const GATE_NODES: readonly WorkflowNode[] = nodesOfKind('gate');
 
+/** The node's status-bar name, from the node table. */
 export function nodeLabel(node: WorkflowNode): string {
-  return NODE_LABELS[node];
+  return nodeSpec(node).status;
 }
 
 /** True while a step is working: neither waiting for the person nor finished. */

@@ -4,6 +4,7 @@
 
 import type { CodingState } from '../../core/model';
 import { TERMINAL_NODES } from '../../core/model';
+import { nodesOfKind } from '../../core/nodes';
 import type { Orchestrator } from '../../core/trace';
 import { errorMessage } from '../../core/errors';
 import { askGateDecision } from '../approvals';
@@ -28,7 +29,7 @@ export interface DriveContext {
   toolApprovals?: ToolApprovalRelay;
 }
 
-const GATES = ['WAIT_PLAN_APPROVAL', 'WAIT_DIFF_APPROVAL', 'WAIT_HUMAN'];
+const GATES: readonly string[] = nodesOfKind('gate');
 
 function resumeHint(runId: string): string {
   return `Run ${runId} interrupted; resume with: ironbees resume ${runId}`;

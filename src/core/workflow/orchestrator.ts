@@ -7,6 +7,7 @@ import type { InspectionEvent } from 'xstate';
 import type { Actor, AnyActorLogic, Snapshot, SnapshotFrom } from 'xstate';
 import type { Host } from '../host';
 import { EMPTY_USAGE, TERMINAL_NODES, addUsage } from '../model';
+import { gatesAnswering } from '../nodes';
 import type { ApprovalDecision, CodingState, ExecutionPlan, IterationRecord, Usage, WorkflowContext, WorkflowNode } from '../model';
 import { executionPlanSchema } from '../tools/submit';
 import { ConfigurationError, InvalidStateError, OrchestratorError, errorMessage } from '../errors';
@@ -33,11 +34,12 @@ type StepActors = Parameters<typeof runMachine.provide>[0]['actors'];
 /** Builds the step implementations for a store; tests pass fakes here. */
 export type StepActorsFactory = (store: RunStore, traceFor: (runId: string) => TraceSink) => StepActors;
 
+// Which gates take which answer: the node table's `answers`.
 const GATES: Record<ApprovalDecision['type'], readonly WorkflowNode[]> = {
-  APPROVE: ['WAIT_PLAN_APPROVAL', 'WAIT_DIFF_APPROVAL'],
-  REJECT: ['WAIT_PLAN_APPROVAL', 'WAIT_DIFF_APPROVAL'],
-  CONTINUE: ['WAIT_HUMAN'],
-  STOP: ['WAIT_HUMAN'],
+  APPROVE: gatesAnswering('APPROVE'),
+  REJECT: gatesAnswering('REJECT'),
+  CONTINUE: gatesAnswering('CONTINUE'),
+  STOP: gatesAnswering('STOP'),
 };
 
 interface LiveRun {

@@ -4,6 +4,7 @@
 
 import type { InstructionsFileRead } from '../agents/instructions';
 import type { BudgetReached, RunBudget } from './budget';
+import { helpNodes } from '../nodes';
 import type {
   ApprovalDecision,
   Baseline,
@@ -88,9 +89,9 @@ export interface AttemptRecord {
   diff: string;
 }
 
-/** The working states a run can be pulled out of by a request for help. */
-export const HELP_NODES = ['PLAN', 'CODE', 'VALIDATE'] as const satisfies readonly WorkflowNode[];
-export type HelpNode = (typeof HELP_NODES)[number];
+/** The working states a run can be pulled out of by a request for help (`help` in the node table). */
+export type HelpNode = Extract<WorkflowNode, 'PLAN' | 'CODE' | 'VALIDATE'>;
+export const HELP_NODES = helpNodes() as readonly HelpNode[];
 
 export interface HelpRequest {
   reason: string;

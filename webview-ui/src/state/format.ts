@@ -1,24 +1,11 @@
 // Small formatters shared by the panel's sections. Pure, so they are unit-tested without a DOM.
 
 import type { Usage, WorkflowNode } from '../../../src/core/model';
+import { NODE_TABLE } from '../../../src/core/nodes';
 
-const NODE_LABELS: Record<WorkflowNode, string> = {
-  INIT: 'Baseline',
-  PLAN: 'Plan',
-  WAIT_PLAN_APPROVAL: 'Approve plan',
-  CODE: 'Code',
-  WAIT_DIFF_APPROVAL: 'Review changes',
-  VALIDATE: 'Validate',
-  DECIDE: 'Decide',
-  ESCALATE: 'Escalate',
-  WAIT_HUMAN: 'Your call',
-  SUCCESS: 'Success',
-  FAILED: 'Failed',
-  CANCELLED: 'Cancelled',
-};
-
+/** The node's step name on the timeline, from the node table (a node it does not know: its id). */
 export function nodeLabel(node: WorkflowNode): string {
-  return NODE_LABELS[node] ?? node;
+  return (NODE_TABLE as Partial<Record<string, { step: string }>>)[node]?.step ?? node;
 }
 
 /** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */

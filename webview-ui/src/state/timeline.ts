@@ -3,6 +3,7 @@
 // actually took (success, failure, cancellation or the hand-off to a person).
 
 import { TERMINAL_NODES, type WorkflowNode } from '../../../src/core/model';
+import { HAND_OFF_PATH, MAIN_PATH, NODE_TABLE } from '../../../src/core/nodes';
 import { nodeLabel } from './format';
 
 export type TimelineStatus = 'done' | 'current' | 'todo';
@@ -13,16 +14,8 @@ export interface TimelineEntry {
   status: TimelineStatus;
 }
 
-const MAIN_PATH: readonly WorkflowNode[] = [
-  'INIT',
-  'PLAN',
-  'WAIT_PLAN_APPROVAL',
-  'CODE',
-  'WAIT_DIFF_APPROVAL',
-  'VALIDATE',
-  'DECIDE',
-];
-const HAND_OFF: readonly WorkflowNode[] = ['ESCALATE', 'WAIT_HUMAN'];
+// Both paths come from the node table.
+const HAND_OFF = HAND_OFF_PATH;
 
 export function buildTimeline(current: WorkflowNode): TimelineEntry[] {
   const path = pathFor(current);
@@ -40,7 +33,7 @@ export function isTerminal(node: WorkflowNode): boolean {
 
 /** The nodes where the run waits for the person rather than working. */
 export function isWaiting(node: WorkflowNode): boolean {
-  return node === 'WAIT_PLAN_APPROVAL' || node === 'WAIT_DIFF_APPROVAL' || node === 'WAIT_HUMAN';
+  return NODE_TABLE[node]?.kind === 'gate';
 }
 
 function pathFor(current: WorkflowNode): WorkflowNode[] {
