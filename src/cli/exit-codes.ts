@@ -1,4 +1,4 @@
-// Exit codes are a public contract (contracts.md): scripts and CI branch on them, so they live in
+// Exit codes are a public contract (README.md, "Command line"): scripts and CI branch on them, so they live in
 // one place and every path out of the CLI goes through these names.
 
 import { ConfigurationError, InvalidStateError, StateNotFoundError, WorkspaceBusyError } from '../core/errors';

@@ -1,4 +1,4 @@
-// The error hierarchy (seed 000 §7). An exception here is for a bug or an unrecoverable condition;
+// The error hierarchy. An exception here is for a bug or an unrecoverable condition;
 // tool failures the model can act on are data (ToolOutcome), not exceptions.
 
 import { redact } from './redact';

@@ -1,4 +1,4 @@
-// The data that flows through a run. These shapes are public (contracts.md): `--json` prints
+// The data that flows through a run. These shapes are public (README.md): `--json` prints
 // CodingState, state.json keeps it, the webview renders it. Everything here is plain JSON so a
 // snapshot can be written, read back and resumed.
 

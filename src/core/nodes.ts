@@ -3,7 +3,7 @@
 // call it, whether someone may ask for a person there, which answers a gate takes, and where it sits
 // on the main path all come from here: the statechart, the orchestrator, the CLI, the status bar and
 // the panel read it rather than keeping lists of their own. Plain constants (no imports), so the
-// webview bundle can read it too. The key order is the order of WORKFLOW_NODES (contracts.md).
+// webview bundle can read it too. The key order is the order of WORKFLOW_NODES, which is public.
 
 export type NodeKind = 'working' | 'gate' | 'terminal';
 /** The answers a person gives at a gate (ApprovalDecision's `type`). */

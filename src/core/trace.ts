@@ -1,4 +1,4 @@
-// The orchestrator's public face (seed 000 IStatefulOrchestrator, in TypeScript idiom). The CLI and
+// The orchestrator's public face (ARCHITECTURE.md, "The flow of a request"). The CLI and
 // the extension drive runs only through this.
 
 import type { ApprovalDecision, CodingState, Usage, WorkflowContext, WorkflowNode } from './model';

@@ -1,4 +1,4 @@
-// The seven coordination tools of seed 002 (APMAS), backed by the run store. Every tool takes an
+// The seven APMAS coordination tools, backed by the run store. Every tool takes an
 // optional `runId` (the run the agent works for) and `agent` (its role; default "agent").
 
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The seed-002 coordination state (APMAS) kept beside a run in the run store:
+// The APMAS coordination state kept beside a run in the run store:
 // `.ironbees/runs/<runId>/coordination/` holds agents.json (status, heartbeat, artifacts),
 // checkpoints/<agent>.json (the latest checkpoint, persisted) and messages.jsonl (the message log).
 // Without a run id it lives in `.ironbees/coordination/`. A request for help is an escalation: logged,

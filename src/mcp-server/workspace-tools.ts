@@ -1,5 +1,5 @@
 // The workspace's C# tools for other MCP clients: symbols and references (the same tools the agents
-// use), diagnostics, and build and test with parsed results (BuildResult, TestResult as in contracts.md).
+// use), diagnostics, and build and test with parsed results (BuildResult, TestResult as in core/model.ts).
 
 import * as path from 'node:path';
 import { z } from 'zod';

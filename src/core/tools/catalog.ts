@@ -1,4 +1,4 @@
-// The built-in tools under their contract names (contracts.md, "Model-facing tools").
+// The built-in tools under their contract names (public: agent.yaml files list them by name).
 
 import { checkCodeTool } from './check-code-tool';
 import { findReferencesTool, findSymbolsTool } from './symbol-tools';

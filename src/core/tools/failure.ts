@@ -1,4 +1,4 @@
-// The seed-004 failure taxonomy. Every failed tool call carries one kind, so retry policy, traces and
+// The tools' failure taxonomy. Every failed tool call carries one kind, so retry policy, traces and
 // the model's next move depend on what went wrong rather than on message text.
 
 import { AgentModeError, PathOutsideWorkspaceError, TOOL_ERROR_KINDS, ToolNotFoundError } from '../errors';

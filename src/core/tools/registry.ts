@@ -1,5 +1,5 @@
 // The tool registry: which tools exist, how the model sees them, and how one call runs. `execute`
-// is the single place where model input meets tool code (the seed-004 adapter): it validates (and
+// is the single place where model input meets tool code (the adapter, ARCHITECTURE.md): it validates (and
 // coerces) the input, asks for approval when a tool has side effects outside the overlay, runs the
 // call under its time limit and retry policy, checks the output, and pages what is too long. Every
 // failure comes back as a ToolOutcome with a taxonomy kind the model can act on.

@@ -1,4 +1,4 @@
-// What a tool is, as the agents' tool-use loop sees it (the seed-004 ToolSpec). Failures the model can
+// What a tool is, as the agents' tool-use loop sees it (a ToolSpec). Failures the model can
 // fix are data (`ok: false` with a message saying how, and a taxonomy kind), never exceptions.
 //
 // One shape for built-in and MCP tools: the registry's `execute` (the adapter) validates input,
@@ -42,7 +42,7 @@ export interface ToolContext {
   approval?: ToolApprovalGate;
 }
 
-/** The seed-004 normalised observation: what the model reads first. */
+/** The normalised observation: what the model reads first. */
 export interface Observation {
   /** One sentence of what happened. */
   summary: string;

@@ -242,7 +242,7 @@ export function ignoredKnownFailuresNote(ignored: readonly string[]): string {
   );
 }
 
-/** The public CodingState (contracts.md) for a context at a node. */
+/** The public CodingState (README.md, `--json`) for a context at a node. */
 export function toCodingState(context: RunContext, node: WorkflowNode, timestamp: string): CodingState {
   return {
     stateId: context.stateId,
