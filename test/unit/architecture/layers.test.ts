@@ -1,3 +1,5 @@
+// The layer rule (eslint-rules/layers.mjs) on snippets with upward imports, and the import-cycle check.
+// rewrite-imports: skip-file (the snippets' imports are meant not to resolve)
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { ESLint } from 'eslint';
