@@ -1,4 +1,4 @@
-// An optional minimum delay between the starts of two model calls (seed 003's rate limit), for
+// An optional minimum delay between the starts of two model calls, for
 // endpoints with a strict requests-per-minute quota or a local server that should not be flooded.
 // The providers' own retry-after handling (in the SDKs) still applies to each call.
 
