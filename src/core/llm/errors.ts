@@ -62,12 +62,48 @@ export function mapModelError(error: unknown, context: { model: string; baseURL?
 }
 
 function mapStatusError(error: APIError, model: string): AgentModeError {
-  const status = error.status ?? null;
-  const said = error.apiMessage ? ` (the API said: ${error.apiMessage})` : '';
-  const options = { cause: error, requestId: error.requestID ?? null };
+  return modelErrorForStatus(error.status ?? null, {
+    model,
+    apiMessage: error.apiMessage,
+    fallbackText: error.message,
+    options: { cause: error, requestId: error.requestID ?? null },
+    // A mid-stream `event: error` arrives without an HTTP status; its type says what happened.
+    streamKind: error.type === 'overloaded_error' ? 'overloaded' : 'server',
+    words: { keyVariable: 'ANTHROPIC_API_KEY', baseUrlVariable: 'ANTHROPIC_BASE_URL', endpoint: '', overloadedStatuses: [529] },
+  });
+}
+
+/** What differs between providers in the messages of a failed call. */
+export interface ProviderWords {
+  keyVariable: string;
+  baseUrlVariable: string;
+  /** Where the endpoint is (` at <url>`), or '' where the message does not say. */
+  endpoint: string;
+  /** The statuses that mean "overloaded" rather than "failed". */
+  overloadedStatuses: readonly number[];
+}
+
+export interface StatusErrorFacts {
+  model: string;
+  apiMessage: string | null | undefined;
+  /** The SDK's own message, said when the API gave none. */
+  fallbackText: string;
+  options: { cause: unknown; requestId: string | null };
+  /** The kind of an error the stream reported without an HTTP status. */
+  streamKind: ModelErrorKind;
+  words: ProviderWords;
+}
+
+/** An HTTP status the SDK gave up on, as one of our errors (the same kinds for every provider). */
+export function modelErrorForStatus(status: number | null, facts: StatusErrorFacts): AgentModeError {
+  const { model, options, words } = facts;
+  const said = facts.apiMessage ? ` (the API said: ${facts.apiMessage})` : '';
+  if (status !== null && words.overloadedStatuses.includes(status)) {
+    return new ModelApiError('overloaded', `The API is overloaded (${status}) even after retries${said}. Try again later.`, status, options);
+  }
   switch (status) {
     case 401:
-      return new ModelAuthenticationError(`The API key was refused (401)${said}. Check ANTHROPIC_API_KEY.`, 401);
+      return new ModelAuthenticationError(`The API key was refused (401)${said}. Check ${words.keyVariable}.`, 401);
     case 402:
       return new ModelAuthenticationError(`The account behind the API key cannot be billed (402)${said}.`, 402);
     case 403:
@@ -75,25 +111,26 @@ function mapStatusError(error: APIError, model: string): AgentModeError {
     case 400:
       return new ModelApiError('bad_request', `The API rejected the request (400)${said}.`, 400, options);
     case 404:
-      return new ModelApiError('not_found', `Model "${model}" or the API endpoint was not found (404)${said}. Check --model and ANTHROPIC_BASE_URL.`, 404, options);
+      return new ModelApiError(
+        'not_found',
+        `Model "${model}" or the API endpoint was not found${words.endpoint} (404)${said}. Check --model and ${words.baseUrlVariable}.`,
+        404,
+        options,
+      );
     case 413:
       return new ModelApiError('too_large', `The request is too large for the API (413)${said}.`, 413, options);
     case 429:
       return new ModelApiError('rate_limited', `Rate limited by the API (429) even after retries${said}. Wait, or lower the request rate.`, 429, options);
-    case 529:
-      return new ModelApiError('overloaded', `The API is overloaded (529) even after retries${said}. Try again later.`, 529, options);
+    case null:
+      return new ModelApiError(facts.streamKind, `The API stream reported an error${said || `: ${facts.fallbackText}`}.`, null, options);
     default:
-      if (status === null) {
-        // A mid-stream `event: error` arrives without an HTTP status; its type says what happened.
-        const kind: ModelErrorKind = error.type === 'overloaded_error' ? 'overloaded' : 'server';
-        return new ModelApiError(kind, `The API stream reported an error${said || `: ${error.message}`}.`, null, options);
-      }
       if (status >= 500) return new ModelApiError('server', `The API failed (${status}) even after retries${said}.`, status, options);
-      return new ModelApiError('unknown', `The API answered ${status}${said || `: ${error.message}`}.`, status, options);
+      return new ModelApiError('unknown', `The API answered ${status}${said || `: ${facts.fallbackText}`}.`, status, options);
   }
 }
 
-function causeText(error: Error): string {
+/** The reason behind a connection error (the SDK wraps the network's own error). */
+export function causeText(error: Error): string {
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof Error && cause.message) return cause.message;
   return error.message;
