@@ -7,7 +7,7 @@ import type { ProviderName } from '../llm/providers/choice';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolApprovalGate } from '../tools/types';
 import type { TraceSink } from '../trace';
-import type { AgentCatalog } from './loader';
+import type { AgentCatalog } from './agent-schema';
 
 export interface AgentRuntime {
   host: Host;

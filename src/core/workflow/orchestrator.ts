@@ -9,7 +9,7 @@ import type { Host } from '../host';
 import { EMPTY_USAGE, TERMINAL_NODES, addUsage } from '../model';
 import { gatesAnswering } from '../nodes';
 import type { ApprovalDecision, CodingState, ExecutionPlan, IterationRecord, Usage, WorkflowContext, WorkflowNode } from '../model';
-import { executionPlanSchema } from '../tools/submit';
+import { executionPlanSchema } from '../agents/planner/terminal-tool';
 import { ConfigurationError, InvalidStateError, OrchestratorError, errorMessage } from '../errors';
 import { runMachine } from './machine';
 import type { RunContext, RunEvent, RunInput } from './run-context';

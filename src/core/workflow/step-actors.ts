@@ -10,8 +10,10 @@ import { AgentModeError, errorMessage } from '../errors';
 import type { ModelClient } from '../llm/port';
 import type { AgentCatalog } from '../agents/loader';
 import type { AgentRuntime } from '../agents/types';
-import { runPlanner } from '../agents/planner';
-import { runCoder } from '../agents/coder';
+import type { PlannerInput, PlannerOutput } from '../agents/planner/runner';
+import type { CoderInput, CoderOutput } from '../agents/coder/runner';
+import { builtinAgentRegistry } from '../agents/builtin';
+import type { AgentRegistry } from '../agents/unit';
 import { loadInstructions } from '../agents/instructions';
 import { captureBaseline, validate } from '../dotnet/validator';
 import { buildErrorContext } from '../dotnet/error-context';
@@ -45,7 +47,12 @@ export interface OrchestratorDeps {
    * setting wants it. Absent (headless, nobody to ask): such calls are refused, as data for the model.
    */
   askToolApproval?: ToolApprover;
+  /** The agents' runners the steps find by name (default: the built-in planner and coder). */
+  agentUnits?: AgentRegistry;
 }
+
+/** Which registered agent each model-driven step runs (agents/builtin.ts registers them). */
+export const STEP_AGENTS = { plan: 'planner', code: 'coder' } as const;
 
 /**
  * Runs a model-driven step, counting what its model calls cost. When the step fails, its error
@@ -84,6 +91,7 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
   });
 
   const warn = (message: string): void => deps.host.logger.warn(message);
+  const units = deps.agentUnits ?? builtinAgentRegistry();
 
   return {
     captureBaseline: fromPromise<Baseline, BaselineInput>(({ input, signal }) =>
@@ -100,7 +108,8 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
       withStepUsage(traceFor(input.stateId), async (trace) => {
         // The planner does not know its files yet: the root's instructions (and --context files).
         const instructions = await loadInstructions(deps.host, { workFiles: [], contextFiles: input.workflow.contextFiles, warn });
-        const output = await runPlanner({ ...runtime(input, signal, trace), instructions: instructions.text }, {
+        const planner = units.require<PlannerInput, PlannerOutput>(STEP_AGENTS.plan);
+        const output = await planner.run({ ...runtime(input, signal, trace), instructions: instructions.text }, {
           request: input.request,
           feedback: input.feedback ?? undefined,
           previousPlan: input.previousPlan,
@@ -115,7 +124,8 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
         // The coder gets the AGENTS.md files on the path of every file the plan touches too.
         const workFiles = [...input.plan.affectedFiles, ...input.plan.steps.map((step) => step.filePath)];
         const instructions = await loadInstructions(deps.host, { workFiles, contextFiles: input.workflow.contextFiles, warn });
-        const output = await runCoder({ ...runtime(input, signal, trace), instructions: instructions.text }, {
+        const coder = units.require<CoderInput, CoderOutput>(STEP_AGENTS.code);
+        const output = await coder.run({ ...runtime(input, signal, trace), instructions: instructions.text }, {
           request: input.request,
           spec: input.spec,
           plan: input.plan,
