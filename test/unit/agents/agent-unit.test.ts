@@ -112,7 +112,7 @@ describe('an agent as one unit', () => {
     const answered = model.requests[1].messages[2].content as ToolResultBlock[];
     assert.equal(answered[0].tool_use_id, 'r1');
     assert.equal(answered[0].is_error, undefined);
-    assert.match(String(answered[0].content), /^src\/Calculator\/Calculator\.cs \(lines 1-20 of 20\)\n.*\n    11\t    public static int Divide\(int a, int b\)\n/s);
+    assert.match(String(answered[0].content), /^src\/Calculator\/Calculator\.cs \(lines 1-20 of 20\)\n.*\n {4}11\t {4}public static int Divide\(int a, int b\)\n/s);
   });
 
   it('the loader holds a registered agent to its terminal tool, named by its unit', async () => {
