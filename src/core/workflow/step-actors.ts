@@ -138,10 +138,10 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
     ),
 
     validate: fromPromise<ValidateOutput, ValidateInput>(async ({ input, signal }) => {
-      await store.applyEdits(input.stateId, input.edits);
+      await store.journal.applyEdits(input.stateId, input.edits);
       // Every file the run has touched so far decides what to build and test, not only this
       // iteration's: a test broken in iteration 1 must be run again in iteration 2.
-      const changedFiles = await store.touchedFiles(input.stateId);
+      const changedFiles = await store.journal.touchedFiles(input.stateId);
       deps.host.symbols.invalidate?.(changedFiles);
       const outcome = await validate({
         host: deps.host,
