@@ -17,8 +17,8 @@ import type { RunOrchestrator } from '../workflow/orchestrator';
 import type { ToolApprover } from '../workflow/tool-approval';
 import { checkDotnet } from './dotnet-check';
 
-export { createModelClient, modelProviderNames, registerModelProvider } from './model-client';
-export type { ModelConfig, ModelProviderFactory } from './model-client';
+export { createModelClient, createProviderRouter, modelClientForRun, modelProviderFactory, modelProviderNames, registerModelProvider } from './model-client';
+export type { ModelConfig, ModelProviderFactory, ProviderSetup, RunModelChoice } from './model-client';
 export { checkDotnet } from './dotnet-check';
 
 export interface RuntimeConfig<H extends Host> {
