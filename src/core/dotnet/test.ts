@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { Host } from '../host';
 import type { TestResult } from '../model';
-import { IRONBEES_TMP_DIR, tailOf } from './build';
+import { IRONBEES_TMP_DIR } from './build';
 import { runDotnet, testEnv } from './dotnet-cli';
 import { describeSkipped, frameworkPlanFor } from './target-frameworks';
 import { blameHang } from './mtp-output';
@@ -15,7 +15,7 @@ import { filterArgsFor, realTestNames } from './failing-first';
 import { runMtpProject } from './test-mtp';
 import { findTestMode, runKindOf } from './test-platform';
 import type { TestModeInfo } from './test-platform';
-import { failedRun, resultFromTrx, takeTrxTexts } from './test-report';
+import { failedRun, resultFromTrx, takeTrxTexts, withHungTests } from './test-report';
 import type { TestProjectRef as ProjectRef } from './test-report';
 import { mergeTestResults } from './trx-parser';
 import type { TestOutcomeKind } from './trx-parser';
@@ -111,21 +111,9 @@ async function testVstestProject(
 
 /** blame-hang stopped a test: the hung test (when VSTest names it) is the failure, not "the run was aborted". */
 function withHangFailure(partial: TestResult | null, project: TestProjectRef, hang: { seconds: string; running: string[] }, output: string): TestResult {
-  const runName = `[test run] ${project.name}`;
-  const kept = partial?.failures.filter((failure) => failure.testName !== runName) ?? [];
-  const passed = partial?.passed ?? 0;
-  const skipped = partial?.skipped ?? 0;
   const what = hang.running.length > 0 ? `${hang.running.join(', ')} hung` : 'A test hung (VSTest did not name it)';
-  const hung = hang.running.length > 0 ? hang.running : [runName];
-  const failures = [
-    ...kept,
-    ...hung.map((testName) => ({
-      testName,
-      message: `${what}: nothing finished for ${hang.seconds}, so blame-hang stopped the test host. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.`,
-      stackTrace: '',
-    })),
-  ];
-  return { success: false, total: passed + skipped + failures.length, passed, failed: failures.length, skipped, failures, durationMs: partial?.durationMs ?? 0, outputTail: tailOf(output, 2000) };
+  const message = `${what}: nothing finished for ${hang.seconds}, so blame-hang stopped the test host. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.`;
+  return withHungTests(partial, project, hang.running, message, output);
 }
 
 /** Time the host needs after blame-hang stops a hung test to write its report; below it, blame-hang is left off. */
