@@ -44,7 +44,6 @@ describe('Microsoft.Testing.Platform hangs and crashes (real dotnet)', function 
 
   it('a crashed test host names the running test; a hung test is named and stopped within the time limit; both are failures', async () => {
     const host = createNodeHost(root, { logger: quietLogger });
-    const startedAt = Date.now();
     const baseline = await captureBaseline({ host, timeouts: { buildMs: 600_000, testMs: 50_000 } });
     assert.equal(baseline.build.success, true, JSON.stringify(baseline.build.errors.slice(0, 3)));
     const test = baseline.test;
@@ -63,7 +62,6 @@ describe('Microsoft.Testing.Platform hangs and crashes (real dotnet)', function 
     // The xunit project's other tests finished and count: Withdraw fails (the fixture's bug), two Deposit cases pass.
     assert.equal(byName.has('Ledger.XunitTests.AccountTests.Withdraw_SubtractsFromBalance'), true);
     assert.equal(byName.has('[test run] Ledger.XunitTests'), false);
-    assert.ok(Date.now() - startedAt < 600_000);
     const leftovers = readdirSync(path.join(root, '.ironbees', 'tmp', 'test-results'), { recursive: true }).map(String).filter((file) => /_hang\.(log|dmp)$/.test(file));
     assert.deepEqual(leftovers, [], 'the hang log and the dump are removed');
   });
