@@ -22,6 +22,8 @@ export interface MtpProjectRun {
   host: Host;
   project: TestProjectRef & { testRunner?: TestRunnerFacts };
   kind: Extract<TestRunKind, 'mtp-dotnet-test' | 'mtp-direct'>;
+  /** The built test application: run as it is (`dotnet exec`), without `dotnet test`/`dotnet run` evaluating the project again. */
+  assembly?: string;
   /** Where dotnet starts (the folder of the global.json that chose the mode). */
   cwd: string;
   remainingMs: number;
@@ -42,6 +44,7 @@ function resultsDirOf(host: Host, project: TestProjectRef): string {
 export function mtpArgs(request: MtpProjectRun, resultsDir: string, reportArgs: readonly string[]): string[] {
   const hangArgs = hangDumpArgs(request.project.testRunner, request.remainingMs);
   const platformArgs = ['--results-directory', resultsDir, ...reportArgs, ...hangArgs, '--no-progress', '--no-ansi', ...(request.filterArgs ?? [])];
+  if (request.assembly) return ['exec', request.assembly, ...platformArgs];
   if (request.kind === 'mtp-dotnet-test') return ['test', '--project', request.project.absPath, '--no-build', '--no-restore', ...platformArgs];
   return ['run', '--project', request.project.absPath, '--no-build', '--no-restore', '--', ...platformArgs];
 }
