@@ -64,6 +64,37 @@ describe('running Microsoft.Testing.Platform test projects', () => {
     assert.deepEqual([...host.files.keys()].filter((file) => file.endsWith('.trx')), [], 'the report is read once and removed');
   });
 
+  it('from the built assembly: an MTP project that opted in is run as the application it is (dotnet exec), xunit v3 without the opt-in through dotnet test', async () => {
+    const host = createMemoryHost({ 'global.json': MTP_GLOBAL, 'tests/Ledger.MSTests/bin/Ledger.MSTests.dll': 'MZ', 'tests/Ledger.XunitTests/bin/Ledger.XunitTests.dll': 'MZ' });
+    const calls = scripted(host, [
+      { exitCode: 2, trx: [{ name: 'A.Passes', outcome: 'Passed' }, { name: 'A.Fails', outcome: 'Failed', message: 'expected 6' }] },
+      { exitCode: 0, trx: [{ name: 'X.Passes', outcome: 'Passed' }] },
+    ]);
+    const xunit = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: false };
+    const mstest = project(host, 'Ledger.MSTests');
+    const xunitProject = project(host, 'Ledger.XunitTests', xunit);
+    const dll = (name: string): string => path.join(host.workspaceRoot, 'tests', name, 'bin', `${name}.dll`);
+    const assemblies = new Map([[mstest.absPath, [dll('Ledger.MSTests')]], [xunitProject.absPath, [dll('Ledger.XunitTests')]]]);
+    const run = await runTests({ host, projects: [mstest, xunitProject], timeoutMs: 60_000, assemblies, concurrency: 1 });
+    const resultsDir = calls[0]?.args[calls[0].args.indexOf('--results-directory') + 1] ?? '';
+    assert.deepEqual(calls[0]?.args, ['exec', dll('Ledger.MSTests'), '--results-directory', resultsDir, '--report-trx', '--no-progress', '--no-ansi']);
+    assert.deepEqual(calls[1]?.args.slice(0, 3), ['test', '--project', xunitProject.absPath]);
+    assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed }, { total: 3, passed: 2, failed: 1 });
+  });
+
+  it('the assembly is used only when the build named exactly one and it exists; otherwise dotnet test or dotnet run', async () => {
+    const host = createMemoryHost({ 'tests/V.Tests/bin/net8.0/V.Tests.dll': 'MZ', 'tests/V.Tests/bin/net10.0/V.Tests.dll': 'MZ' });
+    const calls = scripted(host, [{ exitCode: 0 }, { exitCode: 0, trx: [] }]);
+    const vstest = { absPath: path.join(host.workspaceRoot, 'tests/V.Tests/V.Tests.csproj'), name: 'V.Tests' };
+    const mstest = project(host, 'Ledger.MSTests');
+    const assemblies = new Map([
+      [vstest.absPath, ['net8.0', 'net10.0'].map((tfm) => path.join(host.workspaceRoot, `tests/V.Tests/bin/${tfm}/V.Tests.dll`))],
+      [mstest.absPath, [path.join(host.workspaceRoot, 'tests/Ledger.MSTests/bin/gone/Ledger.MSTests.dll')]],
+    ]);
+    await runTests({ host, projects: [vstest, mstest], timeoutMs: 60_000, assemblies, concurrency: 1 });
+    assert.deepEqual(calls.map((call) => call.args.slice(0, 2)), [['test', vstest.absPath], ['run', '--project']]);
+  });
+
   it('a crashed test host (exit 7) is a failure naming the test it was running, with the tests that finished', async () => {
     const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
     scripted(host, [{ exitCode: 7, stdout: crashOutput, trx: [{ name: 'A.Passes', outcome: 'Passed' }] }]);
