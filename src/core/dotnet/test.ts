@@ -132,6 +132,8 @@ function withHangFailure(partial: TestResult | null, project: TestProjectRef, ha
 
 /** The project's one built assembly, when the build named it and it is there; null otherwise. */
 export async function builtAssembly(request: TestRequest, project: TestProjectRef): Promise<string | null> {
+  // IRONBEES_TEST_FROM_ASSEMBLY=0: always `dotnet test` (the bench's side-by-side, and a way out if a setup needs it).
+  if (process.env.IRONBEES_TEST_FROM_ASSEMBLY === '0') return null;
   const paths = request.assemblies?.get(project.absPath) ?? [];
   const only = paths.length === 1 ? paths[0] : undefined;
   return only && (await request.host.fs.exists(only)) ? only : null;
