@@ -65,5 +65,6 @@ export function eitherRunner(first: TestRunnerFacts, second: TestRunnerFacts): T
     xunitV3: first.xunitV3 || second.xunitV3,
     trxReport: first.trxReport || second.trxReport,
     hangDump: first.hangDump || second.hangDump,
+    runSettings: first.runSettings || second.runSettings,
   };
 }

@@ -25,6 +25,8 @@ export interface TestRunnerFacts {
   trxReport: boolean;
   /** Microsoft.Testing.Extensions.HangDump is there: MTP can stop a hung test and name it (--hangdump). */
   hangDump: boolean;
+  /** RunSettingsFilePath is set: `dotnet test` hands that file to VSTest (`dotnet vstest` would not). */
+  runSettings: boolean;
 }
 
 // xunit v3 and TUnit test projects need not reference Microsoft.NET.Test.Sdk.
@@ -92,7 +94,7 @@ export function readProjectFile(content: string, projectPath: string): ProjectFi
   for (const group of nodes(project.PropertyGroup)) {
     const value = text(group.IsTestProject).toLowerCase();
     if (value === 'true' || value === 'false') isTestProperty = value === 'true';
-    for (const name of [...MTP_OPT_IN_PROPERTIES, 'TestingPlatformDotnetTestSupport', 'UseVSTest']) {
+    for (const name of [...MTP_OPT_IN_PROPERTIES, 'TestingPlatformDotnetTestSupport', 'UseVSTest', 'RunSettingsFilePath']) {
       const property = text(group[name]).toLowerCase();
       if (property !== '') properties.set(name, property);
     }
@@ -106,12 +108,13 @@ export function readProjectFile(content: string, projectPath: string): ProjectFi
     xunitV3: [...packages].some((id) => XUNIT_V3_PACKAGES.test(id)),
     trxReport: mstestSdk || [...packages].some((id) => TRX_REPORT_PACKAGES.has(id)),
     hangDump: packages.has(HANG_DUMP_PACKAGE),
+    runSettings: properties.has('RunSettingsFilePath'),
   };
   return { references: [...new Set(references)], isTest: isTestProperty ?? (hasTestPackage || hasTestSdk), testRunner };
 }
 
 /** A project with no test-runner opt-ins (VSTest, the default). */
-export const VSTEST_RUNNER: TestRunnerFacts = { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: false, hangDump: false };
+export const VSTEST_RUNNER: TestRunnerFacts = { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: false, hangDump: false, runSettings: false };
 
 export type SolutionKind = 'sln' | 'slnx' | 'slnf';
 

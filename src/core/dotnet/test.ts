@@ -93,7 +93,8 @@ async function testVstestProject(
   const plan = await frameworkPlanFor(host, project.absPath);
   const skippedFrameworks = describeSkipped(project.name, plan.skipped);
   if (plan.skipped.length > 0 && plan.run.length === 0) return { ...mergeTestResults([]), skippedFrameworks };
-  const assembly = plan.skipped.length === 0 ? await builtAssembly(request, project) : null;
+  // A run-settings file is handed to VSTest by `dotnet test` only: such a project keeps running through it.
+  const assembly = plan.skipped.length === 0 && !project.testRunner?.runSettings ? await builtAssembly(request, project) : null;
   let args: string[];
   if (assembly) {
     args = ['vstest', assembly, `--logger:trx;LogFileName=${prefix}.trx`, `--ResultsDirectory:${resultsDir}`, ...vstestConsoleArgs(filterArgs), ...blameHangConsoleArgs(remainingMs)];

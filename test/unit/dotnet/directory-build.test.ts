@@ -38,15 +38,15 @@ describe('what projects get from Directory.Build.props/targets (references, test
   it('test-runner opt-ins and extensions set in Directory.Build.props/targets hold for the projects under them', async () => {
     const host = createMemoryHost({
       'App.slnx': '<Solution><Project Path="tests/A.Tests/A.Tests.csproj" /><Project Path="other/B.Tests/B.Tests.csproj" /></Solution>',
-      'tests/Directory.Build.props': '<Project><PropertyGroup><EnableMSTestRunner>true</EnableMSTestRunner><TestingPlatformDotnetTestSupport>true</TestingPlatformDotnetTestSupport></PropertyGroup></Project>',
+      'tests/Directory.Build.props': '<Project><PropertyGroup><EnableMSTestRunner>true</EnableMSTestRunner><TestingPlatformDotnetTestSupport>true</TestingPlatformDotnetTestSupport><RunSettingsFilePath>$(MSBuildThisFileDirectory)ci.runsettings</RunSettingsFilePath></PropertyGroup></Project>',
       'tests/Directory.Build.targets': '<Project><ItemGroup><PackageReference Include="Microsoft.Testing.Extensions.HangDump" /></ItemGroup></Project>',
       'tests/A.Tests/A.Tests.csproj': '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><PackageReference Include="MSTest" /></ItemGroup></Project>',
       'other/B.Tests/B.Tests.csproj': '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><PackageReference Include="MSTest" /></ItemGroup></Project>',
     });
     const graph = await loadProjectGraph(host, await findBuildTarget(host));
     const runnerOf = (name: string) => graph.projects.find((project) => project.name === name)?.testRunner;
-    assert.deepEqual(runnerOf('A.Tests'), { mtpRunner: true, dotnetTestSupport: true, xunitV3: false, trxReport: true, hangDump: true });
-    assert.deepEqual(runnerOf('B.Tests'), { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: true, hangDump: false }, 'the files above tests/ only');
+    assert.deepEqual(runnerOf('A.Tests'), { mtpRunner: true, dotnetTestSupport: true, xunitV3: false, trxReport: true, hangDump: true, runSettings: true });
+    assert.deepEqual(runnerOf('B.Tests'), { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: true, hangDump: false, runSettings: false }, 'the files above tests/ only');
     assert.deepEqual([runKindOf('vstest', runnerOf('A.Tests')), runKindOf('vstest', runnerOf('B.Tests'))], ['mtp-direct', 'vstest']);
   });
 });

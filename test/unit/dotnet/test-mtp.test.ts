@@ -26,8 +26,8 @@ interface Reply {
 }
 
 const MTP_GLOBAL = '{ "test": { "runner": "Microsoft.Testing.Platform" } }';
-const MSTEST = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: true, hangDump: false };
-const NUNIT_MTP = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: false, hangDump: false };
+const MSTEST = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: true, hangDump: false, runSettings: false };
+const NUNIT_MTP = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: false, hangDump: false, runSettings: false };
 
 function scripted(host: MemoryHost, replies: Reply[]): Array<{ args: string[]; cwd: string }> {
   const calls: Array<{ args: string[]; cwd: string }> = [];
@@ -70,7 +70,7 @@ describe('running Microsoft.Testing.Platform test projects', () => {
       { exitCode: 2, trx: [{ name: 'A.Passes', outcome: 'Passed' }, { name: 'A.Fails', outcome: 'Failed', message: 'expected 6' }] },
       { exitCode: 0, trx: [{ name: 'X.Passes', outcome: 'Passed' }] },
     ]);
-    const xunit = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: false };
+    const xunit = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: false, runSettings: false };
     const mstest = project(host, 'Ledger.MSTests');
     const xunitProject = project(host, 'Ledger.XunitTests', xunit);
     const dll = (name: string): string => path.join(host.workspaceRoot, 'tests', name, 'bin', `${name}.dll`);
@@ -82,17 +82,20 @@ describe('running Microsoft.Testing.Platform test projects', () => {
     assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed }, { total: 3, passed: 2, failed: 1 });
   });
 
-  it('the assembly is used only when the build named exactly one and it exists; otherwise dotnet test or dotnet run', async () => {
-    const host = createMemoryHost({ 'tests/V.Tests/bin/net8.0/V.Tests.dll': 'MZ', 'tests/V.Tests/bin/net10.0/V.Tests.dll': 'MZ' });
-    const calls = scripted(host, [{ exitCode: 0 }, { exitCode: 0, trx: [] }]);
+  it('the assembly is used only when the build named exactly one, it exists and no run-settings file needs dotnet test; otherwise dotnet test or dotnet run', async () => {
+    const host = createMemoryHost({ 'tests/V.Tests/bin/net8.0/V.Tests.dll': 'MZ', 'tests/V.Tests/bin/net10.0/V.Tests.dll': 'MZ', 'tests/R.Tests/bin/R.Tests.dll': 'MZ' });
+    const calls = scripted(host, [{ exitCode: 0 }, { exitCode: 0, trx: [] }, { exitCode: 0 }]);
     const vstest = { absPath: path.join(host.workspaceRoot, 'tests/V.Tests/V.Tests.csproj'), name: 'V.Tests' };
     const mstest = project(host, 'Ledger.MSTests');
+    // RunSettingsFilePath: `dotnet test` hands that file to VSTest; `dotnet vstest` would not.
+    const withSettings = { absPath: path.join(host.workspaceRoot, 'tests/R.Tests/R.Tests.csproj'), name: 'R.Tests', testRunner: { ...NUNIT_MTP, mtpRunner: false, runSettings: true } };
     const assemblies = new Map([
       [vstest.absPath, ['net8.0', 'net10.0'].map((tfm) => path.join(host.workspaceRoot, `tests/V.Tests/bin/${tfm}/V.Tests.dll`))],
       [mstest.absPath, [path.join(host.workspaceRoot, 'tests/Ledger.MSTests/bin/gone/Ledger.MSTests.dll')]],
+      [withSettings.absPath, [path.join(host.workspaceRoot, 'tests/R.Tests/bin/R.Tests.dll')]],
     ]);
-    await runTests({ host, projects: [vstest, mstest], timeoutMs: 60_000, assemblies, concurrency: 1 });
-    assert.deepEqual(calls.map((call) => call.args.slice(0, 2)), [['test', vstest.absPath], ['run', '--project']]);
+    await runTests({ host, projects: [vstest, mstest, withSettings], timeoutMs: 60_000, assemblies, concurrency: 1 });
+    assert.deepEqual(calls.map((call) => call.args.slice(0, 2)), [['test', vstest.absPath], ['run', '--project'], ['test', withSettings.absPath]]);
   });
 
   it('a crashed test host (exit 7) is a failure naming the test it was running, with the tests that finished', async () => {
@@ -157,7 +160,7 @@ describe('running Microsoft.Testing.Platform test projects', () => {
 
   it('with the HangDump extension: the hang timeout is the time left less a margin, and the hung test it names is the failure', async () => {
     const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
-    const xunitHang = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: true };
+    const xunitHang = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: true, runSettings: false };
     const console = 'failed Ledger.XunitTests.AccountTests.Withdraw (9ms)\n  Assert.Equal() Failure: Values differ\n    at Ledger.XunitTests.AccountTests.Withdraw() in /ws/A.cs:14\n\nTest run summary: Failed!\n  total: 3\n  failed: 1\n  succeeded: 2\n  skipped: 0\n';
     const calls = scripted(host, [
       {
