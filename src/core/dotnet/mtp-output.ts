@@ -14,7 +14,7 @@ function countAfter(output: string, label: string): number | null {
 }
 
 /** The MTP terminal summary ("total: 6 / failed: 2 / succeeded: 4 / skipped: 0") and "failed <name>" blocks. */
-export function readMtpConsole(output: string, sourceName: string): TestResult | null {
+export function readMtpConsole(output: string, sourceName: string, label = CONSOLE_LABEL): TestResult | null {
   const total = countAfter(output, 'total');
   const failed = countAfter(output, 'failed');
   const passed = countAfter(output, 'succeeded');
@@ -31,12 +31,12 @@ export function readMtpConsole(output: string, sourceName: string): TestResult |
     const stack = detail.filter((line) => line.startsWith('at '));
     failures.push({
       testName: match[1] ?? '',
-      message: `${detail.filter((line) => !line.startsWith('at ')).join('\n')}\n${CONSOLE_LABEL}`.trim(),
+      message: `${detail.filter((line) => !line.startsWith('at ')).join('\n')}\n${label}`.trim(),
       stackTrace: stack.join('\n'),
     });
   }
   while (failures.length < failed) {
-    failures.push({ testName: `[test run] ${sourceName}`, message: `${failed} tests failed; not every name could be read. ${CONSOLE_LABEL}`, stackTrace: '' });
+    failures.push({ testName: `[test run] ${sourceName}`, message: `${failed} tests failed; not every name could be read. ${label}`, stackTrace: '' });
   }
   return { success: failed === 0, total, passed, failed, skipped: skipped ?? 0, failures, durationMs: 0 };
 }

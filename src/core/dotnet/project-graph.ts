@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import type { Host } from '../host';
 import { errorMessage } from '../errors';
-import { importedReferences } from './directory-build';
+import { eitherRunner, importedFacts } from './directory-build';
 import { VSTEST_RUNNER, readProjectFile, readSolutionProjects } from './project-file';
 import type { ProjectFileFacts, TestRunnerFacts } from './project-file';
 import type { BuildTarget } from './target';
@@ -72,7 +72,9 @@ export async function loadProjectGraph(host: Host, target: BuildTarget): Promise
     } catch (error) {
       host.logger.warn(`Could not read ${relativeTo(host.workspaceRoot, absPath)}: ${errorMessage(error)}`);
     }
-    facts.references = [...new Set([...facts.references, ...(await importedReferences(host, absPath))])];
+    const imported = await importedFacts(host, absPath);
+    facts.references = [...new Set([...facts.references, ...imported.references])];
+    facts.testRunner = eitherRunner(facts.testRunner, imported.testRunner);
     byPath.set(absPath, {
       absPath,
       relPath: relativeTo(host.workspaceRoot, absPath),

@@ -9,6 +9,8 @@ import type { TraceSink } from '../trace';
 import { errorMessage } from '../errors';
 import { compareTests, newErrorsSince } from './baseline-diff';
 import { runBuild } from './build';
+import type { BuildRequest } from './build';
+import { BuildOutputCollector } from './built-assemblies';
 import { scopeOfChanges } from './project-graph';
 import type { ChangeScope, ProjectGraph, ProjectNode } from './project-graph';
 import { NEEDS_RESTORE_CODES, dotnetSession } from './session';
@@ -79,18 +81,28 @@ async function buildScope(options: ValidatorOptions, session: DotnetSession, gra
   // Restoring goes through the whole target: a generated traversal project has no Restore target.
   const projects = scope.full || restore ? [graph.target.absPath] : scope.buildRoots.map((project) => project.absPath);
   const request = { host: options.host, timeoutMs: options.timeouts.buildMs, signal: options.signal };
-  let build = await runBuild({ ...request, projects, restore });
+  let build = await buildNoting(session, { ...request, projects, restore });
   if (!build.success && !restore && build.errors.some((error) => NEEDS_RESTORE_CODES.has(error.code))) {
-    build = await runBuild({ ...request, projects: [graph.target.absPath], restore: true });
+    build = await buildNoting(session, { ...request, projects: [graph.target.absPath], restore: true });
   }
   if (restore || build.success) session.markRestored(!build.errors.some((error) => error.code.startsWith('NU')));
   return build;
 }
 
+/** A build whose output also says where each project's assembly is (remembered for the test runs). */
+async function buildNoting(session: DotnetSession, request: BuildRequest): Promise<BuildResult> {
+  const collector = new BuildOutputCollector();
+  const build = await runBuild({ ...request, onOutput: collector.note });
+  if (build.success) session.assemblies.remember(collector.found());
+  return build;
+}
+
 async function testProjects(options: ValidatorOptions, graph: ProjectGraph, projects: readonly ProjectNode[], only?: Map<string, string[]>): Promise<TestRun> {
   const modeFrom = path.dirname(graph.target.absPath);
-  const run = await runTests({ host: options.host, projects, timeoutMs: options.timeouts.testMs, signal: options.signal, modeFrom, only });
-  dotnetSession(options.host, options.target).rememberFailures(run.failedByProject);
+  const session = dotnetSession(options.host, options.target);
+  const assemblies = session.assemblies.forProjects(graph.projects);
+  const run = await runTests({ host: options.host, projects, timeoutMs: options.timeouts.testMs, signal: options.signal, modeFrom, only, assemblies });
+  session.rememberFailures(run.failedByProject);
   return run;
 }
 

@@ -60,6 +60,8 @@ export class FakeDotnet implements ProcessRunner {
     const base = { stdout: '', stderr: '', durationMs: 5, timedOut: false, cancelled: false };
     if (args[0] === 'build') {
       const reply = this.builds[Math.min(this.buildIndex++, this.builds.length - 1)] ?? {};
+      // As the real hosts do: the output streams while the build runs.
+      if (reply.stdout) options.onOutput?.(reply.stdout, 'stdout');
       return { ...base, exitCode: reply.timedOut ? null : (reply.exitCode ?? 0), stdout: reply.stdout ?? '', timedOut: reply.timedOut ?? false };
     }
     if (args[0] === 'test') {
@@ -75,6 +77,16 @@ export class FakeDotnet implements ProcessRunner {
         lines.push(`Results File: ${file}`);
       }
       return { ...base, exitCode: 0, stdout: this.announceResults ? lines.join('\n') : 'Passed!' };
+    }
+    if (args[0] === 'vstest') {
+      // `dotnet vstest <dll> --logger:trx;LogFileName=<name> --ResultsDirectory:<dir>`: one TRX, by that name.
+      const project = path.basename(args[1] ?? '').replace(/\.dll$/, '');
+      const resultsDir = /^--ResultsDirectory:(.+)$/.exec(args.find((arg) => arg.startsWith('--ResultsDirectory:')) ?? '')?.[1] ?? '';
+      const name = /LogFileName=([^;]+)/.exec(args.find((arg) => arg.startsWith('--logger:')) ?? '')?.[1] ?? 'out.trx';
+      mkdirSync(resultsDir, { recursive: true });
+      const file = path.join(resultsDir, name);
+      writeFileSync(file, trxOf(this.tests.get(project) ?? []));
+      return { ...base, exitCode: 0, stdout: this.announceResults ? `Results File: ${file}` : 'Passed!' };
     }
     return { ...base, exitCode: 0 };
   }
