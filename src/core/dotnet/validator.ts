@@ -13,6 +13,7 @@ import { scopeOfChanges } from './project-graph';
 import type { ChangeScope, ProjectGraph, ProjectNode } from './project-graph';
 import { NEEDS_RESTORE_CODES, dotnetSession } from './session';
 import type { DotnetSession } from './session';
+import { relativeFramePaths } from './stack-frames';
 import { runTests } from './test';
 import type { TestRun } from './test';
 
@@ -91,7 +92,13 @@ async function testProjects(options: ValidatorOptions, graph: ProjectGraph, proj
   const modeFrom = path.dirname(graph.target.absPath);
   const run = await runTests({ host: options.host, projects, timeoutMs: options.timeouts.testMs, signal: options.signal, modeFrom, only });
   dotnetSession(options.host, options.target).rememberFailures(run.failedByProject);
-  return run;
+  return { ...run, result: withRelativeStacks(run.result, options.host.workspaceRoot) };
+}
+
+/** Stack frames name workspace files relative to the workspace, as every other path Ironbees shows. */
+function withRelativeStacks(result: TestResult, workspaceRoot: string): TestResult {
+  if (result.failures.every((failure) => failure.stackTrace === '')) return result;
+  return { ...result, failures: result.failures.map((failure) => ({ ...failure, stackTrace: relativeFramePaths(failure.stackTrace, workspaceRoot) })) };
 }
 
 /**

@@ -21,6 +21,7 @@ import { renderHandoff } from './handoff';
 import { toolApprovalGate } from './tool-approval';
 import type { ToolApprover } from './tool-approval';
 import type { RunStore } from './store';
+import { fullBaseline, saveBaselineResults, saveValidationResults } from './validation-results';
 import type { TraceSink } from '../trace';
 import { usageCarriedBy } from './run-context';
 import type {
@@ -86,15 +87,16 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
   const warn = (message: string): void => deps.host.logger.warn(message);
 
   return {
-    captureBaseline: fromPromise<Baseline, BaselineInput>(({ input, signal }) =>
-      captureBaseline({
+    captureBaseline: fromPromise<Baseline, BaselineInput>(async ({ input, signal }) => {
+      const baseline = await captureBaseline({
         host: deps.host,
         target: input.workflow.target,
         timeouts: input.workflow.timeouts,
         signal,
         trace: traceFor(input.stateId),
-      }),
-    ),
+      });
+      return saveBaselineResults(deps.host, store, input.stateId, baseline);
+    }),
 
     plan: fromPromise<PlanOutput, PlanInput>(({ input, signal }) =>
       withStepUsage(traceFor(input.stateId), async (trace) => {
@@ -140,7 +142,7 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
         signal,
         trace: traceFor(input.stateId),
         changedFiles,
-        baseline: input.baseline,
+        baseline: await fullBaseline(deps.host, store, input.stateId, input.baseline),
         // Resumed runs persisted before the field existed have no list: every test must pass.
         knownFailures: input.knownFailures ?? [],
       });
@@ -150,11 +152,13 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
             rejections: input.rejections ?? undefined,
             guidance: input.guidance ?? undefined,
           });
+      // Every failure in full goes to the run folder once; the state keeps counts and the first ones.
+      const stored = await saveValidationResults(deps.host, store, input.stateId, input.iteration, outcome, errorContext);
       return {
         build: outcome.build,
-        test: outcome.test,
+        test: stored.test,
         passed: outcome.passed,
-        errorContext,
+        errorContext: stored.errorContext,
         newErrors: outcome.newBuildErrors.length,
         newFailures: outcome.newTestFailures.length,
       };

@@ -9,6 +9,8 @@ export interface FakeTest {
   name: string;
   outcome: 'Passed' | 'Failed' | 'NotExecuted';
   message?: string;
+  /** The failure's stack as the runner prints it; one frame in /ws/T.cs when absent. */
+  stackTrace?: string;
 }
 
 export interface BuildReply {
@@ -26,7 +28,7 @@ export function trxOf(tests: readonly FakeTest[]): string {
   const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
   const results = tests
     .map((test, index) => {
-      const output = test.message ? `<Output><ErrorInfo><Message>${escape(test.message)}</Message><StackTrace>   at ${escape(test.name)}() in /ws/T.cs:line ${index + 1}</StackTrace></ErrorInfo></Output>` : '';
+      const output = test.message ? `<Output><ErrorInfo><Message>${escape(test.message)}</Message><StackTrace>${escape(test.stackTrace ?? `   at ${test.name}() in /ws/T.cs:line ${index + 1}`)}</StackTrace></ErrorInfo></Output>` : '';
       return `<UnitTestResult executionId="e${index}" testId="t${index}" testName="${escape(test.name)}" outcome="${test.outcome}">${output}</UnitTestResult>`;
     })
     .join('\n');
