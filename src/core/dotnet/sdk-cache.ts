@@ -2,7 +2,7 @@
 // the dotnet install, the installed SDKs or the global.json that pins one change. So the answer is kept
 // in the user's cache, keyed by exactly those: the resolved dotnet executable (path, size, mtime), the
 // mtime of its sdk/ folder (installing or removing an SDK changes it), the global.json dotnet would find
-// from the workspace (path and content) and the variables that steer SDK selection. A failed check is
+// from the workspace (its content, and its place when it lists SDK paths) and the variables that steer SDK selection. A failed check is
 // never kept: the person sees the real error every time until it is fixed.
 
 import { createHash } from 'node:crypto';
@@ -59,7 +59,10 @@ export async function sdkCacheKey(workspaceRoot: string, env: Env = process.env)
   const sdks = await fs.stat(path.join(path.dirname(dotnet), 'sdk')).catch(() => null);
   const globalJson = await globalJsonFrom(workspaceRoot);
   const pin = globalJson ? await fs.readFile(globalJson, 'utf8').catch(() => '?') : '';
-  const parts = [dotnet, binary.size, binary.mtimeMs, sdks?.mtimeMs ?? 0, globalJson ?? '', pin, ...SELECTION_VARIABLES.map((name) => `${name}=${env[name] ?? ''}`)];
+  // Where the global.json sits matters only to the SDK paths it may list (relative to itself); otherwise
+  // two workspaces with the same pin share one answer.
+  const where = globalJson && /"paths"\s*:/.test(pin) ? globalJson : '';
+  const parts = [dotnet, binary.size, binary.mtimeMs, sdks?.mtimeMs ?? 0, where, pin, ...SELECTION_VARIABLES.map((name) => `${name}=${env[name] ?? ''}`)];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 

@@ -64,3 +64,26 @@ describe('the dotnet --version cache', () => {
     assert.equal(calls, 6);
   });
 });
+
+describe('the dotnet --version cache across workspaces', () => {
+  it('shares one answer between workspaces with the same pin, unless the pin lists SDK paths (relative to it)', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'ironbees-sdk-cache-'));
+    try {
+      mkdirSync(path.join(root, 'dotnet', 'sdk'), { recursive: true });
+      writeFileSync(path.join(root, 'dotnet', 'dotnet'), '#!/bin/sh\n', { mode: 0o755 });
+      const options = { cacheDir: path.join(root, 'cache'), env: { PATH: path.join(root, 'dotnet'), IRONBEES_SDK_CACHE: '1' } };
+      for (const name of ['a', 'b', 'c', 'd']) mkdirSync(path.join(root, name));
+      writeFileSync(path.join(root, 'a', 'global.json'), '{"sdk":{"version":"10.0.100"}}');
+      writeFileSync(path.join(root, 'b', 'global.json'), '{"sdk":{"version":"10.0.100"}}');
+      writeFileSync(path.join(root, 'c', 'global.json'), '{"sdk":{"paths":[".dotnet"]}}');
+      writeFileSync(path.join(root, 'd', 'global.json'), '{"sdk":{"paths":[".dotnet"]}}');
+      let calls = 0;
+      const check = async () => `v${++calls}`;
+      const answers = [];
+      for (const name of ['a', 'b', 'c', 'd']) answers.push(await cachedSdkVersion(path.join(root, name), check, options));
+      assert.deepEqual(answers, ['v1', 'v1', 'v2', 'v3']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
