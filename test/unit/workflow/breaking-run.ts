@@ -12,7 +12,7 @@ import { createStepActors } from '../../../src/core/workflow/step-actors';
 import type { OrchestratorDeps } from '../../../src/core/workflow/step-actors';
 import { createNodeHost } from '../../../src/host/node/index';
 import { generatedFailures } from '../../support/many-failures';
-import { FakeDotnet } from '../dotnet/fake-dotnet';
+import { FakeDotnet, trxOf } from '../dotnet/fake-dotnet';
 import { FakeSteps } from './fake-steps';
 import { StateStream } from './orchestrator-harness';
 import { planOutput, usage, workflow } from './samples';
@@ -35,7 +35,10 @@ export async function runThatBreaks(dir: string, counts: { tests: number; failin
   const fake = new FakeDotnet();
   const generated = generatedFailures(dir, counts.tests);
   const outcomeAt = (failingCount: number) => generated.map((failure, index) => (index < failingCount ? failure : { name: failure.name, outcome: 'Passed' as const }));
-  fake.tests.set('TextKit.Tests', outcomeAt(counts.baselineFailing));
+  // Made once: the scripted dotnet's documents are not what is measured.
+  const baselineTrx = trxOf(outcomeAt(counts.baselineFailing));
+  const brokenTrx = trxOf(outcomeAt(counts.failing));
+  fake.trxTexts.set('TextKit.Tests', baselineTrx);
   fake.tests.set('Reporting.Tests', [{ name: 'Reporting.Tests.ReportTests.Anchor', outcome: 'Passed' }]);
   const host: Host = { ...createNodeHost(dir, { logger: quiet }), process: fake };
   const slug = readFileSync(path.join(dir, 'src', 'TextKit', 'Slug.cs'), 'utf8');
@@ -43,7 +46,7 @@ export async function runThatBreaks(dir: string, counts: { tests: number; failin
     .script('plan', { output: planOutput() })
     .script('code', { output: { summary: 'Rewrote Slug', edits: [makeFileEdit('src/TextKit/Slug.cs', slug, `${slug}\n// changed\n`)], usage: usage(50, 10) } })
     .onStart('code', async () => {
-      fake.tests.set('TextKit.Tests', outcomeAt(counts.failing));
+      fake.trxTexts.set('TextKit.Tests', brokenTrx);
     });
   const orchestrator = new RunOrchestrator(host, (store, traceFor) => {
     const real = createStepActors({ host } as unknown as OrchestratorDeps, store, traceFor);
