@@ -3,6 +3,8 @@
 // running when a test host crashed (its stack trace is the only place that names it), and VSTest's blame-hang verdict.
 
 import type { TestFailure, TestResult } from '../model';
+import { focusStack } from './stack-frames';
+import { MAX_STACK_LINES } from './trx-parser';
 
 /** Marks every result read from console text, so no one mistakes it for the structured report. */
 export const CONSOLE_LABEL = '(read from the console output: this test project writes no TRX report; add Microsoft.Testing.Extensions.TrxReport for exact results)';
@@ -29,10 +31,11 @@ export function readMtpConsole(output: string, sourceName: string, label = CONSO
     for (let next = index + 1; next < lines.length && /^\s{2}/.test(lines[next] ?? ''); next++) body.push((lines[next] ?? '').trim());
     const detail = body.filter((line) => line !== '' && !line.startsWith('from '));
     const stack = detail.filter((line) => line.startsWith('at '));
+    const testName = match[1] ?? '';
     failures.push({
-      testName: match[1] ?? '',
+      testName,
       message: `${detail.filter((line) => !line.startsWith('at ')).join('\n')}\n${label}`.trim(),
-      stackTrace: stack.join('\n'),
+      stackTrace: focusStack(stack.join('\n'), testName, MAX_STACK_LINES),
     });
   }
   while (failures.length < failed) {

@@ -115,6 +115,8 @@ export interface ChangeScope {
   /** What to build (each builds what it references); empty when `full`. */
   buildRoots: ProjectNode[];
   testProjects: ProjectNode[];
+  /** Every project the change affects (those with a changed file and all that depend on them); empty when `full`. */
+  affected?: ProjectNode[];
 }
 
 /** Files whose change alters packages or the project graph: the graph is read again and packages restored. */
@@ -157,5 +159,5 @@ export function scopeOfChanges(graph: ProjectGraph, changedFiles: readonly strin
   const projects = [...affected].map((absPath) => graph.byPath.get(absPath)).filter((project): project is ProjectNode => !!project);
   // The affected set holds every dependent, so a project referenced by another affected one is built by it.
   const buildRoots = projects.filter((project) => (graph.dependents.get(project.absPath) ?? []).length === 0);
-  return { full: false, needsRestore, buildRoots, testProjects: projects.filter((project) => project.isTest) };
+  return { full: false, needsRestore, buildRoots, testProjects: projects.filter((project) => project.isTest), affected: projects };
 }

@@ -23,6 +23,7 @@ import { renderHandoff } from './handoff';
 import { toolApprovalGate } from './tool-approval';
 import type { ToolApprover } from './tool-approval';
 import type { RunStore } from './store';
+import { fullBaseline, saveBaselineResults, saveValidationResults } from './validation-results';
 import type { TraceSink } from '../trace';
 import { usageCarriedBy } from './run-context';
 import type {
@@ -94,15 +95,16 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
   const units = deps.agentUnits ?? builtinAgentRegistry();
 
   return {
-    captureBaseline: fromPromise<Baseline, BaselineInput>(({ input, signal }) =>
-      captureBaseline({
+    captureBaseline: fromPromise<Baseline, BaselineInput>(async ({ input, signal }) => {
+      const baseline = await captureBaseline({
         host: deps.host,
         target: input.workflow.target,
         timeouts: input.workflow.timeouts,
         signal,
         trace: traceFor(input.stateId),
-      }),
-    ),
+      });
+      return saveBaselineResults(deps.host, store, input.stateId, baseline);
+    }),
 
     plan: fromPromise<PlanOutput, PlanInput>(({ input, signal }) =>
       withStepUsage(traceFor(input.stateId), async (trace) => {
@@ -150,7 +152,7 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
         signal,
         trace: traceFor(input.stateId),
         changedFiles,
-        baseline: input.baseline,
+        baseline: await fullBaseline(deps.host, store, input.stateId, input.baseline),
         // Resumed runs persisted before the field existed have no list: every test must pass.
         knownFailures: input.knownFailures ?? [],
       });
@@ -160,11 +162,13 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
             rejections: input.rejections ?? undefined,
             guidance: input.guidance ?? undefined,
           });
+      // Every failure in full goes to the run folder once; the state keeps counts and the first ones.
+      const stored = await saveValidationResults(deps.host, store, input.stateId, input.iteration, outcome, errorContext);
       return {
         build: outcome.build,
-        test: outcome.test,
+        test: stored.test,
         passed: outcome.passed,
-        errorContext,
+        errorContext: stored.errorContext,
         newErrors: outcome.newBuildErrors.length,
         newFailures: outcome.newTestFailures.length,
       };

@@ -119,7 +119,7 @@ export function summariseBaseline(baseline: Baseline): string {
     for (const failure of test.failures.slice(0, LISTED)) {
       lines.push(`  - ${failure.testName}: ${firstLine(failure.message)}`);
     }
-    if (test.failures.length > LISTED) lines.push(`  - … and ${test.failures.length - LISTED} more`);
+    if (test.failed > LISTED) lines.push(`  - … and ${test.failed - Math.min(LISTED, test.failures.length)} more`);
   }
   if (!build.success || (test && test.failed > 0)) {
     lines.push('These failures are pre-existing: plan to fix them only if the request is about them.');
