@@ -3,7 +3,7 @@
 //   1. 1,000 runs at once: every one must reach SUCCESS; peak RSS and heap are sampled at every transition.
 //   2. 10,000 runs one after another: heap (after a full GC) and the count of active resources
 //      (`process.getActiveResourcesInfo().length`) at the start, the middle and the end.
-// It stops by itself: each part has a time limit (IRONBEES_LOAD_LIMIT_S, default 900 s each), and a
+// It stops by itself: each part has a time limit (IRONBEES_LOAD_LIMIT_S, default 1200 s each), and a
 // part that hits it is reported as such and fails the bench. Exit 1 on any error, on growth of the
 // active resources, or on heap growth past 25 %.
 // Run: npm run bench:load   (IRONBEES_LOAD_CONCURRENT / IRONBEES_LOAD_SEQUENTIAL change the counts).
@@ -13,7 +13,7 @@ import type { ResourceSample } from '../test/support/load-runs';
 
 const CONCURRENT = Number(process.env.IRONBEES_LOAD_CONCURRENT ?? 1000);
 const SEQUENTIAL = Number(process.env.IRONBEES_LOAD_SEQUENTIAL ?? 10_000);
-const LIMIT_MS = Number(process.env.IRONBEES_LOAD_LIMIT_S ?? 900) * 1000;
+const LIMIT_MS = Number(process.env.IRONBEES_LOAD_LIMIT_S ?? 1200) * 1000;
 const WARM_UP = 20;
 /** Heap may wander with the collector; more than this is growth. */
 const HEAP_GROWTH_LIMIT = 1.25;
