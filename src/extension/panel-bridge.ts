@@ -7,6 +7,7 @@ import { redactDeep } from '../core/redact';
 import type { ExtensionMessage, WebviewMessage, WebviewMessageType } from '../shared/protocol';
 import type { IronbeesActions } from './actions';
 import { Disposable } from './lifecycle';
+import { modelInfoMessage } from './model-info';
 import type { ReviewController } from './review/review-controller';
 import type { RunController } from './run-controller';
 import type { ApiKeyStore } from './secrets';
@@ -65,6 +66,7 @@ export class PanelBridge extends Disposable {
     this.view = view;
     const { controller, review } = this.deps;
     this._register(controller.onDidChangeState(() => this.post(this.stateMessage())));
+    this._register(controller.onDidChangeState(() => this.post(this.modelInfo())));
     this._register(review.onDidChangeReview((change) => this.post({ type: 'review', runId: change.runId, files: change.files })));
     this._register(controller.onDidChangeHistory(() => void this.postHistory()));
     this._register(controller.onDidReport((report) => this.post({ type: report.kind, message: report.message })));
@@ -73,12 +75,13 @@ export class PanelBridge extends Disposable {
   /** Settings or the key changed. */
   async settingsChanged(): Promise<void> {
     this.post(await this.settingsMessage());
+    this.post(this.modelInfo());
   }
 
   /** Everything the panel shows, for a panel that just said `ready`. */
   async snapshot(): Promise<ExtensionMessage[]> {
     await this.deps.controller.restoreLatest();
-    const messages: ExtensionMessage[] = [await this.settingsMessage(), this.stateMessage(), await this.historyMessage()];
+    const messages: ExtensionMessage[] = [await this.settingsMessage(), this.stateMessage(), this.modelInfo(), await this.historyMessage()];
     const current = this.deps.review.review;
     if (current) messages.push({ type: 'review', runId: current.runId, files: current.toFileReviews() });
     return messages;
@@ -152,6 +155,10 @@ export class PanelBridge extends Disposable {
   private stateMessage(): ExtensionMessage {
     const { controller } = this.deps;
     return { type: 'state', run: controller.state, busy: controller.busy, statusText: controller.statusText };
+  }
+
+  private modelInfo(): ExtensionMessage {
+    return modelInfoMessage(this.deps.controller.state, this.deps.settings());
   }
 
   private async postHistory(): Promise<void> {

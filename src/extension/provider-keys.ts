@@ -4,6 +4,7 @@
 
 import * as vscode from 'vscode';
 import type { ProviderName } from '../core/llm/providers/choice';
+import { registerSecret } from '../core/redact';
 import { ApiKeyStore } from './secrets';
 import { PROVIDER_CHOICES } from './provider-settings';
 
@@ -18,10 +19,18 @@ export class ProviderApiKeyStore extends ApiKeyStore {
     super(store, environment);
   }
 
+  /** Both keys: changing the OpenAI-compatible one must retire the runtime built with the old one, as the Anthropic one does. */
+  protected override secretKeys(): readonly string[] {
+    return [...super.secretKeys(), OPENAI_SECRET_KEY];
+  }
+
   /** The key of a provider (the chosen one when not named). */
   async keyFor(provider: ProviderName = this.currentProvider()): Promise<string | undefined> {
     if (provider === 'anthropic') return super.get();
-    return (await this.store.get(OPENAI_SECRET_KEY)) || this.environment.OPENAI_API_KEY || undefined;
+    const key = (await this.store.get(OPENAI_SECRET_KEY)) || this.environment.OPENAI_API_KEY || undefined;
+    // Masked in every log, trace and panel message, as the Anthropic key is.
+    registerSecret(key);
+    return key;
   }
 
   /** Whether the chosen provider has a key, as the panel's "ready" check asks. */

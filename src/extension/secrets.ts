@@ -13,8 +13,14 @@ export class ApiKeyStore {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
+  /** Fires when any key this store keeps changes (a subclass keeping more keys names them in `secretKeys`). */
   readonly onDidChange: vscode.Event<vscode.SecretStorageChangeEvent> = (listener, thisArgs, disposables) =>
-    this.secrets.onDidChange((event) => (event.key === SECRET_KEY ? listener.call(thisArgs, event) : undefined), undefined, disposables);
+    this.secrets.onDidChange((event) => (this.secretKeys().includes(event.key) ? listener.call(thisArgs, event) : undefined), undefined, disposables);
+
+  /** The SecretStorage keys this store keeps. */
+  protected secretKeys(): readonly string[] {
+    return [SECRET_KEY];
+  }
 
   async get(): Promise<string | undefined> {
     const key = (await this.secrets.get(SECRET_KEY)) || this.env.ANTHROPIC_API_KEY || undefined;

@@ -96,6 +96,15 @@ export type ExtensionMessage =
   | { type: 'review'; runId: string; files: FileReview[] }
   | { type: 'history'; runs: RunSummary[] }
   | { type: 'settings'; maxIterations: number; model: string; hasApiKey: boolean }
+  | {
+      type: 'modelInfo';
+      /** The run whose own provider and model these are; null when they are what the settings choose for the next run. */
+      runId: string | null;
+      /** `OpenAI-compatible · gpt-4.1`, or `the scripted demo model`. */
+      text: string;
+      /** The fallback provider and model in the same words, or null when there is none. */
+      fallback: string | null;
+    }
   | { type: 'error'; message: string }
   | { type: 'notice'; message: string };
 

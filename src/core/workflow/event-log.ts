@@ -18,6 +18,8 @@ interface FileQueue {
   /** The last seq handed out; null until the existing file was read (on resume it continues). */
   lastSeq: number | null;
   tail: Promise<void>;
+  /** Appends queued and not yet settled; at 0 the queue is dropped (the next append re-reads the file). */
+  pending: number;
 }
 
 const queues = new Map<string, FileQueue>();
@@ -44,10 +46,11 @@ export function lastSeqOf(text: string): number {
 export function appendTraceLine(host: Host, file: string, event: TraceEvent): Promise<void> {
   let queue = queues.get(file);
   if (!queue) {
-    queue = { lastSeq: null, tail: Promise.resolve() };
+    queue = { lastSeq: null, tail: Promise.resolve(), pending: 0 };
     queues.set(file, queue);
   }
   const q = queue;
+  q.pending += 1;
   const write = q.tail.then(async () => {
     if (q.lastSeq === null) {
       const bytes = await host.fs.readFile(file);
@@ -58,6 +61,16 @@ export function appendTraceLine(host: Host, file: string, event: TraceEvent): Pr
     await host.fs.appendFile(file, `${JSON.stringify(line)}\n`);
     q.lastSeq = line.seq;
   });
-  q.tail = write.catch(() => undefined);
+  q.tail = write.catch(() => undefined).finally(() => {
+    // Every run has its own file: a queue kept after its last write would be kept for the life of
+    // the process (found by the load bench: one per run, forever).
+    q.pending -= 1;
+    if (q.pending === 0 && queues.get(file) === q) queues.delete(file);
+  });
   return write;
+}
+
+/** Whether the process still keeps a queue for `file` (for tests: not once its writes have settled). */
+export function traceQueueOpen(file: string): boolean {
+  return queues.has(file);
 }

@@ -48,17 +48,33 @@ export function acquireRunLock(workspaceRoot: string, runId: string, now: Date =
   }
 }
 
+/**
+ * The release of every lock this process holds, for one shared exit listener: a listener per lock
+ * made Node warn (MaxListenersExceeded) past ten concurrent runs (found by the load bench).
+ */
+const heldLocks = new Set<() => void>();
+let exitListenerAdded = false;
+
+function releaseOnExit(release: () => void): void {
+  heldLocks.add(release);
+  if (exitListenerAdded) return;
+  exitListenerAdded = true;
+  process.on('exit', () => {
+    for (const held of [...heldLocks]) held();
+  });
+}
+
 function heldLock(file: string, info: RunLockInfo): RunLock {
   let released = false;
   const release = (): void => {
     if (released) return;
     released = true;
-    process.removeListener('exit', release);
+    heldLocks.delete(release);
     const current = readLock(file);
     if (current && current.pid === info.pid && current.runId === info.runId) fs.rmSync(file, { force: true });
   };
   // A process that exits without unwinding (process.exit in a handler) still leaves no lock behind.
-  process.once('exit', release);
+  releaseOnExit(release);
   return { info, release };
 }
 

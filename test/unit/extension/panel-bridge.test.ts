@@ -172,6 +172,22 @@ describe('PanelBridge + ReadyGate: the snapshot after `ready`', () => {
   });
 });
 
+describe('PanelBridge: the provider and model the panel names (modelInfo)', () => {
+  it('sends the shown run\u2019s own on `ready` and on every state change; the settings\u2019 choice when the run recorded none', async () => {
+    const { controller, posted, gate, bridge } = setup();
+    controller.state = makeRun({ stateId: 'run-1', metadata: { provider: 'openai', model: 'gpt-4.1' } });
+    await gate.open(() => bridge.snapshot());
+    controller.setState(makeRun({ stateId: 'run-2', metadata: {} }));
+    await bridge.settingsChanged();
+    const infos = posted.filter((m) => m.type === 'modelInfo');
+    assert.deepEqual(infos, [
+      { type: 'modelInfo', runId: 'run-1', text: 'OpenAI-compatible · gpt-4.1', fallback: null },
+      { type: 'modelInfo', runId: null, text: 'the scripted demo model', fallback: null },
+      { type: 'modelInfo', runId: null, text: 'the scripted demo model', fallback: null },
+    ]);
+  });
+});
+
 describe('PanelBridge: no secret value reaches the panel', () => {
   it('masks a registered secret (not shaped like sk-ant-) in the state it posts', async () => {
     const secret = 'corp-gateway-key-44e1b9';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { Host, HostFileSystem } from '../../../src/core/host';
-import { appendTraceLine, lastSeqOf } from '../../../src/core/workflow/event-log';
+import { appendTraceLine, lastSeqOf, traceQueueOpen } from '../../../src/core/workflow/event-log';
 import type { TraceLine } from '../../../src/core/workflow/event-log';
 import { RunStore } from '../../../src/core/workflow/store';
 import { TempWorkspace } from './temp-workspace';
@@ -64,6 +64,20 @@ describe('events.jsonl: numbered lines in the order they were recorded', () => {
     await Promise.all([store.appendEvent('r2', event(0)), store.appendEvent('r3', event(0)), store.appendEvent('r2', event(1))]);
     assert.deepEqual(lines(ws, 'r2').map((l) => l.seq), [1, 2, 3, 4, 5]);
     assert.deepEqual(lines(ws, 'r3').map((l) => l.seq), [undefined, undefined, 3]);
+  });
+
+  it('keeps no queue for a file once its writes have settled, and a later write still continues the numbering', async () => {
+    const host = jitteryHost(ws.host);
+    const store = new RunStore(host);
+    const file = store.runDir('r5') + '/events.jsonl';
+    const first = [0, 1, 2].map((i) => store.appendEvent('r5', event(i)));
+    assert.equal(traceQueueOpen(file), true, 'open while writes are in flight');
+    await Promise.all(first);
+    await new Promise((resolve) => setImmediate(resolve));
+    // One queue per run, kept forever, grew the heap of a long-lived process run after run.
+    assert.equal(traceQueueOpen(file), false);
+    await store.appendEvent('r5', event(3));
+    assert.deepEqual(lines(ws, 'r5').map((l) => l.seq), [1, 2, 3, 4]);
   });
 
   it('reads the seq to continue from: last line, torn last line, empty file', () => {

@@ -116,6 +116,28 @@ describe('one run per workspace (run.lock)', function () {
     await stream.rest();
   });
 
+  it('every lock still held is removed when the process exits without unwinding, through one exit listener', () => {
+    const dirs = [fs.mkdtempSync(path.join(os.tmpdir(), 'ironbees-lock-a-')), fs.mkdtempSync(path.join(os.tmpdir(), 'ironbees-lock-b-'))];
+    try {
+      const script = [
+        `const { acquireRunLock } = require(${JSON.stringify(path.resolve(__dirname, '../../../src/core/workflow/run-lock.ts'))});`,
+        `const before = process.listenerCount('exit');`,
+        `const dirs = ${JSON.stringify(dirs)};`,
+        `for (let i = 0; i < 12; i += 1) acquireRunLock(dirs[i % 2] + '/w' + i, 'run-' + i);`,
+        `process.stdout.write(String(process.listenerCount('exit') - before));`,
+        'process.exit(0);',
+      ].join('\n');
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+      assert.equal(child.status, 0, child.stderr);
+      assert.equal(child.stdout, '1', 'one exit listener for twelve locks');
+      assert.doesNotMatch(child.stderr, /MaxListenersExceeded/);
+      const left = Array.from({ length: 12 }, (_, i) => runLockPath(`${dirs[i % 2]}/w${i}`)).filter((file) => fs.existsSync(file));
+      assert.deepEqual(left, []);
+    } finally {
+      for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('MCP start_run is refused while another run holds the workspace; nothing is written', async () => {
     const other = acquireRunLock(ws.dir, 'panel-run', new Date(STARTED));
     const host = ws.host;

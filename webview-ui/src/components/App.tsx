@@ -19,6 +19,7 @@ import { FilesSection } from './FilesSection';
 import { ValidationSection } from './ValidationSection';
 import { EscalationSection } from './EscalationSection';
 import { HistorySection } from './HistorySection';
+import { RunInfoSection } from './RunInfoSection';
 
 export function App(): ReactNode {
   const [state, dispatch] = useReducer(reducePanel, INITIAL_PANEL_STATE);
@@ -44,6 +45,7 @@ export function App(): ReactNode {
         </div>
       ))}
       <RequestBox busy={state.busy} />
+      <RunInfoSection info={state.modelInfo} run={state.run} />
       {state.run ? <RunView run={state.run} state={state} /> : state.connected ? <p className="muted">No run yet. Describe a change above and press Run.</p> : null}
       <HistorySection runs={state.history} live={state.run} busy={state.busy} />
     </main>

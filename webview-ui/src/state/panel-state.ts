@@ -5,6 +5,7 @@
 import type { CodingState } from '../../../src/core/model';
 import type { RunSummary } from '../../../src/core/trace';
 import type { ExtensionMessage, FileReview } from '../../../src/shared/protocol';
+import type { ModelInfo } from './run-info';
 
 export interface Banner {
   id: number;
@@ -27,6 +28,8 @@ export interface PanelState {
   review: { runId: string; files: FileReview[] } | null;
   history: RunSummary[];
   settings: PanelSettings | null;
+  /** Which provider and model answer (the shown run's own, else the settings'); null until told. */
+  modelInfo: ModelInfo | null;
   banners: Banner[];
   nextBannerId: number;
 }
@@ -39,6 +42,7 @@ export const INITIAL_PANEL_STATE: PanelState = {
   review: null,
   history: [],
   settings: null,
+  modelInfo: null,
   banners: [],
   nextBannerId: 1,
 };
@@ -72,6 +76,8 @@ export function reducePanel(state: PanelState, action: ExtensionMessage | PanelA
         ...state,
         settings: { maxIterations: action.maxIterations, model: action.model, hasApiKey: action.hasApiKey },
       };
+    case 'modelInfo':
+      return { ...state, modelInfo: { runId: action.runId, text: action.text, fallback: action.fallback } };
     case 'error':
     case 'notice': {
       const banner: Banner = { id: state.nextBannerId, kind: action.type, message: action.message };
