@@ -23,6 +23,9 @@ import type { ToolApprover } from './tool-approval';
 import type { RunStore } from './store';
 import type { TraceSink } from '../trace';
 import { usageCarriedBy } from './run-context';
+import { stepTurnContext, withTurnTrace } from './turn-trace';
+import { SUBMIT_PLAN_TOOL } from '../agents/planner';
+import { SUBMIT_CHANGES_TOOL } from '../agents/coder';
 import type {
   BaselineInput,
   CodeInput,
@@ -97,7 +100,7 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
     ),
 
     plan: fromPromise<PlanOutput, PlanInput>(({ input, signal }) =>
-      withStepUsage(traceFor(input.stateId), async (trace) => {
+      withStepUsage(traceFor(input.stateId), (stepTrace) => withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'PLAN', input.iteration ?? 0, SUBMIT_PLAN_TOOL), async (trace) => {
         // The planner does not know its files yet: the root's instructions (and --context files).
         const instructions = await loadInstructions(deps.host, { workFiles: [], contextFiles: input.workflow.contextFiles, warn });
         const output = await runPlanner({ ...runtime(input, signal, trace), instructions: instructions.text }, {
@@ -107,11 +110,11 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
           baseline: input.baseline,
         });
         return { ...output, instructionsRead: instructions.files };
-      }),
+      })),
     ),
 
     code: fromPromise<CodeOutput, CodeInput>(({ input, signal }) =>
-      withStepUsage(traceFor(input.stateId), async (trace) => {
+      withStepUsage(traceFor(input.stateId), (stepTrace) => withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'CODE', input.iteration, SUBMIT_CHANGES_TOOL), async (trace) => {
         // The coder gets the AGENTS.md files on the path of every file the plan touches too.
         const workFiles = [...input.plan.affectedFiles, ...input.plan.steps.map((step) => step.filePath)];
         const instructions = await loadInstructions(deps.host, { workFiles, contextFiles: input.workflow.contextFiles, warn });
@@ -124,7 +127,7 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
           overlay: new StagedOverlay(deps.host),
         });
         return { ...output, instructionsRead: instructions.files };
-      }),
+      })),
     ),
 
     validate: fromPromise<ValidateOutput, ValidateInput>(async ({ input, signal }) => {
