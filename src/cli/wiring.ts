@@ -17,6 +17,7 @@ import type { AgentCatalog } from '../core/agents/loader';
 import { findBuildTarget } from '../core/dotnet/target';
 import { shutdownBuildServers } from '../core/dotnet/dotnet-cli';
 import { createNodeHost } from '../host/node/index';
+import { version } from '../../package.json';
 
 export interface RuntimeOptions {
   workspaceRoot: string;
@@ -107,7 +108,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Then what to build: no dotnet is needed to see that there is nothing to build.
   const target = options.target === undefined ? undefined : await buildTargetOf(host, options.target);
   // Then dotnet, the tools (the workspace's MCP servers on first use) and the agents: core/runtime.
-  const { orchestrator } = await assembleRuntime({
+  const { orchestrator, flushTelemetry } = await assembleRuntime({
     workspaceRoot: options.workspaceRoot,
     logger: options.logger,
     model,
@@ -115,8 +116,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     createHost: () => host,
     bundledAgentsDir: bundledAgentsDir(),
     ...(options.askToolApproval ? { askToolApproval: options.askToolApproval } : {}),
+    // OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) turns the export on.
+    telemetry: { env: options.env, serviceVersion: version },
   });
-  return { host, orchestrator, ...(target ? { target } : {}), dispose: () => shutdownBuildServers(host) };
+  const dispose = async (): Promise<void> => {
+    await flushTelemetry();
+    await shutdownBuildServers(host);
+  };
+  return { host, orchestrator, ...(target ? { target } : {}), dispose };
 }
 
 export const defaultCliDeps: CliDeps = { createRuntime, createHost };

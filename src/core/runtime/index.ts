@@ -15,10 +15,14 @@ import { createOrchestrator } from '../workflow/orchestrator';
 import type { RunOrchestrator } from '../workflow/orchestrator';
 import type { ToolApprover } from '../workflow/tool-approval';
 import { checkDotnet } from './dotnet-check';
+import { otlpTracesUrl, startTraceExport } from './telemetry/trace-export';
+import type { TraceExportConfig } from './telemetry/trace-export';
 
 export { createModelClient, modelProviderNames, registerModelProvider } from './model-client';
 export type { ModelConfig, ModelProviderFactory } from './model-client';
 export { checkDotnet } from './dotnet-check';
+export { otlpTracesUrl } from './telemetry/trace-export';
+export type { TraceExportConfig } from './telemetry/trace-export';
 
 export interface RuntimeConfig<H extends Host> {
   workspaceRoot: string;
@@ -46,6 +50,8 @@ export interface RuntimeConfig<H extends Host> {
   mcp?: (host: H) => McpManager;
   /** Asks before a tool with side effects runs; absent, such calls are refused (unless the policy is never). */
   askToolApproval?: ToolApprover;
+  /** Where runs are exported as OpenTelemetry traces (a setting, the OTEL_* variables); off when neither is set. */
+  telemetry?: TraceExportConfig;
 }
 
 export interface AssembledRuntime<H extends Host> {
@@ -55,6 +61,8 @@ export interface AssembledRuntime<H extends Host> {
   agents: AgentCatalog;
   /** Stops the MCP servers the runtime's own manager started (none for the lazy workspace source). */
   closeMcp(): Promise<void>;
+  /** Sends the runs' spans still held (none when trace export is off); call before the process ends. */
+  flushTelemetry(): Promise<void>;
 }
 
 export async function assembleRuntime<H extends Host>(config: RuntimeConfig<H>): Promise<AssembledRuntime<H>> {
@@ -67,7 +75,16 @@ export async function assembleRuntime<H extends Host>(config: RuntimeConfig<H>):
   const approval = config.askToolApproval ? { askToolApproval: config.askToolApproval } : {};
   const model = typeof config.model === 'function' ? config.model(agents) : config.model;
   const orchestrator = createOrchestrator({ host, model, agents, tools, ...approval });
-  return { host, orchestrator, tools, agents, closeMcp: () => mcp?.close() ?? Promise.resolve() };
+  const otlpUrl = config.telemetry ? otlpTracesUrl(config.telemetry) : null;
+  const traces = otlpUrl && config.telemetry ? startTraceExport(orchestrator.store, otlpUrl, config.telemetry, config.logger) : null;
+  return {
+    host,
+    orchestrator,
+    tools,
+    agents,
+    closeMcp: () => mcp?.close() ?? Promise.resolve(),
+    flushTelemetry: () => traces?.flush() ?? Promise.resolve(),
+  };
 }
 
 /**
