@@ -19,7 +19,9 @@ const silent = { debug: () => undefined, info: () => undefined, warn: () => unde
 const T0 = Date.parse('2026-11-25T10:00:00.000Z');
 const iso = (ms: number): string => new Date(T0 + ms).toISOString();
 
-function transition(from: TraceEvent & { kind: 'transition' }['from'], to: (TraceEvent & { kind: 'transition' })['to'], atMs: number, iteration = 0): TraceEvent {
+type Transition = Extract<TraceEvent, { kind: 'transition' }>;
+
+function transition(from: Transition['from'], to: Transition['to'], atMs: number, iteration = 0): TraceEvent {
   return { kind: 'transition', at: iso(atMs), from, to, iteration };
 }
 
