@@ -114,6 +114,8 @@ describe('trace export (OpenTelemetry)', () => {
           ],
         }),
         turn({ turn: 2, role: 'planner', step: 'PLAN', at: iso(200), intent: 'submit', outcome: { status: 'done', next_action: 'end_step' }, timings: { latency_ms: 60, model_ms: 60, tools_ms: 0 } }),
+        // Recorded before its step's transition (a transition is written once the state is saved).
+        turn({ turn: 1, role: 'coder', step: 'CODE', iteration: 1, at: iso(270), model: 'claude-code', timings: { latency_ms: 50, model_ms: 50, tools_ms: 0 } }),
         transition('PLAN', 'CODE', 210, 1),
         transition('CODE', 'SUCCESS', 300, 1),
       ];
@@ -125,6 +127,7 @@ describe('trace export (OpenTelemetry)', () => {
       const spans = otlp.spans;
       const byName = new Map(spans.map((span) => [span.name, span]));
       assert.deepEqual(spans.map((s) => s.name).sort(), [
+        'chat claude-code',
         'chat claude-test',
         'chat claude-test',
         'execute_tool read_file',
@@ -139,7 +142,9 @@ describe('trace export (OpenTelemetry)', () => {
       assert.ok(spans.every((s) => s.traceId === traceIdOf('run-otel')), 'every span in the run trace');
       assert.equal(run.parentSpanId, '');
       for (const name of ['step INIT', 'invoke_agent planner', 'invoke_agent coder']) assert.equal(byName.get(name)!.parentSpanId, run.spanId, name);
-      for (const s of spans.filter((x) => x.name.startsWith('chat') || x.name.startsWith('execute_tool'))) assert.equal(s.parentSpanId, planner.spanId, s.name);
+      const plannerChildren = spans.filter((x) => x.name === 'chat claude-test' || x.name.startsWith('execute_tool'));
+      for (const s of plannerChildren) assert.equal(s.parentSpanId, planner.spanId, s.name);
+      assert.equal(byName.get('chat claude-code')!.parentSpanId, byName.get('invoke_agent coder')!.spanId, 'an early turn waits for its step');
 
       assert.deepEqual([run.startMs - T0, run.endMs - T0], [0, 300]);
       assert.deepEqual([planner.startMs - T0, planner.endMs - T0], [10, 210]);

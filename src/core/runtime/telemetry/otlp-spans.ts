@@ -59,7 +59,16 @@ interface RunSpans {
   runContext: Context;
   step: Span | null;
   stepContext: Context | null;
+  /** The node and iteration of the open step span. */
+  stepKey: string | null;
+  /**
+   * Turns of a step whose transition has not come yet: a transition is written once the state is
+   * saved, so a fast model's first turn can be recorded before it. Placed when their step opens.
+   */
+  early: TurnEvent[];
 }
+
+const keyOf = (node: WorkflowNode, iteration: number): string => `${node}#${iteration}`;
 
 export interface OtlpSpansOptions {
   /** The full OTLP/HTTP traces URL (…/v1/traces). */
@@ -87,13 +96,18 @@ export class OtlpRunSpans {
 
   record(runId: string, event: TraceEvent): void {
     if (event.kind === 'transition') this.transition(runId, event.to, event.iteration, Date.parse(event.at));
-    else if (event.kind === 'turn') this.turn(this.spansOf(runId, Date.parse(event.at) - event.timings.latency_ms), event);
+    else if (event.kind === 'turn') {
+      const spans = this.spansOf(runId, Date.parse(event.at) - event.timings.latency_ms);
+      if (spans.stepKey === keyOf(event.step, event.iteration)) this.turn(spans, event);
+      else spans.early.push(event);
+    }
   }
 
   /** Ends what is still open (a run paused or stopped in this process) and sends everything. */
   async flush(): Promise<void> {
     const now = Date.now();
     for (const [runId, spans] of this.runs) {
+      this.placeEarlyTurns(spans, true);
       spans.step?.end(now);
       spans.run.end(now);
       this.runs.delete(runId);
@@ -119,7 +133,7 @@ export class OtlpRunSpans {
       },
       context.active(),
     );
-    const spans: RunSpans = { run, runContext: trace.setSpan(context.active(), run), step: null, stepContext: null };
+    const spans: RunSpans = { run, runContext: trace.setSpan(context.active(), run), step: null, stepContext: null, stepKey: null, early: [] };
     this.runs.set(runId, spans);
     return spans;
   }
@@ -129,7 +143,9 @@ export class OtlpRunSpans {
     spans.step?.end(at);
     spans.step = null;
     spans.stepContext = null;
+    spans.stepKey = null;
     if (TERMINAL_NODES.includes(to)) {
+      this.placeEarlyTurns(spans, true);
       spans.run.setAttribute('ironbees.run.outcome', to);
       if (to === 'FAILED') spans.run.setStatus({ code: SpanStatusCode.ERROR, message: 'the run failed' });
       spans.run.end(at);
@@ -143,6 +159,15 @@ export class OtlpRunSpans {
     if (agent) Object.assign(attributes, { [GEN_AI.operationName]: 'invoke_agent', [GEN_AI.agentName]: agent });
     spans.step = this.tracer.startSpan(agent ? `invoke_agent ${agent}` : `step ${to}`, { kind: SpanKind.INTERNAL, startTime: at, attributes }, spans.runContext);
     spans.stepContext = trace.setSpan(spans.runContext, spans.step);
+    spans.stepKey = keyOf(to, iteration);
+    this.placeEarlyTurns(spans, false);
+  }
+
+  /** The early turns of the step just opened; with `all`, every one left (under the run when no step matches). */
+  private placeEarlyTurns(spans: RunSpans, all: boolean): void {
+    const now = spans.early.filter((turn) => all || keyOf(turn.step, turn.iteration) === spans.stepKey);
+    spans.early = spans.early.filter((turn) => !now.includes(turn));
+    for (const turn of now) this.turn(spans, turn);
   }
 
   private turn(spans: RunSpans, turn: TurnEvent): void {
