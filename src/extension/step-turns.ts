@@ -2,7 +2,7 @@
 // (any run of the history, so no "current run" check). A run that cannot be read has no turns.
 
 import type { TraceEvent } from '../core/trace';
-import { turnsOf } from '../core/workflow/trace-summary';
+import { turnsOf } from '../core/trace-summary';
 import type { ExtensionMessage, TurnStep } from '../shared/protocol';
 
 export interface TurnSource {

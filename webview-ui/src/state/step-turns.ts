@@ -2,7 +2,7 @@
 // model turn with its agent, tool calls, outcome, duration and tokens. Pure, so it is unit-tested.
 
 import type { TurnEvent } from '../../../src/core/trace';
-import { groupBySteps } from '../../../src/core/workflow/trace-summary';
+import { groupBySteps } from '../../../src/core/trace-summary';
 import { formatCost, formatDuration, formatTokens } from './format';
 
 export interface TurnCallRow {
