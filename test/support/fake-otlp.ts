@@ -61,13 +61,15 @@ interface OtlpBody {
   }>;
 }
 
-export async function startFakeOtlp(): Promise<FakeOtlp> {
+/** `answerAfterMs`: the receiver takes the spans and answers only after this long (a slow collector). */
+export async function startFakeOtlp(options: { answerAfterMs?: number } = {}): Promise<FakeOtlp> {
   const spans: ReceivedSpan[] = [];
   const requests: FakeOtlp['requests'] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    req.on('end', () => setTimeout(() => answer(), options.answerAfterMs ?? 0));
+    const answer = (): void => {
       requests.push({ path: req.url ?? '', contentType: String(req.headers['content-type'] ?? '') });
       if (req.method !== 'POST' || req.url !== '/v1/traces') {
         res.writeHead(404).end();
@@ -94,7 +96,7 @@ export async function startFakeOtlp(): Promise<FakeOtlp> {
         }
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -90,7 +90,8 @@ describe('trace export (OpenTelemetry)', () => {
     let otlp: FakeOtlp;
     beforeEach(async () => {
       ws = new TempWorkspace();
-      otlp = await startFakeOtlp();
+      // A slow collector: flush() must wait for the send the run's end started.
+      otlp = await startFakeOtlp({ answerAfterMs: 300 });
     });
     afterEach(async () => {
       await otlp.close();

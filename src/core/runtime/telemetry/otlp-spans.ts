@@ -83,13 +83,16 @@ export class OtlpRunSpans {
   private readonly provider: BasicTracerProvider;
   private readonly tracer: Tracer;
   private readonly runs = new Map<string, RunSpans>();
+  /** Sends one after another: a flush that found the buffer empty must still wait for the send in flight. */
+  private sending: Promise<void> = Promise.resolve();
 
   constructor(options: OtlpSpansOptions) {
     const exporter = new OTLPTraceExporter({ url: options.url, ...(options.headers ? { headers: options.headers } : {}), timeoutMillis: 5_000 });
     this.provider = new BasicTracerProvider({
       resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'ironbees', [ATTR_SERVICE_VERSION]: options.serviceVersion }),
       idGenerator: this.ids,
-      spanProcessors: [new BatchSpanProcessor(exporter)],
+      // Sent when a run ends and at flush (send() below), not on a timer: each send is awaited in turn.
+      spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: 3_600_000, maxQueueSize: 20_000, maxExportBatchSize: 2_048 })],
     });
     this.tracer = this.provider.getTracer('ironbees', options.serviceVersion);
   }
@@ -112,7 +115,13 @@ export class OtlpRunSpans {
       spans.run.end(now);
       this.runs.delete(runId);
     }
-    await this.provider.forceFlush();
+    await this.send();
+  }
+
+  private send(): Promise<void> {
+    // An unreachable collector is the exporter's to report (OpenTelemetry's diag log), never the run's.
+    this.sending = this.sending.then(() => this.provider.forceFlush()).catch(() => undefined);
+    return this.sending;
   }
 
   async shutdown(): Promise<void> {
@@ -150,8 +159,8 @@ export class OtlpRunSpans {
       if (to === 'FAILED') spans.run.setStatus({ code: SpanStatusCode.ERROR, message: 'the run failed' });
       spans.run.end(at);
       this.runs.delete(runId);
-      // Sent as each run ends, not only at exit; an unreachable collector is the exporter's to report.
-      this.provider.forceFlush().catch(() => undefined);
+      // Sent as each run ends, not only at exit.
+      void this.send();
       return;
     }
     const agent = AGENT_OF_STEP[to];
