@@ -11,6 +11,7 @@ import { resumeCommand } from './commands/resume';
 import { revertCommand } from './commands/revert';
 import { runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
+import { traceCommand } from './commands/trace';
 import type { CommandContext } from './commands/context';
 import { ExitCode, UsageError, exitCodeForError } from './exit-codes';
 import type { CliIo } from './terminal';
@@ -49,6 +50,8 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
         return await runsCommand(ctx, command);
       case 'revert':
         return await revertCommand(ctx, command);
+      case 'trace':
+        return await traceCommand(ctx, command);
       case 'mcp':
         return await mcpCommand(ctx, command);
     }

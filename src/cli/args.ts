@@ -70,6 +70,13 @@ export interface RevertArgs {
   workspace: string;
 }
 
+export interface TraceArgs {
+  command: 'trace';
+  runId: string;
+  workspace: string;
+  json: boolean;
+}
+
 export interface McpArgs {
   command: 'mcp';
   workspace: string;
@@ -86,6 +93,7 @@ export type CliCommand =
   | ResumeArgs
   | RunsArgs
   | RevertArgs
+  | TraceArgs
   | { command: 'help'; topic?: CommandName }
   | { command: 'version' };
 
@@ -128,6 +136,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
   resume: { ...COMMON, ...WORKSPACE, ...DRIVE },
   runs: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
   revert: { ...COMMON, ...WORKSPACE },
+  trace: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
   mcp: { ...COMMON, ...WORKSPACE, http: { type: 'boolean' }, port: { type: 'string' }, token: { type: 'string' }, demo: { type: 'boolean' } },
 };
 
@@ -171,6 +180,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       return { command: 'runs', workspace, json: values.json === true };
     case 'revert':
       return { command: 'revert', runId: onePositional(positionals, 'revert', 'a run id (see `ironbees runs`)'), workspace };
+    case 'trace':
+      return { command: 'trace', runId: onePositional(positionals, 'trace', 'a run id (see `ironbees runs`)'), workspace, json: values.json === true };
     case 'mcp':
       return parseMcp(values, positionals, workspace);
   }

@@ -51,6 +51,13 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '  Restores every file the run changed to its original content, and deletes files it created.',
     '  -w, --workspace DIR   the workspace (default: the current folder)',
   ],
+  trace: [
+    'ironbees trace <runId> [options]',
+    "  Prints the run's turns (agent, tool calls, outcome, time, tokens) and their summary:",
+    '  turns per step, p95 tool latency, error kinds, retries, tokens and cost.',
+    '  -w, --workspace DIR   the workspace (default: the current folder)',
+    '      --json            one turn event per line, then the summary as the last line',
+  ],
   mcp: [
     'ironbees mcp [options]',
     '  Serves the workspace as an MCP server over stdio: C# tools, run control, apmas_* coordination.',

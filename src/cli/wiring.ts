@@ -16,6 +16,7 @@ import type { AgentCatalog } from '../core/agents/loader';
 import { findBuildTarget } from '../core/dotnet/target';
 import { shutdownBuildServers } from '../core/dotnet/dotnet-cli';
 import { createNodeHost, stopLingeringProcessGroups } from '../host/node/index';
+import { version } from '../../package.json';
 
 export interface RuntimeOptions {
   workspaceRoot: string;
@@ -116,7 +117,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Then what to build: no dotnet is needed to see that there is nothing to build.
   const target = options.target === undefined ? undefined : await buildTargetOf(host, options.target);
   // Then dotnet, the tools (the workspace's MCP servers on first use) and the agents: core/runtime.
-  const { orchestrator } = await assembleRuntime({
+  const { orchestrator, flushTelemetry } = await assembleRuntime({
     workspaceRoot: options.workspaceRoot,
     logger: options.logger,
     model,
@@ -124,8 +125,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     createHost: () => host,
     bundledAgentsDir: bundledAgentsDir(),
     ...(options.askToolApproval ? { askToolApproval: options.askToolApproval } : {}),
+    // OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) turns the export on.
+    telemetry: { env: options.env, serviceVersion: version },
   });
-  return { host, orchestrator, ...(target ? { target } : {}), dispose: () => stopWhatTheRunStarted(host) };
+  const dispose = async (): Promise<void> => {
+    await flushTelemetry();
+    await stopWhatTheRunStarted(host);
+  };
+  return { host, orchestrator, ...(target ? { target } : {}), dispose };
 }
 
 export const defaultCliDeps: CliDeps = { createRuntime, createHost };

@@ -30,6 +30,11 @@ export const CREDENTIAL_VARIABLES: readonly string[] = Object.freeze([
   'GOOGLE_API_KEY',
   'GEMINI_API_KEY',
   'VERTEX_API_KEY',
+  // The OpenTelemetry collector's credentials (trace export): the headers carry its API key.
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
+  'OTEL_EXPORTER_OTLP_METRICS_HEADERS',
+  'OTEL_EXPORTER_OTLP_LOGS_HEADERS',
 ]);
 
 /** The CLI's (and any Node host's) way to add names: comma- or space-separated, `PREFIX_*` allowed. */

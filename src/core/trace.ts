@@ -53,7 +53,60 @@ export type TraceEvent =
   | { kind: 'compile_check'; at: string; round: number; ok: boolean; errors: number; durationMs: number; detail?: string }
   | { kind: 'error'; at: string; message: string }
   | { kind: 'compaction'; at: string; agent: string; estimatedTokensBefore: number; estimatedTokensAfter: number; compactedResults: number }
-  | { kind: 'model_fallback'; at: string; agent: string; from: string; to: string; reason: string };
+  | { kind: 'model_fallback'; at: string; agent: string; from: string; to: string; reason: string }
+  | TurnEvent;
+
+/**
+ * One model turn of an agent, after seed 004's event schema (§8; its field names, snake_case): the
+ * model call and the tool calls it asked for, what came of them, the policy in force and what it cost.
+ * Written after the turn's `model_call` and `tool_call` lines (which stay, for the tools reading them).
+ */
+export interface TurnEvent {
+  kind: 'turn';
+  at: string;
+  /** The run's trace id (32 hex digits, derived from the run id): the OTLP export's trace id too. */
+  trace_id: string;
+  /** The workflow step the turn belongs to (PLAN or CODE) and the run's iteration then. */
+  step: WorkflowNode;
+  iteration: number;
+  /** 1, 2, 3 … within the step's agent conversation. */
+  turn: number;
+  /** The agent (planner, coder). */
+  role: string;
+  /** What the model did: called tools, called its terminal tool, answered in text only, or refused. */
+  intent: 'call_tool' | 'submit' | 'answer_text' | 'refuse';
+  provider: string;
+  model: string;
+  stop_reason: string;
+  tool_calls: TurnToolCall[];
+  policy: TurnPolicy;
+  outcome: {
+    /** continue: results went back to the model; malformed: an answer the loop counts against maxMalformed. */
+    status: 'continue' | 'malformed' | 'done' | 'failed' | 'cancelled';
+    next_action: 'call_model' | 'end_step';
+    error?: string;
+  };
+  /** This turn follows one whose tool call failed or whose answer was malformed: a repair attempt. */
+  retry: boolean;
+  timings: { latency_ms: number; model_ms: number; tools_ms: number };
+  tokens: { input: number; output: number; cache_read: number; cache_write: number; cost_usd: number };
+}
+
+export interface TurnToolCall {
+  tool_call: { name: string; args_valid: boolean };
+  /** err: the taxonomy kind ("None" when ok; "Refused" when the terminal tool declined the input). schema_ok: the result passed the tool's output check. */
+  tool_result: { ok: boolean; err: string; schema_ok: boolean };
+  latency_ms: number;
+}
+
+/** The limits a turn ran under: the agent's turn budget and malformed limit, the run's iterations, approvals and budgets. */
+export interface TurnPolicy {
+  max_turns: number;
+  max_malformed: number;
+  max_iterations: number;
+  approvals: { plan: string; diffs: string };
+  budget?: { max_cost_usd?: number; max_tokens?: number; max_minutes?: number };
+}
 
 export interface TraceSink {
   record(event: TraceEvent): void;

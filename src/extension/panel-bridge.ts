@@ -13,6 +13,7 @@ import type { RunController } from './run-controller';
 import type { ApiKeyStore } from './secrets';
 import type { IronbeesSettings } from './settings';
 import type { AgentViewProvider } from './webview/agent-view-provider';
+import { stepTurnsMessage } from './step-turns';
 
 export interface PanelBridgeDeps {
   controller: RunController;
@@ -44,6 +45,7 @@ const ANSWERS_CURRENT_RUN: Record<WebviewMessageType, boolean> = {
   revertRun: false,
   openFile: false,
   refreshHistory: false,
+  showStepTurns: false,
 };
 
 /** Why a panel message must not be acted on (it answers another run than the current one), or null. */
@@ -143,6 +145,9 @@ export class PanelBridge extends Disposable {
         return;
       case 'refreshHistory':
         await this.postHistory();
+        return;
+      case 'showStepTurns':
+        this.post(await stepTurnsMessage(this.deps.controller.store, message.runId, message.node));
         return;
     }
   }

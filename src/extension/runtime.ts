@@ -21,6 +21,7 @@ import type { VscodeHost } from '../host/vscode/index';
 import type { IronbeesSettings } from './settings';
 import { agentsFolderPath } from './settings';
 import { askToolApprovalInEditor } from './tool-approval';
+import { version } from '../../package.json';
 
 export interface RuntimeOptions {
   workspaceRoot: string;
@@ -96,6 +97,11 @@ export async function createExtensionRuntime(options: RuntimeOptions): Promise<E
     bundledAgentsDir: path.join(options.extensionPath, 'agents'),
     agentOverridesDir: () => agentOverridesDir(options),
     askToolApproval: askToolApprovalInEditor,
+    telemetry: { otlpEndpoint: options.settings.otlpEndpoint, env: process.env, serviceVersion: version },
   });
-  return { host: runtime.host, orchestrator: runtime.orchestrator, tools: runtime.tools, close: runtime.closeMcp };
+  const close = async (): Promise<void> => {
+    await runtime.flushTelemetry();
+    await runtime.closeMcp();
+  };
+  return { host: runtime.host, orchestrator: runtime.orchestrator, tools: runtime.tools, close };
 }

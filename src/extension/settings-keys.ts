@@ -15,7 +15,8 @@ export const SettingKeys = {
   anthropicBaseUrl: 'anthropicBaseUrl',
   mcpServers: 'mcpServers',
   secretEnvironmentVariables: 'secretEnvironmentVariables',
+  otlpEndpoint: 'telemetry.otlpEndpoint',
 } as const;
 
 /** Only the person's user (or remote machine) settings set these; a workspace value is ignored. */
-export const PERSON_ONLY_SETTINGS: readonly string[] = [SettingKeys.anthropicBaseUrl, SettingKeys.planApproval, SettingKeys.diffApproval, SettingKeys.secretEnvironmentVariables];
+export const PERSON_ONLY_SETTINGS: readonly string[] = [SettingKeys.anthropicBaseUrl, SettingKeys.planApproval, SettingKeys.diffApproval, SettingKeys.secretEnvironmentVariables, SettingKeys.otlpEndpoint];

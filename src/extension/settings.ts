@@ -34,6 +34,8 @@ export interface IronbeesSettings extends ProviderSettings {
   mcpServers: unknown;
   /** Extra environment variable names kept from every child process (see src/core/child-env.ts). */
   secretEnvironmentVariables: string[];
+  /** Where runs are exported as OpenTelemetry traces (a base URL); empty: OTEL_EXPORTER_OTLP_ENDPOINT, else off. */
+  otlpEndpoint: string;
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -88,6 +90,8 @@ export function readSettings(scope?: vscode.ConfigurationScope, warn?: (message:
     mcpServers: config.get(SettingKeys.mcpServers) ?? {},
     ...readProviderSettings((key) => config.get(key)),
     secretEnvironmentVariables: Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [],
+    // Person-only: a repository must not send the runs' traces (requests, file names, costs) elsewhere.
+    otlpEndpoint: String(personValue(config, SettingKeys.otlpEndpoint) ?? '').trim(),
   };
 }
 

@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import type { CodingState } from '../core/model';
-import type { RunSummary } from '../core/trace';
+import type { RunSummary, TurnEvent } from '../core/trace';
 
 /** Every string and list from the webview is bounded: a runaway or hostile panel cannot make the extension hold megabytes. */
 export const PANEL_LIMITS = {
@@ -21,6 +21,10 @@ export const PANEL_LIMITS = {
 } as const;
 
 const runId = z.string().min(1).max(PANEL_LIMITS.runId);
+
+/** The timeline steps that have turns to show: the agents' steps. */
+export const TURN_STEPS = ['PLAN', 'CODE'] as const;
+export type TurnStep = (typeof TURN_STEPS)[number];
 const relPath = z.string().min(1).max(PANEL_LIMITS.path);
 const text = z.string().max(PANEL_LIMITS.text);
 
@@ -66,6 +70,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     column: z.number().int().min(0).max(PANEL_LIMITS.lineOrColumn),
   }),
   z.object({ type: z.literal('refreshHistory') }),
+  /** A click on a timeline step: the panel wants that step's turns (answered with `stepTurns`). */
+  z.object({ type: z.literal('showStepTurns'), runId, node: z.enum(TURN_STEPS) }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
@@ -106,7 +112,9 @@ export type ExtensionMessage =
       fallback: string | null;
     }
   | { type: 'error'; message: string }
-  | { type: 'notice'; message: string };
+  | { type: 'notice'; message: string }
+  /** The turns of a run's step as events.jsonl has them (every iteration of it), in order. */
+  | { type: 'stepTurns'; runId: string; node: TurnStep; turns: TurnEvent[] };
 
 export type ExtensionMessageType = ExtensionMessage['type'];
 export type WebviewMessageType = WebviewMessage['type'];

@@ -16,10 +16,14 @@ import { createOrchestrator } from '../workflow/orchestrator';
 import type { RunOrchestrator } from '../workflow/orchestrator';
 import type { ToolApprover } from '../workflow/tool-approval';
 import { checkDotnet } from './dotnet-check';
+import { otlpTracesUrl, startTraceExport } from './telemetry/trace-export';
+import type { TraceExportConfig } from './telemetry/trace-export';
 
 export { createModelClient, createProviderRouter, modelClientForRun, modelProviderFactory, modelProviderNames, registerModelProvider } from './model-client';
 export type { ModelConfig, ModelProviderFactory, ProviderSetup, RunModelChoice } from './model-client';
 export { checkDotnet } from './dotnet-check';
+export { otlpTracesUrl } from './telemetry/trace-export';
+export type { TraceExportConfig } from './telemetry/trace-export';
 
 export interface RuntimeConfig<H extends Host> {
   workspaceRoot: string;
@@ -49,6 +53,8 @@ export interface RuntimeConfig<H extends Host> {
   askToolApproval?: ToolApprover;
   /** The agents' runners and terminal tools (default: the built-in planner and coder). */
   agentUnits?: AgentRegistry;
+  /** Where runs are exported as OpenTelemetry traces (a setting, the OTEL_* variables); off when neither is set. */
+  telemetry?: TraceExportConfig;
 }
 
 export interface AssembledRuntime<H extends Host> {
@@ -58,6 +64,8 @@ export interface AssembledRuntime<H extends Host> {
   agents: AgentCatalog;
   /** Stops the MCP servers the runtime's own manager started (none for the lazy workspace source). */
   closeMcp(): Promise<void>;
+  /** Sends the runs' spans still held (none when trace export is off); call before the process ends. */
+  flushTelemetry(): Promise<void>;
 }
 
 export async function assembleRuntime<H extends Host>(config: RuntimeConfig<H>): Promise<AssembledRuntime<H>> {
@@ -71,7 +79,16 @@ export async function assembleRuntime<H extends Host>(config: RuntimeConfig<H>):
   const approval = config.askToolApproval ? { askToolApproval: config.askToolApproval } : {};
   const model = typeof config.model === 'function' ? config.model(agents) : config.model;
   const orchestrator = createOrchestrator({ host, model, agents, tools, agentUnits, ...approval });
-  return { host, orchestrator, tools, agents, closeMcp: () => mcp?.close() ?? Promise.resolve() };
+  const otlpUrl = config.telemetry ? otlpTracesUrl(config.telemetry) : null;
+  const traces = otlpUrl && config.telemetry ? startTraceExport(orchestrator.store, otlpUrl, config.telemetry, config.logger) : null;
+  return {
+    host,
+    orchestrator,
+    tools,
+    agents,
+    closeMcp: () => mcp?.close() ?? Promise.resolve(),
+    flushTelemetry: () => traces?.flush() ?? Promise.resolve(),
+  };
 }
 
 /**

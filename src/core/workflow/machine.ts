@@ -205,6 +205,7 @@ export const runMachine = setup({
           feedback: context.planFeedback,
           previousPlan: context.plan,
           baseline: context.baseline,
+          iteration: context.iterationCount,
         }),
         onDone: [
           {

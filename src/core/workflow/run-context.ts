@@ -124,6 +124,8 @@ export interface PlanInput {
   feedback: string | null;
   previousPlan: ExecutionPlan | null;
   baseline: Baseline | null;
+  /** The run's iteration count when the planner runs (for the trace); absent in snapshots from before it was passed. */
+  iteration?: number;
 }
 export interface PlanOutput {
   spec: string;

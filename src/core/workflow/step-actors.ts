@@ -26,6 +26,9 @@ import type { RunStore } from './store';
 import { fullBaseline, saveBaselineResults, saveValidationResults } from './validation-results';
 import type { TraceSink } from '../trace';
 import { usageCarriedBy } from './run-context';
+import { stepTurnContext, withTurnTrace } from './turn-trace';
+import { SUBMIT_PLAN_TOOL } from '../agents/planner/runner';
+import { SUBMIT_CHANGES_TOOL } from '../agents/coder/runner';
 import type {
   BaselineInput,
   CodeInput,
@@ -107,7 +110,7 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
     }),
 
     plan: fromPromise<PlanOutput, PlanInput>(({ input, signal }) =>
-      withStepUsage(traceFor(input.stateId), async (trace) => {
+      withStepUsage(traceFor(input.stateId), (stepTrace) => withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'PLAN', input.iteration ?? 0, SUBMIT_PLAN_TOOL), async (trace) => {
         // The planner does not know its files yet: the root's instructions (and --context files).
         const instructions = await loadInstructions(deps.host, { workFiles: [], contextFiles: input.workflow.contextFiles, warn });
         const planner = units.require<PlannerInput, PlannerOutput>(STEP_AGENTS.plan);
@@ -118,11 +121,11 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
           baseline: input.baseline,
         });
         return { ...output, instructionsRead: instructions.files };
-      }),
+      })),
     ),
 
     code: fromPromise<CodeOutput, CodeInput>(({ input, signal }) =>
-      withStepUsage(traceFor(input.stateId), async (trace) => {
+      withStepUsage(traceFor(input.stateId), (stepTrace) => withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'CODE', input.iteration, SUBMIT_CHANGES_TOOL), async (trace) => {
         // The coder gets the AGENTS.md files on the path of every file the plan touches too.
         const workFiles = [...input.plan.affectedFiles, ...input.plan.steps.map((step) => step.filePath)];
         const instructions = await loadInstructions(deps.host, { workFiles, contextFiles: input.workflow.contextFiles, warn });
@@ -136,7 +139,7 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
           overlay: new StagedOverlay(deps.host),
         });
         return { ...output, instructionsRead: instructions.files };
-      }),
+      })),
     ),
 
     validate: fromPromise<ValidateOutput, ValidateInput>(async ({ input, signal }) => {

@@ -7,11 +7,12 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Host } from '../host';
 import type { CodingState } from '../model';
-import { AgentModeError, StateNotFoundError } from '../errors';
+import { AgentModeError, StateNotFoundError, errorMessage } from '../errors';
 import { EditJournal } from './journal';
 import { redact, redactDeep } from '../redact';
 import type { RunSummary, TraceEvent } from '../trace';
 import { appendTraceLine } from './event-log';
+import type { TraceLine } from './event-log';
 
 export const STATE_SCHEMA_VERSION = 1;
 
@@ -41,6 +42,8 @@ export class RunStore {
   readonly runsDir: string;
   /** Writes the person's files for the run (approved edits) and can undo them: journal.ts. */
   readonly journal: EditJournal;
+
+  private readonly listeners = new Set<(runId: string, event: TraceEvent) => void>();
 
   constructor(private readonly host: Host) {
     this.runsDir = path.join(host.workspaceRoot, '.ironbees', 'runs');
@@ -81,8 +84,39 @@ export class RunStore {
   }
 
   async appendEvent(runId: string, event: TraceEvent): Promise<void> {
+    const line = redactDeep(event);
+    // Told as the event is recorded (the OTLP export), redacted as the file is; a listener's fault is its own.
+    for (const listener of this.listeners) {
+      try {
+        listener(runId, line);
+      } catch (error) {
+        this.host.logger.warn(`Trace listener failed: ${errorMessage(error)}`);
+      }
+    }
     // Numbered and serialised per run (event-log.ts): fire-and-forget sinks must not reorder lines.
-    await appendTraceLine(this.host, path.join(this.runDir(runId), 'events.jsonl'), redactDeep(event));
+    await appendTraceLine(this.host, path.join(this.runDir(runId), 'events.jsonl'), line);
+  }
+
+  /** Calls `listener` with every event this store records from now on; returns the way to stop. */
+  observe(listener: (runId: string, event: TraceEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The run's events.jsonl, line by line; a torn line (a crash mid-append) is skipped. */
+  async events(runId: string): Promise<TraceLine[]> {
+    const bytes = await this.host.fs.readFile(path.join(this.runDir(runId), 'events.jsonl'));
+    if (!bytes) return [];
+    const lines: TraceLine[] = [];
+    for (const text of TEXT_DECODER.decode(bytes).split('\n')) {
+      if (!text.trim()) continue;
+      try {
+        lines.push(JSON.parse(text) as TraceLine);
+      } catch {
+        // Only the last line can be torn; the others were written whole.
+      }
+    }
+    return lines;
   }
 
   async load(runId: string): Promise<PersistedRun> {

@@ -26,6 +26,19 @@ describe('childEnvironment', () => {
     assert.deepEqual(childEnvironment({ base }), { PATH: '/usr/bin', HOME: '/home/me', AWS_REGION: 'eu-west-1', DOTNET_ROOT: '/usr/share/dotnet' });
   });
 
+  it("drops the OpenTelemetry collector's header variables (its credentials), keeps the endpoint", () => {
+    const base = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=otel-secret-value-1',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'authorization=Bearer otel-secret-value-2',
+      OTEL_EXPORTER_OTLP_METRICS_HEADERS: 'x-api-key=otel-secret-value-3',
+      OTEL_EXPORTER_OTLP_LOGS_HEADERS: 'x-api-key=otel-secret-value-4',
+      OTEL_SERVICE_NAME: 'svc',
+    };
+    assert.deepEqual(childEnvironment({ base }), { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SERVICE_NAME: 'svc' });
+    assert.equal(redact('sent x-api-key=otel-secret-value-1'), 'sent [redacted]');
+  });
+
   it('matches names without regard to case, as Windows does', () => {
     assert.deepEqual(childEnvironment({ base: { anthropic_api_key: 'x-value-long', Openai_Api_Key: 'y-value-long', Path: 'p' } }), { Path: 'p' });
   });

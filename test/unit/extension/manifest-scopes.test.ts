@@ -10,11 +10,11 @@ const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', '..
 };
 
 describe('package.json: person-only settings', () => {
-  it('are exactly the base URL, the two approval policies and the secret variable names', () => {
-    assert.deepEqual([...PERSON_ONLY_SETTINGS], ['anthropicBaseUrl', 'approval.plan', 'approval.diffs', 'secretEnvironmentVariables']);
+  it('are exactly the base URL, the two approval policies, the secret variable names and the OTLP endpoint', () => {
+    assert.deepEqual([...PERSON_ONLY_SETTINGS], ['anthropicBaseUrl', 'approval.plan', 'approval.diffs', 'secretEnvironmentVariables', 'telemetry.otlpEndpoint']);
   });
 
-  for (const key of ['anthropicBaseUrl', 'approval.plan', 'approval.diffs', 'secretEnvironmentVariables']) {
+  for (const key of ['anthropicBaseUrl', 'approval.plan', 'approval.diffs', 'secretEnvironmentVariables', 'telemetry.otlpEndpoint']) {
     it(`ironbees.${key} is machine-scoped`, () => {
       assert.equal(manifest.contributes.configuration.properties[`ironbees.${key}`]?.scope, 'machine');
     });

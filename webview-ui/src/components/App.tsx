@@ -2,10 +2,10 @@
 // messages of the extension (see state/panel-state.ts), so hiding the panel or reloading the window
 // loses nothing. It says `ready` once it listens, and the extension posts nothing before that.
 
-import { useEffect, useReducer, type ReactNode } from 'react';
+import { useEffect, useReducer, type Dispatch, type ReactNode } from 'react';
 import type { CodingState } from '../../../src/core/model';
 import { send } from '../vscode-api';
-import { INITIAL_PANEL_STATE, reducePanel, type PanelState } from '../state/panel-state';
+import { INITIAL_PANEL_STATE, reducePanel, type PanelAction, type PanelState } from '../state/panel-state';
 import { parseExtensionMessage } from '../state/parse-message';
 import { proposedFiles } from '../state/files';
 import { validationView, escalationReasons } from '../state/validation';
@@ -13,7 +13,7 @@ import { formatUsage } from '../state/format';
 import { isTerminal } from '../state/timeline';
 import { Button, Icon, IconButton } from './common';
 import { RequestBox } from './RequestBox';
-import { Timeline } from './Timeline';
+import { TimelineTurns } from './TimelineTurns';
 import { PlanSection } from './PlanSection';
 import { FilesSection } from './FilesSection';
 import { ValidationSection } from './ValidationSection';
@@ -46,7 +46,7 @@ export function App(): ReactNode {
       ))}
       <RequestBox busy={state.busy} />
       <RunInfoSection info={state.modelInfo} run={state.run} />
-      {state.run ? <RunView run={state.run} state={state} /> : state.connected ? <p className="muted">No run yet. Describe a change above and press Run.</p> : null}
+      {state.run ? <RunView run={state.run} state={state} dispatch={dispatch} /> : state.connected ? <p className="muted">No run yet. Describe a change above and press Run.</p> : null}
       <HistorySection runs={state.history} live={state.run} busy={state.busy} />
     </main>
   );
@@ -69,7 +69,7 @@ function StatusLine({ state }: { state: PanelState }): ReactNode {
   );
 }
 
-function RunView({ run, state }: { run: CodingState; state: PanelState }): ReactNode {
+function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState; dispatch: Dispatch<PanelAction> }): ReactNode {
   const node = run.currentNode;
   const files = proposedFiles(run, state.review);
   const validation = validationView(run);
@@ -85,7 +85,7 @@ function RunView({ run, state }: { run: CodingState; state: PanelState }): React
           </Button>
         ) : null}
       </div>
-      <Timeline run={run} busy={state.busy} />
+      <TimelineTurns run={run} busy={state.busy} stepTurns={state.stepTurns} dispatch={dispatch} />
       {run.plan ? <PlanSection key={`plan:${gateKey}`} runId={run.stateId} plan={run.plan} waiting={node === 'WAIT_PLAN_APPROVAL'} /> : null}
       {files.length > 0 ? <FilesSection key={`files:${gateKey}`} runId={run.stateId} rows={files} waiting={node === 'WAIT_DIFF_APPROVAL'} /> : null}
       {validation ? <ValidationSection view={validation} /> : null}

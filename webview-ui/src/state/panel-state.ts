@@ -4,7 +4,8 @@
 
 import type { CodingState } from '../../../src/core/model';
 import type { RunSummary } from '../../../src/core/trace';
-import type { ExtensionMessage, FileReview } from '../../../src/shared/protocol';
+import type { ExtensionMessage, FileReview, TurnStep } from '../../../src/shared/protocol';
+import type { TurnEvent } from '../../../src/core/trace';
 import type { ModelInfo } from './run-info';
 
 export interface Banner {
@@ -32,6 +33,8 @@ export interface PanelState {
   modelInfo: ModelInfo | null;
   banners: Banner[];
   nextBannerId: number;
+  /** The turns of the timeline step the person opened; null when none is open. */
+  stepTurns: { runId: string; node: TurnStep; turns: TurnEvent[] } | null;
 }
 
 export const INITIAL_PANEL_STATE: PanelState = {
@@ -45,13 +48,14 @@ export const INITIAL_PANEL_STATE: PanelState = {
   modelInfo: null,
   banners: [],
   nextBannerId: 1,
+  stepTurns: null,
 };
 
 /** Banners are for things that just happened; a long stack of old ones only hides the run. */
 export const MAX_BANNERS = 4;
 
 /** Panel-local actions, named so they cannot be mistaken for a protocol message. */
-export type PanelAction = { type: 'dismissBanner'; id: number };
+export type PanelAction = { type: 'dismissBanner'; id: number } | { type: 'closeStepTurns' };
 
 export function reducePanel(state: PanelState, action: ExtensionMessage | PanelAction): PanelState {
   switch (action.type) {
@@ -65,6 +69,8 @@ export function reducePanel(state: PanelState, action: ExtensionMessage | PanelA
         statusText: action.statusText,
         // A review belongs to one run; when the panel switches runs the old verdicts must not linger.
         review: sameRun ? state.review : null,
+        // So do the turns shown.
+        stepTurns: state.stepTurns && action.run?.stateId === state.stepTurns.runId ? state.stepTurns : null,
       };
     }
     case 'review':
@@ -89,5 +95,9 @@ export function reducePanel(state: PanelState, action: ExtensionMessage | PanelA
     }
     case 'dismissBanner':
       return { ...state, banners: state.banners.filter((b) => b.id !== action.id) };
+    case 'stepTurns':
+      return { ...state, stepTurns: { runId: action.runId, node: action.node, turns: action.turns } };
+    case 'closeStepTurns':
+      return { ...state, stepTurns: null };
   }
 }
