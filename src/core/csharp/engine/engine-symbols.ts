@@ -2,10 +2,12 @@
 // extension): the Roslyn engine's compiler-exact answers, and the text index when the engine
 // cannot answer (not built, no solution to open, MSBuild failed, crashed or hung past its
 // restarts). The switch is said once, with why, to the log and to the model (takeNotice).
+// Questions carry the coder's staged edits (options.staged): the engine answers on that text.
 
 import * as path from 'node:path';
 import type {
-  HostFileSystem, Logger, SourcePosition, SymbolDefinition, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider, TypeRelations,
+  HostFileSystem, Logger, SourcePosition, StagedText, SymbolDefinition, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider,
+  SymbolQueryOptions, TypeRelations,
 } from '../../host';
 import { parseDeclarations } from '../declarations';
 import { referenceName } from '../symbol-format';
@@ -28,18 +30,18 @@ export class EngineSymbolProvider implements SymbolProvider {
     private readonly logger?: Logger,
   ) {}
 
-  async findSymbols(query: string, options: { kind?: SymbolKind; limit?: number; signal?: AbortSignal } = {}): Promise<SymbolInfo[]> {
-    const found = await this.ask<SymbolInfo[]>('symbols', { query, kind: options.kind, limit: options.limit ?? 100 }, options.signal);
+  async findSymbols(query: string, options: SymbolQueryOptions & { kind?: SymbolKind; limit?: number } = {}): Promise<SymbolInfo[]> {
+    const found = await this.ask<SymbolInfo[]>('symbols', { query, kind: options.kind, limit: options.limit ?? 100 }, options);
     return found === FALLBACK ? this.textIndex.findSymbols(query, options) : found;
   }
 
-  async findReferences(symbolName: string, options: { limit?: number; signal?: AbortSignal } = {}): Promise<SymbolLocation[]> {
-    const found = await this.ask<SymbolLocation[]>('references', { name: symbolName, limit: options.limit ?? 200 }, options.signal);
+  async findReferences(symbolName: string, options: SymbolQueryOptions & { limit?: number } = {}): Promise<SymbolLocation[]> {
+    const found = await this.ask<SymbolLocation[]>('references', { name: symbolName, limit: options.limit ?? 200 }, options);
     return found === FALLBACK ? this.textIndex.findReferences(symbolName, options) : found;
   }
 
-  async findReferencesAt(at: SourcePosition, options: { limit?: number; signal?: AbortSignal } = {}): Promise<SymbolLocation[]> {
-    const found = await this.ask<SymbolLocation[]>('references', { at, limit: options.limit ?? 200 }, options.signal);
+  async findReferencesAt(at: SourcePosition, options: SymbolQueryOptions & { limit?: number } = {}): Promise<SymbolLocation[]> {
+    const found = await this.ask<SymbolLocation[]>('references', { at, limit: options.limit ?? 200 }, options);
     if (found !== FALLBACK) return found;
     // The text index knows names only: the references of every declaration the name may mean.
     const names = [...new Set((await this.textIndex.findDefinitions(at, options)).map(referenceName))];
@@ -47,18 +49,18 @@ export class EngineSymbolProvider implements SymbolProvider {
     return [...new Map(places.map((p) => [`${p.filePath}:${p.line}:${p.column}`, p])).values()];
   }
 
-  async findDefinitions(at: SourcePosition, options: { signal?: AbortSignal } = {}): Promise<SymbolDefinition[]> {
-    const found = await this.ask<SymbolDefinition[]>('definitions', { at }, options.signal);
+  async findDefinitions(at: SourcePosition, options: SymbolQueryOptions = {}): Promise<SymbolDefinition[]> {
+    const found = await this.ask<SymbolDefinition[]>('definitions', { at }, options);
     return found === FALLBACK ? this.textIndex.findDefinitions(at, options) : found;
   }
 
-  async relatedTypes(typeName: string, options: { signal?: AbortSignal } = {}): Promise<TypeRelations[]> {
-    const found = await this.ask<TypeRelations[]>('relatedTypes', { typeName }, options.signal);
+  async relatedTypes(typeName: string, options: SymbolQueryOptions = {}): Promise<TypeRelations[]> {
+    const found = await this.ask<TypeRelations[]>('relatedTypes', { typeName }, options);
     return found === FALLBACK ? this.textIndex.relatedTypes(typeName, options) : found;
   }
 
-  async findImplementations(at: SourcePosition, options: { signal?: AbortSignal } = {}): Promise<SymbolDefinition[]> {
-    const found = await this.ask<SymbolDefinition[]>('implementations', { at }, options.signal);
+  async findImplementations(at: SourcePosition, options: SymbolQueryOptions = {}): Promise<SymbolDefinition[]> {
+    const found = await this.ask<SymbolDefinition[]>('implementations', { at }, options);
     if (found !== FALLBACK) return found;
     // Without the compiler: the derived types of the type declared there (members have no answer).
     const types = (await this.textIndex.findDefinitions(at, options)).filter((d) => ['class', 'interface', 'struct', 'record'].includes(d.kind));
@@ -68,12 +70,12 @@ export class EngineSymbolProvider implements SymbolProvider {
     );
   }
 
-  async outline(relPath: string, options: { signal?: AbortSignal } = {}): Promise<SymbolInfo[]> {
-    const found = await this.ask<SymbolInfo[]>('outline', { filePath: relPath }, options.signal);
+  async outline(relPath: string, options: SymbolQueryOptions = {}): Promise<SymbolInfo[]> {
+    const found = await this.ask<SymbolInfo[]>('outline', { filePath: relPath }, options);
     if (found !== FALLBACK) return found;
-    const bytes = await this.fs.readFile(path.join(this.root, relPath));
-    if (bytes === null) return [];
-    return parseDeclarations(decoder.decode(bytes).replace(/^\uFEFF/, '')).map((d) => ({
+    const text = await this.textOf(relPath, options.staged);
+    if (text === null) return [];
+    return parseDeclarations(text).map((d) => ({
       name: d.name, kind: d.kind, filePath: relPath, line: d.line, column: d.column, ...(d.containerName ? { containerName: d.containerName } : {}),
     }));
   }
@@ -89,10 +91,19 @@ export class EngineSymbolProvider implements SymbolProvider {
     return notice;
   }
 
+  /** The staged text of a file when it is staged, else the disk's (null: neither has it). */
+  private async textOf(relPath: string, staged: readonly StagedText[] | undefined): Promise<string | null> {
+    const edit = staged?.find((f) => f.path === relPath);
+    if (edit) return edit.text;
+    const bytes = await this.fs.readFile(path.join(this.root, relPath));
+    return bytes === null ? null : decoder.decode(bytes).replace(/^\uFEFF/, '');
+  }
+
   /** The engine's answer, or FALLBACK when the text index must answer instead. */
-  private async ask<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T | typeof FALLBACK> {
+  private async ask<T>(method: string, params: object, options: SymbolQueryOptions): Promise<T | typeof FALLBACK> {
     try {
-      return await this.engine.query<T>(method, params, signal);
+      const staged = options.staged && options.staged.length > 0 ? { staged: options.staged } : {};
+      return await this.engine.query<T>(method, { ...params, ...staged }, options.signal);
     } catch (error) {
       if (error instanceof EngineUnavailableError) {
         this.noteFallback(error.message);
