@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { stopSharedEngines } from '../../src/core/csharp/engine/roslyn-engine';
 import type { Host } from '../../src/core/host';
 import { findReferencesTool, findSymbolsTool } from '../../src/core/tools/symbol-tools';
-import type { ToolContext, ToolDefinition, ToolOutcome } from '../../src/core/tools/types';
+import type { ToolContext, ToolDefinition } from '../../src/core/tools/types';
 import { StagedOverlay } from '../../src/core/workspace/overlay';
 import { createNodeHost } from '../../src/host/node/index';
 import { copyFixtureTo, ensureEngineBuilt, quietLogger, removeAll, useEngine } from '../support/roslyn-engine';

@@ -3,6 +3,9 @@
 // cannot answer (not built, no solution to open, MSBuild failed, crashed or hung past its
 // restarts). The switch is said once, with why, to the log and to the model (takeNotice).
 // Questions carry the coder's staged edits (options.staged): the engine answers on that text.
+// Every place the engine names passes workspace containment before the model sees it: a linked
+// file, a generated or metadata path outside the workspace is left out (a related type declared
+// there keeps its name, without the place).
 
 import * as path from 'node:path';
 import type {
@@ -14,35 +17,42 @@ import { referenceName } from '../symbol-format';
 import type { CSharpTextIndex } from '../text-index';
 import { EngineRequestError, EngineUnavailableError } from './errors';
 import type { RoslynEngine } from './roslyn-engine';
+import { EngineAnswerFilter } from './answer-filter';
 
 const FALLBACK = Symbol('fallback');
 const decoder = new TextDecoder('utf-8');
 
+/** What the provider asks of the engine (a fake answers in unit tests). */
+export type EngineQueries = Pick<RoslynEngine, 'query' | 'noteChanged'>;
+
 export class EngineSymbolProvider implements SymbolProvider {
   private notice: string | undefined;
   private fellBack = false;
+  private readonly inside: EngineAnswerFilter;
 
   constructor(
-    private readonly engine: RoslynEngine,
+    private readonly engine: EngineQueries,
     private readonly textIndex: CSharpTextIndex,
     private readonly fs: HostFileSystem,
     private readonly root: string,
     private readonly logger?: Logger,
-  ) {}
+  ) {
+    this.inside = new EngineAnswerFilter(root);
+  }
 
   async findSymbols(query: string, options: SymbolQueryOptions & { kind?: SymbolKind; limit?: number } = {}): Promise<SymbolInfo[]> {
     const found = await this.ask<SymbolInfo[]>('symbols', { query, kind: options.kind, limit: options.limit ?? 100 }, options);
-    return found === FALLBACK ? this.textIndex.findSymbols(query, options) : found;
+    return found === FALLBACK ? this.textIndex.findSymbols(query, options) : this.inside.places(found);
   }
 
   async findReferences(symbolName: string, options: SymbolQueryOptions & { limit?: number } = {}): Promise<SymbolLocation[]> {
     const found = await this.ask<SymbolLocation[]>('references', { name: symbolName, limit: options.limit ?? 200 }, options);
-    return found === FALLBACK ? this.textIndex.findReferences(symbolName, options) : found;
+    return found === FALLBACK ? this.textIndex.findReferences(symbolName, options) : this.inside.places(found);
   }
 
   async findReferencesAt(at: SourcePosition, options: SymbolQueryOptions & { limit?: number } = {}): Promise<SymbolLocation[]> {
     const found = await this.ask<SymbolLocation[]>('references', { at, limit: options.limit ?? 200 }, options);
-    if (found !== FALLBACK) return found;
+    if (found !== FALLBACK) return this.inside.places(found);
     // The text index knows names only: the references of every declaration the name may mean.
     const names = [...new Set((await this.textIndex.findDefinitions(at, options)).map(referenceName))];
     const places = (await Promise.all(names.map((name) => this.textIndex.findReferences(name, options)))).flat();
@@ -51,17 +61,17 @@ export class EngineSymbolProvider implements SymbolProvider {
 
   async findDefinitions(at: SourcePosition, options: SymbolQueryOptions = {}): Promise<SymbolDefinition[]> {
     const found = await this.ask<SymbolDefinition[]>('definitions', { at }, options);
-    return found === FALLBACK ? this.textIndex.findDefinitions(at, options) : found;
+    return found === FALLBACK ? this.textIndex.findDefinitions(at, options) : this.inside.places(found);
   }
 
   async relatedTypes(typeName: string, options: SymbolQueryOptions = {}): Promise<TypeRelations[]> {
     const found = await this.ask<TypeRelations[]>('relatedTypes', { typeName }, options);
-    return found === FALLBACK ? this.textIndex.relatedTypes(typeName, options) : found;
+    return found === FALLBACK ? this.textIndex.relatedTypes(typeName, options) : this.inside.relations(found);
   }
 
   async findImplementations(at: SourcePosition, options: SymbolQueryOptions = {}): Promise<SymbolDefinition[]> {
     const found = await this.ask<SymbolDefinition[]>('implementations', { at }, options);
-    if (found !== FALLBACK) return found;
+    if (found !== FALLBACK) return this.inside.places(found);
     // Without the compiler: the derived types of the type declared there (members have no answer).
     const types = (await this.textIndex.findDefinitions(at, options)).filter((d) => ['class', 'interface', 'struct', 'record'].includes(d.kind));
     const relations = types.length > 0 ? await this.textIndex.relatedTypes(referenceName(types[0]), options) : [];
@@ -72,7 +82,7 @@ export class EngineSymbolProvider implements SymbolProvider {
 
   async outline(relPath: string, options: SymbolQueryOptions = {}): Promise<SymbolInfo[]> {
     const found = await this.ask<SymbolInfo[]>('outline', { filePath: relPath }, options);
-    if (found !== FALLBACK) return found;
+    if (found !== FALLBACK) return this.inside.places(found);
     const text = await this.textOf(relPath, options.staged);
     if (text === null) return [];
     return parseDeclarations(text).map((d) => ({
