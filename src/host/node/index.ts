@@ -28,6 +28,7 @@ export function createNodeHost(workspaceRoot: string, options: NodeHostOptions =
   // same workspace in this process (the extension's next run, the MCP server) find it warm.
   const engine = sharedEngine({
     workspaceRoot: root,
+    ...(options.engineTarget ? { targetKey: options.engineTarget } : {}),
     target: async () => (await findBuildTarget({ workspaceRoot: root, fs }, options.engineTarget)).absPath,
     logger,
   });

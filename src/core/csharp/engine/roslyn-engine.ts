@@ -23,6 +23,11 @@ export const DEFAULT_ENGINE_TIMEOUTS: EngineTimeouts = { openMs: 240_000, queryM
 
 export interface RoslynEngineOptions {
   workspaceRoot: string;
+  /**
+   * What `target` opens when it was named (e.g. --target): engines are shared per workspace and
+   * target, so a run that names another solution than the one already loaded gets its own.
+   */
+  targetKey?: string;
   /** The solution or project to open (absolute path); rejects when there is none to choose. */
   target: () => Promise<string>;
   /** Defaults to the published engine found by locateEngine(). */
@@ -171,9 +176,9 @@ export class RoslynEngine {
 
 const shared = new Map<string, RoslynEngine>();
 
-/** The process's engine for this workspace, created on first use (nothing starts until a question). */
+/** The process's engine for this workspace and target, created on first use (nothing starts until a question). */
 export function sharedEngine(options: RoslynEngineOptions): RoslynEngine {
-  const key = path.resolve(options.workspaceRoot);
+  const key = `${path.resolve(options.workspaceRoot)}\0${options.targetKey?.replace(/\\/g, '/') ?? ''}`;
   let engine = shared.get(key);
   if (!engine) {
     engine = new RoslynEngine(options);
