@@ -58,13 +58,14 @@ internal sealed class Engine
             if (e.Diagnostic.Kind == WorkspaceDiagnosticKind.Failure) failures.Add(e.Diagnostic.Message);
         });
         var extension = Path.GetExtension(target).ToLowerInvariant();
+        var phases = new LoadPhases(clock);
         if (extension is ".sln" or ".slnx" or ".slnf")
         {
-            solution = await workspace.OpenSolutionAsync(target);
+            solution = await workspace.OpenSolutionAsync(target, progress: phases);
         }
         else
         {
-            await workspace.OpenProjectAsync(target);
+            await workspace.OpenProjectAsync(target, progress: phases);
             solution = workspace.CurrentSolution;
         }
         // A project MSBuild failed to evaluate still comes back, empty: it does not count as loaded.
@@ -85,6 +86,7 @@ internal sealed class Engine
             ["projects"] = projects.Count,
             ["documents"] = projects.Sum(p => p.DocumentIds.Count),
             ["loadMs"] = clock.ElapsedMilliseconds,
+            ["phases"] = phases.ToJson(),
             ["warnings"] = new JsonArray(failures.Take(10).Select(f => (JsonNode)f).ToArray()),
         };
     }

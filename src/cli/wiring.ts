@@ -111,9 +111,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Then what to build: no dotnet is needed to see that there is nothing to build.
   const workspace = { workspaceRoot: path.resolve(options.workspaceRoot), fs: new NodeFileSystem() };
   const target = options.target === undefined ? undefined : await buildTargetOf(workspace, options.target);
-  // The C# engine opens what the run builds (--target), not whichever solution it would find.
+  // The C# engine opens what the run builds (--target), not whichever solution it would find,
   const engineTarget = target ?? options.engineTarget;
-  const host = createNodeHost(options.workspaceRoot, { logger: options.logger, ...(engineTarget ? { engineTarget } : {}) });
+  // and starts loading it now, while the run plans (or the MCP server waits for its first call).
+  const host = createNodeHost(options.workspaceRoot, { logger: options.logger, warmEngine: true, ...(engineTarget ? { engineTarget } : {}) });
   // Then dotnet, the tools (the workspace's MCP servers on first use) and the agents: core/runtime.
   const { orchestrator } = await assembleRuntime({
     workspaceRoot: options.workspaceRoot,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createRuntime } from '../../src/cli/wiring';
-import { stopSharedEngines } from '../../src/core/csharp/engine/roslyn-engine';
+import { sharedEngine, stopSharedEngines } from '../../src/core/csharp/engine/roslyn-engine';
 import type { SymbolLocation } from '../../src/core/host';
 import { copyFixtureTo, ensureEngineBuilt, quietLogger, removeAll, useEngine } from '../support/roslyn-engine';
 
@@ -35,6 +35,10 @@ describe('Roslyn engine: opens the run\'s target', function () {
   it('--target Inventory.slnx: the engine loads that solution (no Shipping uses); a resumed run keeps it; Warehouse.slnx sees Shipping', async () => {
     const second = await createRuntime({ workspaceRoot: root, demo: true, env: {}, logger: quietLogger, target: 'Inventory.slnx' });
     assert.equal(second.target, 'Inventory.slnx');
+    // The runtime started loading it already, before any question (the load overlaps planning).
+    const engine = sharedEngine({ workspaceRoot: root, targetKey: 'Inventory.slnx', target: () => Promise.reject(new Error('not this one')) });
+    assert.equal(engine.started, true, 'loading began when the runtime was made');
+    assert.equal(sharedEngine({ workspaceRoot: root, targetKey: 'Nothing.slnx', target: () => Promise.reject(new Error('unused')) }).started, false, 'a new engine starts nothing by itself');
     assert.deepEqual(where(await second.host.symbols.findReferencesAt!(QUANTITY)), ['src/Inventory/StockItem.cs:8:16', 'src/Inventory/StockItem.cs:12:31']);
     assert.equal(second.host.symbols.takeNotice?.(), undefined, 'the engine answered, not the text index');
 

@@ -18,6 +18,12 @@ export interface NodeHostOptions {
   logger?: Logger;
   /** The solution or project the C# engine opens (workspace-relative); found like the build's target when absent. */
   engineTarget?: string;
+  /**
+   * Start loading the solution now, not at the first question: a run (or the MCP server) will ask
+   * soon, and the load (seconds to a minute on a busy machine) then overlaps the planner's first
+   * model call instead of adding to the coder's first symbol question.
+   */
+  warmEngine?: boolean;
 }
 
 export function createNodeHost(workspaceRoot: string, options: NodeHostOptions = {}): Host {
@@ -32,6 +38,7 @@ export function createNodeHost(workspaceRoot: string, options: NodeHostOptions =
     target: async () => (await findBuildTarget({ workspaceRoot: root, fs }, options.engineTarget)).absPath,
     logger,
   });
+  if (options.warmEngine) engine.warmUp();
   return {
     workspaceRoot: root,
     fs,

@@ -43,6 +43,12 @@ export interface EngineLoadInfo {
   projects: number;
   documents: number;
   loadMs: number;
+  /**
+   * Where the load went (ms): firstProjectMs (the build host started and the first project was
+   * read), lastProjectMs, and per MSBuild operation the time summed over projects (evaluateMs,
+   * buildMs = design-time builds, resolveMs).
+   */
+  phases?: Record<string, number>;
   warnings: string[];
 }
 
@@ -78,6 +84,11 @@ export class RoslynEngine {
   /** Starts and loads without asking anything: a run calls it early so the first question is warm. */
   warmUp(): void {
     this.ready().catch(() => undefined);
+  }
+
+  /** True once a start was asked for (a question or warmUp), whether or not it has loaded yet. */
+  get started(): boolean {
+    return this.opening !== null || this.engine !== null || this.failure !== null;
   }
 
   async query<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
@@ -166,8 +177,9 @@ export class RoslynEngine {
       if (error instanceof EngineRequestError) throw new EngineUnavailableError(error.message, 'load');
       throw error;
     }
+    const phases = Object.entries(this.loadInfo.phases ?? {}).map(([name, ms]) => `${name.replace(/Ms$/, '')} ${ms} ms`).join(', ');
     this.options.logger?.info(
-      `C# engine: loaded ${path.basename(target)} (${this.loadInfo.projects} projects, ${this.loadInfo.documents} files) in ${this.loadInfo.loadMs} ms`,
+      `C# engine: loaded ${path.basename(target)} (${this.loadInfo.projects} projects, ${this.loadInfo.documents} files) in ${this.loadInfo.loadMs} ms${phases ? ` (${phases})` : ''}`,
     );
     for (const warning of this.loadInfo.warnings) this.options.logger?.warn(`C# engine: MSBuild: ${warning}`);
     return engine;
