@@ -6,6 +6,8 @@
 // engine (CLI, `ironbees mcp`) the answers are the compiler's: `at` on find_references finds that
 // one symbol's references (findReferencesAt), and find_symbols also gives implementations and a
 // file's outline. When the provider fell back to the text index it says so once (takeNotice).
+// Every question carries the run's staged C# edits (queryOptions): the engine answers on the text
+// the model read with read_file, not the disk's older text.
 
 import { z } from 'zod';
 import type { SourcePosition, SymbolDefinition, SymbolKind, SymbolLocation, SymbolQueryOptions } from '../host';
