@@ -1,6 +1,8 @@
 // The Roslyn engine's cost and worth, on a 12-project solution (the `multi` fixture grown as
 // validation.bench.ts grows it: 4 more libraries over TextKit, each with a test project):
-//   load: engine start + MSBuildWorkspace load of the solution (seed goal: under 10 s);
+//   load: engine start + MSBuildWorkspace load of the solution (seed goal: under 10 s), with where
+//   it went (the build host's start and first project, MSBuild's evaluation and design-time builds
+//   summed over projects) and the machine's load average, since the load is CPU-bound;
 //   warm find_references latency (at a declaration, compiler-exact);
 //   check_code after a one-file edit vs an incremental `dotnet build` of the affected projects;
 //   precision of find_references: the text index's answer against the compiler's, per symbol,
@@ -8,7 +10,7 @@
 // Run: npm run bench, or node --import tsx bench/roslyn.bench.ts (IRONBEES_BENCH_RUNS=N, default 3).
 
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { EngineSymbolProvider } from '../src/core/csharp/engine/engine-symbols';
 import { RoslynEngine } from '../src/core/csharp/engine/roslyn-engine';
@@ -91,6 +93,7 @@ async function main(): Promise<void> {
     await grow(root);
     await dotnet(root, ['build', 'Multi.sln']);
     const loads: number[] = [];
+    const phases: string[] = [];
     let engine: RoslynEngine | null = null;
     for (let run = 0; run < RUNS; run++) {
       await engine?.dispose();
@@ -98,6 +101,8 @@ async function main(): Promise<void> {
       const started = performance.now();
       await engine.query('ping', {});
       loads.push(performance.now() - started);
+      const p = engine.loadInfo?.phases ?? {};
+      phases.push(`first project ${s(p.firstProjectMs ?? NaN)}, evaluate ${s(p.evaluateMs ?? NaN)}, design-time build ${s(p.buildMs ?? NaN)}, resolve ${s(p.resolveMs ?? NaN)}; load average ${loadavg()[0].toFixed(1)}`);
     }
     const warm = engine as RoslynEngine;
     const projects = warm.loadInfo?.projects ?? 0;
@@ -130,6 +135,7 @@ async function main(): Promise<void> {
     ];
     console.log(`Roslyn engine bench (${projects} projects; ${RUNS} runs, medians)`);
     console.log(`  engine load (start + open):          ${s(median(loads))}  (runs: ${loads.map(s).join(', ')}; goal < 10 s)`);
+    for (const [run, line] of phases.entries()) console.log(`    run ${run + 1}: ${line}`);
     console.log(`  warm find_references (at):           ${median(refs).toFixed(0)} ms`);
     console.log(`  check_code after a one-file edit:    ${s(median(checks))}  (runs: ${checks.map(s).join(', ')})`);
     console.log(`  incremental dotnet build, affected:  ${s(median(builds))}  (runs: ${builds.map(s).join(', ')})`);

@@ -18,23 +18,27 @@ internal sealed class Engine
     private string root = "";
     private Solution? solution;
     private readonly Dictionary<ProjectId, List<DiagnosticKey>> baselineErrors = [];
+    private readonly StagedFork staged = new();
 
     public async Task<JsonNode?> HandleAsync(string method, JsonObject args)
     {
         if (method == "ping") return "pong";
         if (method == "open") return await OpenAsync(args);
-        var current = solution ?? throw new EngineException("No solution is open; send open first.");
+        var disk = solution ?? throw new EngineException("No solution is open; send open first.");
+        if (method == "update") return Update(args, disk);
+        // Symbol questions may carry the coder's staged edits: they are answered on that text, in a
+        // fork of the warm solution (check has its own files and baseline, on the disk's text).
+        var current = method == "check" ? disk : staged.Apply(disk, new PathMap(root, disk), args["staged"] as JsonArray);
         var paths = new PathMap(root, current);
         return method switch
         {
-            "update" => Update(args, current),
             "symbols" => await Symbols.FindAsync(current, paths, args),
             "definitions" => await Symbols.DefinitionsAsync(current, paths, args),
             "references" => await Symbols.ReferencesAsync(current, paths, args),
             "relatedTypes" => await Symbols.RelatedTypesAsync(current, paths, args),
             "implementations" => await Symbols.ImplementationsAsync(current, paths, args),
             "outline" => await Outline.OfAsync(current, paths, args),
-            "check" => await new Checker(current, paths, baselineErrors).CheckAsync(args),
+            "check" => await new Checker(disk, paths, baselineErrors).CheckAsync(args),
             _ => throw new EngineException($"Unknown method {method}."),
         };
     }
@@ -46,6 +50,7 @@ internal sealed class Engine
         var clock = Stopwatch.StartNew();
         workspace?.Dispose();
         baselineErrors.Clear();
+        staged.Clear();
         workspace = MSBuildWorkspace.Create();
         var failures = new List<string>();
         workspace.RegisterWorkspaceFailedHandler(e =>
@@ -53,13 +58,14 @@ internal sealed class Engine
             if (e.Diagnostic.Kind == WorkspaceDiagnosticKind.Failure) failures.Add(e.Diagnostic.Message);
         });
         var extension = Path.GetExtension(target).ToLowerInvariant();
+        var phases = new LoadPhases(clock);
         if (extension is ".sln" or ".slnx" or ".slnf")
         {
-            solution = await workspace.OpenSolutionAsync(target);
+            solution = await workspace.OpenSolutionAsync(target, progress: phases);
         }
         else
         {
-            await workspace.OpenProjectAsync(target);
+            await workspace.OpenProjectAsync(target, progress: phases);
             solution = workspace.CurrentSolution;
         }
         // A project MSBuild failed to evaluate still comes back, empty: it does not count as loaded.
@@ -80,6 +86,7 @@ internal sealed class Engine
             ["projects"] = projects.Count,
             ["documents"] = projects.Sum(p => p.DocumentIds.Count),
             ["loadMs"] = clock.ElapsedMilliseconds,
+            ["phases"] = phases.ToJson(),
             ["warnings"] = new JsonArray(failures.Take(10).Select(f => (JsonNode)f).ToArray()),
         };
     }
@@ -98,6 +105,7 @@ internal sealed class Engine
             changed++;
         }
         solution = current;
+        staged.Clear();
         // The baseline of check is "the code on disk": it moved, so it is computed again on demand.
         baselineErrors.Clear();
         return new JsonObject { ["changed"] = changed };

@@ -15,7 +15,7 @@ import type { ProviderName } from '../core/llm/providers/choice';
 import type { AgentCatalog } from '../core/agents/loader';
 import { findBuildTarget } from '../core/dotnet/target';
 import { shutdownBuildServers } from '../core/dotnet/dotnet-cli';
-import { createNodeHost, stopLingeringProcessGroups } from '../host/node/index';
+import { NodeFileSystem, createNodeHost, stopLingeringProcessGroups } from '../host/node/index';
 import { version } from '../../package.json';
 
 export interface RuntimeOptions {
@@ -31,6 +31,11 @@ export interface RuntimeOptions {
    * before anything is written. Absent (resume, mcp): the run keeps the target it started with.
    */
   target?: string | null;
+  /**
+   * For resume: the target the run started with (workspace-relative), which the C# engine opens.
+   * A new run's engine opens `target` as found; without either it opens the workspace's own.
+   */
+  engineTarget?: string;
   /** The run's --provider and --model (for resume: those it was started with); each agent.yaml's when absent. */
   provider?: ProviderName;
   model?: string;
@@ -89,7 +94,7 @@ function createHost(workspaceRoot: string, logger: Logger): Host {
 }
 
 /** The target's workspace-relative path; when the workspace has several, says how to choose on this command line. */
-async function buildTargetOf(host: Host, requested: string | null): Promise<string> {
+async function buildTargetOf(host: Pick<Host, 'workspaceRoot' | 'fs'>, requested: string | null): Promise<string> {
   try {
     return (await findBuildTarget(host, requested ?? undefined)).relPath;
   } catch (error) {
@@ -111,11 +116,15 @@ async function stopWhatTheRunStarted(host: Host): Promise<void> {
 }
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const host = createHost(options.workspaceRoot, options.logger);
   // The key first: it is the cheapest check and the likeliest to be missing.
   const model = createModel(options);
   // Then what to build: no dotnet is needed to see that there is nothing to build.
-  const target = options.target === undefined ? undefined : await buildTargetOf(host, options.target);
+  const workspace = { workspaceRoot: path.resolve(options.workspaceRoot), fs: new NodeFileSystem() };
+  const target = options.target === undefined ? undefined : await buildTargetOf(workspace, options.target);
+  // The C# engine opens what the run builds (--target), not whichever solution it would find,
+  const engineTarget = target ?? options.engineTarget;
+  // and starts loading it now, while the run plans (or the MCP server waits for its first call).
+  const host = createNodeHost(options.workspaceRoot, { logger: options.logger, warmEngine: true, ...(engineTarget ? { engineTarget } : {}) });
   // Then dotnet, the tools (the workspace's MCP servers on first use) and the agents: core/runtime.
   const { orchestrator, flushTelemetry } = await assembleRuntime({
     workspaceRoot: options.workspaceRoot,

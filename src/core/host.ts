@@ -107,27 +107,43 @@ export interface TypeRelations {
   subtypes: RelatedType[];
 }
 
+/** A file's text as the coder staged it (null: staged for deletion); not on disk yet. */
+export interface StagedText {
+  path: string;
+  text: string | null;
+}
+
+export interface SymbolQueryOptions {
+  signal?: AbortSignal;
+  /**
+   * The run's staged edits (C# files): a provider that can (the Roslyn engine) answers on this text
+   * instead of the disk's, so positions and names the model read in staged files are found.
+   * Providers that cannot (a language server, the text index) answer from the disk.
+   */
+  staged?: readonly StagedText[];
+}
+
 export interface SymbolProvider {
-  findSymbols(query: string, options?: { kind?: SymbolKind; limit?: number; signal?: AbortSignal }): Promise<SymbolInfo[]>;
-  findReferences(symbolName: string, options?: { limit?: number; signal?: AbortSignal }): Promise<SymbolLocation[]>;
+  findSymbols(query: string, options?: SymbolQueryOptions & { kind?: SymbolKind; limit?: number }): Promise<SymbolInfo[]>;
+  findReferences(symbolName: string, options?: SymbolQueryOptions & { limit?: number }): Promise<SymbolLocation[]>;
   /**
    * Go to definition: the declarations of the identifier at `at`. Empty when there is no
    * identifier there or it is declared outside the workspace. Optional: tools say so when absent.
    */
-  findDefinitions?(at: SourcePosition, options?: { signal?: AbortSignal }): Promise<SymbolDefinition[]>;
+  findDefinitions?(at: SourcePosition, options?: SymbolQueryOptions): Promise<SymbolDefinition[]>;
   /** The types named `typeName` ("Shape" or "Geometry.Shape") with their direct base and derived types. */
-  relatedTypes?(typeName: string, options?: { signal?: AbortSignal }): Promise<TypeRelations[]>;
+  relatedTypes?(typeName: string, options?: SymbolQueryOptions): Promise<TypeRelations[]>;
   /** Tells the provider these files changed (the text index re-reads them). */
   invalidate?(relPaths: readonly string[]): void;
   /**
    * References of exactly the symbol at `at` (the compiler's answer: a same-named member elsewhere is
    * not one). Optional: without it, tools resolve the declaration and search by its name.
    */
-  findReferencesAt?(at: SourcePosition, options?: { limit?: number; signal?: AbortSignal }): Promise<SymbolLocation[]>;
+  findReferencesAt?(at: SourcePosition, options?: SymbolQueryOptions & { limit?: number }): Promise<SymbolLocation[]>;
   /** Implementations of the interface, abstract or virtual member (or type) at `at`. */
-  findImplementations?(at: SourcePosition, options?: { signal?: AbortSignal }): Promise<SymbolDefinition[]>;
+  findImplementations?(at: SourcePosition, options?: SymbolQueryOptions): Promise<SymbolDefinition[]>;
   /** The types and members declared in one file, in source order. */
-  outline?(relPath: string, options?: { signal?: AbortSignal }): Promise<SymbolInfo[]>;
+  outline?(relPath: string, options?: SymbolQueryOptions): Promise<SymbolInfo[]>;
   /**
    * A note to show the model once, e.g. "answers come from the text index because the C# engine
    * could not load: ...". Undefined when there is nothing (new) to say.

@@ -6,15 +6,18 @@
 // engine (CLI, `ironbees mcp`) the answers are the compiler's: `at` on find_references finds that
 // one symbol's references (findReferencesAt), and find_symbols also gives implementations and a
 // file's outline. When the provider fell back to the text index it says so once (takeNotice).
+// Every question carries the run's staged C# edits (queryOptions): the engine answers on the text
+// the model read with read_file, not the disk's older text.
 
 import { z } from 'zod';
-import type { SourcePosition, SymbolDefinition, SymbolKind, SymbolLocation } from '../host';
+import type { SourcePosition, SymbolDefinition, SymbolKind, SymbolLocation, SymbolQueryOptions } from '../host';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { optionalInt, optionalString } from './workspace/lenient';
 import { resolveWorkspacePath } from '../workspace/paths';
 import { definitionLines, referenceName, relationsText, symbolLine } from '../csharp/symbol-format';
 import type { HierarchyDirection } from '../csharp/symbol-format';
 import { AT_DESCRIPTION, formatPosition, resolvePosition } from './symbol-position';
+import { stagedSources } from '../csharp/engine/code-checker';
 
 const SYMBOL_KINDS = [
   'class', 'interface', 'struct', 'enum', 'record', 'method', 'property', 'field', 'event', 'namespace', 'constructor', 'delegate', 'other',
@@ -85,7 +88,7 @@ async function answerFindSymbols(input: FindSymbolsInput, ctx: ToolContext): Pro
   }
   const limit = clampLimit(input.limit, DEFAULT_SYMBOLS);
   // One extra tells us whether the list was cut.
-  const symbols = await ctx.host.symbols.findSymbols(query, { kind: input.kind, limit: limit + 1, signal: ctx.signal });
+  const symbols = await ctx.host.symbols.findSymbols(query, { ...(await queryOptions(ctx)), kind: input.kind, limit: limit + 1 });
   const kind = input.kind ? `${input.kind} ` : '';
   const what = `${kind}symbol(s) matching ${JSON.stringify(query)}`;
   if (symbols.length === 0) {
@@ -112,7 +115,7 @@ async function hierarchyOf(typeName: string, direction: HierarchyDirection, ctx:
   const provider = ctx.host.symbols;
   if (!provider.relatedTypes) return { ok: false, error: 'Type hierarchy is not available in this host; use search_text for ": TypeName" instead.' };
   if (typeName.trim() === '') return { ok: false, error: 'hierarchy needs a type: give its name in query (e.g. "Shape"), or at: "path:line:column".' };
-  const relations = await provider.relatedTypes(typeName.trim(), { signal: ctx.signal });
+  const relations = await provider.relatedTypes(typeName.trim(), await queryOptions(ctx));
   if (relations.length === 0) {
     return { ok: true, content: `No class, interface, struct or record named ${JSON.stringify(typeName)}. Check the exact name with find_symbols (hierarchy needs the whole name).` };
   }
@@ -157,7 +160,7 @@ async function answerFindReferences(input: FindReferencesInput, ctx: ToolContext
     about = `${names.join(', ')} (the symbol at ${found.where})`;
     const exact = ctx.host.symbols.findReferencesAt;
     places = exact
-      ? await exact.call(ctx.host.symbols, found.position, { limit: limit + 1, signal: ctx.signal })
+      ? await exact.call(ctx.host.symbols, found.position, { ...(await queryOptions(ctx)), limit: limit + 1 })
       : await referencesOf(names, limit + 1, ctx);
   } else {
     places = await referencesOf(names, limit + 1, ctx);
@@ -174,8 +177,9 @@ async function answerFindReferences(input: FindReferencesInput, ctx: ToolContext
 async function referencesOf(names: readonly string[], limit: number, ctx: ToolContext): Promise<SymbolLocation[]> {
   const seen = new Set<string>();
   const places: SymbolLocation[] = [];
+  const options = await queryOptions(ctx);
   for (const name of names) {
-    for (const place of await ctx.host.symbols.findReferences(name, { limit, signal: ctx.signal })) {
+    for (const place of await ctx.host.symbols.findReferences(name, { ...options, limit })) {
       const key = `${place.filePath}:${place.line}:${place.column}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -193,7 +197,7 @@ async function definitionsAt(at: string, name: string | undefined, ctx: ToolCont
   const position = await resolvePosition(at, name, ctx);
   if (typeof position === 'string') return { outcome: { ok: false, error: position } };
   const where = formatPosition(position);
-  const definitions = await provider.findDefinitions(position, { signal: ctx.signal });
+  const definitions = await provider.findDefinitions(position, await queryOptions(ctx));
   if (definitions.length === 0) {
     return {
       outcome: {
@@ -212,7 +216,7 @@ async function implementationsAt(at: string, name: string, ctx: ToolContext): Pr
   if (!provider.findImplementations) return { ok: false, error: 'Implementations are not available in this host; use hierarchy: "derived" on the type instead.' };
   const position = await resolvePosition(at, name, ctx);
   if (typeof position === 'string') return { ok: false, error: position };
-  const found = await provider.findImplementations(position, { signal: ctx.signal });
+  const found = await provider.findImplementations(position, await queryOptions(ctx));
   const where = formatPosition(position);
   if (found.length === 0) return { ok: true, content: `No implementations or overrides in the workspace for the symbol at ${where}.` };
   return { ok: true, content: `${found.length} implementation(s) of the symbol at ${where}:\n${definitionLines(found)}` };
@@ -221,11 +225,21 @@ async function implementationsAt(at: string, name: string, ctx: ToolContext): Pr
 async function outlineOf(file: string, ctx: ToolContext): Promise<ToolOutcome> {
   const provider = ctx.host.symbols;
   if (!provider.outline) return { ok: false, error: 'A file outline is not available in this host; use read_file instead.' };
-  const { rel, abs } = resolveWorkspacePath(ctx.host.workspaceRoot, file);
-  if (!(await ctx.host.fs.exists(abs))) return { ok: false, error: `${rel} does not exist; check the path with list_files.` };
-  const symbols = await provider.outline(rel, { signal: ctx.signal });
+  const { rel } = resolveWorkspacePath(ctx.host.workspaceRoot, file);
+  // Through the overlay: a file the coder created (staged, not written) has an outline too.
+  if ((await ctx.overlay.read(rel)) === null) return { ok: false, error: `${rel} does not exist; check the path with list_files.` };
+  const symbols = await provider.outline(rel, await queryOptions(ctx));
   if (symbols.length === 0) return { ok: true, content: `${rel} declares no types or members.` };
   return { ok: true, content: `Outline of ${rel} (${symbols.length} declaration(s)):\n${symbols.map(symbolLine).join('\n')}` };
+}
+
+/**
+ * The call's signal and the staged C# edits: the model read staged text (read_file shows it), so the
+ * provider is asked about that text, not the disk's.
+ */
+async function queryOptions(ctx: ToolContext): Promise<SymbolQueryOptions> {
+  const { files } = await stagedSources(ctx.overlay);
+  return files.length > 0 ? { signal: ctx.signal, staged: files } : { signal: ctx.signal };
 }
 
 /** The provider's one-time note (e.g. that the text index answers, and why) ahead of the answer. */

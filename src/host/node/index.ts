@@ -18,6 +18,12 @@ export interface NodeHostOptions {
   logger?: Logger;
   /** The solution or project the C# engine opens (workspace-relative); found like the build's target when absent. */
   engineTarget?: string;
+  /**
+   * Start loading the solution now, not at the first question: a run (or the MCP server) will ask
+   * soon, and the load (seconds to a minute on a busy machine) then overlaps the planner's first
+   * model call instead of adding to the coder's first symbol question.
+   */
+  warmEngine?: boolean;
 }
 
 export function createNodeHost(workspaceRoot: string, options: NodeHostOptions = {}): Host {
@@ -28,9 +34,11 @@ export function createNodeHost(workspaceRoot: string, options: NodeHostOptions =
   // same workspace in this process (the extension's next run, the MCP server) find it warm.
   const engine = sharedEngine({
     workspaceRoot: root,
+    ...(options.engineTarget ? { targetKey: options.engineTarget } : {}),
     target: async () => (await findBuildTarget({ workspaceRoot: root, fs }, options.engineTarget)).absPath,
     logger,
   });
+  if (options.warmEngine) engine.warmUp();
   return {
     workspaceRoot: root,
     fs,

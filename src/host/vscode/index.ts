@@ -1,12 +1,20 @@
 // The Host inside VS Code: the language server's diagnostics and symbols (when a C# extension is
 // installed), build and tests as VS Code tasks, the Node file system (see fs.ts for why), and the
-// "Ironbees" log. Without a C# extension it behaves like the Node host (text index, build-only
-// validation) and says so once per window: a log line, and a notification so the person learns
-// why diagnostics come from the build and how to get better ones.
+// "Ironbees" log. Without a C# extension it behaves like the Node host: symbols and the in-memory
+// check from Ironbees' own C# engine (Roslyn; the text index when it cannot load), build-only
+// validation; and it says so once per window: a log line, and a notification so the person learns
+// why diagnostics come from the build and how to get better ones. The engine starts on the first
+// symbol question (or check), not with the host, and stays warm for the window's later runs;
+// IRONBEES_ROSLYN=0 turns it off (the VS Code test suites that do not need it do).
 
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Host, Logger } from '../../core/host';
+import type { CodeChecker, Host, Logger } from '../../core/host';
+import { EngineCodeChecker } from '../../core/csharp/engine/code-checker';
+import { EngineSymbolProvider } from '../../core/csharp/engine/engine-symbols';
+import { sharedEngine } from '../../core/csharp/engine/roslyn-engine';
+import { CSharpTextIndex } from '../../core/csharp/text-index';
+import { findBuildTarget } from '../../core/dotnet/target';
 import { findCSharpExtension } from './csharp-extension';
 import { VscodeDiagnostics } from './diagnostics';
 import { VscodeFileSystem } from './fs';
@@ -24,13 +32,14 @@ export interface VscodeHostOptions {
 
 export interface VscodeHost extends Host {
   readonly process: TaskProcessRunner;
-  readonly symbols: VscodeSymbolProvider;
+  /** The language server's (through VS Code), or without a C# extension the engine's. */
+  readonly symbols: VscodeSymbolProvider | EngineSymbolProvider;
   /** True when a C# language server answers diagnostics and symbols. */
   readonly languageServer: boolean;
 }
 
 export const FALLBACK_LOG =
-  'No C# extension is installed: symbols come from a text index and validation relies on `dotnet build` (as in the CLI). ' +
+  "No C# extension is installed: symbols come from Ironbees' C# engine (Roslyn; a text index when it cannot load) and validation relies on `dotnet build` (as in the CLI). " +
   'Install the C# extension (ms-dotnettools.csharp) for language-server diagnostics and symbols.';
 export const FALLBACK_MESSAGE =
   'Ironbees: no C# language server found; using its own C# index and dotnet build for diagnostics. ' +
@@ -63,16 +72,27 @@ export function createVscodeHost(workspaceRoot: string, options: VscodeHostOptio
   const fs = new VscodeFileSystem((absPath) => {
     if (!absPath.includes(runFiles)) diagnostics?.rememberBefore(absPath);
   });
+  const engine = csharp ? undefined : engineParts(root, fs, options.logger);
   return {
     workspaceRoot: root,
     fs,
     process: new TaskProcessRunner({ folder: options.folder, logger: options.logger }),
-    symbols: new VscodeSymbolProvider(root, fs, csharp, options.logger),
+    symbols: engine?.symbols ?? new VscodeSymbolProvider(root, fs, csharp, options.logger),
     ...(diagnostics ? { diagnostics } : {}),
+    ...(engine ? { codeCheck: engine.codeCheck } : {}),
     clock: { now: () => Date.now() },
     logger: options.logger,
     languageServer: csharp,
   };
+}
+
+/**
+ * Without a language server: the window's engine for this folder (shared with its later runs),
+ * opening the workspace's solution; nothing starts until the first question.
+ */
+function engineParts(root: string, fs: VscodeFileSystem, logger: Logger): { symbols: EngineSymbolProvider; codeCheck: CodeChecker } {
+  const engine = sharedEngine({ workspaceRoot: root, target: async () => (await findBuildTarget({ workspaceRoot: root, fs })).absPath, logger });
+  return { symbols: new EngineSymbolProvider(engine, new CSharpTextIndex(fs, root), fs, root, logger), codeCheck: new EngineCodeChecker(engine) };
 }
 
 export { TaskProcessRunner, TASK_TYPE, TASK_SOURCE } from './task-runner';

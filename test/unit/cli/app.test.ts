@@ -235,7 +235,7 @@ describe('runCli', () => {
   });
 
   describe('resume, runs, revert', () => {
-    async function persistRun(runId: string, state: Partial<CodingState>): Promise<RunStore> {
+    async function persistRun(runId: string, state: Partial<CodingState>, machine: object = {}): Promise<RunStore> {
       const store = new RunStore(fsHost(workspace));
       const codingState = makeState({ stateId: runId, ...state });
       await store.save({
@@ -244,7 +244,7 @@ describe('runCli', () => {
         createdAt: '2025-01-01T00:00:00.000Z',
         updatedAt: '2025-01-02T03:04:05.000Z',
         codingState,
-        machine: {},
+        machine,
       });
       return store;
     }
@@ -261,9 +261,20 @@ describe('runCli', () => {
       assert.equal(orchestrator.resumedId, 'run-1');
       assert.deepEqual(orchestrator.decisions, [{ type: 'CONTINUE', guidance: 'try harder', additionalIterations: 3 }]);
 
+      assert.equal(runtimeCalls[0].engineTarget, undefined, 'no target recorded: the engine finds the solution');
+
       const unknown = testIo(null, workspace);
       assert.equal(await runCli(['resume', 'run-9'], unknown, depsWith(orchestrator)), 2);
       assert.match(unknown.err(), /No run with id run-9/);
+    });
+
+    it('resume has the C# engine open the target the run started with', async () => {
+      await persistRun('run-2', { currentNode: 'WAIT_HUMAN' }, { context: { workflow: { target: 'src/B/B.slnx' } } });
+      const orchestrator = new FakeOrchestrator(async function* () {
+        yield makeState({ currentNode: 'SUCCESS' });
+      });
+      assert.equal(await runCli(['resume', 'run-2'], testIo(null, workspace), depsWith(orchestrator)), 0);
+      assert.equal(runtimeCalls[0].engineTarget, 'src/B/B.slnx');
     });
 
     it('resume of a run that already ended says so, with its exit code, building nothing', async () => {

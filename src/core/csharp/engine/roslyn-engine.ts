@@ -23,6 +23,11 @@ export const DEFAULT_ENGINE_TIMEOUTS: EngineTimeouts = { openMs: 240_000, queryM
 
 export interface RoslynEngineOptions {
   workspaceRoot: string;
+  /**
+   * What `target` opens when it was named (e.g. --target): engines are shared per workspace and
+   * target, so a run that names another solution than the one already loaded gets its own.
+   */
+  targetKey?: string;
   /** The solution or project to open (absolute path); rejects when there is none to choose. */
   target: () => Promise<string>;
   /** Defaults to the published engine found by locateEngine(). */
@@ -38,6 +43,12 @@ export interface EngineLoadInfo {
   projects: number;
   documents: number;
   loadMs: number;
+  /**
+   * Where the load went (ms): firstProjectMs (the build host started and the first project was
+   * read), lastProjectMs, and per MSBuild operation the time summed over projects (evaluateMs,
+   * buildMs = design-time builds, resolveMs).
+   */
+  phases?: Record<string, number>;
   warnings: string[];
 }
 
@@ -73,6 +84,11 @@ export class RoslynEngine {
   /** Starts and loads without asking anything: a run calls it early so the first question is warm. */
   warmUp(): void {
     this.ready().catch(() => undefined);
+  }
+
+  /** True once a start was asked for (a question or warmUp), whether or not it has loaded yet. */
+  get started(): boolean {
+    return this.opening !== null || this.engine !== null || this.failure !== null;
   }
 
   async query<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
@@ -161,8 +177,9 @@ export class RoslynEngine {
       if (error instanceof EngineRequestError) throw new EngineUnavailableError(error.message, 'load');
       throw error;
     }
+    const phases = Object.entries(this.loadInfo.phases ?? {}).map(([name, ms]) => `${name.replace(/Ms$/, '')} ${ms} ms`).join(', ');
     this.options.logger?.info(
-      `C# engine: loaded ${path.basename(target)} (${this.loadInfo.projects} projects, ${this.loadInfo.documents} files) in ${this.loadInfo.loadMs} ms`,
+      `C# engine: loaded ${path.basename(target)} (${this.loadInfo.projects} projects, ${this.loadInfo.documents} files) in ${this.loadInfo.loadMs} ms${phases ? ` (${phases})` : ''}`,
     );
     for (const warning of this.loadInfo.warnings) this.options.logger?.warn(`C# engine: MSBuild: ${warning}`);
     return engine;
@@ -171,9 +188,9 @@ export class RoslynEngine {
 
 const shared = new Map<string, RoslynEngine>();
 
-/** The process's engine for this workspace, created on first use (nothing starts until a question). */
+/** The process's engine for this workspace and target, created on first use (nothing starts until a question). */
 export function sharedEngine(options: RoslynEngineOptions): RoslynEngine {
-  const key = path.resolve(options.workspaceRoot);
+  const key = `${path.resolve(options.workspaceRoot)}\0${options.targetKey?.replace(/\\/g, '/') ?? ''}`;
   let engine = shared.get(key);
   if (!engine) {
     engine = new RoslynEngine(options);
