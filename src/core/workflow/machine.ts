@@ -139,6 +139,7 @@ export const runMachine = setup({
         buildResult: params.build,
         testResult: params.test,
         passed: params.passed,
+        fixedTests: params.fixedTests ?? [],
         errorContext: withPersonsWords(params.errorContext, context),
         iterations: [...context.iterations.filter((r) => r.iteration !== record.iteration), record],
       };

@@ -51,6 +51,8 @@ export interface RunContext {
   buildResult: BuildResult | null;
   testResult: TestResult | null;
   errorContext: ErrorContext | null;
+  /** Tests that failed in the baseline and passed at the last validation. Absent in runs persisted before. */
+  fixedTests?: string[];
   passed: boolean;
   iterationCount: number;
   maxIterations: number;
@@ -168,6 +170,8 @@ export interface ValidateOutput {
   errorContext: ErrorContext | null;
   newErrors: number;
   newFailures: number;
+  /** Baseline failures that ran this time and passed (the validator's `fixedFailures`). */
+  fixedTests?: string[];
 }
 
 export interface DecideInput {
@@ -268,6 +272,8 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       // Additive: present (true) only when the current plan is the one the person rejected, returned unchanged.
       planUnchangedAfterFeedback: context.planUnchangedAfterFeedback ? true : undefined,
       coderSummary: context.coderSummary || undefined,
+      // Additive: the baseline's failing tests the last validation saw pass, for the panel's before → after.
+      fixedTests: context.fixedTests?.length ? context.fixedTests : undefined,
       approvedFiles: context.approvedEdits.map((e) => e.filePath),
       rejections: context.rejections ?? undefined,
       guidance: context.guidance ?? undefined,

@@ -157,6 +157,7 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
         errorContext,
         newErrors: outcome.newBuildErrors.length,
         newFailures: outcome.newTestFailures.length,
+        fixedTests: outcome.fixedFailures,
       };
     }),
 
