@@ -13,6 +13,7 @@ import type { ApprovalDecision, CodingState, ExecutionPlan, WorkflowNode } from 
 import { OrchestratorError, errorMessage } from '../core/errors';
 import type { RevertReport } from '../core/workflow/store';
 import { RunStore } from '../core/workflow/store';
+import { revertRun } from '../core/workflow/revert-run';
 import type { RunSummary } from '../core/trace';
 import { createNodeHost } from '../host/node/index';
 import { Disposable } from './lifecycle';
@@ -179,7 +180,10 @@ export class RunController extends Disposable {
     }
     // A run that just ended is still being followed for a moment (its last state being saved).
     await live?.done;
-    const report = await this.store.revert(runId);
+    const report = await revertRun(this.store, runId);
+    // The panel shows the reverted run as reverted, not as it ended.
+    if (this.current?.stateId === runId) this.setState((await this.store.load(runId)).codingState);
+    this._onDidChangeHistory.fire();
     this.deps.logger.info(`Reverted run ${runId}: restored ${report.restored.length} file(s), deleted ${report.deleted.length}.`);
     return report;
   }
