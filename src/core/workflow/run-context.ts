@@ -4,6 +4,7 @@
 
 import type { InstructionsFileRead } from '../agents/instructions';
 import type { BudgetReached, RunBudget } from './budget';
+import type { GuidanceGiven, PlanVersion } from './steering';
 import { helpNodes } from '../nodes';
 import type {
   ApprovalDecision,
@@ -78,6 +79,10 @@ export interface RunContext {
   planApprovedByPerson?: boolean;
   /** Every instructions file an agent of the run was given, by path (the latest step's read last). */
   instructionsRead?: InstructionsFileRead[];
+  /** Each plan version with what made it (steering.ts). Absent in runs persisted before. */
+  planVersions?: PlanVersion[];
+  /** The person's guidance at each escalation, kept after the run continues. Absent in runs persisted before. */
+  guidanceGiven?: GuidanceGiven[];
 }
 
 /** One proposal of the coder and what became of it, with its diffs (capped) for the hand-off. */
@@ -89,6 +94,8 @@ export interface AttemptRecord {
   feedback?: string;
   /** The unified diffs of what was applied (or proposed, when rejected), capped in size. */
   diff: string;
+  /** The coder's own summary of this proposal. */
+  summary?: string;
 }
 
 /** The working states a run can be pulled out of by a request for help (`help` in the node table). */
@@ -284,6 +291,9 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       helpRequest: context.helpRequest ?? undefined,
       ignoredKnownFailures: ignoredKnownFailures(context).length ? ignoredKnownFailuresNote(ignoredKnownFailures(context)) : undefined,
       instructionsRead: context.instructionsRead?.length ? context.instructionsRead : undefined,
+      // Additive: the steering trail the panel shows (plan versions, the person's guidance at escalations).
+      planVersions: context.planVersions?.length ? context.planVersions : undefined,
+      guidanceGiven: context.guidanceGiven?.length ? context.guidanceGiven : undefined,
     }),
   };
 }

@@ -19,6 +19,8 @@ import { FilesSection } from './FilesSection';
 import { ValidationSection } from './ValidationSection';
 import { EscalationSection } from './EscalationSection';
 import { HistorySection } from './HistorySection';
+import { SteeringSection } from './SteeringSection';
+import { steeringTrail } from '../state/steering';
 
 export function App(): ReactNode {
   const [state, dispatch] = useReducer(reducePanel, INITIAL_PANEL_STATE);
@@ -71,6 +73,7 @@ function RunView({ run, state }: { run: CodingState; state: PanelState }): React
   const node = run.currentNode;
   const files = proposedFiles(run, state.review);
   const validation = validationView(run);
+  const trail = steeringTrail(run);
   // Keyed by run and node, so a gate's local "sent"/draft state starts fresh at each new gate.
   const gateKey = `${run.stateId}:${node}:${run.iterationCount}`;
   return (
@@ -85,6 +88,7 @@ function RunView({ run, state }: { run: CodingState; state: PanelState }): React
       </div>
       <Timeline run={run} busy={state.busy} />
       {run.plan ? <PlanSection key={`plan:${gateKey}`} runId={run.stateId} plan={run.plan} waiting={node === 'WAIT_PLAN_APPROVAL'} /> : null}
+      {trail ? <SteeringSection trail={trail} /> : null}
       {files.length > 0 ? <FilesSection key={`files:${gateKey}`} runId={run.stateId} rows={files} waiting={node === 'WAIT_DIFF_APPROVAL'} /> : null}
       {validation ? <ValidationSection view={validation} /> : null}
       {node === 'WAIT_HUMAN' ? <EscalationSection key={`esc:${gateKey}`} runId={run.stateId} reasons={escalationReasons(run)} /> : null}
