@@ -133,6 +133,13 @@ export class IronbeesActions {
     return this.deps.review.rejectAll(feedback);
   }
 
+  /** The review bar's "Reject All": the whole proposal, with feedback for the coder (asked when not given). */
+  async rejectAll(feedback?: string): Promise<void> {
+    const text = feedback ?? (await ask('Why reject every change? (told to the agent)', 'e.g. keep the public API as it is', false));
+    if (!text?.trim()) return;
+    await this.deps.review.rejectAll(text.trim());
+  }
+
   async continueRun(guidance?: string, additionalIterations?: number): Promise<void> {
     const text = guidance ?? (await ask('Guidance for the agent (what to try next)', 'Leave empty to simply try again', true));
     if (text === undefined) return;
