@@ -16,6 +16,9 @@ export function escalationReason(context: RunContext): string {
   const help = context.helpRequest;
   if (help?.budget) return `${help.budget.message} The run stopped during ${help.from}; raise the budget to continue, or stop.`;
   if (help) return `Help was requested during ${help.from}: ${help.reason}`;
+  if (context.editConflict?.length) {
+    return `${context.editConflict.join(', ')} changed on disk while the proposal was under review, so it was not applied (the person's version is kept), and no iteration is left to propose again.`;
+  }
   if (context.attempts?.at(-1)?.outcome === 'rejected' && context.attempts.at(-1)?.iteration === context.iterationCount) {
     return `The person rejected the proposed changes of iteration ${context.iterationCount} of ${context.maxIterations}; no iteration is left (each rejected proposal uses one).`;
   }

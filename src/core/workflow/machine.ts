@@ -36,6 +36,7 @@ import { withBudget } from './budget';
 import type { BudgetReached, RunBudget } from './budget';
 import { stuckOrFailed } from './stuck';
 import { escalationReason, iterationLeft, rejectionReasons } from './escalation';
+import { conflictOrFailed, overConflict } from './edit-conflict';
 
 function notProvided(name: string): never {
   throw new OrchestratorError(`The ${name} step has no implementation; provide it with machine.provide()`);
@@ -92,6 +93,7 @@ export const runMachine = setup({
     startFirstIteration: assign(({ context }) => ({ iterationCount: Math.max(1, context.iterationCount) })),
     assignCode: assign(({ context }, params: CodeOutput) => ({
       codeDiffs: params.edits,
+      editConflict: null,
       coderSummary: params.summary,
       usage: addUsage(context.usage, params.usage),
       instructionsRead: mergeInstructionsRead(context.instructionsRead, params.instructionsRead),
@@ -147,6 +149,7 @@ export const runMachine = setup({
       };
     }),
     // A rejected proposal used its iteration; the person's words (set by rejectDiffs) go to the next.
+    reproposeOverConflict: assign(({ context }, params: { files: string[] }) => overConflict(context, params.files)),
     countRejectedIteration: assign(({ context }) => ({ iterationCount: context.iterationCount + 1 })),
     nextIteration: assign(({ context }) => ({
       iterationCount: context.iterationCount + 1,
@@ -286,7 +289,7 @@ export const runMachine = setup({
           guidance: context.guidance,
         }),
         onDone: { target: 'DECIDE', actions: { type: 'assignValidation', params: ({ event }) => event.output } },
-        onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+        onError: conflictOrFailed(),
       },
     },
     DECIDE: {

@@ -83,12 +83,15 @@ export interface RunContext {
   planVersions?: PlanVersion[];
   /** The person's guidance at each escalation, kept after the run continues. Absent in runs persisted before. */
   guidanceGiven?: GuidanceGiven[];
+  /** Files the person changed under review, so the approved edits were not applied; the coder proposes again (edit-conflict.ts). */
+  editConflict?: string[] | null;
 }
 
 /** One proposal of the coder and what became of it, with its diffs (capped) for the hand-off. */
 export interface AttemptRecord {
   iteration: number;
-  outcome: 'applied' | 'rejected';
+  /** `not applied`: accepted, but a file changed on disk under review, so nothing was written. */
+  outcome: 'applied' | 'rejected' | 'not applied';
   files: string[];
   /** Why the person rejected it, or the parts of it they rejected. */
   feedback?: string;
@@ -294,6 +297,8 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       // Additive: the steering trail the panel shows (plan versions, the person's guidance at escalations).
       planVersions: context.planVersions?.length ? context.planVersions : undefined,
       guidanceGiven: context.guidanceGiven?.length ? context.guidanceGiven : undefined,
+      // Additive: set while the coder proposes again over files the person changed under review.
+      editConflict: context.editConflict?.length ? context.editConflict : undefined,
     }),
   };
 }

@@ -2,7 +2,7 @@
 // in is marked, a reverted run does not read "Success", and a failed baseline build is not green.
 
 import { strict as assert } from 'node:assert';
-import { endingNote, runTimeline, stoppedIn } from '../../../webview-ui/src/state/timeline';
+import { conflictNote, endingNote, runTimeline, stoppedIn } from '../../../webview-ui/src/state/timeline';
 import type { BuildResult, CodingState } from '../../../src/core/model';
 import { SAMPLE_PLAN, makeRun } from './fixtures';
 
@@ -71,5 +71,11 @@ describe('webview timeline, as the run really went', () => {
     assert.ok(runTimeline(makeRun({ currentNode: 'SUCCESS', baseline: BASELINE })).every((e) => e.status === 'done'));
     assert.equal(statuses(makeRun({ currentNode: 'CODE', baseline: BASELINE })).CODE, 'current');
     assert.equal(endingNote(makeRun({ currentNode: 'SUCCESS' })), null);
+  });
+
+  it('says when the agent proposes again over a file the person changed under review', () => {
+    const run = makeRun({ currentNode: 'CODE', metadata: { editConflict: ['src/Calc.cs'] } });
+    assert.equal(conflictNote(run), 'src/Calc.cs changed while under review: nothing was written over your version; the agent proposes again on top of it.');
+    assert.equal(conflictNote(makeRun({ currentNode: 'CODE' })), null);
   });
 });

@@ -28,7 +28,7 @@ export function SteeringSection({ trail }: { trail: SteeringTrail }): ReactNode 
             <li key={i} data-outcome={a.outcome}>
               <div>
                 <strong>Attempt {a.iteration}</strong>{' '}
-                <Badge tone={a.outcome === 'applied' ? 'ok' : 'error'}>{a.outcome === 'applied' ? 'applied' : 'rejected'}</Badge> {a.summary ?? <span className="muted">(no summary)</span>}
+                <Badge tone={a.outcome === 'applied' ? 'ok' : a.outcome === 'rejected' ? 'error' : 'warn'}>{a.outcome}</Badge> {a.summary ?? <span className="muted">(no summary)</span>}
               </div>
               {a.feedback ? <div className="muted">your words: “{a.feedback}”</div> : null}
             </li>

@@ -2,7 +2,7 @@
 
 import type { ReactNode } from 'react';
 import type { CodingState } from '../../../src/core/model';
-import { endingNote, runTimeline } from '../state/timeline';
+import { conflictNote, endingNote, runTimeline } from '../state/timeline';
 import { Icon } from './common';
 
 const STATUS_ICON = {
@@ -17,6 +17,7 @@ const STATUS_ICON = {
 export function Timeline({ run, busy }: { run: CodingState; busy: boolean }): ReactNode {
   const entries = runTimeline(run);
   const ending = endingNote(run);
+  const conflict = conflictNote(run);
   return (
     <div className="timeline-block">
       <ol className="timeline" data-testid="timeline" aria-label="Workflow">
@@ -37,6 +38,11 @@ export function Timeline({ run, busy }: { run: CodingState; busy: boolean }): Re
       {ending ? (
         <div className={run.currentNode === 'FAILED' ? 'problem' : 'muted'} data-testid="ending-note" role={run.currentNode === 'FAILED' ? 'alert' : undefined}>
           {ending}
+        </div>
+      ) : null}
+      {conflict ? (
+        <div className="muted" data-testid="conflict-note">
+          {conflict}
         </div>
       ) : null}
       <div className="muted" data-testid="iteration">

@@ -16,7 +16,7 @@ export interface PlanVersionView {
 
 export interface AttemptView {
   iteration: number;
-  outcome: 'applied' | 'rejected';
+  outcome: 'applied' | 'rejected' | 'not applied';
   files: string[];
   summary: string | null;
   feedback: string | null;
@@ -69,7 +69,7 @@ function iterationSummaries(value: unknown): Map<number, string> {
 
 function attempt(r: Record<string, unknown>, summaries: Map<number, string>): AttemptView[] {
   const iteration = num(r.iteration);
-  if (iteration === null || (r.outcome !== 'applied' && r.outcome !== 'rejected')) return [];
+  if (iteration === null || (r.outcome !== 'applied' && r.outcome !== 'rejected' && r.outcome !== 'not applied')) return [];
   const files = Array.isArray(r.files) ? r.files.filter((f): f is string => typeof f === 'string') : [];
   const summary = str(r.summary) ?? (r.outcome === 'applied' ? (summaries.get(iteration) ?? null) : null);
   return [{ iteration, outcome: r.outcome, files, summary, feedback: str(r.feedback) }];

@@ -80,6 +80,13 @@ export function endingNote(run: CodingState): string | null {
   return null;
 }
 
+/** Said while the coder proposes again because the person changed files under review (their version is kept). */
+export function conflictNote(run: CodingState): string | null {
+  const files = run.metadata.editConflict;
+  if (!Array.isArray(files) || files.length === 0 || isTerminal(run.currentNode)) return null;
+  return `${files.join(', ')} changed while under review: nothing was written over your version; the agent proposes again on top of it.`;
+}
+
 function endedEarly(run: CodingState, entries: TimelineEntry[], ending: 'FAILED' | 'CANCELLED'): TimelineEntry[] {
   const stop = stoppedIn(run);
   const mark: TimelineStatus = ending === 'FAILED' ? 'failed' : 'stopped';
