@@ -151,7 +151,7 @@ export class PanelBridge extends Disposable {
 
   private stateMessage(): ExtensionMessage {
     const { controller } = this.deps;
-    return { type: 'state', run: controller.state, busy: controller.busy, statusText: controller.statusText };
+    return { type: 'state', run: controller.state, busy: controller.busy, statusText: controller.statusText, interrupted: controller.interrupted };
   }
 
   private async postHistory(): Promise<void> {

@@ -87,8 +87,13 @@ export class RunController extends Disposable {
     return this.live !== null;
   }
 
+  /** The run shown did not finish and nothing follows it (the window was reloaded or closed mid-run): it waits for Resume. */
+  get interrupted(): boolean {
+    return this.live === null && this.current !== null && !TERMINAL_NODES.includes(this.current.currentNode);
+  }
+
   get statusText(): string {
-    return statusText(this.current);
+    return statusText(this.current, this.interrupted);
   }
 
   /** Settings or the key changed: the next run builds a fresh runtime (a live run keeps its own). */

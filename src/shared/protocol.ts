@@ -92,6 +92,8 @@ export type ExtensionMessage =
       busy: boolean;
       /** The status bar's text, e.g. `Ironbees 2/5 · Validating`. */
       statusText: string;
+      /** The run did not finish and nothing follows it (after a window reload): the panel offers Resume. Additive. */
+      interrupted?: boolean;
     }
   | { type: 'review'; runId: string; files: FileReview[] }
   | { type: 'history'; runs: RunSummary[] }

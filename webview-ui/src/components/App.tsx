@@ -9,7 +9,7 @@ import { INITIAL_PANEL_STATE, reducePanel, type PanelState } from '../state/pane
 import { parseExtensionMessage } from '../state/parse-message';
 import { proposedFiles } from '../state/files';
 import { validationView, escalationReasons } from '../state/validation';
-import { formatUsage } from '../state/format';
+import { formatUsage, nodeLabel } from '../state/format';
 import { isTerminal } from '../state/timeline';
 import { Button, Icon, IconButton } from './common';
 import { RequestBox } from './RequestBox';
@@ -45,10 +45,24 @@ export function App(): ReactNode {
           <IconButton icon="close" label="Dismiss" onClick={() => dispatch({ type: 'dismissBanner', id: b.id })} />
         </div>
       ))}
+      {state.interrupted && state.run ? <InterruptedBanner run={state.run} /> : null}
       <RequestBox busy={state.busy} />
       {state.run ? <RunView run={state.run} state={state} /> : state.connected ? <p className="muted">No run yet. Describe a change above and press Run.</p> : null}
       <HistorySection runs={state.history} live={state.run} busy={state.busy} />
     </main>
+  );
+}
+
+/** Stays while the run waits to be resumed (not a toast that hides): the window closed or reloaded mid-run. */
+function InterruptedBanner({ run }: { run: CodingState }): ReactNode {
+  return (
+    <div className="banner banner-warn" role="status" data-testid="banner-interrupted">
+      <Icon name="debug-pause" />
+      <span className="banner-text">Interrupted — the run stopped at {nodeLabel(run.currentNode)} when the window closed.</span>
+      <Button testId="resume" icon="debug-continue" onClick={() => send({ type: 'resumeRun', runId: run.stateId })}>
+        Resume
+      </Button>
+    </div>
   );
 }
 
