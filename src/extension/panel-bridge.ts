@@ -43,6 +43,7 @@ const ANSWERS_CURRENT_RUN: Record<WebviewMessageType, boolean> = {
   revertRun: false,
   openFile: false,
   refreshHistory: false,
+  openHandoff: false,
 };
 
 /** Why a panel message must not be acted on (it answers another run than the current one), or null. */
@@ -140,6 +141,9 @@ export class PanelBridge extends Disposable {
         return;
       case 'refreshHistory':
         await this.postHistory();
+        return;
+      case 'openHandoff':
+        await actions.openHandoff(message.runId);
         return;
     }
   }

@@ -66,6 +66,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     column: z.number().int().min(0).max(PANEL_LIMITS.lineOrColumn),
   }),
   z.object({ type: z.literal('refreshHistory') }),
+  /** Opens the run's HANDOFF.md as a Markdown preview. */
+  z.object({ type: z.literal('openHandoff'), runId }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

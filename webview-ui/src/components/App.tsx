@@ -20,6 +20,7 @@ import { ValidationSection } from './ValidationSection';
 import { EscalationSection } from './EscalationSection';
 import { HistorySection } from './HistorySection';
 import { SteeringSection } from './SteeringSection';
+import { HandoffBar } from './HandoffBar';
 import { steeringTrail } from '../state/steering';
 
 export function App(): ReactNode {
@@ -106,6 +107,7 @@ function RunView({ run, state }: { run: CodingState; state: PanelState }): React
       {files.length > 0 ? <FilesSection key={`files:${gateKey}`} runId={run.stateId} rows={files} waiting={node === 'WAIT_DIFF_APPROVAL'} /> : null}
       {validation ? <ValidationSection view={validation} /> : null}
       {node === 'WAIT_HUMAN' ? <EscalationSection key={`esc:${gateKey}`} runId={run.stateId} reasons={escalationReasons(run)} /> : null}
+      <HandoffBar run={run} interrupted={state.interrupted} />
       <div className="usage muted" data-testid="usage" title="Tokens and cost of this run">
         <Icon name="pulse" /> {formatUsage(run.usage)}
       </div>
