@@ -4,7 +4,6 @@
 
 import type { InstructionsFileRead } from '../agents/instructions';
 import type { BudgetReached, RunBudget } from './budget';
-import type { GuidanceGiven, PlanVersion } from './steering';
 import { helpNodes } from '../nodes';
 import type {
   ApprovalDecision,
@@ -85,6 +84,25 @@ export interface RunContext {
   guidanceGiven?: GuidanceGiven[];
   /** Files the person changed under review, so the approved edits were not applied; the coder proposes again (edit-conflict.ts). */
   editConflict?: string[] | null;
+}
+
+/** A version of the plan and what made it (steering.ts keeps the list). */
+export interface PlanVersion {
+  version: number;
+  summary: string;
+  stepCount: number;
+  /** What the person said that made this version: rejection feedback, an answer to a request for help, or their own edit. Null for the first plan. */
+  feedback: string | null;
+  /** True when the planner returned the very plan the person had rejected. */
+  unchanged: boolean;
+  /** Who made it: the planner, or the person editing the plan at its gate. */
+  by: 'planner' | 'person';
+}
+
+export interface GuidanceGiven {
+  /** The iteration the guidance was given for (the one about to start). */
+  iteration: number;
+  guidance: string;
 }
 
 /** One proposal of the coder and what became of it, with its diffs (capped) for the hand-off. */

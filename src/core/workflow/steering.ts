@@ -6,25 +6,7 @@
 import type { ExecutionPlan, FileEdit } from '../model';
 import { attemptOf } from './handoff';
 import { planUnchangedAfterFeedback } from './plan-unchanged';
-import type { AttemptRecord, RunContext } from './run-context';
-
-export interface PlanVersion {
-  version: number;
-  summary: string;
-  stepCount: number;
-  /** What the person said that made this version: rejection feedback, an answer to a request for help, or their own edit. Null for the first plan. */
-  feedback: string | null;
-  /** True when the planner returned the very plan the person had rejected. */
-  unchanged: boolean;
-  /** Who made it: the planner, or the person editing the plan at its gate. */
-  by: 'planner' | 'person';
-}
-
-export interface GuidanceGiven {
-  /** The iteration the guidance was given for (the one about to start). */
-  iteration: number;
-  guidance: string;
-}
+import type { AttemptRecord, GuidanceGiven, PlanVersion, RunContext } from './run-context';
 
 /** The planner's new plan: whether it is the one the person rejected, unchanged, and the versions with it. */
 export function newPlanVersion(context: RunContext, next: { spec: string; plan: ExecutionPlan }): Pick<RunContext, 'planUnchangedAfterFeedback' | 'planVersions'> {
