@@ -85,4 +85,35 @@ describe('a panel that tells the truth (real SDK against a fake Messages API)', 
     assert.equal(after.controller.interrupted, false);
     assert.equal(after.statusBar.renderedText, '$(circle-slash) Ironbees 1/1 · Cancelled');
   });
+
+  it('the review bar: Next Hunk moves to the change in the diff, Accept All applies it; reverted, the run says so', async () => {
+    await setSetting('maxIterations', 2);
+    fake.enqueue(
+      toolUse('submit_plan', PLAN),
+      toolUse('str_replace_based_edit_tool', { command: 'str_replace', path: SOURCE, old_str: 'return a * b;', new_str: 'return a / b;' }),
+      toolUse('submit_changes', { summary: 'Divide divides.' }),
+    );
+    const { controller } = await ironbees();
+    const started = await controller.start('Fix Divide', TARGET);
+    const review = await controller.waitFor(['WAIT_DIFF_APPROVAL', 'SUCCESS', 'FAILED', 'CANCELLED'], 240_000);
+    assert.equal(review.currentNode, 'WAIT_DIFF_APPROVAL');
+
+    await vscode.commands.executeCommand('ironbees.nextHunk');
+    const proposed = await eventually('the proposed side with the cursor on the change', () =>
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'ironbees-proposed' && e.document.lineAt(e.selection.active.line).text.includes('return a / b;')),
+    );
+    assert.equal(proposed.document.lineAt(proposed.selection.active.line).text.trim(), 'return a / b;');
+
+    await vscode.commands.executeCommand('ironbees.acceptAll');
+    const done = await controller.waitFor(['SUCCESS', 'WAIT_HUMAN', 'FAILED'], 240_000);
+    assert.equal(done.currentNode, 'SUCCESS', JSON.stringify(done.metadata.error ?? done.testResult?.failures ?? null));
+    assert.match(readWorkspaceBytes(SOURCE)?.toString('utf8') ?? '', /return a \/ b;/);
+
+    await vscode.commands.executeCommand('ironbees.revertRun', started.stateId);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    assert.deepEqual(readWorkspaceBytes(SOURCE), original, 'restored byte for byte');
+    const shown = await eventually('the panel state to say reverted', () => typeof controller.state?.metadata.revertedAt === 'string' && controller.state);
+    assert.equal(shown.currentNode, 'SUCCESS', 'the ending stays; the panel adds Reverted');
+    assert.equal(typeof (await controller.store.load(started.stateId)).codingState.metadata.revertedAt, 'string');
+  });
 });
