@@ -27,6 +27,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Streamed output, for a terminal or a task's pseudoterminal. */
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+  /** What the command is for, when the person should know (e.g. "baseline"): a terminal is named after it. */
+  label?: string;
 }
 
 export interface RunResult {

@@ -94,10 +94,21 @@ export class IronbeesActions {
     const action = await vscode.window.showQuickPick([...(unfinished ? ['Resume'] : []), 'Revert', 'Open hand-off'], { title: `Run ${run.runId}` });
     if (action === 'Resume') await this.resumeRun(run.runId);
     if (action === 'Revert') await this.revertRun(run.runId, { confirm: true });
-    if (action === 'Open hand-off') {
-      const handoff = vscode.Uri.file(this.deps.controller.store.handoffPath(run.runId));
-      await vscode.window.showTextDocument(handoff, { preview: true }).then(undefined, () => this.deps.controller.report('notice', `Run ${run.runId} has no hand-off yet.`));
+    if (action === 'Open hand-off') await this.openHandoff(run.runId);
+  }
+
+  /** The run's HANDOFF.md as a rendered Markdown preview (the panel's "Open HANDOFF.md"). */
+  async openHandoff(runId: string): Promise<void> {
+    const handoff = vscode.Uri.file(this.deps.controller.store.handoffPath(runId));
+    const exists = await vscode.workspace.fs.stat(handoff).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) {
+      this.deps.controller.report('notice', `Run ${runId} has no hand-off yet.`);
+      return;
     }
+    await vscode.commands.executeCommand('markdown.showPreview', handoff);
   }
 
   setApiKey(): Promise<boolean> {
@@ -131,6 +142,13 @@ export class IronbeesActions {
 
   rejectDiffs(feedback: string): Promise<void> {
     return this.deps.review.rejectAll(feedback);
+  }
+
+  /** The review bar's "Reject All": the whole proposal, with feedback for the coder (asked when not given). */
+  async rejectAll(feedback?: string): Promise<void> {
+    const text = feedback ?? (await ask('Why reject every change? (told to the agent)', 'e.g. keep the public API as it is', false));
+    if (!text?.trim()) return;
+    await this.deps.review.rejectAll(text.trim());
   }
 
   async continueRun(guidance?: string, additionalIterations?: number): Promise<void> {

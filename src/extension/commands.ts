@@ -31,6 +31,9 @@ export interface IronbeesCommands {
   'ironbees.acceptHunk': [ref: HunkRef];
   'ironbees.rejectHunk': [ref: HunkRef, reason?: string];
   'ironbees.submitReview': [];
+  'ironbees.acceptAll': [];
+  'ironbees.rejectAll': [feedback?: string];
+  'ironbees.nextHunk': [];
   'ironbees.showPanel': [];
 }
 
@@ -50,6 +53,9 @@ export const COMMAND_IDS: readonly IronbeesCommandId[] = [
   'ironbees.acceptHunk',
   'ironbees.rejectHunk',
   'ironbees.submitReview',
+  'ironbees.acceptAll',
+  'ironbees.rejectAll',
+  'ironbees.nextHunk',
   'ironbees.showPanel',
 ];
 

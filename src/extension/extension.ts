@@ -101,6 +101,9 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
     'ironbees.acceptHunk': (ref) => actions.acceptHunk(ref),
     'ironbees.rejectHunk': (ref, reason) => actions.rejectHunk(ref, reason),
     'ironbees.submitReview': () => actions.submitReview(),
+    'ironbees.acceptAll': () => review.acceptAll(),
+    'ironbees.rejectAll': (feedback) => actions.rejectAll(feedback),
+    'ironbees.nextHunk': () => review.goToNextHunk(),
     'ironbees.showPanel': () => view.reveal(false),
   };
   context.subscriptions.push(

@@ -46,6 +46,7 @@ const ANSWERS_CURRENT_RUN: Record<WebviewMessageType, boolean> = {
   openFile: false,
   refreshHistory: false,
   showStepTurns: false,
+  openHandoff: false,
 };
 
 /** Why a panel message must not be acted on (it answers another run than the current one), or null. */
@@ -149,6 +150,9 @@ export class PanelBridge extends Disposable {
       case 'showStepTurns':
         this.post(await stepTurnsMessage(this.deps.controller.store, message.runId, message.node));
         return;
+      case 'openHandoff':
+        await actions.openHandoff(message.runId);
+        return;
     }
   }
 
@@ -159,7 +163,7 @@ export class PanelBridge extends Disposable {
 
   private stateMessage(): ExtensionMessage {
     const { controller } = this.deps;
-    return { type: 'state', run: controller.state, busy: controller.busy, statusText: controller.statusText };
+    return { type: 'state', run: controller.state, busy: controller.busy, statusText: controller.statusText, interrupted: controller.interrupted };
   }
 
   private modelInfo(): ExtensionMessage {

@@ -13,6 +13,7 @@ import type { ApprovalDecision, CodingState, ExecutionPlan, WorkflowNode } from 
 import { OrchestratorError, errorMessage } from '../core/errors';
 import type { RevertReport } from '../core/workflow/store';
 import { RunStore } from '../core/workflow/store';
+import { revertRun } from '../core/workflow/revert-run';
 import type { RunSummary } from '../core/trace';
 import { createNodeHost } from '../host/node/index';
 import { Disposable } from './lifecycle';
@@ -86,8 +87,13 @@ export class RunController extends Disposable {
     return this.live !== null;
   }
 
+  /** The run shown did not finish and nothing follows it (the window was reloaded or closed mid-run): it waits for Resume. */
+  get interrupted(): boolean {
+    return this.live === null && this.current !== null && !TERMINAL_NODES.includes(this.current.currentNode);
+  }
+
   get statusText(): string {
-    return statusText(this.current);
+    return statusText(this.current, this.interrupted);
   }
 
   /** Settings or the key changed: the next run builds a fresh runtime (a live run keeps its own). */
@@ -179,7 +185,10 @@ export class RunController extends Disposable {
     }
     // A run that just ended is still being followed for a moment (its last state being saved).
     await live?.done;
-    const report = await this.store.journal.revert(runId);
+    const report = await revertRun(this.store, runId);
+    // The panel shows the reverted run as reverted, not as it ended.
+    if (this.current?.stateId === runId) this.setState((await this.store.load(runId)).codingState);
+    this._onDidChangeHistory.fire();
     this.deps.logger.info(`Reverted run ${runId}: restored ${report.restored.length} file(s), deleted ${report.deleted.length}.`);
     return report;
   }

@@ -36,7 +36,7 @@ export class RunStatusBar extends Disposable {
   private update(): void {
     const state = this.controller.state;
     // Only a live run spins; one that stopped mid-step (a window closed) waits to be resumed.
-    const icon = this.controller.busy ? '$(sync~spin)' : isWorking(state) ? '$(debug-pause)' : statusIcon(state);
+    const icon = this.controller.busy ? '$(sync~spin)' : isWorking(state) || this.controller.interrupted ? '$(debug-pause)' : statusIcon(state);
     this.item.text = `${icon} ${this.controller.statusText}`;
     const model = this.providerModel();
     const using = model ? `\nModel: ${model}` : '';

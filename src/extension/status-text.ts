@@ -19,11 +19,15 @@ export function isWorking(state: CodingState | null): boolean {
   return !GATE_NODES.includes(state.currentNode) && !TERMINAL_NODES.includes(state.currentNode);
 }
 
-/** `Ironbees 2/5 · Validating`; the iteration shows once the coder has started. */
-export function statusText(state: CodingState | null): string {
+/**
+ * `Ironbees 2/5 · Validating`; the iteration shows once the coder has started. A run shown but not
+ * followed (after a window reload) is `paused`: `Ironbees 2/5 · Paused (Coding)` until it is resumed.
+ */
+export function statusText(state: CodingState | null, paused = false): string {
   if (!state) return 'Ironbees';
   const iteration = state.iterationCount > 0 ? ` ${state.iterationCount}/${state.maxIterations}` : '';
-  return `Ironbees${iteration} · ${nodeLabel(state.currentNode)}`;
+  const where = nodeLabel(state.currentNode);
+  return `Ironbees${iteration} · ${paused && !TERMINAL_NODES.includes(state.currentNode) ? `Paused (${where})` : where}`;
 }
 
 /** The codicon in front of the text: a spinner while working, the outcome when done. */

@@ -72,6 +72,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('refreshHistory') }),
   /** A click on a timeline step: the panel wants that step's turns (answered with `stepTurns`). */
   z.object({ type: z.literal('showStepTurns'), runId, node: z.enum(TURN_STEPS) }),
+  /** Opens the run's HANDOFF.md as a Markdown preview. */
+  z.object({ type: z.literal('openHandoff'), runId }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
@@ -98,6 +100,8 @@ export type ExtensionMessage =
       busy: boolean;
       /** The status bar's text, e.g. `Ironbees 2/5 · Validating`. */
       statusText: string;
+      /** The run did not finish and nothing follows it (after a window reload): the panel offers Resume. Additive. */
+      interrupted?: boolean;
     }
   | { type: 'review'; runId: string; files: FileReview[] }
   | { type: 'history'; runs: RunSummary[] }

@@ -1,5 +1,6 @@
 // `ironbees revert <runId>`: puts back every file the run changed, and says which.
 
+import { revertRun } from '../../core/workflow/revert-run';
 import { RunStore } from '../../core/workflow/store';
 import type { RevertArgs } from '../args';
 import { writeLine } from '../terminal';
@@ -8,7 +9,7 @@ import { checkWorkspace } from './context';
 
 export async function revertCommand(ctx: CommandContext, args: RevertArgs): Promise<number> {
   await checkWorkspace(args.workspace);
-  const report = await new RunStore(ctx.deps.createHost(args.workspace, ctx.logger)).journal.revert(args.runId);
+  const report = await revertRun(new RunStore(ctx.deps.createHost(args.workspace, ctx.logger)), args.runId);
   const out = (text: string): void => writeLine(ctx.io.stdout, text);
   if (report.restored.length === 0 && report.deleted.length === 0) {
     out(`Run ${args.runId} changed no files; nothing to revert.`);

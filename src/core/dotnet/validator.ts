@@ -3,7 +3,7 @@
 // runs only the test projects that can see it.
 
 import * as path from 'node:path';
-import type { Host } from '../host';
+import type { Host, RunOptions } from '../host';
 import type { Baseline, BuildResult, CompilationError, TestFailure, TestResult } from '../model';
 import type { TraceSink } from '../trace';
 import { errorMessage } from '../errors';
@@ -113,9 +113,9 @@ async function withoutReferenceWalk(options: ValidatorOptions, graph: ProjectGra
   return ordered;
 }
 
-async function testProjects(options: ValidatorOptions, graph: ProjectGraph, projects: readonly ProjectNode[], only?: Map<string, string[]>): Promise<TestRun> {
+async function testProjects(options: ValidatorOptions, graph: ProjectGraph, projects: readonly ProjectNode[], only?: Map<string, string[]>, sessionHost: Host = options.host): Promise<TestRun> {
   const modeFrom = path.dirname(graph.target.absPath);
-  const session = dotnetSession(options.host, options.target);
+  const session = dotnetSession(sessionHost, options.target);
   const assemblies = session.assemblies.forProjects(graph.projects);
   const run = await runTests({ host: options.host, projects, timeoutMs: options.timeouts.testMs, signal: options.signal, modeFrom, only, assemblies });
   session.rememberFailures(run.failedByProject);
@@ -153,8 +153,10 @@ export async function captureBaseline(options: ValidatorOptions): Promise<Baseli
   const session = dotnetSession(options.host, options.target);
   const graph = await session.graph();
   const fullScope: ChangeScope = { full: true, needsRestore: true, buildRoots: [], testProjects: graph.projects.filter((project) => project.isTest) };
-  const build = await buildScope(options, session, graph, fullScope);
-  const test = build.success ? (await testProjects(options, graph, fullScope.testProjects)).result : null;
+  // Its terminals say "baseline": red output here is the starting point, not the agent's doing.
+  const labelled = { ...options, host: withProcessLabel(options.host, 'baseline') };
+  const build = await buildScope(labelled, session, graph, fullScope);
+  const test = build.success ? (await testProjects(labelled, graph, fullScope.testProjects, undefined, options.host)).result : null;
   const detail = `${graph.target.relPath}: ${describeBuild(build)}; ${describeTests(test)}`;
   record(options, 'baseline', build.success && (test?.success ?? false), Date.now() - startedAt, detail);
   return { build, test, capturedAt: new Date(options.host.clock.now()).toISOString() };
@@ -231,4 +233,13 @@ export async function validate(options: ValidateOptions): Promise<ValidationOutc
     fixedFailures: comparison.fixedFailures,
     toleratedFailures,
   };
+}
+
+/** The same host, whose commands carry `label` (a VS Code task names its terminal after it). */
+function withProcessLabel(host: Host, label: string): Host {
+  const labelled = Object.create(host) as Host;
+  Object.defineProperty(labelled, 'process', {
+    value: { run: (command: string, args: readonly string[], options: RunOptions) => host.process.run(command, args, { ...options, label }) },
+  });
+  return labelled;
 }

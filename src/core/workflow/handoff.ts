@@ -86,7 +86,7 @@ function diffLines(attempts: readonly AttemptRecord[]): string[] {
   const lines: string[] = [];
   if (attempts.length > shown.length) lines.push(`(${attempts.length - shown.length} earlier proposal(s) not shown; state.json keeps them.)`, '');
   for (const attempt of shown) {
-    const what = attempt.outcome === 'applied' ? 'applied' : 'rejected by the person';
+    const what = attempt.outcome === 'applied' ? 'applied' : attempt.outcome === 'rejected' ? 'rejected by the person' : 'not applied: a file changed on disk under review';
     lines.push(`### Iteration ${attempt.iteration} — ${what}`, '');
     lines.push(...(attempt.diff ? fenced(attempt.diff, 'diff') : ['(no changes)']), '');
   }

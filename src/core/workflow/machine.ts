@@ -10,8 +10,7 @@ import { EMPTY_USAGE, addUsage } from '../model';
 import type { ErrorContext, ExecutionPlan, IterationRecord, Usage } from '../model';
 import { OrchestratorError, errorMessage } from '../errors';
 import { applyFileDecisions, describeRejectedDiffs } from './diff-decisions';
-import { attemptOf } from './handoff';
-import { planUnchangedAfterFeedback } from './plan-unchanged';
+import { attemptWithSummary, editedPlanVersions, newPlanVersion, withGuidance } from './steering';
 import { toCodingState } from './run-context';
 import type {
   BaselineInput,
@@ -36,6 +35,8 @@ import { mergeInstructionsRead } from './instructions-read';
 import { withBudget } from './budget';
 import type { BudgetReached, RunBudget } from './budget';
 import { stuckOrFailed } from './stuck';
+import { escalationReason, iterationLeft, rejectionReasons } from './escalation';
+import { conflictOrFailed, overConflict } from './edit-conflict';
 
 function notProvided(name: string): never {
   throw new OrchestratorError(`The ${name} step has no implementation; provide it with machine.provide()`);
@@ -66,9 +67,11 @@ export const runMachine = setup({
     diffsNeedApproval: ({ context }, params: { editCount: number }) => {
       if (params.editCount === 0) return false;
       const policy = context.workflow.approval.diffs;
-      return policy === 'always' || (policy === 'first' && context.iterationCount <= 1);
+      // "first": until the person accepted a proposal (a rejected one uses an iteration but is not the first accepted).
+      return policy === 'always' || (policy === 'first' && (context.iterationCount <= 1 || (context.attempts !== undefined && !context.attempts.some((a) => a.outcome === 'applied'))));
     },
     verdictIs: (_, params: { verdict: string; expected: string }) => params.verdict === params.expected,
+    iterationLeft: ({ context }) => iterationLeft(context),
     helpWasRequestedWhilePlanning: ({ context }) => context.helpRequest?.from === 'PLAN',
     somethingAccepted: ({ context }, params: { files: RunEventFiles }) =>
       applyFileDecisions(context.codeDiffs, params.files).length > 0,
@@ -76,7 +79,7 @@ export const runMachine = setup({
   actions: {
     assignBaseline: assign((_, params: { baseline: Baseline }) => ({ baseline: params.baseline })),
     assignPlan: assign(({ context }, params: PlanOutput) => ({
-      planUnchangedAfterFeedback: planUnchangedAfterFeedback({ spec: context.spec, plan: context.plan, feedback: context.planFeedback }, params),
+      ...newPlanVersion(context, params),
       spec: params.spec,
       plan: params.plan,
       planFeedback: null,
@@ -86,10 +89,11 @@ export const runMachine = setup({
       instructionsRead: mergeInstructionsRead(context.instructionsRead, params.instructionsRead),
     })),
     assignPlanFeedback: assign((_, params: { feedback: string }) => ({ planFeedback: params.feedback })),
-    assignEditedPlan: assign(({ context }, params: { plan?: ExecutionPlan }) => ({ plan: params.plan ?? context.plan, planApprovedByPerson: true })),
+    assignEditedPlan: assign(({ context }, params: { plan?: ExecutionPlan }) => ({ plan: params.plan ?? context.plan, planApprovedByPerson: true, planVersions: editedPlanVersions(context, params.plan) })),
     startFirstIteration: assign(({ context }) => ({ iterationCount: Math.max(1, context.iterationCount) })),
     assignCode: assign(({ context }, params: CodeOutput) => ({
       codeDiffs: params.edits,
+      editConflict: null,
       coderSummary: params.summary,
       usage: addUsage(context.usage, params.usage),
       instructionsRead: mergeInstructionsRead(context.instructionsRead, params.instructionsRead),
@@ -97,7 +101,7 @@ export const runMachine = setup({
     acceptAllDiffs: assign(({ context }) => ({
       approvedEdits: context.codeDiffs,
       rejections: null,
-      attempts: [...(context.attempts ?? []), attemptOf(context.iterationCount, 'applied', context.codeDiffs)],
+      attempts: [...(context.attempts ?? []), attemptWithSummary(context, 'applied', context.codeDiffs)],
     })),
     acceptSomeDiffs: assign(({ context }, params: { files: RunEventFiles }) => {
       const approvedEdits = applyFileDecisions(context.codeDiffs, params.files);
@@ -107,11 +111,11 @@ export const runMachine = setup({
       return {
         approvedEdits,
         rejections,
-        attempts: [...(context.attempts ?? []), attemptOf(context.iterationCount, 'applied', approvedEdits, rejections)],
+        attempts: [...(context.attempts ?? []), attemptWithSummary(context, 'applied', approvedEdits, rejections)],
       };
     }),
     rejectDiffs: assign(({ context }, params: { feedback: string }) => ({
-      attempts: [...(context.attempts ?? []), attemptOf(context.iterationCount, 'rejected', context.codeDiffs, params.feedback)],
+      attempts: [...(context.attempts ?? []), attemptWithSummary(context, 'rejected', context.codeDiffs, params.feedback)],
       approvedEdits: [],
       rejections: describeRejectedDiffs(context.codeDiffs, undefined),
       guidance: params.feedback,
@@ -139,10 +143,14 @@ export const runMachine = setup({
         buildResult: params.build,
         testResult: params.test,
         passed: params.passed,
+        fixedTests: params.fixedTests ?? [],
         errorContext: withPersonsWords(params.errorContext, context),
         iterations: [...context.iterations.filter((r) => r.iteration !== record.iteration), record],
       };
     }),
+    // A rejected proposal used its iteration; the person's words (set by rejectDiffs) go to the next.
+    reproposeOverConflict: assign(({ context }, params: { files: string[] }) => overConflict(context, params.files)),
+    countRejectedIteration: assign(({ context }) => ({ iterationCount: context.iterationCount + 1 })),
     nextIteration: assign(({ context }) => ({
       iterationCount: context.iterationCount + 1,
       rejections: null,
@@ -153,6 +161,7 @@ export const runMachine = setup({
       maxIterations: context.maxIterations + extraIterations(params.additionalIterations),
       iterationCount: context.iterationCount + 1,
       guidance: params.guidance,
+      guidanceGiven: withGuidance(context, context.iterationCount + 1, params.guidance),
       rejections: null,
       helpRequest: null,
       errorContext: context.errorContext
@@ -166,6 +175,7 @@ export const runMachine = setup({
     replanWithGuidance: assign(({ context }, params: { guidance: string; budget?: RunBudget }) => ({
       workflow: withBudget(context.workflow, params.budget),
       planFeedback: `You asked for help: ${context.helpRequest?.reason ?? '(no reason given)'}\nThe person answered: ${params.guidance}`,
+      guidanceGiven: withGuidance(context, context.iterationCount, params.guidance),
       helpRequest: null,
     })),
     assignHandoff: assign((_, params: HandoffOutput) => ({ handoffPath: params.handoffPath })),
@@ -260,12 +270,9 @@ export const runMachine = setup({
             actions: { type: 'acceptSomeDiffs', params: ({ event }) => ({ files: event.files }) },
           },
           // Every file rejected one by one: the same as rejecting the change.
-          {
-            target: 'CODE',
-            actions: { type: 'rejectDiffs', params: ({ event }) => ({ feedback: rejectionReasons(event.files) }) },
-          },
+          ...rejected<Extract<RunEvent, { type: 'APPROVE' }>>(({ event }) => ({ feedback: rejectionReasons(event.files) })),
         ],
-        REJECT: { target: 'CODE', actions: { type: 'rejectDiffs', params: ({ event }) => ({ feedback: event.feedback }) } },
+        REJECT: rejected<Extract<RunEvent, { type: 'REJECT' }>>(({ event }) => ({ feedback: event.feedback })),
       },
     },
     VALIDATE: {
@@ -283,7 +290,7 @@ export const runMachine = setup({
           guidance: context.guidance,
         }),
         onDone: { target: 'DECIDE', actions: { type: 'assignValidation', params: ({ event }) => event.output } },
-        onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+        onError: conflictOrFailed(),
       },
     },
     DECIDE: {
@@ -312,11 +319,7 @@ export const runMachine = setup({
         input: ({ context }) => ({
           state: toCodingState(context, 'ESCALATE', new Date().toISOString()),
           iterations: context.iterations,
-          reason: context.helpRequest?.budget
-            ? `${context.helpRequest.budget.message} The run stopped during ${context.helpRequest.from}; raise the budget to continue, or stop.`
-            : context.helpRequest
-            ? `Help was requested during ${context.helpRequest.from}: ${context.helpRequest.reason}`
-            : `Validation still fails after ${context.iterationCount} of ${context.maxIterations} iterations.`,
+          reason: escalationReason(context),
         }),
         onDone: { target: 'WAIT_HUMAN', actions: { type: 'assignHandoff', params: ({ event }) => event.output } },
         onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
@@ -380,9 +383,12 @@ function withPersonsWords(errorContext: ErrorContext | null, context: RunContext
   };
 }
 
-function rejectionReasons(files: RunEventFiles): string {
-  const reasons = (files ?? []).map((f) => f.reason).filter((r): r is string => Boolean(r));
-  return reasons.length ? reasons.join('; ') : 'The person rejected every proposed file.';
+/** Rejected diffs: code again with the person's words while iterations are left, else hand over. */
+function rejected<E extends RunEvent>(feedback: (args: { event: E }) => { feedback: string }) {
+  return [
+    { guard: 'iterationLeft', target: 'CODE', actions: [{ type: 'rejectDiffs', params: feedback }, 'countRejectedIteration'] },
+    { target: 'ESCALATE', actions: { type: 'rejectDiffs', params: feedback } },
+  ] as const;
 }
 
 export type RunMachine = typeof runMachine;

@@ -148,7 +148,7 @@ export class RunOrchestrator implements Orchestrator {
     if (TERMINAL_NODES.includes(persisted.codingState.currentNode)) return;
     const now = new Date().toISOString();
     const machine = { ...(persisted.machine as Record<string, unknown>), value: 'CANCELLED', status: 'done', children: {} };
-    const stopped: CodingState = { ...persisted.codingState, currentNode: 'CANCELLED', timestamp: now };
+    const stopped: CodingState = endedDuring({ ...persisted.codingState, currentNode: 'CANCELLED', timestamp: now }, persisted.codingState.currentNode);
     // Like any run that ends, it leaves a hand-off for whoever picks it up.
     const handoffPath = await this.store.writeHandoff(stateId, renderHandoff(stopped, iterationsOf(stopped), endReason(stopped)));
     const codingState: CodingState = { ...stopped, metadata: { ...stopped.metadata, handoffPath } };
@@ -209,7 +209,7 @@ export class RunOrchestrator implements Orchestrator {
       if (node === lastNode) return;
       const from = lastNode;
       lastNode = node;
-      const state = toCodingState(snapshot.context, node, new Date().toISOString());
+      const state = endedDuring(toCodingState(snapshot.context, node, new Date().toISOString()), from);
       // Said once per run in the log, as it is in state.json and HANDOFF.md: the model alone excuses no failure.
       if (node === 'VALIDATE' && typeof state.metadata.ignoredKnownFailures === 'string' && !warnedIgnored) {
         warnedIgnored = true;
@@ -348,6 +348,15 @@ function plusInFlight(run: PersistedRun, inFlight: Usage): PersistedRun {
     codingState: { ...run.codingState, usage },
     machine: machine?.context ? { ...machine, context: { ...machine.context, usage } } : run.machine,
   };
+}
+
+/**
+ * A run that fails or is cancelled says during which step (additive metadata `endedDuring`), so the
+ * panel ticks only the steps it reached and marks the one it stopped in.
+ */
+function endedDuring(state: CodingState, from: WorkflowNode | null): CodingState {
+  if ((state.currentNode !== 'FAILED' && state.currentNode !== 'CANCELLED') || from === null || TERMINAL_NODES.includes(from)) return state;
+  return { ...state, metadata: { ...state.metadata, endedDuring: from } };
 }
 
 function iterationsOf(state: CodingState): IterationRecord[] {

@@ -51,6 +51,8 @@ export interface RunContext {
   buildResult: BuildResult | null;
   testResult: TestResult | null;
   errorContext: ErrorContext | null;
+  /** Tests that failed in the baseline and passed at the last validation. Absent in runs persisted before. */
+  fixedTests?: string[];
   passed: boolean;
   iterationCount: number;
   maxIterations: number;
@@ -76,17 +78,45 @@ export interface RunContext {
   planApprovedByPerson?: boolean;
   /** Every instructions file an agent of the run was given, by path (the latest step's read last). */
   instructionsRead?: InstructionsFileRead[];
+  /** Each plan version with what made it (steering.ts). Absent in runs persisted before. */
+  planVersions?: PlanVersion[];
+  /** The person's guidance at each escalation, kept after the run continues. Absent in runs persisted before. */
+  guidanceGiven?: GuidanceGiven[];
+  /** Files the person changed under review, so the approved edits were not applied; the coder proposes again (edit-conflict.ts). */
+  editConflict?: string[] | null;
+}
+
+/** A version of the plan and what made it (steering.ts keeps the list). */
+export interface PlanVersion {
+  version: number;
+  summary: string;
+  stepCount: number;
+  /** What the person said that made this version: rejection feedback, an answer to a request for help, or their own edit. Null for the first plan. */
+  feedback: string | null;
+  /** True when the planner returned the very plan the person had rejected. */
+  unchanged: boolean;
+  /** Who made it: the planner, or the person editing the plan at its gate. */
+  by: 'planner' | 'person';
+}
+
+export interface GuidanceGiven {
+  /** The iteration the guidance was given for (the one about to start). */
+  iteration: number;
+  guidance: string;
 }
 
 /** One proposal of the coder and what became of it, with its diffs (capped) for the hand-off. */
 export interface AttemptRecord {
   iteration: number;
-  outcome: 'applied' | 'rejected';
+  /** `not applied`: accepted, but a file changed on disk under review, so nothing was written. */
+  outcome: 'applied' | 'rejected' | 'not applied';
   files: string[];
   /** Why the person rejected it, or the parts of it they rejected. */
   feedback?: string;
   /** The unified diffs of what was applied (or proposed, when rejected), capped in size. */
   diff: string;
+  /** The coder's own summary of this proposal. */
+  summary?: string;
 }
 
 /** The working states a run can be pulled out of by a request for help (`help` in the node table). */
@@ -170,6 +200,8 @@ export interface ValidateOutput {
   errorContext: ErrorContext | null;
   newErrors: number;
   newFailures: number;
+  /** Baseline failures that ran this time and passed (the validator's `fixedFailures`). */
+  fixedTests?: string[];
 }
 
 export interface DecideInput {
@@ -273,6 +305,8 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       // Additive: present (true) only when the current plan is the one the person rejected, returned unchanged.
       planUnchangedAfterFeedback: context.planUnchangedAfterFeedback ? true : undefined,
       coderSummary: context.coderSummary || undefined,
+      // Additive: the baseline's failing tests the last validation saw pass, for the panel's before → after.
+      fixedTests: context.fixedTests?.length ? context.fixedTests : undefined,
       approvedFiles: context.approvedEdits.map((e) => e.filePath),
       rejections: context.rejections ?? undefined,
       guidance: context.guidance ?? undefined,
@@ -283,6 +317,11 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       helpRequest: context.helpRequest ?? undefined,
       ignoredKnownFailures: ignoredKnownFailures(context).length ? ignoredKnownFailuresNote(ignoredKnownFailures(context)) : undefined,
       instructionsRead: context.instructionsRead?.length ? context.instructionsRead : undefined,
+      // Additive: the steering trail the panel shows (plan versions, the person's guidance at escalations).
+      planVersions: context.planVersions?.length ? context.planVersions : undefined,
+      guidanceGiven: context.guidanceGiven?.length ? context.guidanceGiven : undefined,
+      // Additive: set while the coder proposes again over files the person changed under review.
+      editConflict: context.editConflict?.length ? context.editConflict : undefined,
     }),
   };
 }

@@ -174,6 +174,7 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
         errorContext: stored.errorContext,
         newErrors: outcome.newBuildErrors.length,
         newFailures: outcome.newTestFailures.length,
+        fixedTests: outcome.fixedFailures,
       };
     }),
 

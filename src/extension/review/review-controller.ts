@@ -14,6 +14,7 @@ import { ReviewDocumentProvider } from './diff-documents';
 import { HunkCodeLensProvider } from './hunk-codelens';
 import { ReviewModel } from './review-model';
 import { ORIGINAL_SCHEME, PROPOSED_SCHEME, parseReviewUri, reviewUri } from './review-uris';
+import { nextHunk } from './hunk-navigation';
 
 export const REVIEWING_CONTEXT_KEY = 'ironbees.reviewing';
 
@@ -105,6 +106,33 @@ export class ReviewController extends Disposable {
   async rejectAll(feedback: string): Promise<void> {
     this.requireModel();
     await this.controller.decideDiffs({ type: 'REJECT', feedback });
+  }
+
+  /** Accepts every file not rejected yet, whole, and sends the verdict. */
+  async acceptAll(): Promise<void> {
+    const model = this.requireModel();
+    for (const filePath of model.pending()) model.setFile(filePath, true);
+    this.lenses.refresh();
+    this.fire();
+    await this.submit();
+  }
+
+  /** Moves the cursor to the next hunk of the review (the next file's first when this one has no more), in the diff. */
+  async goToNextHunk(): Promise<void> {
+    const model = this.requireModel();
+    const active = vscode.window.activeTextEditor;
+    const ref = active ? parseReviewUri(active.document.uri) : null;
+    const here = active && ref ? { filePath: ref.filePath, line: active.selection.active.line } : null;
+    const target = nextHunk(model, here?.filePath, here?.line ?? -1);
+    if (!target) return;
+    const uri = reviewUri('proposed', model.runId, target.filePath).toString();
+    const find = (): vscode.TextEditor | undefined => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri);
+    if (!find()) await this.openDiff(target.filePath, model.runId);
+    const editor = find();
+    if (!editor) return;
+    const position = new vscode.Position(target.line, 0);
+    editor.selection = new vscode.Selection(position, position);
+    editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 
   /** The file of the review that an editor-title action or the palette means. */

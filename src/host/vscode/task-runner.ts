@@ -54,7 +54,8 @@ export class TaskProcessRunner implements ProcessRunner {
   }
 
   private async runAsTask(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
-    const name = `${command} ${args[0]}`;
+    // A labelled command (the baseline) says so in its terminal's name: "Ironbees: baseline dotnet test".
+    const name = `${options.label ? `${options.label} ` : ''}${command} ${args[0]}`;
     const stop = new AbortController();
     const onAbort = (): void => stop.abort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -70,6 +71,7 @@ export class TaskProcessRunner implements ProcessRunner {
       onDidClose: closer.event,
       open: () => {
         opened();
+        if (options.label === 'baseline') writer.fire(`\x1b[1mIronbees baseline: the build and tests before any edit. What fails here already failed; it is not the agent's doing.\x1b[0m\r\n`);
         writer.fire(`\x1b[2m> ${command} ${args.join(' ')}\x1b[0m\r\n`);
         const running = this.direct.run(command, args, {
           ...options,

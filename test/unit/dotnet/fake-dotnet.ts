@@ -22,6 +22,8 @@ export interface BuildReply {
 export interface RecordedCall {
   args: string[];
   env: Record<string, string>;
+  /** What the command was for (RunOptions.label), e.g. baseline. */
+  label?: string;
 }
 
 export function trxOf(tests: readonly FakeTest[]): string {
@@ -60,7 +62,7 @@ export class FakeDotnet implements ProcessRunner {
 
   async run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
     if (this.missing) throw Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT' });
-    this.calls.push({ args: [...args], env: { ...options.env } });
+    this.calls.push({ args: [...args], env: { ...options.env }, ...(options.label ? { label: options.label } : {}) });
     const base = { stdout: '', stderr: '', durationMs: 5, timedOut: false, cancelled: false };
     if (args[0] === 'build') {
       const reply = this.builds[Math.min(this.buildIndex++, this.builds.length - 1)] ?? {};

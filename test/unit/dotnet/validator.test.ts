@@ -63,6 +63,16 @@ describe('validator (scripted dotnet)', () => {
     );
   });
 
+  it('labels every command of the baseline "baseline" (its terminal says so), and no later one', async () => {
+    const baseline = await captureBaseline(options());
+    assert.ok(fake.calls.length >= 3);
+    assert.deepEqual([...new Set(fake.calls.map((call) => call.label))], ['baseline']);
+    fake.calls.length = 0;
+    await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
+    assert.ok(fake.calls.length >= 2);
+    assert.deepEqual([...new Set(fake.calls.map((call) => call.label))], [undefined]);
+  });
+
   it('builds several affected projects through one generated traversal project', async () => {
     const baseline = await captureBaseline(options());
     fake.calls.length = 0;

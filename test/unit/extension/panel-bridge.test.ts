@@ -74,6 +74,7 @@ function setup(): { bridge: PanelBridge; controller: FakeController; calls: stri
     resumeRun: record('resumeRun'),
     revertRun: record('revertRun'),
     openFile: record('openFile'),
+    openHandoff: record('openHandoff'),
   };
   const review = { review: null, onDidChangeReview: new FakeEvent<unknown>().event, setFile: record('setFile'), openDiff: record('openDiff') };
   const warnings: string[] = [];
@@ -138,6 +139,23 @@ describe('PanelBridge: answers name the run they answer', () => {
     await bridge.handle({ type: 'resumeRun', runId: 'run-old' });
     await bridge.handle({ type: 'revertRun', runId: 'run-old' });
     assert.deepEqual(calls, ['resumeRun ["run-old"]', 'revertRun ["run-old",{"confirm":true}]']);
+  });
+
+  it('opens the hand-off of the run the panel names (HANDOFF.md as a preview)', async () => {
+    const { bridge, controller, calls } = setup();
+    controller.state = makeRun({ stateId: 'run-new' });
+    await bridge.handle({ type: 'openHandoff', runId: 'run-old' });
+    assert.deepEqual(calls, ['openHandoff ["run-old"]']);
+  });
+
+  it('posts whether the run shown is interrupted (after a reload), for the Resume banner', async () => {
+    const { controller, posted, gate } = setup();
+    await gate.open(async () => []);
+    Object.assign(controller, { interrupted: true });
+    controller.setState(makeRun({ stateId: 'run-1', currentNode: 'CODE' }));
+    await new Promise((resolve) => setImmediate(resolve));
+    const last = posted.filter((m) => m.type === 'state').at(-1);
+    assert.equal(last?.type === 'state' && last.interrupted, true);
   });
 });
 

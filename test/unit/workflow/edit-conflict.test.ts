@@ -1,5 +1,6 @@
 // A person may edit a file while the run waits for diff approval. Applying the approved edits must
-// then refuse, naming the file, and write nothing; the run ends FAILED with that error.
+// then refuse, naming the file, and write nothing; the coder then proposes again against the
+// person's version (or, with no iteration left, a person is asked).
 
 import { strict as assert } from 'node:assert';
 import type { OrchestratorDeps } from '../../../src/core/workflow/step-actors';
@@ -72,12 +73,13 @@ describe('applying approved edits over a file changed on disk', function () {
     assert.equal(ws.read('src/A.cs')?.toString(), 'c\n');
   });
 
-  it('ends the run FAILED with the file named, in the state and in HANDOFF.md, and the person’s edit kept', async () => {
+  it('re-proposes against the person’s version instead of failing: the coder is told, their edit is never overwritten', async () => {
     ws.write('src/Calc.cs', CALC_BEFORE);
+    const personal = CALC_BEFORE.replace('a - b', 'a + b /* fixed by hand */');
     const steps = new FakeSteps()
       .script('captureBaseline', { output: baseline() })
       .script('plan', { output: planOutput() })
-      .script('code', { output: codeOutput([makeFileEdit('src/Calc.cs', CALC_BEFORE, CALC_AFTER)]) });
+      .script('code', { output: codeOutput([makeFileEdit('src/Calc.cs', CALC_BEFORE, CALC_AFTER)], 'First proposal') }, { output: codeOutput([makeFileEdit('src/Calc.cs', personal, `${personal}// on top\n`)], 'Again, on your version') });
     // The real VALIDATE step: it applies the edits before it builds, so it fails before any dotnet runs.
     const deps = { host: ws.host } as unknown as OrchestratorDeps;
     const orchestrator = new RunOrchestrator(ws.host, (runStore, traceFor) => ({
@@ -85,15 +87,42 @@ describe('applying approved edits over a file changed on disk', function () {
       validate: createStepActors(deps, runStore, traceFor).validate,
       writeHandoff: createStepActors(deps, runStore, traceFor).writeHandoff,
     }));
-    const stream = new StateStream(orchestrator.execute('Fix Add', workflow({ workspaceRoot: ws.dir, approval: { plan: 'never', diffs: 'always' } }), AbortSignal.timeout(10_000)));
+    const stream = new StateStream(orchestrator.execute('Fix Add', workflow({ workspaceRoot: ws.dir, maxIterations: 2, approval: { plan: 'never', diffs: 'always' } }), AbortSignal.timeout(10_000)));
     const waiting = await stream.until('WAIT_DIFF_APPROVAL');
-    ws.write('src/Calc.cs', CALC_BEFORE.replace('a - b', 'a + b /* fixed by hand */'));
+    ws.write('src/Calc.cs', personal);
     await orchestrator.approve(waiting.stateId, { type: 'APPROVE' });
-    const failed = await stream.until('FAILED');
-    assert.match(String(failed.metadata.error), /src\/Calc\.cs changed on disk/);
-    assert.match(String(failed.metadata.error), /nothing was written/);
-    assert.equal(ws.read('src/Calc.cs')?.toString(), CALC_BEFORE.replace('a - b', 'a + b /* fixed by hand */'));
-    assert.match(ws.runFile(waiting.stateId, 'HANDOFF.md') ?? '', /## Error\n\nsrc\/Calc\.cs changed on disk/);
+    const again = await stream.until('WAIT_DIFF_APPROVAL');
+    assert.deepEqual(stream.nodes().slice(-4), ['WAIT_DIFF_APPROVAL', 'VALIDATE', 'CODE', 'WAIT_DIFF_APPROVAL'], 'no FAILED');
+    assert.equal(ws.read('src/Calc.cs')?.toString(), personal, "the person's edit is kept");
     assert.deepEqual(await orchestrator.store.journal.touchedFiles(waiting.stateId), []);
+    const told = steps.inputs.code[1]?.errorContext?.text ?? '';
+    assert.match(told, /^Your approved changes were NOT applied: the person edited src\/Calc\.cs while your proposal was under review/);
+    assert.equal(steps.inputs.code[1]?.iteration, 2, 'the round uses an iteration');
+    assert.equal(again.codeDiffs[0]?.originalContent, personal, 'the new proposal starts from their version');
+    assert.equal(again.metadata.editConflict, undefined, 'cleared once the coder proposed again');
+    const attempts = again.metadata.attempts as { outcome: string; feedback?: string }[];
+    assert.deepEqual([attempts[0]?.outcome, attempts[0]?.feedback], ['not applied', 'src/Calc.cs changed on disk under review']);
+  });
+
+  it('with no iteration left, hands over to a person naming the file, still without writing', async () => {
+    ws.write('src/Calc.cs', CALC_BEFORE);
+    const steps = new FakeSteps()
+      .script('captureBaseline', { output: baseline() })
+      .script('plan', { output: planOutput() })
+      .script('code', { output: codeOutput([makeFileEdit('src/Calc.cs', CALC_BEFORE, CALC_AFTER)]) });
+    const deps = { host: ws.host } as unknown as OrchestratorDeps;
+    const orchestrator = new RunOrchestrator(ws.host, (runStore, traceFor) => ({
+      ...steps.actors(),
+      validate: createStepActors(deps, runStore, traceFor).validate,
+      writeHandoff: createStepActors(deps, runStore, traceFor).writeHandoff,
+    }));
+    const stream = new StateStream(orchestrator.execute('Fix Add', workflow({ workspaceRoot: ws.dir, maxIterations: 1, approval: { plan: 'never', diffs: 'always' } }), AbortSignal.timeout(10_000)));
+    const waiting = await stream.until('WAIT_DIFF_APPROVAL');
+    ws.write('src/Calc.cs', `${CALC_BEFORE}// mine\n`);
+    await orchestrator.approve(waiting.stateId, { type: 'APPROVE' });
+    const human = await stream.until('WAIT_HUMAN');
+    assert.deepEqual(human.metadata.editConflict, ['src/Calc.cs']);
+    assert.match(ws.runFile(waiting.stateId, 'HANDOFF.md') ?? '', /src\/Calc\.cs changed on disk while the proposal was under review, so it was not applied \(the person's version is kept\)/);
+    assert.equal(ws.read('src/Calc.cs')?.toString(), `${CALC_BEFORE}// mine\n`);
   });
 });

@@ -71,6 +71,19 @@ describe('orchestrator', function () {
       assert.deepEqual(final.testResult, passing().test);
     });
 
+    it('keeps the baseline failures the validator saw pass (fixedTests), for the panel’s before → after', async () => {
+      const steps = new FakeSteps()
+        .script('captureBaseline', { output: baseline() })
+        .script('plan', { output: planOutput() })
+        .script('code', { output: codeOutput() })
+        .script('validate', { output: { ...passing(), fixedTests: ['Calc.WasBroken'] } });
+      const { stream } = start(steps, UNATTENDED);
+      const done = await stream.until('SUCCESS');
+      assert.deepEqual(done.metadata.fixedTests, ['Calc.WasBroken']);
+      assert.deepEqual(ws.state(done.stateId).codingState.metadata.fixedTests, ['Calc.WasBroken']);
+      assert.equal(done.metadata.endedDuring, undefined, 'only a run that failed or was cancelled says where it stopped');
+    });
+
     it('writes state.json before each state is handed over, and one trace line per transition', async () => {
       const { stream } = start(happySteps(), UNATTENDED);
       for (;;) {
@@ -120,6 +133,7 @@ describe('orchestrator', function () {
       assert.equal(failed.metadata.error, 'the model refused');
       assert.ok(await stream.ends());
       assert.equal(ws.state(failed.stateId).codingState.metadata.error, 'the model refused');
+      assert.equal(ws.state(failed.stateId).codingState.metadata.endedDuring, 'PLAN', 'the panel marks the step it failed in');
       assert.match(ws.runFile(failed.stateId, 'HANDOFF.md') ?? '', /## Error\n\nthe model refused/);
     });
 
@@ -274,6 +288,7 @@ describe('orchestrator', function () {
       await eventually(() => steps.calls('plan') === 1, 'the planner started');
       await orchestrator.cancel(planning.stateId);
       assert.equal(ws.state(planning.stateId).codingState.currentNode, 'CANCELLED', 'persisted by the time cancel returns');
+      assert.equal(ws.state(planning.stateId).codingState.metadata.endedDuring, 'PLAN', 'the panel ticks only the steps reached');
       assert.deepEqual(await stream.rest(), ['CANCELLED']);
       assert.ok(steps.aborted.includes('plan'));
       assert.match(ws.runFile(planning.stateId, 'HANDOFF.md') ?? '', /stopped by a person/);
@@ -291,6 +306,7 @@ describe('orchestrator', function () {
       await later.cancel(coding.stateId);
       assert.equal(ws.state(coding.stateId).codingState.currentNode, 'CANCELLED');
       assert.equal(ws.transitions(coding.stateId).at(-1), 'CODE→CANCELLED');
+      assert.equal(ws.state(coding.stateId).codingState.metadata.endedDuring, 'CODE');
       assert.match(ws.runFile(coding.stateId, 'HANDOFF.md') ?? '', /\*\*State:\*\* CANCELLED/);
       assert.deepEqual(await new StateStream(later.resume(coding.stateId)).rest(), ['CANCELLED']);
       assert.equal(steps.calls('code'), 0);

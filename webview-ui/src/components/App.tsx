@@ -9,7 +9,7 @@ import { INITIAL_PANEL_STATE, reducePanel, type PanelAction, type PanelState } f
 import { parseExtensionMessage } from '../state/parse-message';
 import { proposedFiles } from '../state/files';
 import { validationView, escalationReasons } from '../state/validation';
-import { formatUsage } from '../state/format';
+import { formatUsage, nodeLabel } from '../state/format';
 import { isTerminal } from '../state/timeline';
 import { Button, Icon, IconButton } from './common';
 import { RequestBox } from './RequestBox';
@@ -20,6 +20,9 @@ import { ValidationSection } from './ValidationSection';
 import { EscalationSection } from './EscalationSection';
 import { HistorySection } from './HistorySection';
 import { RunInfoSection } from './RunInfoSection';
+import { SteeringSection } from './SteeringSection';
+import { HandoffBar } from './HandoffBar';
+import { steeringTrail } from '../state/steering';
 
 export function App(): ReactNode {
   const [state, dispatch] = useReducer(reducePanel, INITIAL_PANEL_STATE);
@@ -44,11 +47,25 @@ export function App(): ReactNode {
           <IconButton icon="close" label="Dismiss" onClick={() => dispatch({ type: 'dismissBanner', id: b.id })} />
         </div>
       ))}
+      {state.interrupted && state.run ? <InterruptedBanner run={state.run} /> : null}
       <RequestBox busy={state.busy} />
       <RunInfoSection info={state.modelInfo} run={state.run} />
       {state.run ? <RunView run={state.run} state={state} dispatch={dispatch} /> : state.connected ? <p className="muted">No run yet. Describe a change above and press Run.</p> : null}
       <HistorySection runs={state.history} live={state.run} busy={state.busy} />
     </main>
+  );
+}
+
+/** Stays while the run waits to be resumed (not a toast that hides): the window closed or reloaded mid-run. */
+function InterruptedBanner({ run }: { run: CodingState }): ReactNode {
+  return (
+    <div className="banner banner-warn" role="status" data-testid="banner-interrupted">
+      <Icon name="debug-pause" />
+      <span className="banner-text">Interrupted — the run stopped at {nodeLabel(run.currentNode)} when the window closed.</span>
+      <Button testId="resume" icon="debug-continue" onClick={() => send({ type: 'resumeRun', runId: run.stateId })}>
+        Resume
+      </Button>
+    </div>
   );
 }
 
@@ -73,6 +90,7 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
   const node = run.currentNode;
   const files = proposedFiles(run, state.review);
   const validation = validationView(run);
+  const trail = steeringTrail(run);
   // Keyed by run and node, so a gate's local "sent"/draft state starts fresh at each new gate.
   const gateKey = `${run.stateId}:${node}:${run.iterationCount}`;
   return (
@@ -87,9 +105,11 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
       </div>
       <TimelineTurns run={run} busy={state.busy} stepTurns={state.stepTurns} dispatch={dispatch} />
       {run.plan ? <PlanSection key={`plan:${gateKey}`} runId={run.stateId} plan={run.plan} waiting={node === 'WAIT_PLAN_APPROVAL'} /> : null}
+      {trail ? <SteeringSection trail={trail} /> : null}
       {files.length > 0 ? <FilesSection key={`files:${gateKey}`} runId={run.stateId} rows={files} waiting={node === 'WAIT_DIFF_APPROVAL'} /> : null}
       {validation ? <ValidationSection view={validation} /> : null}
       {node === 'WAIT_HUMAN' ? <EscalationSection key={`esc:${gateKey}`} runId={run.stateId} reasons={escalationReasons(run)} /> : null}
+      <HandoffBar run={run} interrupted={state.interrupted} />
       <div className="usage muted" data-testid="usage" title="Tokens and cost of this run">
         <Icon name="pulse" /> {formatUsage(run.usage)}
       </div>

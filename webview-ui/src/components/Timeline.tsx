@@ -2,13 +2,22 @@
 
 import type { ReactNode } from 'react';
 import type { CodingState } from '../../../src/core/model';
-import { buildTimeline } from '../state/timeline';
+import { conflictNote, endingNote, runTimeline } from '../state/timeline';
 import { Icon } from './common';
 
-const STATUS_ICON = { done: 'pass-filled', current: 'circle-large-filled', todo: 'circle-large-outline' } as const;
+const STATUS_ICON = {
+  done: 'pass-filled',
+  current: 'circle-large-filled',
+  todo: 'circle-large-outline',
+  failed: 'error',
+  stopped: 'circle-slash',
+  reverted: 'discard',
+} as const;
 
 export function Timeline({ run, busy }: { run: CodingState; busy: boolean }): ReactNode {
-  const entries = buildTimeline(run.currentNode);
+  const entries = runTimeline(run);
+  const ending = endingNote(run);
+  const conflict = conflictNote(run);
   return (
     <div className="timeline-block">
       <ol className="timeline" data-testid="timeline" aria-label="Workflow">
@@ -18,12 +27,24 @@ export function Timeline({ run, busy }: { run: CodingState; busy: boolean }): Re
             className={`timeline-item ${entry.status} node-${entry.node.toLowerCase()}`}
             aria-current={entry.status === 'current' ? 'step' : undefined}
             data-node={entry.node}
+            data-status={entry.status}
+            title={entry.note}
           >
             <Icon name={entry.status === 'current' && busy ? 'loading' : STATUS_ICON[entry.status]} spin={entry.status === 'current' && busy} />
             <span>{entry.label}</span>
           </li>
         ))}
       </ol>
+      {ending ? (
+        <div className={run.currentNode === 'FAILED' ? 'problem' : 'muted'} data-testid="ending-note" role={run.currentNode === 'FAILED' ? 'alert' : undefined}>
+          {ending}
+        </div>
+      ) : null}
+      {conflict ? (
+        <div className="muted" data-testid="conflict-note">
+          {conflict}
+        </div>
+      ) : null}
       <div className="muted" data-testid="iteration">
         Iteration {run.iterationCount}/{run.maxIterations}
       </div>

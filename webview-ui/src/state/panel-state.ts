@@ -26,6 +26,8 @@ export interface PanelState {
   run: CodingState | null;
   busy: boolean;
   statusText: string;
+  /** The run shown was left unfinished with nothing following it (a window reload): Resume is offered until it is resumed. */
+  interrupted: boolean;
   review: { runId: string; files: FileReview[] } | null;
   history: RunSummary[];
   settings: PanelSettings | null;
@@ -42,6 +44,7 @@ export const INITIAL_PANEL_STATE: PanelState = {
   run: null,
   busy: false,
   statusText: '',
+  interrupted: false,
   review: null,
   history: [],
   settings: null,
@@ -67,6 +70,7 @@ export function reducePanel(state: PanelState, action: ExtensionMessage | PanelA
         run: action.run,
         busy: action.busy,
         statusText: action.statusText,
+        interrupted: action.interrupted === true && action.run !== null,
         // A review belongs to one run; when the panel switches runs the old verdicts must not linger.
         review: sameRun ? state.review : null,
         // So do the turns shown.

@@ -11,6 +11,7 @@ const CHECKS: Record<ExtensionMessageType, (m: Fields) => boolean> = {
   state: (m) =>
     typeof m.busy === 'boolean' &&
     typeof m.statusText === 'string' &&
+    (m.interrupted === undefined || typeof m.interrupted === 'boolean') &&
     (m.run === null || isRunLike(m.run)),
   review: (m) => typeof m.runId === 'string' && Array.isArray(m.files) && m.files.every(isFileReviewLike),
   history: (m) => Array.isArray(m.runs) && m.runs.every((r) => isObject(r) && typeof r.runId === 'string'),

@@ -2,12 +2,22 @@
 
 import type { CodingState, CompilationError, TestFailure } from '../../../src/core/model';
 
+/** A build error, marked when the baseline build (before any edit) already had it. */
+export type MarkedBuildError = CompilationError & { preExisting: boolean };
+
+/** Where each test stands compared with the baseline: before → after. */
+export type TestChange = 'fixed' | 'still failing' | 'newly failing';
+
 export interface ValidationView {
   buildOk: boolean | null;
-  buildErrors: CompilationError[];
+  buildErrors: MarkedBuildError[];
   warningCount: number;
   tests: { total: number; passed: number; failed: number; skipped: number; ok: boolean } | null;
   failures: TestFailure[];
+  /** Tests that failed in the baseline and pass now (as the validator saw them run). */
+  fixed: string[];
+  /** What the baseline (before any edit) had, for the "before" of each figure; null when it was not captured. */
+  baseline: { buildOk: boolean; errorCount: number; failedTests: number | null } | null;
   timedOut: boolean;
 }
 
@@ -17,10 +27,14 @@ export function validationView(run: CodingState): ValidationView | null {
   if (build === null && test === null) return null;
   return {
     buildOk: build === null ? null : build.success,
-    buildErrors: build?.errors ?? [],
+    buildErrors: markBuildErrors(build?.errors ?? [], run),
     warningCount: build?.warnings.length ?? 0,
     tests: test === null ? null : { total: test.total, passed: test.passed, failed: test.failed, skipped: test.skipped, ok: test.success },
     failures: markPreExisting(test?.failures ?? [], run),
+    fixed: fixedTests(run),
+    baseline: run.baseline
+      ? { buildOk: run.baseline.build.success, errorCount: run.baseline.build.errors.length, failedTests: run.baseline.test ? run.baseline.test.failed : null }
+      : null,
     timedOut: Boolean(build?.timedOut || test?.timedOut),
   };
 }
@@ -35,6 +49,27 @@ function markPreExisting(failures: TestFailure[], run: CodingState): TestFailure
   return failures.map((f) =>
     f.preExisting !== undefined ? f : { ...f, preExisting: before.has(f.testName) || listed.has(f.testName) },
   );
+}
+
+/** A failing test's before → after: it failed before any edit too, or the run broke it. */
+export function testChange(failure: TestFailure): TestChange {
+  return failure.preExisting ? 'still failing' : 'newly failing';
+}
+
+/**
+ * Build errors the baseline build already had are marked. Compared without line numbers, which
+ * shift with edits above (as the validator compares them: file, code and message).
+ */
+function markBuildErrors(errors: CompilationError[], run: CodingState): MarkedBuildError[] {
+  const identity = (e: CompilationError): string => [e.filePath ?? '', e.code, e.message].join('\u0000');
+  const before = new Set((run.baseline?.build.errors ?? []).map(identity));
+  return errors.map((e) => ({ ...e, preExisting: before.has(identity(e)) }));
+}
+
+/** The baseline's failing tests the last validation ran and saw pass (state metadata `fixedTests`). */
+function fixedTests(run: CodingState): string[] {
+  const listed = run.metadata.fixedTests;
+  return Array.isArray(listed) ? listed.filter((name): name is string => typeof name === 'string') : [];
 }
 
 /** One line per thing that still fails, for the hand-off. */

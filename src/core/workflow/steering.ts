@@ -1,0 +1,37 @@
+// The steering trail: how the person steered the run, kept in the state so the panel can show it
+// after the fact. Each plan version with the feedback that made it (and whether it came back
+// unchanged), each proposal with the coder's own summary, and every piece of guidance given at an
+// escalation (which the next iteration would otherwise forget once the coder has read it).
+
+import type { ExecutionPlan, FileEdit } from '../model';
+import { attemptOf } from './handoff';
+import { planUnchangedAfterFeedback } from './plan-unchanged';
+import type { AttemptRecord, GuidanceGiven, PlanVersion, RunContext } from './run-context';
+
+/** The planner's new plan: whether it is the one the person rejected, unchanged, and the versions with it. */
+export function newPlanVersion(context: RunContext, next: { spec: string; plan: ExecutionPlan }): Pick<RunContext, 'planUnchangedAfterFeedback' | 'planVersions'> {
+  const unchanged = planUnchangedAfterFeedback({ spec: context.spec, plan: context.plan, feedback: context.planFeedback }, next);
+  return { planUnchangedAfterFeedback: unchanged, planVersions: withPlanVersion(context, next.plan, { feedback: context.planFeedback, unchanged, by: 'planner' }) };
+}
+
+/** The versions after the person approved the plan: one more when they edited it. */
+export function editedPlanVersions(context: RunContext, edited: ExecutionPlan | undefined): PlanVersion[] | undefined {
+  return edited ? withPlanVersion(context, edited, { feedback: 'Edited by the person at the plan gate', unchanged: false, by: 'person' }) : context.planVersions;
+}
+
+function withPlanVersion(context: RunContext, plan: ExecutionPlan, how: { feedback: string | null; unchanged: boolean; by: PlanVersion['by'] }): PlanVersion[] {
+  const versions = context.planVersions ?? [];
+  return [...versions, { version: versions.length + 1, summary: plan.summary, stepCount: plan.steps.length, feedback: how.feedback, unchanged: how.unchanged, by: how.by }];
+}
+
+/** The guidance given so far, plus this one (blank guidance is not kept). */
+export function withGuidance(context: RunContext, iteration: number, guidance: string): GuidanceGiven[] {
+  const given = context.guidanceGiven ?? [];
+  return guidance.trim() ? [...given, { iteration, guidance: guidance.trim() }] : given;
+}
+
+/** A decided proposal, with the coder's summary of it when it gave one. */
+export function attemptWithSummary(context: RunContext, outcome: AttemptRecord['outcome'], edits: readonly FileEdit[], feedback?: string | null): AttemptRecord {
+  const attempt = attemptOf(context.iterationCount, outcome, edits, feedback);
+  return context.coderSummary.trim() ? { ...attempt, summary: context.coderSummary.trim() } : attempt;
+}

@@ -1,0 +1,55 @@
+// The steering trail the panel shows: each plan version with the feedback that made it ("unchanged"
+// when it is), each proposal with the coder's summary, and the person's guidance at an escalation,
+// kept after Continue.
+
+import { strict as assert } from 'node:assert';
+import { toCodingState } from '../../../src/core/workflow/run-context';
+import { FakeSteps } from './fake-steps';
+import { MachineRun } from './machine-driver';
+import { baseline, codeOutput, failing, plan, planOutput } from './samples';
+
+describe('the steering trail', () => {
+  let run: MachineRun | undefined;
+  afterEach(() => run?.stop());
+
+  it('keeps each plan version with its feedback, marks the unchanged one, and the person’s edit', async () => {
+    const steps = new FakeSteps()
+      .script('captureBaseline', { output: baseline() })
+      .script('plan', { output: planOutput() }, { output: planOutput() }, { output: planOutput('Fix Add and test it') });
+    run = new MachineRun(steps);
+    await run.sendAt('WAIT_PLAN_APPROVAL', { type: 'REJECT', feedback: 'Also add a test' });
+    await run.sendAt('WAIT_PLAN_APPROVAL', { type: 'REJECT', feedback: 'Really, add a test' }, 2);
+    await run.sendAt('WAIT_PLAN_APPROVAL', { type: 'APPROVE', editedPlan: plan('My own plan') }, 3);
+    await run.reach('CODE');
+    const versions = run.snapshot.context.planVersions?.map((v) => [v.version, v.summary, v.feedback, v.unchanged, v.by]);
+    assert.deepEqual(versions, [
+      [1, 'Fix Add', null, false, 'planner'],
+      [2, 'Fix Add', 'Also add a test', true, 'planner'],
+      [3, 'Fix Add and test it', 'Really, add a test', false, 'planner'],
+      [4, 'My own plan', 'Edited by the person at the plan gate', false, 'person'],
+    ]);
+    const state = toCodingState(run.snapshot.context, 'CODE', 'now');
+    assert.equal((state.metadata.planVersions as unknown[]).length, 4, 'in the public state');
+  });
+
+  it('keeps each proposal’s coder summary, and the guidance given at an escalation after Continue', async () => {
+    const steps = new FakeSteps(true)
+      .script('captureBaseline', { output: baseline() })
+      .script('plan', { output: planOutput() })
+      .script('code', { output: codeOutput(undefined, 'First try: swap the operator') }, { output: codeOutput(undefined, 'Second try: fix Mul too') }, { output: codeOutput(undefined, 'Third') })
+      .script('validate', { output: failing(1) })
+      .script('writeHandoff', { output: { handoffPath: 'HANDOFF.md' } });
+    run = new MachineRun(steps, { maxIterations: 2, approval: { plan: 'never', diffs: 'always' } });
+    await run.sendAt('WAIT_DIFF_APPROVAL', { type: 'REJECT', feedback: 'Not like that' });
+    await run.sendAt('WAIT_DIFF_APPROVAL', { type: 'APPROVE' }, 2);
+    await run.sendAt('WAIT_HUMAN', { type: 'CONTINUE', guidance: 'Look at Mul, not Add', additionalIterations: 1 });
+    await run.reach('CODE', 3);
+    const context = run.snapshot.context;
+    assert.deepEqual(context.attempts?.map((a) => [a.iteration, a.outcome, a.summary, a.feedback]), [
+      [1, 'rejected', 'First try: swap the operator', 'Not like that'],
+      [2, 'applied', 'Second try: fix Mul too', undefined],
+    ]);
+    assert.deepEqual(context.guidanceGiven, [{ iteration: 3, guidance: 'Look at Mul, not Add' }]);
+    assert.deepEqual(toCodingState(context, 'CODE', 'now').metadata.guidanceGiven, [{ iteration: 3, guidance: 'Look at Mul, not Add' }]);
+  });
+});
