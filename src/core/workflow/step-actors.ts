@@ -22,6 +22,7 @@ import { toolApprovalGate } from './tool-approval';
 import type { ToolApprover } from './tool-approval';
 import type { RunStore } from './store';
 import type { TraceSink } from '../trace';
+import type { ActivitySink } from '../activity';
 import { usageCarriedBy } from './run-context';
 import type {
   BaselineInput,
@@ -70,7 +71,12 @@ export async function withStepUsage<T>(trace: TraceSink, step: (trace: TraceSink
   }
 }
 
-export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceFor: (runId: string) => TraceSink) {
+export function createStepActors(
+  deps: OrchestratorDeps,
+  store: RunStore,
+  traceFor: (runId: string) => TraceSink,
+  activityFor?: (runId: string) => ActivitySink,
+) {
   const runtime = (input: { stateId: string; workflow: WorkflowContext }, signal: AbortSignal, trace: TraceSink): AgentRuntime => ({
     host: deps.host,
     model: deps.model,
@@ -79,6 +85,7 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
     modelOverride: input.workflow.model,
     ...(input.workflow.provider ? { providerOverride: input.workflow.provider } : {}),
     trace,
+    ...(activityFor ? { activity: activityFor(input.stateId) } : {}),
     signal,
     toolApproval: toolApprovalGate(input.workflow, input.stateId, deps.askToolApproval),
   });
