@@ -61,7 +61,7 @@ const FORMATTERS: Record<string, Formatter> = {
 export function describeToolCall(tool: string, rawInput: unknown, outcome: ToolOutcome): string {
   const input: Input = rawInput && typeof rawInput === 'object' && !Array.isArray(rawInput) ? (rawInput as Input) : {};
   const formatter = Object.hasOwn(FORMATTERS, tool) ? FORMATTERS[tool] : undefined;
-  if (!outcome.ok) return clip(`${tool}${subject(input)} — failed: ${firstLine(outcome.error)}`);
+  if (!outcome.ok) return clip(`${tool}${subject(input)} — failed: ${firstSentence(outcome.error)}`);
   return clip(formatter ? formatter(input, outcome) : `${tool} — ${firstLine(outcome.content) || 'done'}`);
 }
 
@@ -104,6 +104,12 @@ function quotePath(value: unknown): string {
 
 function firstLine(value: string): string {
   return (value.split('\n').find((line) => line.trim() !== '') ?? '').trim();
+}
+
+/** An error's first sentence: what went wrong; the how-to-fix that follows is for the model. */
+function firstSentence(value: string): string {
+  const line = firstLine(value);
+  return /^(.*?[.!?])\s+[A-Z]/.exec(line)?.[1] ?? line;
 }
 
 function clip(line: string): string {

@@ -38,7 +38,11 @@ describe('describeToolCall: one line per tool call, with its outcome', () => {
     assert.equal(describeToolCall('str_replace_based_edit_tool', { command: 'view', path: 'src/A.cs' }, ok('Here is')), 'viewed src/A.cs');
   });
 
-  it('a failure: the tool, what it was about and the first line of its error', () => {
+  it('a failure: the tool, what it was about and the first sentence of its error', () => {
+    assert.equal(
+      describeToolCall('read_file', { path: 'src/Nope.cs' }, { ok: false, error: 'The path src/Nope.cs does not exist. Use list_files to see which files exist.' }),
+      'read_file src/Nope.cs — failed: The path src/Nope.cs does not exist.',
+    );
     assert.equal(
       describeToolCall('read_file', { path: 'src/Missing.cs' }, { ok: false, error: 'src/Missing.cs does not exist.\nDid you mean src/Mission.cs?' }),
       'read_file src/Missing.cs — failed: src/Missing.cs does not exist.',
