@@ -22,6 +22,8 @@ import { workflowContext } from './settings';
 import type { ExtensionRuntime } from './runtime';
 import { GATE_NODES, isWorking, statusText } from './status-text';
 import { ProviderApiKeyStore } from './provider-keys';
+import type { ActivityEvent } from '../core/activity';
+import { activityLogLine } from './activity-log';
 
 export interface RunControllerDeps {
   folder: vscode.WorkspaceFolder;
@@ -55,6 +57,9 @@ export class RunController extends Disposable {
   readonly onDidChangeHistory: vscode.Event<void> = this._onDidChangeHistory.event;
   private readonly _onDidReport = this._register(new vscode.EventEmitter<Report>());
   readonly onDidReport: vscode.Event<Report> = this._onDidReport.event;
+  /** The live activity of the run being followed (model words, tool lines, usage after each model call). */
+  private readonly _onDidActivity = this._register(new vscode.EventEmitter<ActivityEvent>());
+  readonly onDidActivity: vscode.Event<ActivityEvent> = this._onDidActivity.event;
 
   readonly store: RunStore;
   private current: CodingState | null = null;
@@ -288,6 +293,7 @@ export class RunController extends Disposable {
     });
     const live: LiveRun = { runId: null, abort, done: Promise.resolve(), runtime };
     this.live = live;
+    const stopActivity = runtime.orchestrator.onActivity?.((event) => this.onActivity(live, event));
     live.done = (async (): Promise<void> => {
       let seen = false;
       try {
@@ -304,6 +310,7 @@ export class RunController extends Disposable {
         if (!seen) failed(error);
         this.report('error', `The run stopped with an error: ${errorMessage(error)}`);
       } finally {
+        stopActivity?.();
         if (this.live === live) this.live = null;
         if (!seen) failed(new OrchestratorError('The run ended before it started.'));
         void this.closeRetired();
@@ -313,6 +320,18 @@ export class RunController extends Disposable {
       }
     })();
     return firstState;
+  }
+
+  /** Only the followed run's; its usage after each model call moves the state's tokens during a step. */
+  private onActivity(live: LiveRun, event: ActivityEvent): void {
+    if (this.live !== live || (live.runId !== null && event.runId !== live.runId)) return;
+    const line = activityLogLine(event);
+    if (line) this.deps.logger.debug(line);
+    if (event.kind === 'usage' && this.current?.stateId === event.runId) {
+      this.current = { ...this.current, usage: event.usage };
+      this._onDidChangeState.fire(this.current);
+    }
+    this._onDidActivity.fire(event);
   }
 
   private setState(state: CodingState): void {

@@ -96,7 +96,7 @@ describe('cli args', () => {
 
   describe('--activity and --activity-json', () => {
     it('default to normal human lines; take quiet, normal or verbose; refuse anything else', () => {
-      const run = (...flags: string[]) => parseCliArgs(['run', 'x', ...flags], CWD);
+      const run = (...flags: string[]) => parseCliArgs(['run', 'x', ...flags], CWD) as { activity: string; activityJson: boolean };
       assert.deepEqual([run().activity, run().activityJson], ['normal', false]);
       assert.equal((run('--activity', 'quiet') as { activity: string }).activity, 'quiet');
       assert.equal((run('--activity', 'VERBOSE') as { activity: string }).activity, 'verbose');

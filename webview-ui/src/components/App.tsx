@@ -19,6 +19,7 @@ import { FilesSection } from './FilesSection';
 import { ValidationSection } from './ValidationSection';
 import { EscalationSection } from './EscalationSection';
 import { HistorySection } from './HistorySection';
+import { ActivitySection } from './ActivitySection';
 
 export function App(): ReactNode {
   const [state, dispatch] = useReducer(reducePanel, INITIAL_PANEL_STATE);
@@ -84,6 +85,7 @@ function RunView({ run, state }: { run: CodingState; state: PanelState }): React
         ) : null}
       </div>
       <Timeline run={run} busy={state.busy} />
+      {state.activity?.runId === run.stateId ? <ActivitySection entries={state.activity.entries} /> : null}
       {run.plan ? <PlanSection key={`plan:${gateKey}`} runId={run.stateId} plan={run.plan} waiting={node === 'WAIT_PLAN_APPROVAL'} /> : null}
       {files.length > 0 ? <FilesSection key={`files:${gateKey}`} runId={run.stateId} rows={files} waiting={node === 'WAIT_DIFF_APPROVAL'} /> : null}
       {validation ? <ValidationSection view={validation} /> : null}

@@ -5,6 +5,8 @@
 import type { CodingState } from '../../../src/core/model';
 import type { RunSummary } from '../../../src/core/trace';
 import type { ExtensionMessage, FileReview } from '../../../src/shared/protocol';
+import { applyActivity } from './activity';
+import type { PanelActivity } from './activity';
 
 export interface Banner {
   id: number;
@@ -29,6 +31,8 @@ export interface PanelState {
   settings: PanelSettings | null;
   banners: Banner[];
   nextBannerId: number;
+  /** The live activity under the current step (state/activity.ts). */
+  activity: PanelActivity | null;
 }
 
 export const INITIAL_PANEL_STATE: PanelState = {
@@ -41,6 +45,7 @@ export const INITIAL_PANEL_STATE: PanelState = {
   settings: null,
   banners: [],
   nextBannerId: 1,
+  activity: null,
 };
 
 /** Banners are for things that just happened; a long stack of old ones only hides the run. */
@@ -81,6 +86,8 @@ export function reducePanel(state: PanelState, action: ExtensionMessage | PanelA
         nextBannerId: state.nextBannerId + 1,
       };
     }
+    case 'activity':
+      return { ...state, activity: applyActivity(state.activity, action) };
     case 'dismissBanner':
       return { ...state, banners: state.banners.filter((b) => b.id !== action.id) };
   }

@@ -17,6 +17,7 @@ const CHECKS: Record<ExtensionMessageType, (m: Fields) => boolean> = {
   settings: (m) => typeof m.maxIterations === 'number' && typeof m.model === 'string' && typeof m.hasApiKey === 'boolean',
   error: (m) => typeof m.message === 'string',
   notice: (m) => typeof m.message === 'string',
+  activity: (m) => typeof m.runId === 'string' && typeof m.reset === 'boolean' && Array.isArray(m.entries) && m.entries.every(isActivityEntryLike),
 };
 
 /** The message as an ExtensionMessage, or null when it is not one. */
@@ -39,6 +40,19 @@ function isRunLike(value: unknown): boolean {
     typeof value.currentNode === 'string' &&
     Array.isArray(value.codeDiffs) &&
     isObject(value.usage)
+  );
+}
+
+function isActivityEntryLike(value: unknown): boolean {
+  return (
+    isObject(value) &&
+    typeof value.id === 'number' &&
+    (value.kind === 'turn' || value.kind === 'tool') &&
+    typeof value.agent === 'string' &&
+    typeof value.text === 'string' &&
+    typeof value.done === 'boolean' &&
+    typeof value.ok === 'boolean' &&
+    (value.usage === undefined || isObject(value.usage))
   );
 }
 
