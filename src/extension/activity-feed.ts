@@ -1,42 +1,35 @@
 // The live activity of the run the panel shows, as the list under its current step: model turns
 // (their words as they stream, folded once the answer is in) and tool calls with their outcome.
-// A new run, or a new PLAN or CODE step, starts the list afresh; what a step did stays shown while
-// the run waits at the gate after it. Posts only what changed (an entry added or updated), and the
+// A new run, or an agent's first turn (a planner or coder step begins), starts the list afresh;
+// what a step did stays shown while the run waits at the gate after it. The step's start is read
+// from the activity itself, not from the run's state: the state of a transition may arrive after
+// the first turns of the step it enters. Posts only what changed (an entry added or updated), and the
 // whole list when it starts over, within the protocol's limits. No vscode import: unit-tested.
 
 import type { ActivityEvent } from '../core/activity';
-import type { CodingState, WorkflowNode } from '../core/model';
+import type { CodingState } from '../core/model';
 import type { ActivityEntry, ActivityMessage } from '../shared/protocol';
 import { ACTIVITY_PANEL_LIMITS } from '../shared/protocol';
 
-/** The steps whose activity the list shows: entering one starts the list again. */
-const ACTIVE_STEPS: readonly WorkflowNode[] = ['PLAN', 'CODE'];
-
 export class ActivityFeed {
   private runId: string | null = null;
-  private node: WorkflowNode | null = null;
   private entries: ActivityEntry[] = [];
   private nextId = 1;
 
   constructor(private readonly post: (message: ActivityMessage) => void) {}
 
-  /** The panel's run changed state: a new run or a new working step clears the list. */
+  /** The panel's run changed state: another run than the listed one clears the list. */
   onState(state: CodingState | null): void {
-    if (!state) return;
-    const newRun = state.stateId !== this.runId;
-    const newStep = state.currentNode !== this.node && ACTIVE_STEPS.includes(state.currentNode);
-    this.node = state.currentNode;
-    if (!newRun && !newStep) return;
+    if (!state || state.stateId === this.runId) return;
     this.runId = state.stateId;
-    if (this.entries.length === 0 && !newRun) return;
-    this.entries = [];
-    this.post({ type: 'activity', runId: state.stateId, reset: true, entries: [] });
+    this.startOver();
   }
 
   onEvent(event: ActivityEvent): void {
     if (event.runId !== this.runId) return;
     switch (event.kind) {
       case 'turn_start':
+        if (event.turn === 1) this.startOver();
         this.add({ kind: 'turn', agent: event.agent, turn: event.turn, text: '', done: false, ok: true });
         return;
       case 'text': {
@@ -63,6 +56,11 @@ export class ActivityFeed {
   /** The whole list, for a panel that just said `ready` (null before any run). */
   snapshot(): ActivityMessage | null {
     return this.runId ? { type: 'activity', runId: this.runId, reset: true, entries: [...this.entries] } : null;
+  }
+
+  private startOver(): void {
+    this.entries = [];
+    this.post({ type: 'activity', runId: this.runId as string, reset: true, entries: [] });
   }
 
   private openTurn(agent: string, turn: number): ActivityEntry | undefined {

@@ -9,7 +9,8 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/host';
 import type { ModelClient } from '../core/llm/port';
 import { TERMINAL_NODES } from '../core/model';
-import type { ApprovalDecision, CodingState, ExecutionPlan, WorkflowNode } from '../core/model';
+import type { ApprovalDecision, CodingState, ExecutionPlan, Usage, WorkflowNode } from '../core/model';
+import { totalTokens } from '../core/workflow/budget';
 import { OrchestratorError, errorMessage } from '../core/errors';
 import type { RevertReport } from '../core/workflow/store';
 import { RunStore } from '../core/workflow/store';
@@ -68,6 +69,8 @@ export class RunController extends Disposable {
   /** Runtimes replaced after a settings change, closed (their MCP servers stopped) once no run uses them. */
   private retired: Array<Promise<ExtensionRuntime>> = [];
   private restored: Promise<void> | null = null;
+  /** The followed run's usage as of its last model call (activity), ahead of its next transition. */
+  private liveUsage: { runId: string; usage: Usage } | null = null;
 
   constructor(private readonly deps: RunControllerDeps) {
     super();
@@ -327,15 +330,21 @@ export class RunController extends Disposable {
     if (this.live !== live || (live.runId !== null && event.runId !== live.runId)) return;
     const line = activityLogLine(event);
     if (line) this.deps.logger.debug(line);
-    if (event.kind === 'usage' && this.current?.stateId === event.runId) {
-      this.current = { ...this.current, usage: event.usage };
-      this._onDidChangeState.fire(this.current);
+    if (event.kind === 'usage') {
+      this.liveUsage = { runId: event.runId, usage: event.usage };
+      if (this.current?.stateId === event.runId) {
+        this.current = { ...this.current, usage: event.usage };
+        this._onDidChangeState.fire(this.current);
+      }
     }
     this._onDidActivity.fire(event);
   }
 
-  private setState(state: CodingState): void {
+  private setState(next: CodingState): void {
     const previous = this.current?.currentNode;
+    // A transition's state may be on its way while the step's model calls are counted: a run's usage only grows.
+    const live = this.liveUsage;
+    const state = live?.runId === next.stateId && totalTokens(live.usage) > totalTokens(next.usage) ? { ...next, usage: live.usage } : next;
     this.current = state;
     if (previous !== state.currentNode) this.deps.logger.info(`Run ${state.stateId}: ${previous ?? '—'} → ${state.currentNode}`);
     this._onDidChangeState.fire(state);

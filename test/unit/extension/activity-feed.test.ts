@@ -49,8 +49,9 @@ describe('ActivityFeed: the live activity under the current step', () => {
         { id: 2, kind: 'tool', agent: 'planner', turn: 1, text: 'read src/A.cs lines 1–20 of 20', done: true, ok: true },
       ],
     });
-    // The reset for the new run, then one message per change (no message for usage or another run).
+    // The reset for the new run and for the agent's first turn, then one message per change (none for usage or another run).
     assert.deepEqual(posted.map((m) => [m.reset, m.entries.map((e) => e.text)]), [
+      [true, []],
       [true, []],
       [false, ['']],
       [false, ['Let me ']],
@@ -61,16 +62,20 @@ describe('ActivityFeed: the live activity under the current step', () => {
     assert.deepEqual(feed.snapshot(), { type: 'activity', runId: 'r1', reset: true, entries: panel()?.entries });
   });
 
-  it('stays shown at the gate after the step; a new PLAN or CODE step starts afresh', () => {
+  it('stays shown at the gate and after; an agent\'s first turn starts afresh, even before its step\'s state arrives; another run too', () => {
     const { feed, panel } = feedWithPanel();
-    feed.onState(makeRun({ stateId: 'r1', currentNode: 'PLAN' }));
+    feed.onState(makeRun({ stateId: 'r1', currentNode: 'INIT' }));
+    feed.onEvent({ kind: 'turn_start', runId: 'r1', agent: 'planner', turn: 1 });
     feed.onEvent({ kind: 'tool', runId: 'r1', agent: 'planner', turn: 1, tool: 'read_file', line: 'read a', ok: true });
+    feed.onState(makeRun({ stateId: 'r1', currentNode: 'PLAN' }));
     feed.onState(makeRun({ stateId: 'r1', currentNode: 'WAIT_PLAN_APPROVAL' }));
-    assert.equal(panel()?.entries.length, 1);
     feed.onState(makeRun({ stateId: 'r1', currentNode: 'CODE' }));
-    assert.deepEqual(panel(), { runId: 'r1', entries: [] });
+    assert.deepEqual(panel()?.entries.map((e) => e.text), ['', 'read a']);
+    feed.onEvent({ kind: 'turn_start', runId: 'r1', agent: 'coder', turn: 1 });
     feed.onEvent({ kind: 'tool', runId: 'r1', agent: 'coder', turn: 1, tool: 'x', line: 'x — failed: no', ok: false });
-    assert.deepEqual(panel()?.entries.map((e) => [e.text, e.ok]), [['x — failed: no', false]]);
+    assert.deepEqual(panel()?.entries.map((e) => [e.kind, e.text, e.ok]), [['turn', '', true], ['tool', 'x — failed: no', false]]);
+    feed.onState(makeRun({ stateId: 'r2', currentNode: 'INIT' }));
+    assert.deepEqual(panel(), { runId: 'r2', entries: [] });
   });
 
   it('keeps the newest 200 entries and at most 4000 characters of words (the newest)', () => {
