@@ -1,9 +1,12 @@
 // The validation bench on a Microsoft.Testing.Platform solution: a copy of the `mtp-ledger` fixture
 // (global.json selects MTP; an xunit v3 and an MSTest 4 project, both executables) with its bug fixed, so
 // every validation passes. After a one-line edit of src/Ledger/Account.cs (both test projects see it):
-//   (a) Ironbees: validate() after captureBaseline();
+//   (a) Ironbees: validate() after captureBaseline() (and the same with its tests through `dotnet test`
+//       instead of the built test applications: IRONBEES_TEST_FROM_ASSEMBLY=0);
 //   (b) naive: clean bin/obj, then `dotnet build && dotnet test` on the solution;
-//   (c) limit: by hand, an incremental `dotnet build` of the solution and `dotnet test --no-build`.
+//   (c) limit: by hand, an incremental `dotnet build` of the solution and `dotnet test --no-build`;
+//   (d) limit without a second MSBuild evaluation: the same build, then both test applications run as they are
+//       (`dotnet exec <dll>`, at once: MSTest on the platform, xunit v3 with its own runner).
 // Then, with Withdraw broken again: time to the first failing verdict with failing-first and without it.
 // Runs are interleaved so machine load hits all alike. Packages restore from the NuGet feed once.
 // Run: node --import tsx bench/validation-mtp.bench.ts   (IRONBEES_BENCH_RUNS=N, default 5; naive at most 3)
@@ -20,6 +23,7 @@ const RUNS = Number(process.env.IRONBEES_BENCH_RUNS ?? 5);
 const NAIVE_RUNS = Math.min(RUNS, 3);
 const COMMAND_LIMIT_MS = 600_000;
 const EDITED_FILE = 'src/Ledger/Account.cs';
+const TEST_APPS = ['tests/Ledger.MSTests/bin/Debug/net10.0/Ledger.MSTests.dll', 'tests/Ledger.XunitTests/bin/Debug/net10.0/Ledger.XunitTests.dll'];
 const quietLogger = { debug: () => undefined, info: () => undefined, warn: (message: string) => console.error(message), error: (message: string) => console.error(message) };
 
 /** `dotnet test` exits 2 when a test fails; the bench's workspace has none, so any non-zero exit is an error. */
@@ -60,7 +64,7 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 async function main(): Promise<void> {
   const root = mkdtempSync(path.join(tmpdir(), 'ironbees-bench-mtp-'));
   const host = createNodeHost(root, { logger: quietLogger });
-  const timings = { ironbees: [] as number[], naive: [] as number[], limit: [] as number[] };
+  const timings = { ironbees: [] as number[], ironbeesDotnetTest: [] as number[], naive: [] as number[], limit: [] as number[], limitDirect: [] as number[] };
   try {
     cpSync(path.join(__dirname, '..', 'test', 'fixtures', 'mtp-ledger'), root, { recursive: true, filter: (source) => !/[\\/](bin|obj)$/.test(source) });
     const account = path.join(root, EDITED_FILE);
@@ -82,6 +86,20 @@ async function main(): Promise<void> {
       editOneFile(root);
       timings.ironbees.push(await timed(validateOnce));
       editOneFile(root);
+      process.env.IRONBEES_TEST_FROM_ASSEMBLY = '0';
+      try {
+        timings.ironbeesDotnetTest.push(await timed(validateOnce));
+      } finally {
+        delete process.env.IRONBEES_TEST_FROM_ASSEMBLY;
+      }
+      editOneFile(root);
+      timings.limitDirect.push(
+        await timed(async () => {
+          await dotnet(host, ['build', '--no-restore', '-nologo'], buildEnv());
+          await Promise.all(TEST_APPS.map((app) => dotnet(host, ['exec', app], buildEnv())));
+        }),
+      );
+      editOneFile(root);
       timings.limit.push(
         await timed(async () => {
           await dotnet(host, ['build', '--no-restore', '-nologo'], buildEnv());
@@ -98,15 +116,17 @@ async function main(): Promise<void> {
           }),
         );
       }
-      console.log(`run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)}, limit ${seconds(timings.limit.at(-1) ?? 0)}${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`);
+      console.log(`run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)} (through dotnet test ${seconds(timings.ironbeesDotnetTest.at(-1) ?? 0)}), limit ${seconds(timings.limit.at(-1) ?? 0)}, direct limit ${seconds(timings.limitDirect.at(-1) ?? 0)}${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`);
     }
     await failingFirstBench(host, timeouts);
     const ours = median(timings.ironbees);
     console.log('\nmedians (MTP solution)');
     console.log(`  (a) ironbees validate()                          ${seconds(ours)}`);
+    console.log(`      ironbees with its tests through dotnet test   ${seconds(median(timings.ironbeesDotnetTest))} (IRONBEES_TEST_FROM_ASSEMBLY=0)`);
     console.log(`  (b) naive: clean + dotnet build && dotnet test   ${seconds(median(timings.naive))}`);
     console.log(`  (c) limit: incremental build + test --no-build   ${seconds(median(timings.limit))}`);
-    console.log(`  a / b = ${(ours / median(timings.naive)).toFixed(2)}, a / c = ${(ours / median(timings.limit)).toFixed(2)}`);
+    console.log(`  (d) limit: incremental build + the test apps     ${seconds(median(timings.limitDirect))}`);
+    console.log(`  a / b = ${(ours / median(timings.naive)).toFixed(2)}, a / c = ${(ours / median(timings.limit)).toFixed(2)}, a / d = ${(ours / median(timings.limitDirect)).toFixed(2)}; through dotnet test: a / d = ${(median(timings.ironbeesDotnetTest) / median(timings.limitDirect)).toFixed(2)}`);
   } finally {
     await shutdownBuildServers(host);
     rmSync(root, { recursive: true, force: true });

@@ -1,8 +1,10 @@
 // How long one validation takes after a one-file edit, against two references, on a grown copy of the
 // `multi` fixture (the fixture plus generated libraries and test projects):
-//   (a) Ironbees: validate() after captureBaseline() (and, for the record, the same without build servers);
+//   (a) Ironbees: validate() after captureBaseline() (and, for the record, the same without build servers,
+//       and the same with its tests through `dotnet test` instead of the built assemblies: IRONBEES_TEST_FROM_ASSEMBLY=0);
 //   (b) naive: clean bin/obj, then `dotnet build && dotnet test` on the solution (what a --test-cmd loop does);
-//   (c) limit: by hand, an incremental build of the one affected test project and its tests only.
+//   (c) limit: by hand, an incremental build of the one affected test project and its tests only
+//       (`dotnet test --no-build`, and `dotnet vstest` on its assembly: no second MSBuild evaluation).
 // Goals: (a) ≤ 0.4 × (b) and (a) ≤ 1.15 × (c). Runs are interleaved so machine load hits all alike.
 // Run: npm run bench   (IRONBEES_BENCH_RUNS=N changes the number of runs; default 5, naive and no-server 3).
 
@@ -23,6 +25,7 @@ const TESTS_PER_LIBRARY = 12;
 const COMMAND_LIMIT_MS = 600_000;
 const EDITED_FILE = 'src/Reporting/Report.cs';
 const AFFECTED_TESTS = 'tests/Reporting.Tests/Reporting.Tests.csproj';
+const AFFECTED_ASSEMBLY = 'tests/Reporting.Tests/bin/Debug/net10.0/Reporting.Tests.dll';
 
 /** dotnet's own defaults (node reuse and shared compiler on, MSBuild server off), with a salt of our own so we never touch a developer's nodes. */
 const DOTNET_DEFAULT_ENV: Record<string, string> = {
@@ -89,20 +92,27 @@ async function growWorkspace(host: Host): Promise<void> {
 interface Timings {
   ironbees: number[];
   ironbeesNoServers: number[];
+  ironbeesDotnetTest: number[];
   naive: number[];
+  limitVstest: number[];
   limitSameEnv: number[];
   limitDefaultEnv: number[];
 }
 
 /** Ironbees as it runs with build servers turned off (the setting is read at each command). */
 async function withoutBuildServers(action: () => Promise<void>): Promise<void> {
-  const previous = process.env.IRONBEES_DOTNET_BUILD_SERVERS;
-  process.env.IRONBEES_DOTNET_BUILD_SERVERS = '0';
+  await withEnv('IRONBEES_DOTNET_BUILD_SERVERS', '0', action);
+}
+
+/** Runs `action` with one environment variable set (Ironbees reads its settings at each command). */
+async function withEnv(name: string, value: string, action: () => Promise<void>): Promise<void> {
+  const previous = process.env[name];
+  process.env[name] = value;
   try {
     await action();
   } finally {
-    if (previous === undefined) delete process.env.IRONBEES_DOTNET_BUILD_SERVERS;
-    else process.env.IRONBEES_DOTNET_BUILD_SERVERS = previous;
+    if (previous === undefined) delete process.env[name];
+    else process.env[name] = previous;
   }
 }
 
@@ -145,7 +155,7 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
 async function main(): Promise<void> {
   const root = mkdtempSync(path.join(tmpdir(), 'ironbees-bench-'));
-  const timings: Timings = { ironbees: [], ironbeesNoServers: [], naive: [], limitSameEnv: [], limitDefaultEnv: [] };
+  const timings: Timings = { ironbees: [], ironbeesNoServers: [], ironbeesDotnetTest: [], naive: [], limitSameEnv: [], limitDefaultEnv: [], limitVstest: [] };
   const host = createNodeHost(root, { logger: quietLogger });
   try {
     cpSync(path.join(__dirname, '..', 'test', 'fixtures', 'multi'), root, { recursive: true, filter: (source) => !/[\\/](bin|obj)$/.test(source) });
@@ -163,7 +173,8 @@ async function main(): Promise<void> {
     const phases = { build: [] as number[], test: [] as number[] };
     const trace = {
       record: (event: TraceEvent): void => {
-        if (event.kind === 'validation' && event.phase !== 'baseline' && process.env.IRONBEES_DOTNET_BUILD_SERVERS !== '0') phases[event.phase].push(event.durationMs);
+        const plain = process.env.IRONBEES_DOTNET_BUILD_SERVERS !== '0' && process.env.IRONBEES_TEST_FROM_ASSEMBLY !== '0';
+        if (event.kind === 'validation' && event.phase !== 'baseline' && plain) phases[event.phase].push(event.durationMs);
       },
     };
     const validateOnce = async (): Promise<void> => {
@@ -173,6 +184,8 @@ async function main(): Promise<void> {
     for (let run = 0; run < RUNS; run += 1) {
       editOneFile(root);
       timings.ironbees.push(await timed(validateOnce));
+      editOneFile(root);
+      timings.ironbeesDotnetTest.push(await timed(() => withEnv('IRONBEES_TEST_FROM_ASSEMBLY', '0', validateOnce)));
       if (run < NAIVE_RUNS) {
         editOneFile(root);
         timings.ironbeesNoServers.push(await timed(() => withoutBuildServers(validateOnce)));
@@ -186,6 +199,13 @@ async function main(): Promise<void> {
           }),
         );
       }
+      editOneFile(root);
+      timings.limitVstest.push(
+        await timed(async () => {
+          await dotnet(host, ['build', AFFECTED_TESTS, '--no-restore', '-nologo'], buildEnv());
+          await dotnet(host, ['vstest', AFFECTED_ASSEMBLY], buildEnv());
+        }),
+      );
       if (run < NAIVE_RUNS) {
         editOneFile(root);
         cleanAll(root);
@@ -198,7 +218,7 @@ async function main(): Promise<void> {
         // The naive loop restored from scratch; give Ironbees' session its restore state back as it was.
         await dotnet(host, ['build', AFFECTED_TESTS, '--no-restore', '-nologo'], buildEnv());
       }
-      console.log(`run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)}${run < NAIVE_RUNS ? ` (no servers ${seconds(timings.ironbeesNoServers.at(-1) ?? 0)})` : ''}, limit ${seconds(timings.limitSameEnv.at(-1) ?? 0)} / ${seconds(timings.limitDefaultEnv.at(-1) ?? 0)}${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`);
+      console.log(`run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)} (through dotnet test ${seconds(timings.ironbeesDotnetTest.at(-1) ?? 0)}), vstest limit ${seconds(timings.limitVstest.at(-1) ?? 0)}${run < NAIVE_RUNS ? ` (no servers ${seconds(timings.ironbeesNoServers.at(-1) ?? 0)})` : ''}, limit ${seconds(timings.limitSameEnv.at(-1) ?? 0)} / ${seconds(timings.limitDefaultEnv.at(-1) ?? 0)}${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`);
     }
     report(timings);
     console.log(`  inside (a): build ${seconds(median(phases.build))}, tests ${seconds(median(phases.test))} (medians)`);
@@ -215,16 +235,21 @@ function report(timings: Timings): void {
   const naive = median(timings.naive);
   const limit = median(timings.limitSameEnv);
   const limitDefault = median(timings.limitDefaultEnv);
+  const oursDotnetTest = median(timings.ironbeesDotnetTest);
+  const limitVstest = median(timings.limitVstest);
   const verdict = (ok: boolean): string => (ok ? 'meets goal' : 'MISSES goal');
   console.log('\nmedians');
   console.log(`  (a) ironbees validate()                          ${seconds(ours)}`);
   console.log(`      ironbees without build servers               ${seconds(oursNoServers)} (IRONBEES_DOTNET_BUILD_SERVERS=0)`);
+  console.log(`      ironbees with its tests through dotnet test   ${seconds(oursDotnetTest)} (IRONBEES_TEST_FROM_ASSEMBLY=0)`);
   console.log(`  (b) naive: clean + dotnet build && dotnet test   ${seconds(naive)}`);
   console.log(`  (c) limit: build + test the affected project     ${seconds(limit)} (same build servers as ironbees)`);
   console.log(`      limit with dotnet's default environment      ${seconds(limitDefault)}`);
+  console.log(`  (d) limit: build + dotnet vstest on the assembly  ${seconds(limitVstest)} (same build servers as ironbees)`);
   console.log('ratios');
   console.log(`  a / b = ${(ours / naive).toFixed(2)}  (goal ≤ 0.40: ${verdict(ours / naive <= 0.4)})`);
   console.log(`  a / c = ${(ours / limit).toFixed(2)}  (goal ≤ 1.15: ${verdict(ours / limit <= 1.15)})`);
+  console.log(`  a / d = ${(ours / limitVstest).toFixed(2)}  (the hand-made limit without a second MSBuild evaluation); through dotnet test: a / d = ${(oursDotnetTest / limitVstest).toFixed(2)}`);
   console.log(`  a / c(default env) = ${(ours / limitDefault).toFixed(2)}; without build servers: a / b = ${(oursNoServers / naive).toFixed(2)}, a / c = ${(oursNoServers / limit).toFixed(2)}`);
 }
 

@@ -10,13 +10,12 @@ import type { ModelClient } from '../core/llm/port';
 import type { Orchestrator } from '../core/trace';
 import type { ToolApprover } from '../core/workflow/tool-approval';
 import { ConfigurationError } from '../core/errors';
-import { assembleRuntime, checkDotnet, createModelClient } from '../core/runtime';
-import { createProviderRouter, modelClientForRun } from '../core/runtime/provider-clients';
+import { assembleRuntime, checkDotnet, createModelClient, createProviderRouter, modelClientForRun } from '../core/runtime';
 import type { ProviderName } from '../core/llm/providers/choice';
 import type { AgentCatalog } from '../core/agents/loader';
 import { findBuildTarget } from '../core/dotnet/target';
 import { shutdownBuildServers } from '../core/dotnet/dotnet-cli';
-import { createNodeHost } from '../host/node/index';
+import { createNodeHost, stopLingeringProcessGroups } from '../host/node/index';
 
 export interface RuntimeOptions {
   workspaceRoot: string;
@@ -100,6 +99,16 @@ async function buildTargetOf(host: Host, requested: string | null): Promise<stri
   }
 }
 
+/**
+ * At the end of a CLI run nothing it started keeps running: on POSIX its lingering process groups (build
+ * servers, nodes, test hosts) get a signal each, at once; on Windows, where commands run in no group of
+ * their own, the build servers of this process (its own handshake salt) are asked to shut down.
+ */
+async function stopWhatTheRunStarted(host: Host): Promise<void> {
+  if (process.platform === 'win32') await shutdownBuildServers(host);
+  else stopLingeringProcessGroups();
+}
+
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const host = createHost(options.workspaceRoot, options.logger);
   // The key first: it is the cheapest check and the likeliest to be missing.
@@ -116,7 +125,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     bundledAgentsDir: bundledAgentsDir(),
     ...(options.askToolApproval ? { askToolApproval: options.askToolApproval } : {}),
   });
-  return { host, orchestrator, ...(target ? { target } : {}), dispose: () => shutdownBuildServers(host) };
+  return { host, orchestrator, ...(target ? { target } : {}), dispose: () => stopWhatTheRunStarted(host) };
 }
 
 export const defaultCliDeps: CliDeps = { createRuntime, createHost };

@@ -93,6 +93,20 @@ export interface TestResult {
    * (e.g. "Units.Tests net8.0 (the .NET 8.0 runtime is not installed (installed: 10.0.12))").
    */
   skippedFrameworks?: string[];
+  /**
+   * Failures left out of `failures`: in a saved state and a `--json` line the list is capped (the first
+   * ones, messages and stacks shortened), and every failure in full is in `resultsFile`. Absent: none left out.
+   */
+  failuresOmitted?: number;
+  /** Workspace-relative path of this validation's full results (every failure, whole message and stack). */
+  resultsFile?: string;
+  /** The failures compared with the baseline: new, baseline failures still failing, baseline failures now passing. */
+  split?: { new: number; still: number; fixed: number };
+}
+
+/** Failures a saved list shows plus those it left out: the number to say "… and N more" from. */
+export function failuresIn(test: TestResult): number {
+  return test.failures.length + (test.failuresOmitted ?? 0);
 }
 
 /** Build and tests before any edit, so failures that were already there are never blamed on the agent. */
@@ -110,6 +124,10 @@ export interface ErrorContext {
   newBuildErrors: CompilationError[];
   newTestFailures: TestFailure[];
   preExistingFailures: string[];
+  /** New failures left out of `newTestFailures` (the list is capped); all are in the test result's `resultsFile`. */
+  newTestFailuresOmitted?: number;
+  /** Names left out of `preExistingFailures` (the list is capped). */
+  preExistingFailuresOmitted?: number;
   /** Hunks or files the person rejected, with their reasons. */
   rejections?: string;
   /** Guidance typed by the person at WAIT_HUMAN or with a rejection. */

@@ -1,11 +1,11 @@
 // The model client for "ironbees.provider": "openai" in the editor: the key from SecretStorage (or
 // OPENAI_API_KEY), the base URL from "ironbees.openaiBaseUrl" (or OPENAI_BASE_URL), built by the
-// same factory as the CLI's. No key and no base URL is a message that names the provider.
+// same provider registry as the CLI's (core/runtime/model-client.ts). No key and no base URL is a message that names the provider.
 
 import { ConfigurationError } from '../core/errors';
 import type { Logger } from '../core/host';
 import type { ModelClient } from '../core/llm/port';
-import { createOpenAIClientFromEnv } from '../core/llm/providers/openai/client';
+import { createModelClient } from '../core/runtime';
 import type { IronbeesSettings } from './settings';
 import { noKeyMessage } from './provider-settings';
 
@@ -14,7 +14,8 @@ export function openaiModelFromSettings(options: { settings: IronbeesSettings; o
   if (!options.openaiApiKey && !env.OPENAI_API_KEY && !options.settings.openaiBaseUrl && !env.OPENAI_BASE_URL) {
     throw new ConfigurationError(noKeyMessage('openai'), { setting: 'apiKey', provider: 'openai' });
   }
-  return createOpenAIClientFromEnv({
+  return createModelClient({
+    provider: 'openai',
     env,
     ...(options.openaiApiKey ? { apiKey: options.openaiApiKey } : {}),
     ...(options.settings.openaiBaseUrl ? { baseURL: options.settings.openaiBaseUrl } : {}),

@@ -187,7 +187,7 @@ export class RunController extends Disposable {
     }
     // A run that just ended is still being followed for a moment (its last state being saved).
     await live?.done;
-    const report = await this.store.revert(runId);
+    const report = await this.store.journal.revert(runId);
     this.deps.logger.info(`Reverted run ${runId}: restored ${report.restored.length} file(s), deleted ${report.deleted.length}.`);
     return report;
   }

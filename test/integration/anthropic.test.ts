@@ -5,7 +5,7 @@ import { ModelApiError, ModelAuthenticationError } from '../../src/core/llm/erro
 import type { ModelRequest, ModelToolDefinition } from '../../src/core/llm/port';
 import { ConfigurationError } from '../../src/core/errors';
 import type { Logger } from '../../src/core/host';
-import { runPlanner } from '../../src/core/agents/planner';
+import { runPlanner } from '../../src/core/agents/planner/runner';
 import { httpError, startFakeAnthropic, text, toolUse, turn } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { agentRuntime, CALCULATOR_SOURCE, copyCalculator } from '../unit/agents/agent-harness';

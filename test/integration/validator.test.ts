@@ -126,9 +126,12 @@ describe('validator with real dotnet', function () {
     });
   });
 
-  it('multi: an edit in the bottom library builds its dependents and runs both test projects', async () => {
+  it('multi: an edit in the bottom library builds its dependents and runs both test projects, from their built assemblies', async () => {
     const root = copyFixture('multi');
-    const host = hostFor(root);
+    const real = hostFor(root);
+    // Which dotnet verbs ran: the tests run with `dotnet vstest <dll>`, never `dotnet test` (a second MSBuild evaluation).
+    const verbs: string[] = [];
+    const host: Host = { ...real, process: { run: (command, args, options) => (verbs.push(args[0] ?? ''), real.process.run(command, args, options)) } };
     const baseline = await captureBaseline({ host, timeouts });
     assert.deepEqual([baseline.build.success, baseline.test?.total, baseline.test?.failed], [true, 6, 0]);
     edit(root, 'src/TextKit/Padding.cs', 'var left = (width - text.Length) / 2;', 'var left = (width - text.Length) / 3;');
@@ -139,6 +142,7 @@ describe('validator with real dotnet', function () {
       'Reporting.Tests.ReportTests.Render_PutsTheTitleAboveARule',
       'TextKit.Tests.SlugTests.Center_PadsBothSides',
     ]);
+    assert.deepEqual(verbs, ['build', 'vstest', 'vstest', 'build', 'vstest', 'vstest']);
   });
 
   it('broken: the baseline build fails with the CS errors, file and line', async () => {

@@ -3,3 +3,7 @@
 // suites about other things (scripted runs, tools on temp workspaces) would pay it on every
 // workspace they create. The engine's own suites (test/integration/roslyn-*.test.ts) opt in.
 process.env.IRONBEES_ROSLYN ??= '0';
+// The `dotnet --version` cache (src/core/dotnet/sdk-cache.ts) is off: many suites answer for dotnet with
+// a scripted runner, and a version cached from the real SDK must not stand in for their answers. The
+// cache's own tests, and the CLI runs that measure it, turn it on.
+process.env.IRONBEES_SDK_CACHE ??= '0';

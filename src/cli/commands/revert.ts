@@ -8,7 +8,7 @@ import { checkWorkspace } from './context';
 
 export async function revertCommand(ctx: CommandContext, args: RevertArgs): Promise<number> {
   await checkWorkspace(args.workspace);
-  const report = await new RunStore(ctx.deps.createHost(args.workspace, ctx.logger)).revert(args.runId);
+  const report = await new RunStore(ctx.deps.createHost(args.workspace, ctx.logger)).journal.revert(args.runId);
   const out = (text: string): void => writeLine(ctx.io.stdout, text);
   if (report.restored.length === 0 && report.deleted.length === 0) {
     out(`Run ${args.runId} changed no files; nothing to revert.`);

@@ -4,6 +4,7 @@
 
 import type { Colors } from 'picocolors/types';
 import type { BuildResult, CodingState, TestResult, Usage } from '../../core/model';
+import { failuresIn } from '../../core/model';
 import { renderPlan } from './plan';
 import { renderEditSummary } from './diff';
 
@@ -43,7 +44,8 @@ export function renderTests(test: TestResult, colors: Colors): string[] {
     const already = f.preExisting ? colors.dim(' (already failing before the run)') : '';
     lines.push(`    ${colors.red('✗')} ${f.testName}${already}${firstLine ? ` — ${firstLine}` : ''}`);
   }
-  if (test.failures.length > MAX_LISTED) lines.push(`    … and ${test.failures.length - MAX_LISTED} more`);
+  const listed = Math.min(MAX_LISTED, test.failures.length);
+  if (failuresIn(test) > listed) lines.push(`    … and ${failuresIn(test) - listed} more${test.resultsFile ? ` (all in ${test.resultsFile})` : ''}`);
   for (const skipped of test.skippedFrameworks ?? []) lines.push(colors.dim(`    not tested: ${skipped}`));
   return lines;
 }

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { DEFAULT_MODEL } from '../llm/defaults';
 import { PROVIDER_NAMES } from '../llm/providers/choice';
-import { SUBMIT_CHANGES_TOOL_NAME, SUBMIT_PLAN_TOOL_NAME } from '../tools/submit';
+import { ConfigurationError } from '../errors';
 
 export const DEFAULT_MAX_TOKENS = 8192;
 export const DEFAULT_TURN_BUDGET = 30;
@@ -84,12 +84,13 @@ export interface AgentDefinition extends AgentYaml {
 
 export const AGENT_YAML_FIELDS = Object.keys(agentYamlSchema.shape);
 
-/**
- * The tool that ends the turn of each workflow agent. The workflow runs these agents by name, so an
- * override that leaves the tool out could never finish its step; the loader refuses it up front
- * instead of letting a run fail at that step after its baseline and approvals.
- */
-export const TERMINAL_TOOL_OF: Readonly<Record<string, string>> = {
-  planner: SUBMIT_PLAN_TOOL_NAME,
-  coder: SUBMIT_CHANGES_TOOL_NAME,
-};
+export type AgentCatalog = ReadonlyMap<string, AgentDefinition>;
+
+/** The named agent, or a ConfigurationError listing the agents there are. */
+export function requireAgent(agents: AgentCatalog, name: string): AgentDefinition {
+  const agent = agents.get(name);
+  if (!agent) {
+    throw new ConfigurationError(`No agent named "${name}"; loaded agents: ${[...agents.keys()].join(', ') || '(none)'}`, { agent: name });
+  }
+  return agent;
+}

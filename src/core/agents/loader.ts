@@ -14,12 +14,14 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { ConfigurationError } from '../errors';
 import { isMcpToolName } from '../tools/mcp-naming';
-import { AGENT_YAML_FIELDS, TERMINAL_TOOL_OF, agentYamlSchema, llmConfigSchema } from './agent-schema';
-import type { AgentDefinition } from './agent-schema';
+import { AGENT_YAML_FIELDS, agentYamlSchema, llmConfigSchema } from './agent-schema';
+import type { AgentCatalog, AgentDefinition } from './agent-schema';
+import { builtinAgentRegistry } from './builtin';
+import type { AgentRegistry } from './unit';
 
-export type { AgentDefinition, AgentLlmConfig, AgentToolConfig } from './agent-schema';
+export { requireAgent } from './agent-schema';
+export type { AgentCatalog, AgentDefinition, AgentLlmConfig, AgentToolConfig } from './agent-schema';
 
-export type AgentCatalog = ReadonlyMap<string, AgentDefinition>;
 
 export interface AgentConfigProblem {
   /** As shown to the person: relative to the package (bundled) or to the workspace root. */
@@ -39,15 +41,6 @@ export function formatProblem(problem: AgentConfigProblem): string {
   return problem.field ? `${problem.file}: ${problem.field}: ${problem.message}` : `${problem.file}: ${problem.message}`;
 }
 
-/** The named agent, or a ConfigurationError listing the agents there are. */
-export function requireAgent(agents: AgentCatalog, name: string): AgentDefinition {
-  const agent = agents.get(name);
-  if (!agent) {
-    throw new ConfigurationError(`No agent named "${name}"; loaded agents: ${[...agents.keys()].join(', ') || '(none)'}`, { agent: name });
-  }
-  return agent;
-}
-
 export interface LoadAgentsOptions {
   /** The bundled agents folder (absolute). */
   bundledDir: string;
@@ -58,13 +51,20 @@ export interface LoadAgentsOptions {
   onInvalidWorkspaceAgent?: 'fail' | 'fallback';
   /** Told about skipped workspace agents in 'fallback' mode. */
   warn?: (message: string) => void;
+  /**
+   * The agents' runners (default: the built-in ones). An agent with a runner must list its terminal
+   * tool: without it its step could never finish, so the loader refuses it up front instead of
+   * letting a run fail at that step after its baseline and approvals.
+   */
+  units?: AgentRegistry;
 }
 
 export const WORKSPACE_AGENTS_DIR = path.join('.ironbees', 'agents');
 
 export async function loadAgents(options: LoadAgentsOptions): Promise<AgentCatalog> {
   const catalog = new Map<string, AgentDefinition>();
-  const bundled = await loadFolder(options.bundledDir, path.dirname(options.bundledDir), 'bundled', options.knownTools);
+  const checks: FolderChecks = { knownTools: options.knownTools, units: options.units ?? builtinAgentRegistry() };
+  const bundled = await loadFolder(options.bundledDir, path.dirname(options.bundledDir), 'bundled', checks);
   if (bundled.problems.length > 0) throw new AgentConfigError(bundled.problems);
   if (!bundled.exists) {
     throw new AgentConfigError([{ file: options.bundledDir, field: null, message: 'the bundled agents folder does not exist' }]);
@@ -73,7 +73,7 @@ export async function loadAgents(options: LoadAgentsOptions): Promise<AgentCatal
 
   if (options.workspaceRoot) {
     const dir = path.join(options.workspaceRoot, WORKSPACE_AGENTS_DIR);
-    const local = await loadFolder(dir, options.workspaceRoot, 'workspace', options.knownTools);
+    const local = await loadFolder(dir, options.workspaceRoot, 'workspace', checks);
     if (local.problems.length > 0) {
       if (options.onInvalidWorkspaceAgent !== 'fallback') throw new AgentConfigError(local.problems);
       const warn = options.warn ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
@@ -82,6 +82,11 @@ export async function loadAgents(options: LoadAgentsOptions): Promise<AgentCatal
     for (const agent of local.agents) catalog.set(agent.name, agent);
   }
   return catalog;
+}
+
+interface FolderChecks {
+  knownTools: readonly string[] | undefined;
+  units: AgentRegistry;
 }
 
 interface FolderResult {
@@ -94,7 +99,7 @@ async function loadFolder(
   dir: string,
   displayRoot: string,
   origin: AgentDefinition['origin'],
-  knownTools: readonly string[] | undefined,
+  checks: FolderChecks,
 ): Promise<FolderResult> {
   let entries: Dirent[];
   try {
@@ -106,7 +111,7 @@ async function loadFolder(
   const result: FolderResult = { exists: true, agents: [], problems: [] };
   const folders = entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name);
   for (const folder of folders.sort()) {
-    const loaded = await loadAgentFolder(path.join(dir, folder), displayRoot, origin, knownTools);
+    const loaded = await loadAgentFolder(path.join(dir, folder), displayRoot, origin, checks);
     if ('agent' in loaded) result.agents.push(loaded.agent);
     else result.problems.push(...loaded.problems);
   }
@@ -117,7 +122,7 @@ async function loadAgentFolder(
   agentDir: string,
   displayRoot: string,
   origin: AgentDefinition['origin'],
-  knownTools: readonly string[] | undefined,
+  { knownTools, units }: FolderChecks,
 ): Promise<{ agent: AgentDefinition } | { problems: AgentConfigProblem[] }> {
   const yamlPath = path.join(agentDir, 'agent.yaml');
   const file = toDisplay(displayRoot, yamlPath);
@@ -155,7 +160,7 @@ async function loadAgentFolder(
       }
     });
   }
-  const terminalTool = TERMINAL_TOOL_OF[yaml.name];
+  const terminalTool = units.terminalToolOf(yaml.name);
   if (terminalTool && !yaml.requiredTools.includes(terminalTool)) {
     problems.push({
       file,

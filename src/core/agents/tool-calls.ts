@@ -9,9 +9,8 @@ import { errorMessage } from '../errors';
 import type { ToolResultBlock, ToolUseBlock } from '../llm/port';
 import type { ToolErrorKind } from '../tools/failure';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../tools/types';
-import { describeInputError } from '../tools/registry';
-import { renderForModel, splitPageArgument } from '../tools/paging';
-import type { ToolRegistry } from '../tools/registry';
+import { renderForModel } from '../tools/paging';
+import type { ParsedToolInput, ToolRegistry } from '../tools/registry';
 import type { TraceSink } from '../trace';
 
 export type TerminalVerdict<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -65,11 +64,11 @@ export async function runToolCalls<T>(calls: readonly ToolUseBlock[], env: ToolC
       answer({ ok: false, kind: 'NotFound', error: `Unknown tool "${call.name}". Your tools are: ${[...env.tools.keys()].join(', ')}.` });
       continue;
     }
-    // `resultPage` belongs to the adapter (paging), not to the tool's own schema.
-    const parsed = def.input.safeParse(splitPageArgument(call.input ?? {}).input ?? {});
-    if (!parsed.success) {
+    // Parsed once, by the registry (the adapter): the loop only learns whether the call is well formed.
+    const parsed = env.registry.parseInput(def, call.input);
+    if (!parsed.ok) {
       malformed = true;
-      answer({ ok: false, kind: 'InvalidInput', error: describeInputError(call.name, parsed.error) });
+      answer(parsed.outcome);
       continue;
     }
     if (call.name === env.terminal.name) {
@@ -78,11 +77,11 @@ export async function runToolCalls<T>(calls: readonly ToolUseBlock[], env: ToolC
         continue;
       }
       // Answered after the other calls of this turn: it is accepted only if they all succeeded.
-      terminalCall = { call, input: parsed.data, resultIndex: results.length, startedAt };
+      terminalCall = { call, input: parsed.input.value, resultIndex: results.length, startedAt };
       results.push({ type: 'tool_result', tool_use_id: call.id, content: '' });
       continue;
     }
-    const outcome = await executeSafely(env, def, call.input ?? {});
+    const outcome = await executeSafely(env, def, parsed.input);
     if (!outcome.ok) anyFailed = true;
     answer(outcome);
   }
@@ -102,9 +101,9 @@ export async function runToolCalls<T>(calls: readonly ToolUseBlock[], env: ToolC
   return { results, malformed, accepted: verdict.ok ? { value: verdict.value } : null };
 }
 
-async function executeSafely<T>(env: ToolCallEnv<T>, def: ToolDefinition, input: unknown): Promise<ToolOutcome> {
+async function executeSafely<T>(env: ToolCallEnv<T>, def: ToolDefinition, input: ParsedToolInput): Promise<ToolOutcome> {
   try {
-    return await env.registry.execute(def, input, env.context);
+    return await env.registry.executeParsed(def, input, env.context);
   } catch (error) {
     // The registry promises not to throw for tool failures; if a bug makes it, the model still
     // gets an answer it can work around and the run goes on.

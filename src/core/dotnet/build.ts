@@ -25,13 +25,19 @@ export interface BuildRequest {
   timeoutMs: number;
   signal?: AbortSignal;
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+  /**
+   * Build `projects` alone, one after the other in the order given (references first), with
+   * `-p:BuildProjectReferences=false`: the caller has proven every project they reference outside the
+   * list built and unchanged (reference-walk.ts).
+   */
+  withoutReferenceWalk?: boolean;
 }
 
 export function tailOf(text: string, maxChars: number = OUTPUT_TAIL_CHARS): string {
   return text.length <= maxChars ? text : `…${text.slice(text.length - maxChars)}`;
 }
 
-function traversalProject(projects: readonly string[]): string {
+function traversalProject(projects: readonly string[], inOrder: boolean): string {
   const escape = (value: string): string => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   const items = projects.map((project) => `    <ProjectToBuild Include="${escape(project)}" />`).join('\n');
   return [
@@ -41,7 +47,8 @@ function traversalProject(projects: readonly string[]): string {
     items,
     '  </ItemGroup>',
     '  <Target Name="Build">',
-    '    <MSBuild Projects="@(ProjectToBuild)" Targets="Build" BuildInParallel="true" />',
+    // In order when references are not built for each other: a project must follow what it references.
+    `    <MSBuild Projects="@(ProjectToBuild)" Targets="Build" BuildInParallel="${inOrder ? 'false' : 'true'}" />`,
     '  </Target>',
     '</Project>',
     '',
@@ -49,12 +56,12 @@ function traversalProject(projects: readonly string[]): string {
 }
 
 /** The file to hand to `dotnet build`: the single project or solution, or a traversal project over several. */
-async function entryPoint(host: Host, projects: readonly string[]): Promise<string> {
+async function entryPoint(host: Host, projects: readonly string[], inOrder: boolean): Promise<string> {
   if (projects.length === 1 && projects[0]) return projects[0];
-  const sorted = [...projects].sort();
-  const hash = createHash('sha256').update(sorted.join('\n')).digest('hex').slice(0, 12);
+  const listed = inOrder ? [...projects] : [...projects].sort();
+  const hash = createHash('sha256').update(`${inOrder ? 'ordered\n' : ''}${listed.join('\n')}`).digest('hex').slice(0, 12);
   const file = path.join(host.workspaceRoot, IRONBEES_TMP_DIR, 'build', `affected-${hash}.proj`);
-  const content = traversalProject(sorted);
+  const content = traversalProject(listed, inOrder);
   const existing = await host.fs.readFile(file);
   // Same content → same file and timestamp, so MSBuild's caches keep seeing the same project.
   if (existing === null || new TextDecoder().decode(existing) !== content) await host.fs.writeFile(file, content);
@@ -75,9 +82,11 @@ export async function runBuild(request: BuildRequest): Promise<BuildResult> {
   const { host } = request;
   if (request.projects.length === 0) throw new Error('runBuild needs at least one project or solution');
   request.signal?.throwIfAborted();
-  const entry = await entryPoint(host, request.projects);
+  const inOrder = request.withoutReferenceWalk === true;
+  const entry = await entryPoint(host, request.projects, inOrder);
   const args = ['build', entry, '-nologo', '-clp:NoSummary', '-tl:off', '-p:GenerateFullPaths=true'];
   if (!request.restore) args.push('--no-restore');
+  if (inOrder) args.push('-p:BuildProjectReferences=false');
   const run = await runDotnet(host, args, {
     cwd: host.workspaceRoot,
     timeoutMs: request.timeoutMs,

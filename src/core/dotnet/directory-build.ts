@@ -1,11 +1,14 @@
 // Directory.Build.props and Directory.Build.targets: MSBuild imports the nearest of each above a project
 // into it, and teams put shared ProjectReferences there (every test project references the library
 // under test). The project graph must see those references, or a change to the library would not
-// rebuild the test projects that use it.
+// rebuild the test projects that use it. Teams also opt every test project into Microsoft.Testing.Platform
+// there (<EnableMSTestRunner>, <TestingPlatformDotnetTestSupport>, an extension's PackageReference): the
+// test runner must see those, or an MTP project would be run the VSTest way.
 
 import * as path from 'node:path';
 import type { Host } from '../host';
-import { readProjectFile } from './project-file';
+import { VSTEST_RUNNER, readProjectFile } from './project-file';
+import type { TestRunnerFacts } from './project-file';
 
 const IMPORTED_FILES = ['Directory.Build.props', 'Directory.Build.targets'];
 
@@ -19,13 +22,21 @@ async function nearest(host: Host, projectDir: string, name: string): Promise<st
   }
 }
 
+export interface ImportedFacts {
+  /** Project references the project gets from its Directory.Build.props/targets (never itself). */
+  references: string[];
+  /** The test-runner opt-ins and report extensions set there. */
+  testRunner: TestRunnerFacts;
+}
+
 /**
- * Project references the project gets from its Directory.Build.props/targets. Conditions are ignored
- * (as for project files: a larger graph only builds a bit more); a project never references itself.
+ * What the project gets from its Directory.Build.props/targets. Conditions are ignored (as for project
+ * files: a larger graph only builds a bit more, and an opt-in is taken as set).
  */
-export async function importedReferences(host: Host, projectPath: string): Promise<string[]> {
+export async function importedFacts(host: Host, projectPath: string): Promise<ImportedFacts> {
   const projectDir = path.dirname(projectPath);
   const found: string[] = [];
+  let testRunner = VSTEST_RUNNER;
   for (const name of IMPORTED_FILES) {
     const file = await nearest(host, projectDir, name);
     if (!file) continue;
@@ -36,10 +47,24 @@ export async function importedReferences(host: Host, projectPath: string): Promi
       .decode(bytes)
       .replace(/\$\(MSBuildThisFileDirectory\)/gi, `${path.dirname(file)}/`);
     try {
-      found.push(...readProjectFile(content, projectPath).references);
+      const facts = readProjectFile(content, projectPath);
+      found.push(...facts.references);
+      testRunner = eitherRunner(testRunner, facts.testRunner);
     } catch {
       // Not readable as a project file: MSBuild will say so when it builds.
     }
   }
-  return [...new Set(found)].filter((reference) => reference !== projectPath);
+  return { references: [...new Set(found)].filter((reference) => reference !== projectPath), testRunner };
+}
+
+/** An opt-in set in the project or in a file imported into it holds for the project. */
+export function eitherRunner(first: TestRunnerFacts, second: TestRunnerFacts): TestRunnerFacts {
+  return {
+    mtpRunner: first.mtpRunner || second.mtpRunner,
+    dotnetTestSupport: first.dotnetTestSupport || second.dotnetTestSupport,
+    xunitV3: first.xunitV3 || second.xunitV3,
+    trxReport: first.trxReport || second.trxReport,
+    hangDump: first.hangDump || second.hangDump,
+    runSettings: first.runSettings || second.runSettings,
+  };
 }

@@ -3,6 +3,7 @@
 // are counted by error code so the model still sees the shape of what is wrong.
 
 import type { CompilationError, ErrorContext, TestFailure } from '../model';
+import { shortenStack } from './stack-frames';
 import type { ValidationOutcome } from './validator';
 
 export const MAX_ERROR_CONTEXT_CHARS = 16_000;
@@ -90,7 +91,7 @@ function buildSection(outcome: ValidationOutcome): string[] {
 function renderFailure(failure: TestFailure, tailForRunFailures: string | undefined, tolerated: ReadonlySet<string>): string {
   const tag = !failure.preExisting ? '' : tolerated.has(failure.testName) ? ' [already failing before any edit; the plan leaves it alone]' : ' [already failing before any edit]';
   const lines = [`### ${failure.testName}${tag}`, clip(failure.message, MAX_MESSAGE_CHARS)];
-  const stack = failure.stackTrace.split('\n').filter((line) => line.trim() !== '').slice(0, MAX_STACK_LINES_SHOWN);
+  const stack = failure.stackTrace === '' ? [] : shortenStack(failure.stackTrace, failure.testName, MAX_STACK_LINES_SHOWN).split('\n');
   if (stack.length > 0) lines.push(...stack);
   if (failure.testName.startsWith('[test run]') && tailForRunFailures) lines.push('Last test output:', clip(tailForRunFailures.slice(-MAX_TAIL_CHARS), MAX_TAIL_CHARS));
   return lines.join('\n');

@@ -3,6 +3,8 @@
 // running when a test host crashed (its stack trace is the only place that names it), and VSTest's blame-hang verdict.
 
 import type { TestFailure, TestResult } from '../model';
+import { focusStack } from './stack-frames';
+import { MAX_STACK_LINES } from './trx-parser';
 
 /** Marks every result read from console text, so no one mistakes it for the structured report. */
 export const CONSOLE_LABEL = '(read from the console output: this test project writes no TRX report; add Microsoft.Testing.Extensions.TrxReport for exact results)';
@@ -14,7 +16,7 @@ function countAfter(output: string, label: string): number | null {
 }
 
 /** The MTP terminal summary ("total: 6 / failed: 2 / succeeded: 4 / skipped: 0") and "failed <name>" blocks. */
-export function readMtpConsole(output: string, sourceName: string): TestResult | null {
+export function readMtpConsole(output: string, sourceName: string, label = CONSOLE_LABEL): TestResult | null {
   const total = countAfter(output, 'total');
   const failed = countAfter(output, 'failed');
   const passed = countAfter(output, 'succeeded');
@@ -29,14 +31,15 @@ export function readMtpConsole(output: string, sourceName: string): TestResult |
     for (let next = index + 1; next < lines.length && /^\s{2}/.test(lines[next] ?? ''); next++) body.push((lines[next] ?? '').trim());
     const detail = body.filter((line) => line !== '' && !line.startsWith('from '));
     const stack = detail.filter((line) => line.startsWith('at '));
+    const testName = match[1] ?? '';
     failures.push({
-      testName: match[1] ?? '',
-      message: `${detail.filter((line) => !line.startsWith('at ')).join('\n')}\n${CONSOLE_LABEL}`.trim(),
-      stackTrace: stack.join('\n'),
+      testName,
+      message: `${detail.filter((line) => !line.startsWith('at ')).join('\n')}\n${label}`.trim(),
+      stackTrace: focusStack(stack.join('\n'), testName, MAX_STACK_LINES),
     });
   }
   while (failures.length < failed) {
-    failures.push({ testName: `[test run] ${sourceName}`, message: `${failed} tests failed; not every name could be read. ${CONSOLE_LABEL}`, stackTrace: '' });
+    failures.push({ testName: `[test run] ${sourceName}`, message: `${failed} tests failed; not every name could be read. ${label}`, stackTrace: '' });
   }
   return { success: failed === 0, total, passed, failed, skipped: skipped ?? 0, failures, durationMs: 0 };
 }

@@ -23,6 +23,10 @@ export interface TestRunnerFacts {
   xunitV3: boolean;
   /** The TrxReport extension is there: MSTest 4 / MSTest.Sdk bring it, other frameworks need the package. */
   trxReport: boolean;
+  /** Microsoft.Testing.Extensions.HangDump is there: MTP can stop a hung test and name it (--hangdump). */
+  hangDump: boolean;
+  /** RunSettingsFilePath is set: `dotnet test` hands that file to VSTest (`dotnet vstest` would not). */
+  runSettings: boolean;
 }
 
 // xunit v3 and TUnit test projects need not reference Microsoft.NET.Test.Sdk.
@@ -32,6 +36,7 @@ const TEST_SDK_PACKAGES = new Set([
 ]);
 const XUNIT_V3_PACKAGES = /^xunit\.v3(\.mtp-v\d|\.mtp-off|\.core)?$/;
 const TRX_REPORT_PACKAGES = new Set(['mstest', 'microsoft.testing.extensions.trxreport']);
+const HANG_DUMP_PACKAGE = 'microsoft.testing.extensions.hangdump';
 const MTP_OPT_IN_PROPERTIES = ['EnableMSTestRunner', 'UseMicrosoftTestingPlatformRunner', 'EnableNUnitRunner'];
 const TEST_SDKS = /^(MSTest\.Sdk|NUnit\.Sdk|xunit\.v3\.sdk)\b/i;
 
@@ -89,7 +94,7 @@ export function readProjectFile(content: string, projectPath: string): ProjectFi
   for (const group of nodes(project.PropertyGroup)) {
     const value = text(group.IsTestProject).toLowerCase();
     if (value === 'true' || value === 'false') isTestProperty = value === 'true';
-    for (const name of [...MTP_OPT_IN_PROPERTIES, 'TestingPlatformDotnetTestSupport', 'UseVSTest']) {
+    for (const name of [...MTP_OPT_IN_PROPERTIES, 'TestingPlatformDotnetTestSupport', 'UseVSTest', 'RunSettingsFilePath']) {
       const property = text(group[name]).toLowerCase();
       if (property !== '') properties.set(name, property);
     }
@@ -102,12 +107,14 @@ export function readProjectFile(content: string, projectPath: string): ProjectFi
     dotnetTestSupport: properties.get('TestingPlatformDotnetTestSupport') === 'true',
     xunitV3: [...packages].some((id) => XUNIT_V3_PACKAGES.test(id)),
     trxReport: mstestSdk || [...packages].some((id) => TRX_REPORT_PACKAGES.has(id)),
+    hangDump: packages.has(HANG_DUMP_PACKAGE),
+    runSettings: properties.has('RunSettingsFilePath'),
   };
   return { references: [...new Set(references)], isTest: isTestProperty ?? (hasTestPackage || hasTestSdk), testRunner };
 }
 
 /** A project with no test-runner opt-ins (VSTest, the default). */
-export const VSTEST_RUNNER: TestRunnerFacts = { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: false };
+export const VSTEST_RUNNER: TestRunnerFacts = { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: false, hangDump: false, runSettings: false };
 
 export type SolutionKind = 'sln' | 'slnx' | 'slnf';
 

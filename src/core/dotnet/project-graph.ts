@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import type { Host } from '../host';
 import { errorMessage } from '../errors';
-import { importedReferences } from './directory-build';
+import { eitherRunner, importedFacts } from './directory-build';
 import { VSTEST_RUNNER, readProjectFile, readSolutionProjects } from './project-file';
 import type { ProjectFileFacts, TestRunnerFacts } from './project-file';
 import type { BuildTarget } from './target';
@@ -72,7 +72,9 @@ export async function loadProjectGraph(host: Host, target: BuildTarget): Promise
     } catch (error) {
       host.logger.warn(`Could not read ${relativeTo(host.workspaceRoot, absPath)}: ${errorMessage(error)}`);
     }
-    facts.references = [...new Set([...facts.references, ...(await importedReferences(host, absPath))])];
+    const imported = await importedFacts(host, absPath);
+    facts.references = [...new Set([...facts.references, ...imported.references])];
+    facts.testRunner = eitherRunner(facts.testRunner, imported.testRunner);
     byPath.set(absPath, {
       absPath,
       relPath: relativeTo(host.workspaceRoot, absPath),
@@ -113,6 +115,8 @@ export interface ChangeScope {
   /** What to build (each builds what it references); empty when `full`. */
   buildRoots: ProjectNode[];
   testProjects: ProjectNode[];
+  /** Every project the change affects (those with a changed file and all that depend on them); empty when `full`. */
+  affected?: ProjectNode[];
 }
 
 /** Files whose change alters packages or the project graph: the graph is read again and packages restored. */
@@ -155,5 +159,5 @@ export function scopeOfChanges(graph: ProjectGraph, changedFiles: readonly strin
   const projects = [...affected].map((absPath) => graph.byPath.get(absPath)).filter((project): project is ProjectNode => !!project);
   // The affected set holds every dependent, so a project referenced by another affected one is built by it.
   const buildRoots = projects.filter((project) => (graph.dependents.get(project.absPath) ?? []).length === 0);
-  return { full: false, needsRestore, buildRoots, testProjects: projects.filter((project) => project.isTest) };
+  return { full: false, needsRestore, buildRoots, testProjects: projects.filter((project) => project.isTest), affected: projects };
 }

@@ -4,6 +4,7 @@
 
 import * as path from 'node:path';
 import type { Host } from '../host';
+import { BuiltAssemblies } from './built-assemblies';
 import { changesBuildInputs, loadProjectGraph } from './project-graph';
 import type { ProjectGraph } from './project-graph';
 import { findBuildTarget } from './target';
@@ -18,6 +19,8 @@ export class DotnetSession {
   private restored = false;
   /** Project path → the tests that failed there in the latest validation (failing-first runs them first). */
   private readonly lastFailures = new Map<string, string[]>();
+  /** Where the builds put each project's assembly: its tests run from there, without MSBuild. */
+  readonly assemblies = new BuiltAssemblies();
 
   constructor(
     private readonly host: Host,

@@ -8,11 +8,13 @@ import type { Host, RunResult } from '../host';
 import type { TestResult } from '../model';
 import { IRONBEES_TMP_DIR, tailOf } from './build';
 import { runDotnet, testEnv } from './dotnet-cli';
+import { hangDumpArgs, takeHungTests } from './mtp-hang';
+import type { HungTests } from './mtp-hang';
 import { CONSOLE_LABEL, crashingTestIn, readMtpConsole } from './mtp-output';
 import type { TestRunnerFacts } from './project-file';
 import { describeMtpExit, mtpReportArgs } from './test-platform';
 import type { TestRunKind } from './test-platform';
-import { failedRun, resultFromTrx, takeTrxTexts, trxFilesIn } from './test-report';
+import { failedRun, resultFromTrx, takeTrxTexts, trxFilesIn, withHungTests } from './test-report';
 import type { TestProjectRef } from './test-report';
 import type { TestOutcomeKind } from './trx-parser';
 
@@ -20,6 +22,8 @@ export interface MtpProjectRun {
   host: Host;
   project: TestProjectRef & { testRunner?: TestRunnerFacts };
   kind: Extract<TestRunKind, 'mtp-dotnet-test' | 'mtp-direct'>;
+  /** The built test application: run as it is (`dotnet exec`), without `dotnet test`/`dotnet run` evaluating the project again. */
+  assembly?: string;
   /** Where dotnet starts (the folder of the global.json that chose the mode). */
   cwd: string;
   remainingMs: number;
@@ -38,14 +42,25 @@ function resultsDirOf(host: Host, project: TestProjectRef): string {
 }
 
 export function mtpArgs(request: MtpProjectRun, resultsDir: string, reportArgs: readonly string[]): string[] {
-  const platformArgs = ['--results-directory', resultsDir, ...reportArgs, '--no-progress', '--no-ansi', ...(request.filterArgs ?? [])];
+  const hangArgs = hangDumpArgs(request.project.testRunner, request.remainingMs);
+  const platformArgs = ['--results-directory', resultsDir, ...reportArgs, ...hangArgs, '--no-progress', '--no-ansi', ...(request.filterArgs ?? [])];
+  if (request.assembly) return ['exec', request.assembly, ...platformArgs];
   if (request.kind === 'mtp-dotnet-test') return ['test', '--project', request.project.absPath, '--no-build', '--no-restore', ...platformArgs];
   return ['run', '--project', request.project.absPath, '--no-build', '--no-restore', '--', ...platformArgs];
 }
 
-async function runOnce(request: MtpProjectRun, resultsDir: string, reportArgs: readonly string[]): Promise<{ run: RunResult; output: string; trx: string[] }> {
+interface OneRun {
+  run: RunResult;
+  output: string;
+  trx: string[];
+  /** The tests the hang dump stopped (null: none was taken). */
+  hung: HungTests | null;
+}
+
+async function runOnce(request: MtpProjectRun, resultsDir: string, reportArgs: readonly string[]): Promise<OneRun> {
   const { host } = request;
   await takeTrxTexts(host, await trxFilesIn(host, resultsDir));
+  if (request.project.testRunner?.hangDump) await takeHungTests(host, resultsDir);
   const run = await runDotnet(host, mtpArgs(request, resultsDir, reportArgs), {
     cwd: request.cwd,
     timeoutMs: request.remainingMs,
@@ -55,7 +70,9 @@ async function runOnce(request: MtpProjectRun, resultsDir: string, reportArgs: r
   });
   if (run.cancelled) request.signal?.throwIfAborted();
   const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
-  return { run, output, trx: await takeTrxTexts(host, await trxFilesIn(host, resultsDir)) };
+  const trx = await takeTrxTexts(host, await trxFilesIn(host, resultsDir));
+  const hung = request.project.testRunner?.hangDump ? await takeHungTests(host, resultsDir) : null;
+  return { run, output, trx, hung };
 }
 
 /** A project whose runner does not know the report option (a framework without the TrxReport extension). */
@@ -84,15 +101,17 @@ export async function runMtpProject(request: MtpProjectRun, outcomes: Map<string
   const { project } = request;
   const resultsDir = resultsDirOf(request.host, project);
   let reportArgs = mtpReportArgs(project.testRunner);
-  let { run, output, trx } = await runOnce(request, resultsDir, reportArgs);
+  let { run, output, trx, hung } = await runOnce(request, resultsDir, reportArgs);
   if (rejectedReportOption(run, output, reportArgs)) {
     reportArgs = [];
-    ({ run, output, trx } = await runOnce(request, resultsDir, reportArgs));
+    ({ run, output, trx, hung } = await runOnce(request, resultsDir, reportArgs));
   }
+  if (hung) return hungRun(project, hung, trx, output, outcomes);
   if (run.timedOut) {
     const seconds = Math.round(request.timeoutMs / 1000);
     const partial = trx.length > 0 ? resultFromTrx(project, trx, output, outcomes) : null;
-    const message = `The tests did not finish within ${seconds} s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).`;
+    const unnamed = project.testRunner?.hangDump ? '' : ` Microsoft.Testing.Platform names a hung test only with the Microsoft.Testing.Extensions.HangDump package; add it to ${project.name} to see which test hangs.`;
+    const message = `The tests did not finish within ${seconds} s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).${unnamed}`;
     const result = partial ? withExtraFailure(partial, project, message, output) : failedRun(project, message, output, true);
     result.timedOut = true;
     return result;
@@ -125,4 +144,18 @@ function withoutRunInfoFailure(result: TestResult, project: TestProjectRef): Tes
   const kept = result.failures.filter((failure) => failure.testName !== runName);
   const removed = result.failures.length - kept.length;
   return { ...result, failures: kept, failed: result.failed - removed, total: result.total - removed, success: result.failed - removed === 0 };
+}
+
+/** Marks results read from the console of a run the hang dump stopped (it ends before the report is written). */
+const STOPPED_LABEL = '(read from the console output: the test host was stopped before it wrote its report)';
+
+/** The hang dump stopped the test host: each hung test is a failure, with the tests that finished before. */
+function hungRun(project: TestProjectRef, hung: HungTests, trx: readonly string[], output: string, outcomes: Map<string, TestOutcomeKind>): TestResult {
+  const partial = trx.length > 0 ? resultFromTrx(project, trx, output, outcomes) : readMtpConsole(output, project.name, STOPPED_LABEL);
+  if (trx.length === 0) for (const failure of partial?.failures ?? []) outcomes.set(failure.testName, 'failed');
+  for (const name of hung.names) outcomes.set(name, 'failed');
+  const what = hung.names.length > 0 ? `${hung.names.join(', ')} hung` : 'The test host hung with no test running';
+  const how = hung.ranFor ? `it ran for ${hung.ranFor} without finishing` : 'nothing finished within the hang timeout';
+  const message = `${what}: ${how}, so Microsoft.Testing.Platform's hang dump stopped the test host. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.`;
+  return withHungTests(partial, project, hung.names, message, output);
 }

@@ -74,3 +74,16 @@ export function resultFromTrx(
     return failedRun(project, `Could not read the test results: ${errorMessage(error)}`, output, false);
   }
 }
+
+/**
+ * A run stopped because a test hung: each hung test (when the platform named it) is a failure, added to
+ * what finished before (`partial`); the run-level failure a report may carry for the abort is replaced.
+ */
+export function withHungTests(partial: TestResult | null, project: TestProjectRef, hung: readonly string[], message: string, output: string): TestResult {
+  const runName = `[test run] ${project.name}`;
+  const kept = partial?.failures.filter((failure) => failure.testName !== runName) ?? [];
+  const passed = partial?.passed ?? 0;
+  const skipped = partial?.skipped ?? 0;
+  const failures = [...kept, ...(hung.length > 0 ? hung : [runName]).map((testName) => ({ testName, message, stackTrace: '' }))];
+  return { success: false, total: passed + skipped + failures.length, passed, failed: failures.length, skipped, failures, durationMs: partial?.durationMs ?? 0, outputTail: tailOf(output, 2000) };
+}

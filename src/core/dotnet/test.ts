@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { Host } from '../host';
 import type { TestResult } from '../model';
-import { IRONBEES_TMP_DIR, tailOf } from './build';
+import { IRONBEES_TMP_DIR } from './build';
 import { runDotnet, testEnv } from './dotnet-cli';
 import { describeSkipped, frameworkPlanFor } from './target-frameworks';
 import { blameHang } from './mtp-output';
@@ -15,7 +15,7 @@ import { filterArgsFor, realTestNames } from './failing-first';
 import { runMtpProject } from './test-mtp';
 import { findTestMode, runKindOf } from './test-platform';
 import type { TestModeInfo } from './test-platform';
-import { failedRun, resultFromTrx, takeTrxTexts } from './test-report';
+import { failedRun, resultFromTrx, takeTrxTexts, withHungTests } from './test-report';
 import type { TestProjectRef as ProjectRef } from './test-report';
 import { mergeTestResults } from './trx-parser';
 import type { TestOutcomeKind } from './trx-parser';
@@ -40,6 +40,11 @@ export interface TestRequest {
    * whose tests cannot be filtered exactly, is not run.
    */
   only?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Project path → the assemblies its build wrote (see built-assemblies.ts). A project with exactly one
+   * runs from it without `dotnet test`; the others (unknown, multi-targeted) run through `dotnet test`.
+   */
+  assemblies?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface TestRun {
@@ -67,7 +72,10 @@ async function findTrxFiles(host: Host, output: string, resultsDir: string, pref
   return listed.filter((file) => !file.includes('/') && file.startsWith(prefix) && file.endsWith('.trx')).map((file) => path.join(resultsDir, file));
 }
 
-/** VSTest: `dotnet test <project> --logger trx`, with blame-hang so a hung test is named before the time limit. */
+/**
+ * VSTest: `dotnet vstest <assembly>` when the build named it (no second MSBuild evaluation), else
+ * `dotnet test <project> --no-build`; a TRX either way, and blame-hang so a hung test is named before the time limit.
+ */
 async function testVstestProject(
   request: TestRequest,
   project: TestProjectRef,
@@ -81,13 +89,20 @@ async function testVstestProject(
   const resultsDir = path.join(host.workspaceRoot, IRONBEES_TMP_DIR, 'test-results');
   // A prefix, not a file name: a multi-targeted project writes one TRX per framework (`<prefix>_<tfm>_<time>.trx`).
   const prefix = `${project.name}-${Date.now()}-${randomUUID().slice(0, 8)}`;
-  const args = ['test', project.absPath, '--no-build', '--no-restore', '--nologo', '--logger', `trx;LogFilePrefix=${prefix}`, '--results-directory', resultsDir];
-  args.push(...filterArgs, ...blameHangArgs(remainingMs));
   // A multi-targeted project is tested on the frameworks whose runtime is installed; the others are named.
   const plan = await frameworkPlanFor(host, project.absPath);
   const skippedFrameworks = describeSkipped(project.name, plan.skipped);
   if (plan.skipped.length > 0 && plan.run.length === 0) return { ...mergeTestResults([]), skippedFrameworks };
-  if (plan.skipped.length > 0) args.push(`-p:TargetFrameworks=${plan.run.join('%3B')}`);
+  // A run-settings file is handed to VSTest by `dotnet test` only: such a project keeps running through it.
+  const assembly = plan.skipped.length === 0 && !project.testRunner?.runSettings ? await builtAssembly(request, project) : null;
+  let args: string[];
+  if (assembly) {
+    args = ['vstest', assembly, `--logger:trx;LogFileName=${prefix}.trx`, `--ResultsDirectory:${resultsDir}`, ...vstestConsoleArgs(filterArgs), ...blameHangConsoleArgs(remainingMs)];
+  } else {
+    args = ['test', project.absPath, '--no-build', '--no-restore', '--nologo', '--logger', `trx;LogFilePrefix=${prefix}`, '--results-directory', resultsDir];
+    args.push(...filterArgs, ...blameHangArgs(remainingMs));
+    if (plan.skipped.length > 0) args.push(`-p:TargetFrameworks=${plan.run.join('%3B')}`);
+  }
   const run = await runDotnet(host, args, { cwd: mode.cwd, timeoutMs: remainingMs, signal: request.signal, env: testEnv(), onOutput: request.onOutput });
   if (run.cancelled) request.signal?.throwIfAborted();
   const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
@@ -111,21 +126,24 @@ async function testVstestProject(
 
 /** blame-hang stopped a test: the hung test (when VSTest names it) is the failure, not "the run was aborted". */
 function withHangFailure(partial: TestResult | null, project: TestProjectRef, hang: { seconds: string; running: string[] }, output: string): TestResult {
-  const runName = `[test run] ${project.name}`;
-  const kept = partial?.failures.filter((failure) => failure.testName !== runName) ?? [];
-  const passed = partial?.passed ?? 0;
-  const skipped = partial?.skipped ?? 0;
   const what = hang.running.length > 0 ? `${hang.running.join(', ')} hung` : 'A test hung (VSTest did not name it)';
-  const hung = hang.running.length > 0 ? hang.running : [runName];
-  const failures = [
-    ...kept,
-    ...hung.map((testName) => ({
-      testName,
-      message: `${what}: nothing finished for ${hang.seconds}, so blame-hang stopped the test host. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.`,
-      stackTrace: '',
-    })),
-  ];
-  return { success: false, total: passed + skipped + failures.length, passed, failed: failures.length, skipped, failures, durationMs: partial?.durationMs ?? 0, outputTail: tailOf(output, 2000) };
+  const message = `${what}: nothing finished for ${hang.seconds}, so blame-hang stopped the test host. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.`;
+  return withHungTests(partial, project, hang.running, message, output);
+}
+
+/** The project's one built assembly, when the build named it and it is there; null otherwise. */
+export async function builtAssembly(request: TestRequest, project: TestProjectRef): Promise<string | null> {
+  // IRONBEES_TEST_FROM_ASSEMBLY=0: always `dotnet test` (the bench's side-by-side, and a way out if a setup needs it).
+  if (process.env.IRONBEES_TEST_FROM_ASSEMBLY === '0') return null;
+  const paths = request.assemblies?.get(project.absPath) ?? [];
+  const only = paths.length === 1 ? paths[0] : undefined;
+  return only && (await request.host.fs.exists(only)) ? only : null;
+}
+
+/** `dotnet test` filter arguments (`--filter <expr>`) in vstest.console's own syntax. */
+function vstestConsoleArgs(filterArgs: readonly string[]): string[] {
+  const at = filterArgs.indexOf('--filter');
+  return at >= 0 && filterArgs[at + 1] ? [`--TestCaseFilter:${filterArgs[at + 1]}`] : [];
 }
 
 /** Time the host needs after blame-hang stops a hung test to write its report; below it, blame-hang is left off. */
@@ -136,6 +154,13 @@ export function blameHangArgs(remainingMs: number): string[] {
   const hangMs = remainingMs - BLAME_MARGIN_MS;
   if (hangMs < 5_000) return [];
   return ['--blame-hang', '--blame-hang-timeout', `${Math.floor(hangMs / 1000)}s`, '--blame-hang-dump-type', 'none'];
+}
+
+/** The same blame-hang, in vstest.console's syntax (`dotnet vstest`). */
+export function blameHangConsoleArgs(remainingMs: number): string[] {
+  const hangMs = remainingMs - BLAME_MARGIN_MS;
+  if (hangMs < 5_000) return [];
+  return [`--Blame:CollectHangDump;TestTimeout=${Math.floor(hangMs / 1000)}s;HangDumpType=None`];
 }
 
 async function testOneProject(
@@ -156,8 +181,12 @@ async function testOneProject(
       false,
     );
   }
+  // A project that opted into the platform is its own test application (xunit v3 without the opt-in runs
+  // its own runner when started directly, so it goes through `dotnet test`).
+  const assembly = project.testRunner?.mtpRunner ? ((await builtAssembly(request, project)) ?? undefined) : undefined;
   const remainingMs = Math.max(1, deadline - Date.now());
-  return runMtpProject({ host: request.host, project, kind, cwd: mode.cwd, remainingMs, timeoutMs: request.timeoutMs, signal: request.signal, onOutput: request.onOutput, filterArgs }, outcomes);
+  const run = { host: request.host, project, kind, assembly, cwd: mode.cwd, remainingMs, timeoutMs: request.timeoutMs, signal: request.signal, onOutput: request.onOutput, filterArgs };
+  return runMtpProject(run, outcomes);
 }
 
 /** Runs the projects' tests (already built). */

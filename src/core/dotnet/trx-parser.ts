@@ -4,6 +4,7 @@
 
 import { XMLParser } from 'fast-xml-parser';
 import type { TestFailure, TestResult } from '../model';
+import { focusStack } from './stack-frames';
 
 /** Enough of a stack for the model to find the failing line; the rest is framework plumbing. */
 export const MAX_STACK_LINES = 15;
@@ -102,7 +103,7 @@ function tallyResult(result: XmlNode, classNames: Map<string, string>, tally: Ta
   tally.failures.push({
     testName,
     message: textOf(errorInfo.Message).trim() || `Test outcome: ${outcome || 'unknown'}`,
-    stackTrace: trimStackTrace(textOf(errorInfo.StackTrace)),
+    stackTrace: focusStack(textOf(errorInfo.StackTrace), testName, MAX_STACK_LINES),
   });
 }
 

@@ -9,10 +9,14 @@ import type { TraceSink } from '../trace';
 import { errorMessage } from '../errors';
 import { compareTests, newErrorsSince } from './baseline-diff';
 import { runBuild } from './build';
+import type { BuildRequest } from './build';
+import { BuildOutputCollector } from './built-assemblies';
 import { scopeOfChanges } from './project-graph';
 import type { ChangeScope, ProjectGraph, ProjectNode } from './project-graph';
 import { NEEDS_RESTORE_CODES, dotnetSession } from './session';
 import type { DotnetSession } from './session';
+import { buildWithoutReferenceWalk, hasFreshOutputs, upstreamOf } from './reference-walk';
+import { relativeFramePaths } from './stack-frames';
 import { runTests } from './test';
 import type { TestRun } from './test';
 
@@ -79,19 +83,49 @@ async function buildScope(options: ValidatorOptions, session: DotnetSession, gra
   // Restoring goes through the whole target: a generated traversal project has no Restore target.
   const projects = scope.full || restore ? [graph.target.absPath] : scope.buildRoots.map((project) => project.absPath);
   const request = { host: options.host, timeoutMs: options.timeouts.buildMs, signal: options.signal };
-  let build = await runBuild({ ...request, projects, restore });
+  const alone = scope.full || restore ? null : await withoutReferenceWalk(options, graph, scope);
+  let build = alone
+    ? await buildNoting(session, { ...request, projects: alone.map((project) => project.absPath), restore, withoutReferenceWalk: true })
+    : await buildNoting(session, { ...request, projects, restore });
   if (!build.success && !restore && build.errors.some((error) => NEEDS_RESTORE_CODES.has(error.code))) {
-    build = await runBuild({ ...request, projects: [graph.target.absPath], restore: true });
+    build = await buildNoting(session, { ...request, projects: [graph.target.absPath], restore: true });
   }
   if (restore || build.success) session.markRestored(!build.errors.some((error) => error.code.startsWith('NU')));
   return build;
 }
 
+/** A build whose output also says where each project's assembly is (remembered for the test runs). */
+async function buildNoting(session: DotnetSession, request: BuildRequest): Promise<BuildResult> {
+  const collector = new BuildOutputCollector();
+  const build = await runBuild({ ...request, onOutput: collector.note });
+  if (build.success) session.assemblies.remember(collector.found());
+  return build;
+}
+
+/** The affected projects in build order when their upstream is proven built and unchanged; null to walk references. */
+async function withoutReferenceWalk(options: ValidatorOptions, graph: ProjectGraph, scope: ChangeScope): Promise<ProjectNode[] | null> {
+  if (process.env.IRONBEES_SKIP_REFERENCE_WALK === '0' || !scope.affected) return null;
+  const upstream = upstreamOf(graph, scope.affected);
+  // One stale or unbuilt upstream project is enough to walk the references as before.
+  for (const project of upstream) if (!(await hasFreshOutputs(project, options.host.workspaceRoot))) return null;
+  const ordered = buildWithoutReferenceWalk(graph, scope.affected, () => true);
+  if (ordered) options.host.logger.debug(`Building ${ordered.map((project) => project.name).join(', ')} without walking ${upstream.length} built, unchanged upstream project(s).`);
+  return ordered;
+}
+
 async function testProjects(options: ValidatorOptions, graph: ProjectGraph, projects: readonly ProjectNode[], only?: Map<string, string[]>): Promise<TestRun> {
   const modeFrom = path.dirname(graph.target.absPath);
-  const run = await runTests({ host: options.host, projects, timeoutMs: options.timeouts.testMs, signal: options.signal, modeFrom, only });
-  dotnetSession(options.host, options.target).rememberFailures(run.failedByProject);
-  return run;
+  const session = dotnetSession(options.host, options.target);
+  const assemblies = session.assemblies.forProjects(graph.projects);
+  const run = await runTests({ host: options.host, projects, timeoutMs: options.timeouts.testMs, signal: options.signal, modeFrom, only, assemblies });
+  session.rememberFailures(run.failedByProject);
+  return { ...run, result: withRelativeStacks(run.result, options.host.workspaceRoot) };
+}
+
+/** Stack frames name workspace files relative to the workspace, as every other path Ironbees shows. */
+function withRelativeStacks(result: TestResult, workspaceRoot: string): TestResult {
+  if (result.failures.every((failure) => failure.stackTrace === '')) return result;
+  return { ...result, failures: result.failures.map((failure) => ({ ...failure, stackTrace: relativeFramePaths(failure.stackTrace, workspaceRoot) })) };
 }
 
 /**

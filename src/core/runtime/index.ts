@@ -9,15 +9,16 @@ import type { AgentCatalog } from '../agents/loader';
 import { loadAgents } from '../agents/loader';
 import type { McpManager } from '../mcp/manager';
 import { lazyWorkspaceMcpSource } from '../mcp/workspace-source';
-import { createDefaultToolRegistry } from '../tools/catalog';
+import { builtinAgentRegistry, createDefaultToolRegistry } from '../agents/builtin';
+import type { AgentRegistry } from '../agents/unit';
 import type { ToolRegistry } from '../tools/registry';
 import { createOrchestrator } from '../workflow/orchestrator';
 import type { RunOrchestrator } from '../workflow/orchestrator';
 import type { ToolApprover } from '../workflow/tool-approval';
 import { checkDotnet } from './dotnet-check';
 
-export { createModelClient, modelProviderNames, registerModelProvider } from './model-client';
-export type { ModelConfig, ModelProviderFactory } from './model-client';
+export { createModelClient, createProviderRouter, modelClientForRun, modelProviderFactory, modelProviderNames, registerModelProvider } from './model-client';
+export type { ModelConfig, ModelProviderFactory, ProviderSetup, RunModelChoice } from './model-client';
 export { checkDotnet } from './dotnet-check';
 
 export interface RuntimeConfig<H extends Host> {
@@ -46,6 +47,8 @@ export interface RuntimeConfig<H extends Host> {
   mcp?: (host: H) => McpManager;
   /** Asks before a tool with side effects runs; absent, such calls are refused (unless the policy is never). */
   askToolApproval?: ToolApprover;
+  /** The agents' runners and terminal tools (default: the built-in planner and coder). */
+  agentUnits?: AgentRegistry;
 }
 
 export interface AssembledRuntime<H extends Host> {
@@ -62,11 +65,12 @@ export async function assembleRuntime<H extends Host>(config: RuntimeConfig<H>):
   config.logger.debug(`dotnet ${version}`);
   const host = config.createHost();
   const mcp = config.mcp?.(host);
-  const tools = createDefaultToolRegistry().addSource(mcp ?? lazyWorkspaceMcpSource(host));
-  const agents = await loadRunAgents(config, tools.names());
+  const agentUnits = config.agentUnits ?? builtinAgentRegistry();
+  const tools = createDefaultToolRegistry(agentUnits).addSource(mcp ?? lazyWorkspaceMcpSource(host));
+  const agents = await loadRunAgents({ ...config, agentUnits }, tools.names());
   const approval = config.askToolApproval ? { askToolApproval: config.askToolApproval } : {};
   const model = typeof config.model === 'function' ? config.model(agents) : config.model;
-  const orchestrator = createOrchestrator({ host, model, agents, tools, ...approval });
+  const orchestrator = createOrchestrator({ host, model, agents, tools, agentUnits, ...approval });
   return { host, orchestrator, tools, agents, closeMcp: () => mcp?.close() ?? Promise.resolve() };
 }
 
@@ -75,7 +79,7 @@ export async function assembleRuntime<H extends Host>(config: RuntimeConfig<H>):
  * and field named) rather than silently falling back to the bundled one the person meant to override.
  */
 export async function loadRunAgents(
-  config: Pick<RuntimeConfig<Host>, 'bundledAgentsDir' | 'workspaceRoot' | 'agentOverridesDir' | 'logger'>,
+  config: Pick<RuntimeConfig<Host>, 'bundledAgentsDir' | 'workspaceRoot' | 'agentOverridesDir' | 'logger' | 'agentUnits'>,
   knownTools: readonly string[],
 ): Promise<AgentCatalog> {
   const warn = (message: string): void => config.logger.warn(message);
@@ -85,9 +89,10 @@ export async function loadRunAgents(
     knownTools,
     onInvalidWorkspaceAgent: 'fail',
     warn,
+    ...(config.agentUnits ? { units: config.agentUnits } : {}),
   });
   const overridesDir = config.agentOverridesDir?.();
   if (!overridesDir) return agents;
-  const overrides = await loadAgents({ bundledDir: overridesDir, knownTools, warn });
+  const overrides = await loadAgents({ bundledDir: overridesDir, knownTools, warn, ...(config.agentUnits ? { units: config.agentUnits } : {}) });
   return new Map([...agents, ...overrides]);
 }

@@ -21,6 +21,17 @@ export interface ExternalToolSource {
   resolve(names: readonly string[]): Promise<ToolDefinition[]>;
 }
 
+/** A call's input as parseInput left it: what the tool gets (`value`), and what paging needs. */
+export interface ParsedToolInput {
+  /** As the model sent it (a stand-in's real tool parses it again with its own schema). */
+  readonly raw: unknown;
+  /** The tool's arguments, without the page argument. */
+  readonly args: unknown;
+  readonly page: number;
+  /** The arguments as the tool's schema parsed (and coerced) them. */
+  readonly value: unknown;
+}
+
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
   private readonly pages = new ResultPages();
@@ -84,15 +95,33 @@ export class ToolRegistry {
     });
   }
 
+  /**
+   * Parses a call's input once, for the tool loop and for execute: the adapter's own `resultPage`
+   * is split off, and the rest is validated (and coerced) by the tool's schema. Bad input is an
+   * InvalidInput outcome that says how to fix it. A stand-in (MCP, resolved on first use) is checked
+   * against its own schema here; the tool it resolves to checks the input against its real one.
+   */
+  parseInput(tool: ToolDefinition, rawInput: unknown): { ok: true; input: ParsedToolInput } | { ok: false; outcome: ToolOutcome } {
+    const { input: args, page } = splitPageArgument(rawInput ?? {});
+    const parsed = tool.input.safeParse(args ?? {});
+    if (!parsed.success) return { ok: false, outcome: { ok: false, kind: 'InvalidInput', error: describeInputError(tool.name, parsed.error) } };
+    return { ok: true, input: { raw: rawInput, args, page, value: parsed.data } };
+  }
+
   /** Runs one call. Never throws for a tool failure: bad input, errors, timeouts all come back as `{ ok: false, kind }`. */
   async execute(tool: ToolDefinition, rawInput: unknown, ctx: ToolContext): Promise<ToolOutcome> {
     if (tool.resolveDeferred) return this.executeDeferred(tool, tool.resolveDeferred.bind(tool), rawInput, ctx);
-    const { input: args, page } = splitPageArgument(rawInput ?? {});
-    const parsed = tool.input.safeParse(args ?? {});
-    if (!parsed.success) return { ok: false, kind: 'InvalidInput', error: describeInputError(tool.name, parsed.error) };
+    const parsed = this.parseInput(tool, rawInput);
+    return parsed.ok ? this.executeParsed(tool, parsed.input, ctx) : parsed.outcome;
+  }
+
+  /** Runs one call whose input parseInput accepted (the tool loop parses before it runs a turn's calls). */
+  async executeParsed(tool: ToolDefinition, input: ParsedToolInput, ctx: ToolContext): Promise<ToolOutcome> {
+    if (tool.resolveDeferred) return this.executeDeferred(tool, tool.resolveDeferred.bind(tool), input.raw, ctx);
+    const { args, page, value } = input;
     if (ctx.signal?.aborted) return cancelledOutcome(tool.name, 'not run');
 
-    const key = ResultPages.key(tool.name, parsed.data);
+    const key = ResultPages.key(tool.name, value);
     const pageSize = tool.maxPayloadChars ?? DEFAULT_MAX_PAYLOAD_CHARS;
     if (page > 1) {
       const kept = this.pages.get(key);
@@ -105,10 +134,10 @@ export class ToolRegistry {
         };
       }
     }
-    const refusal = await this.approvalRefusal(tool, parsed.data, ctx);
+    const refusal = await this.approvalRefusal(tool, value, ctx);
     if (refusal) return refusal;
 
-    const outcome = await runWithPolicy(tool, parsed.data, ctx, this.attemptOptions);
+    const outcome = await runWithPolicy(tool, value, ctx, this.attemptOptions);
     if (!outcome.ok) return outcome;
     if (outcome.content.length > pageSize) this.pages.set(key, outcome.content);
     return this.paged(tool, args, outcome.content, page, pageSize, outcome.data, outcome.observation);

@@ -2,6 +2,7 @@
 // each iteration, what still fails, and what it cost. Written at escalation and at the end.
 
 import type { CodingState, FileEdit, IterationRecord } from '../model';
+import { failuresIn } from '../model';
 import type { AttemptRecord } from './run-context';
 
 const MAX_LISTED = 20;
@@ -101,11 +102,13 @@ function failingLines(state: CodingState): string[] {
   }
   if (errors.length > MAX_LISTED) lines.push(`- … and ${errors.length - MAX_LISTED} more build errors`);
   const failures = state.testResult?.failures ?? [];
+  const failing = state.testResult ? failuresIn(state.testResult) : 0;
   for (const f of failures.slice(0, MAX_LISTED)) {
     const firstLine = f.message.split('\n')[0];
     lines.push(`- Test: \`${f.testName}\`${f.preExisting ? ' (already failing before the run)' : ''} — ${firstLine}`);
   }
-  if (failures.length > MAX_LISTED) lines.push(`- … and ${failures.length - MAX_LISTED} more failing tests`);
+  const listed = Math.min(MAX_LISTED, failures.length);
+  if (failing > listed) lines.push(`- … and ${failing - listed} more failing tests${state.testResult?.resultsFile ? ` (every failure in full: \`${state.testResult.resultsFile}\`)` : ''}`);
   if (state.buildResult?.timedOut) lines.push('- The build was stopped at its time limit.');
   if (state.testResult?.timedOut) lines.push('- The tests were stopped at their time limit.');
   return lines;

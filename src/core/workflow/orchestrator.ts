@@ -9,7 +9,7 @@ import type { Host } from '../host';
 import { EMPTY_USAGE, TERMINAL_NODES, addUsage } from '../model';
 import { gatesAnswering } from '../nodes';
 import type { ApprovalDecision, CodingState, ExecutionPlan, IterationRecord, Usage, WorkflowContext, WorkflowNode } from '../model';
-import { executionPlanSchema } from '../tools/submit';
+import { executionPlanSchema } from '../agents/planner/terminal-tool';
 import { ConfigurationError, InvalidStateError, OrchestratorError, errorMessage } from '../errors';
 import { runMachine } from './machine';
 import type { RunContext, RunEvent, RunInput } from './run-context';
@@ -25,6 +25,7 @@ import { createStepActors } from './step-actors';
 import type { OrchestratorDeps } from './step-actors';
 import type { Orchestrator, TraceEvent, TraceSink } from '../trace';
 import { budgetReached } from './budget';
+import { RunLifecycle, milestonesOf } from './lifecycle';
 import type { BudgetReached } from './budget';
 import { ActivityHub } from './activity-hub';
 import type { ActivityListener, ActivitySink } from '../activity';
@@ -61,12 +62,16 @@ interface LiveRun {
 
 export class RunOrchestrator implements Orchestrator {
   readonly store: RunStore;
+  /** Run milestones a feature subscribes to (lifecycle.ts). */
+  readonly lifecycle: RunLifecycle;
   private readonly live = new Map<string, LiveRun>();
   private readonly machine: AnyActorLogic & typeof runMachine;
   private readonly activity: ActivityHub;
 
   constructor(private readonly host: Host, steps: StepActorsFactory) {
     this.store = new RunStore(host);
+    this.lifecycle = new RunLifecycle((message) => host.logger.warn(message));
+    this.store.journal.onApplied((runId, files) => this.lifecycle.emit({ kind: 'edits_applied', runId, files }));
     this.activity = new ActivityHub((message) => host.logger.warn(message));
     this.machine = runMachine.provide({
       actors: steps(this.store, (runId) => this.traceSink(runId), (runId) => this.activity.sinkFor(runId)),
@@ -86,6 +91,7 @@ export class RunOrchestrator implements Orchestrator {
     try {
       await this.store.ensureLayout();
       const input: RunInput = { stateId, userRequest: request, workflow: context, createdAt: new Date().toISOString() };
+      await this.lifecycle.emit({ kind: 'run_started', runId: stateId, request });
       yield* this.drive(createActor(this.machine, { input, inspect: this.stepEnds(input.stateId) }), input.stateId, input.createdAt, lock, signal);
     } finally {
       lock.release();
@@ -220,6 +226,8 @@ export class RunOrchestrator implements Orchestrator {
         this.host.logger.warn(state.metadata.ignoredKnownFailures);
       }
       const persisted = actor.getPersistedSnapshot();
+      // Queued now, in the machine's order (the next step may already be running); awaited before the state is shown.
+      const milestones = Promise.all(milestonesOf(from, state, snapshot.context).map((event) => this.lifecycle.emit(event)));
       const live = this.live.get(runId);
       // The end of a run is shown only once it is on disk and the workspace lock is released (below).
       if (live && snapshot.status !== 'done') live.latest = state;
@@ -228,7 +236,8 @@ export class RunOrchestrator implements Orchestrator {
           committed = { schemaVersion: STATE_SCHEMA_VERSION, runId, createdAt, updatedAt: state.timestamp, codingState: state, machine: persisted };
           return this.persist(plusInFlight(committed, live?.stepUsage ?? EMPTY_USAGE), from);
         })
-        .then((saved) => {
+        .then(async (saved) => {
+          await milestones;
           if (interrupted) return;
           if (live) live.latest = saved.codingState;
           // Whoever sees the run's end may start the next run at once: the workspace is free before that.

@@ -10,8 +10,10 @@ import { AgentModeError, errorMessage } from '../errors';
 import type { ModelClient } from '../llm/port';
 import type { AgentCatalog } from '../agents/loader';
 import type { AgentRuntime } from '../agents/types';
-import { runPlanner } from '../agents/planner';
-import { runCoder } from '../agents/coder';
+import type { PlannerInput, PlannerOutput } from '../agents/planner/runner';
+import type { CoderInput, CoderOutput } from '../agents/coder/runner';
+import { builtinAgentRegistry } from '../agents/builtin';
+import type { AgentRegistry } from '../agents/unit';
 import { loadInstructions } from '../agents/instructions';
 import { captureBaseline, validate } from '../dotnet/validator';
 import { buildErrorContext } from '../dotnet/error-context';
@@ -21,6 +23,7 @@ import { renderHandoff } from './handoff';
 import { toolApprovalGate } from './tool-approval';
 import type { ToolApprover } from './tool-approval';
 import type { RunStore } from './store';
+import { fullBaseline, saveBaselineResults, saveValidationResults } from './validation-results';
 import type { TraceSink } from '../trace';
 import type { ActivitySink } from '../activity';
 import { usageCarriedBy } from './run-context';
@@ -46,7 +49,12 @@ export interface OrchestratorDeps {
    * setting wants it. Absent (headless, nobody to ask): such calls are refused, as data for the model.
    */
   askToolApproval?: ToolApprover;
+  /** The agents' runners the steps find by name (default: the built-in planner and coder). */
+  agentUnits?: AgentRegistry;
 }
+
+/** Which registered agent each model-driven step runs (agents/builtin.ts registers them). */
+export const STEP_AGENTS = { plan: 'planner', code: 'coder' } as const;
 
 /**
  * Runs a model-driven step, counting what its model calls cost. When the step fails, its error
@@ -91,23 +99,26 @@ export function createStepActors(
   });
 
   const warn = (message: string): void => deps.host.logger.warn(message);
+  const units = deps.agentUnits ?? builtinAgentRegistry();
 
   return {
-    captureBaseline: fromPromise<Baseline, BaselineInput>(({ input, signal }) =>
-      captureBaseline({
+    captureBaseline: fromPromise<Baseline, BaselineInput>(async ({ input, signal }) => {
+      const baseline = await captureBaseline({
         host: deps.host,
         target: input.workflow.target,
         timeouts: input.workflow.timeouts,
         signal,
         trace: traceFor(input.stateId),
-      }),
-    ),
+      });
+      return saveBaselineResults(deps.host, store, input.stateId, baseline);
+    }),
 
     plan: fromPromise<PlanOutput, PlanInput>(({ input, signal }) =>
       withStepUsage(traceFor(input.stateId), async (trace) => {
         // The planner does not know its files yet: the root's instructions (and --context files).
         const instructions = await loadInstructions(deps.host, { workFiles: [], contextFiles: input.workflow.contextFiles, warn });
-        const output = await runPlanner({ ...runtime(input, signal, trace), instructions: instructions.text }, {
+        const planner = units.require<PlannerInput, PlannerOutput>(STEP_AGENTS.plan);
+        const output = await planner.run({ ...runtime(input, signal, trace), instructions: instructions.text }, {
           request: input.request,
           feedback: input.feedback ?? undefined,
           previousPlan: input.previousPlan,
@@ -122,7 +133,8 @@ export function createStepActors(
         // The coder gets the AGENTS.md files on the path of every file the plan touches too.
         const workFiles = [...input.plan.affectedFiles, ...input.plan.steps.map((step) => step.filePath)];
         const instructions = await loadInstructions(deps.host, { workFiles, contextFiles: input.workflow.contextFiles, warn });
-        const output = await runCoder({ ...runtime(input, signal, trace), instructions: instructions.text }, {
+        const coder = units.require<CoderInput, CoderOutput>(STEP_AGENTS.code);
+        const output = await coder.run({ ...runtime(input, signal, trace), instructions: instructions.text }, {
           request: input.request,
           spec: input.spec,
           plan: input.plan,
@@ -135,10 +147,10 @@ export function createStepActors(
     ),
 
     validate: fromPromise<ValidateOutput, ValidateInput>(async ({ input, signal }) => {
-      await store.applyEdits(input.stateId, input.edits);
+      await store.journal.applyEdits(input.stateId, input.edits);
       // Every file the run has touched so far decides what to build and test, not only this
       // iteration's: a test broken in iteration 1 must be run again in iteration 2.
-      const changedFiles = await store.touchedFiles(input.stateId);
+      const changedFiles = await store.journal.touchedFiles(input.stateId);
       deps.host.symbols.invalidate?.(changedFiles);
       const outcome = await validate({
         host: deps.host,
@@ -147,7 +159,7 @@ export function createStepActors(
         signal,
         trace: traceFor(input.stateId),
         changedFiles,
-        baseline: input.baseline,
+        baseline: await fullBaseline(deps.host, store, input.stateId, input.baseline),
         // Resumed runs persisted before the field existed have no list: every test must pass.
         knownFailures: input.knownFailures ?? [],
       });
@@ -157,11 +169,13 @@ export function createStepActors(
             rejections: input.rejections ?? undefined,
             guidance: input.guidance ?? undefined,
           });
+      // Every failure in full goes to the run folder once; the state keeps counts and the first ones.
+      const stored = await saveValidationResults(deps.host, store, input.stateId, input.iteration, outcome, errorContext);
       return {
         build: outcome.build,
-        test: outcome.test,
+        test: stored.test,
         passed: outcome.passed,
-        errorContext,
+        errorContext: stored.errorContext,
         newErrors: outcome.newBuildErrors.length,
         newFailures: outcome.newTestFailures.length,
       };

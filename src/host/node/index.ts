@@ -43,5 +43,6 @@ export function createNodeHost(workspaceRoot: string, options: NodeHostOptions =
 }
 
 export { NodeFileSystem } from './fs';
+export { stopLingeringProcessGroups } from './process-runner';
 export { StderrLogger } from './logger';
 export type { LogLevel, StderrLoggerOptions } from './logger';

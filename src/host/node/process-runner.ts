@@ -218,6 +218,25 @@ export class NodeProcessRunner implements ProcessRunner {
   }
 }
 
+/**
+ * Stops what this process's commands left running (MSBuild server and nodes, a compiler server, a test
+ * host): every process group a finished command left members in. They are ours alone (each command got
+ * its own group, and a group id is not reused while it has members), so no one else's build is touched,
+ * and it takes a signal per group instead of a `dotnet build-server shutdown` the exit would wait for.
+ * Returns how many groups were stopped. POSIX only (on Windows commands get no group: nothing is kept).
+ */
+export function stopLingeringProcessGroups(): number {
+  let stopped = 0;
+  for (const pgid of lingeringGroups) {
+    if (groupHasMembers(pgid)) {
+      killGroup(pgid);
+      stopped += 1;
+    }
+    lingeringGroups.delete(pgid);
+  }
+  return stopped;
+}
+
 function groupHasMembers(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);

@@ -11,8 +11,10 @@ import { NodeProcessRunner } from '../node/process-runner';
 
 export const TASK_TYPE = 'ironbees';
 export const TASK_SOURCE = 'Ironbees';
-// `run`: a Microsoft.Testing.Platform test project run directly (`dotnet run --no-build -- <platform arguments>`).
-const TASK_VERBS = new Set(['build', 'test', 'restore', 'run']);
+// `run`: a Microsoft.Testing.Platform test project run directly (`dotnet run --no-build -- <platform arguments>`);
+// `vstest` and `exec`: a test project run from its built assembly (`dotnet vstest <dll>`, `dotnet exec <app.dll>`).
+const TASK_VERBS = new Set(['build', 'test', 'restore', 'run', 'vstest', 'exec']);
+const TEST_VERBS = new Set(['test', 'run', 'vstest', 'exec']);
 /** A task that has not opened its terminal by then never will (tasks disabled, host shutting down). */
 const TASK_START_PATIENCE_MS = 15_000;
 
@@ -101,7 +103,7 @@ export class TaskProcessRunner implements ProcessRunner {
       new vscode.CustomExecution(async () => pty),
       '$msCompile',
     );
-    task.group = args[0] === 'test' || args[0] === 'run' ? vscode.TaskGroup.Test : vscode.TaskGroup.Build;
+    task.group = TEST_VERBS.has(args[0] ?? '') ? vscode.TaskGroup.Test : vscode.TaskGroup.Build;
     // Shows the output without taking the focus from an editor the person is typing in.
     task.presentationOptions = { reveal: vscode.TaskRevealKind.Silent, focus: false, panel: vscode.TaskPanelKind.Shared, clear: true, showReuseMessage: false };
 

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { loadAgents } from '../../../src/core/agents/loader';
 import type { AgentRuntime } from '../../../src/core/agents/types';
 import type { ModelClient } from '../../../src/core/llm/port';
-import { createDefaultToolRegistry } from '../../../src/core/tools/catalog';
+import { createDefaultToolRegistry } from '../../../src/core/agents/builtin';
 import type { TraceEvent } from '../../../src/core/trace';
 import { createNodeHost } from '../../../src/host/node/index';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { NOTHING_CHANGED_MESSAGE, coderMessage, runCoder } from '../../../src/core/agents/coder';
+import { NOTHING_CHANGED_MESSAGE, coderMessage, runCoder } from '../../../src/core/agents/coder/runner';
 import type { ToolResultBlock } from '../../../src/core/llm/port';
 import { ScriptedModelClient, modelTurn, toolUseBlock } from '../../../src/core/llm/scripted';
 import type { ErrorContext, ExecutionPlan } from '../../../src/core/model';

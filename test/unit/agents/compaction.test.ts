@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { runPlanner } from '../../../src/core/agents/planner';
+import { runPlanner } from '../../../src/core/agents/planner/runner';
 import { compactMessages, signatureLines } from '../../../src/core/agents/compaction';
 import type { ToolResultBlock } from '../../../src/core/llm/port';
 import { ScriptedModelClient, modelTurn, textBlock, toolUseBlock } from '../../../src/core/llm/scripted';

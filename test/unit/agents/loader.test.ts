@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentConfigError, findBundledAgentsDir, loadAgents, requireAgent } from '../../../src/core/agents/loader';
 import { ConfigurationError } from '../../../src/core/errors';
-import { createDefaultToolRegistry } from '../../../src/core/tools/catalog';
+import { createDefaultToolRegistry } from '../../../src/core/agents/builtin';
 
 const BUNDLED = path.resolve(__dirname, '../../../agents');
 const KNOWN_TOOLS = createDefaultToolRegistry().names();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import type { ActivityReport } from '../../../src/core/activity';
 import { LoopActivity } from '../../../src/core/agents/loop-activity';
-import { runPlanner } from '../../../src/core/agents/planner';
+import { runPlanner } from '../../../src/core/agents/planner/runner';
 import { ScriptedModelClient, modelTurn, textBlock, toolUseBlock } from '../../../src/core/llm/scripted';
 import { EMPTY_USAGE } from '../../../src/core/model';
 import { CALCULATOR_SOURCE, agentRuntime, copyCalculator } from './agent-harness';

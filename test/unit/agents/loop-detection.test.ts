@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import { runPlanner } from '../../../src/core/agents/planner';
+import { runPlanner } from '../../../src/core/agents/planner/runner';
 import { StuckError, repeatNote } from '../../../src/core/agents/loop-detector';
 import type { ToolResultBlock } from '../../../src/core/llm/port';
 import { ScriptedModelClient, modelTurn, toolUseBlock } from '../../../src/core/llm/scripted';

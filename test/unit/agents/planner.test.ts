@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import { plannerMessage, runPlanner, summariseBaseline } from '../../../src/core/agents/planner';
+import { plannerMessage, runPlanner, summariseBaseline } from '../../../src/core/agents/planner/runner';
 import type { ToolResultBlock } from '../../../src/core/llm/port';
 import { ScriptedModelClient, modelTurn, toolUseBlock } from '../../../src/core/llm/scripted';
 import type { Baseline, ExecutionPlan } from '../../../src/core/model';

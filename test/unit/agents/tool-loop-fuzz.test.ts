@@ -8,7 +8,7 @@ import { stableJson } from '../../../src/core/agents/loop-detector';
 import type { TerminalVerdict } from '../../../src/core/agents/tool-loop';
 import type { ModelMessage, ModelResponse, ToolResultBlock } from '../../../src/core/llm/port';
 import { ScriptedModelClient, modelTurn, toolUseBlock } from '../../../src/core/llm/scripted';
-import { createDefaultToolRegistry } from '../../../src/core/tools/catalog';
+import { createDefaultToolRegistry } from '../../../src/core/agents/builtin';
 import { StagedOverlay } from '../../../src/core/workspace/overlay';
 import { createNodeHost } from '../../../src/host/node/index';
 import { FUZZ_CATEGORIES, FUZZ_DONE, TERMINAL, malformedAnswer, prng } from '../../support/malformed-answers';

@@ -9,7 +9,7 @@ import { AgentExecutionError, AgentModeError } from '../../../src/core/errors';
 import type { ToolResultBlock } from '../../../src/core/llm/port';
 import { ScriptedModelClient, modelTurn, textBlock, toolUseBlock } from '../../../src/core/llm/scripted';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { submitChangesTool } from '../../../src/core/tools/submit';
+import { submitChangesTool } from '../../../src/core/agents/coder/terminal-tool';
 import type { ToolDefinition } from '../../../src/core/tools/types';
 import { StagedOverlay } from '../../../src/core/workspace/overlay';
 import type { TraceEvent } from '../../../src/core/trace';

@@ -302,7 +302,7 @@ describe('runCli', () => {
       const store = await persistRun('run-1', { currentNode: 'SUCCESS' });
       await fs.mkdir(path.join(workspace, 'src'));
       await fs.writeFile(path.join(workspace, 'src/Calc.cs'), 'a - b\n');
-      await store.applyEdits('run-1', [MODIFY_EDIT, CREATE_EDIT]);
+      await store.journal.applyEdits('run-1', [MODIFY_EDIT, CREATE_EDIT]);
       assert.equal(await fs.readFile(path.join(workspace, 'src/Calc.cs'), 'utf8'), 'a + b\n');
       const io = testIo(null, workspace);
       assert.equal(await runCli(['revert', 'run-1'], io, depsWith(new FakeOrchestrator(scriptedRun(true)))), 0);

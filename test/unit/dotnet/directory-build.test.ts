@@ -3,11 +3,13 @@ import * as path from 'node:path';
 import { createNodeHost } from '../../../src/host/node/index';
 import { loadProjectGraph, scopeOfChanges } from '../../../src/core/dotnet/project-graph';
 import { findBuildTarget } from '../../../src/core/dotnet/target';
+import { runKindOf } from '../../../src/core/dotnet/test-platform';
+import { createMemoryHost } from '../../support/memory-host';
 
 const NUNIT = path.join(__dirname, '..', '..', 'fixtures', 'nunit');
 const quietLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
-describe('project references from Directory.Build.props/targets', () => {
+describe('what projects get from Directory.Build.props/targets (references, test-runner opt-ins)', () => {
   it('an edit in the library the targets file references rebuilds and tests all three NUnit projects (nunit fixture)', async () => {
     const host = createNodeHost(NUNIT, { logger: quietLogger });
     const graph = await loadProjectGraph(host, await findBuildTarget(host));
@@ -31,5 +33,20 @@ describe('project references from Directory.Build.props/targets', () => {
     const graph = await loadProjectGraph(host, await findBuildTarget(host, 'Ledger.Tests.slnf'));
     assert.equal(graph.target.kind, 'slnf');
     assert.deepEqual(graph.projects.map((project) => project.relPath).sort(), ['src/Ledger/Ledger.csproj', 'tests/Ledger.Tests/Ledger.Tests.csproj']);
+  });
+
+  it('test-runner opt-ins and extensions set in Directory.Build.props/targets hold for the projects under them', async () => {
+    const host = createMemoryHost({
+      'App.slnx': '<Solution><Project Path="tests/A.Tests/A.Tests.csproj" /><Project Path="other/B.Tests/B.Tests.csproj" /></Solution>',
+      'tests/Directory.Build.props': '<Project><PropertyGroup><EnableMSTestRunner>true</EnableMSTestRunner><TestingPlatformDotnetTestSupport>true</TestingPlatformDotnetTestSupport><RunSettingsFilePath>$(MSBuildThisFileDirectory)ci.runsettings</RunSettingsFilePath></PropertyGroup></Project>',
+      'tests/Directory.Build.targets': '<Project><ItemGroup><PackageReference Include="Microsoft.Testing.Extensions.HangDump" /></ItemGroup></Project>',
+      'tests/A.Tests/A.Tests.csproj': '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><PackageReference Include="MSTest" /></ItemGroup></Project>',
+      'other/B.Tests/B.Tests.csproj': '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><PackageReference Include="MSTest" /></ItemGroup></Project>',
+    });
+    const graph = await loadProjectGraph(host, await findBuildTarget(host));
+    const runnerOf = (name: string) => graph.projects.find((project) => project.name === name)?.testRunner;
+    assert.deepEqual(runnerOf('A.Tests'), { mtpRunner: true, dotnetTestSupport: true, xunitV3: false, trxReport: true, hangDump: true, runSettings: true });
+    assert.deepEqual(runnerOf('B.Tests'), { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: true, hangDump: false, runSettings: false }, 'the files above tests/ only');
+    assert.deepEqual([runKindOf('vstest', runnerOf('A.Tests')), runKindOf('vstest', runnerOf('B.Tests'))], ['mtp-direct', 'vstest']);
   });
 });

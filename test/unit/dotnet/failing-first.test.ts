@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { filterArgsFor, methodOf } from '../../../src/core/dotnet/failing-first';
 
-const MSTEST_MTP = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: true };
-const XUNIT_V3 = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false };
-const NONE = { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: false };
+const MSTEST_MTP = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: true, hangDump: false, runSettings: false };
+const XUNIT_V3 = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: false, runSettings: false };
+const NONE = { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: false, hangDump: false, runSettings: false };
 
 describe('failing-first filters', () => {
   it('reduces data-driven rows to their method', () => {

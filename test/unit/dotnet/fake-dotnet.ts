@@ -9,6 +9,8 @@ export interface FakeTest {
   name: string;
   outcome: 'Passed' | 'Failed' | 'NotExecuted';
   message?: string;
+  /** The failure's stack as the runner prints it; one frame in /ws/T.cs when absent. */
+  stackTrace?: string;
 }
 
 export interface BuildReply {
@@ -26,7 +28,7 @@ export function trxOf(tests: readonly FakeTest[]): string {
   const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
   const results = tests
     .map((test, index) => {
-      const output = test.message ? `<Output><ErrorInfo><Message>${escape(test.message)}</Message><StackTrace>   at ${escape(test.name)}() in /ws/T.cs:line ${index + 1}</StackTrace></ErrorInfo></Output>` : '';
+      const output = test.message ? `<Output><ErrorInfo><Message>${escape(test.message)}</Message><StackTrace>${escape(test.stackTrace ?? `   at ${test.name}() in /ws/T.cs:line ${index + 1}`)}</StackTrace></ErrorInfo></Output>` : '';
       return `<UnitTestResult executionId="e${index}" testId="t${index}" testName="${escape(test.name)}" outcome="${test.outcome}">${output}</UnitTestResult>`;
     })
     .join('\n');
@@ -41,6 +43,8 @@ export class FakeDotnet implements ProcessRunner {
   private builds: BuildReply[] = [{ exitCode: 0, stdout: 'Build succeeded.' }];
   /** Test results by test project name (the .csproj file name without extension). */
   tests = new Map<string, FakeTest[]>();
+  /** A ready TRX document by test project name, written instead of one made from `tests` (big suites, made once). */
+  trxTexts = new Map<string, string>();
   missing = false;
   /** Target frameworks by test project: one TRX each. Results for `Project:tfm` override those for `Project`. */
   frameworks = new Map<string, string[]>();
@@ -60,6 +64,8 @@ export class FakeDotnet implements ProcessRunner {
     const base = { stdout: '', stderr: '', durationMs: 5, timedOut: false, cancelled: false };
     if (args[0] === 'build') {
       const reply = this.builds[Math.min(this.buildIndex++, this.builds.length - 1)] ?? {};
+      // As the real hosts do: the output streams while the build runs.
+      if (reply.stdout) options.onOutput?.(reply.stdout, 'stdout');
       return { ...base, exitCode: reply.timedOut ? null : (reply.exitCode ?? 0), stdout: reply.stdout ?? '', timedOut: reply.timedOut ?? false };
     }
     if (args[0] === 'test') {
@@ -71,10 +77,20 @@ export class FakeDotnet implements ProcessRunner {
       const lines: string[] = [];
       for (const framework of this.frameworks.get(project) ?? ['net10.0']) {
         const file = path.join(resultsDir, `${prefix}_${framework}_20250101000000.trx`);
-        writeFileSync(file, trxOf(this.tests.get(`${project}:${framework}`) ?? this.tests.get(project) ?? []));
+        writeFileSync(file, this.trxTexts.get(project) ?? trxOf(this.tests.get(`${project}:${framework}`) ?? this.tests.get(project) ?? []));
         lines.push(`Results File: ${file}`);
       }
       return { ...base, exitCode: 0, stdout: this.announceResults ? lines.join('\n') : 'Passed!' };
+    }
+    if (args[0] === 'vstest') {
+      // `dotnet vstest <dll> --logger:trx;LogFileName=<name> --ResultsDirectory:<dir>`: one TRX, by that name.
+      const project = path.basename(args[1] ?? '').replace(/\.dll$/, '');
+      const resultsDir = /^--ResultsDirectory:(.+)$/.exec(args.find((arg) => arg.startsWith('--ResultsDirectory:')) ?? '')?.[1] ?? '';
+      const name = /LogFileName=([^;]+)/.exec(args.find((arg) => arg.startsWith('--logger:')) ?? '')?.[1] ?? 'out.trx';
+      mkdirSync(resultsDir, { recursive: true });
+      const file = path.join(resultsDir, name);
+      writeFileSync(file, trxOf(this.tests.get(project) ?? []));
+      return { ...base, exitCode: 0, stdout: this.announceResults ? `Results File: ${file}` : 'Passed!' };
     }
     return { ...base, exitCode: 0 };
   }

@@ -37,7 +37,7 @@ describe('readProjectFile', () => {
     assert.deepEqual(facts, {
       references: ['/ws/src/Core/Core.csproj', '/ws/tests/Helpers/Helpers.csproj'],
       isTest: true,
-      testRunner: { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: false },
+      testRunner: { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: false, hangDump: false, runSettings: false },
     });
   });
 

@@ -21,11 +21,13 @@ interface Reply {
   /** Written as a TRX into --results-directory when the run asked for a report. */
   trx?: FakeTest[];
   timedOut?: boolean;
+  /** Other files the run leaves in --results-directory (name → text). */
+  files?: Record<string, string>;
 }
 
 const MTP_GLOBAL = '{ "test": { "runner": "Microsoft.Testing.Platform" } }';
-const MSTEST = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: true };
-const NUNIT_MTP = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: false };
+const MSTEST = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: true, hangDump: false, runSettings: false };
+const NUNIT_MTP = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: false, hangDump: false, runSettings: false };
 
 function scripted(host: MemoryHost, replies: Reply[]): Array<{ args: string[]; cwd: string }> {
   const calls: Array<{ args: string[]; cwd: string }> = [];
@@ -35,6 +37,7 @@ function scripted(host: MemoryHost, replies: Reply[]): Array<{ args: string[]; c
     if (!reply) throw new Error(`unexpected call: ${args.join(' ')}`);
     const dir = args[args.indexOf('--results-directory') + 1] ?? '';
     if (reply.trx && args.some((arg) => arg.startsWith('--report-'))) await host.fs.writeFile(path.join(dir, 'Tests_net10.0_x64.trx'), trxOf(reply.trx));
+    for (const [name, text] of Object.entries(reply.files ?? {})) await host.fs.writeFile(path.join(dir, name), text);
     return { exitCode: reply.exitCode, stdout: reply.stdout ?? '', stderr: reply.stderr ?? '', durationMs: 5, timedOut: reply.timedOut ?? false, cancelled: false };
   };
   return calls;
@@ -59,6 +62,40 @@ describe('running Microsoft.Testing.Platform test projects', () => {
     assert.deepEqual(run.result.failures.map((failure) => [failure.testName, failure.message]), [['A.Fails', 'expected 6']]);
     assert.deepEqual([...run.outcomes], [['A.Passes', 'passed'], ['A.Fails', 'failed']]);
     assert.deepEqual([...host.files.keys()].filter((file) => file.endsWith('.trx')), [], 'the report is read once and removed');
+  });
+
+  it('from the built assembly: an MTP project that opted in is run as the application it is (dotnet exec), xunit v3 without the opt-in through dotnet test', async () => {
+    const host = createMemoryHost({ 'global.json': MTP_GLOBAL, 'tests/Ledger.MSTests/bin/Ledger.MSTests.dll': 'MZ', 'tests/Ledger.XunitTests/bin/Ledger.XunitTests.dll': 'MZ' });
+    const calls = scripted(host, [
+      { exitCode: 2, trx: [{ name: 'A.Passes', outcome: 'Passed' }, { name: 'A.Fails', outcome: 'Failed', message: 'expected 6' }] },
+      { exitCode: 0, trx: [{ name: 'X.Passes', outcome: 'Passed' }] },
+    ]);
+    const xunit = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: false, runSettings: false };
+    const mstest = project(host, 'Ledger.MSTests');
+    const xunitProject = project(host, 'Ledger.XunitTests', xunit);
+    const dll = (name: string): string => path.join(host.workspaceRoot, 'tests', name, 'bin', `${name}.dll`);
+    const assemblies = new Map([[mstest.absPath, [dll('Ledger.MSTests')]], [xunitProject.absPath, [dll('Ledger.XunitTests')]]]);
+    const run = await runTests({ host, projects: [mstest, xunitProject], timeoutMs: 60_000, assemblies, concurrency: 1 });
+    const resultsDir = calls[0]?.args[calls[0].args.indexOf('--results-directory') + 1] ?? '';
+    assert.deepEqual(calls[0]?.args, ['exec', dll('Ledger.MSTests'), '--results-directory', resultsDir, '--report-trx', '--no-progress', '--no-ansi']);
+    assert.deepEqual(calls[1]?.args.slice(0, 3), ['test', '--project', xunitProject.absPath]);
+    assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed }, { total: 3, passed: 2, failed: 1 });
+  });
+
+  it('the assembly is used only when the build named exactly one, it exists and no run-settings file needs dotnet test; otherwise dotnet test or dotnet run', async () => {
+    const host = createMemoryHost({ 'tests/V.Tests/bin/net8.0/V.Tests.dll': 'MZ', 'tests/V.Tests/bin/net10.0/V.Tests.dll': 'MZ', 'tests/R.Tests/bin/R.Tests.dll': 'MZ' });
+    const calls = scripted(host, [{ exitCode: 0 }, { exitCode: 0, trx: [] }, { exitCode: 0 }]);
+    const vstest = { absPath: path.join(host.workspaceRoot, 'tests/V.Tests/V.Tests.csproj'), name: 'V.Tests' };
+    const mstest = project(host, 'Ledger.MSTests');
+    // RunSettingsFilePath: `dotnet test` hands that file to VSTest; `dotnet vstest` would not.
+    const withSettings = { absPath: path.join(host.workspaceRoot, 'tests/R.Tests/R.Tests.csproj'), name: 'R.Tests', testRunner: { ...NUNIT_MTP, mtpRunner: false, runSettings: true } };
+    const assemblies = new Map([
+      [vstest.absPath, ['net8.0', 'net10.0'].map((tfm) => path.join(host.workspaceRoot, `tests/V.Tests/bin/${tfm}/V.Tests.dll`))],
+      [mstest.absPath, [path.join(host.workspaceRoot, 'tests/Ledger.MSTests/bin/gone/Ledger.MSTests.dll')]],
+      [withSettings.absPath, [path.join(host.workspaceRoot, 'tests/R.Tests/bin/R.Tests.dll')]],
+    ]);
+    await runTests({ host, projects: [vstest, mstest, withSettings], timeoutMs: 60_000, assemblies, concurrency: 1 });
+    assert.deepEqual(calls.map((call) => call.args.slice(0, 2)), [['test', vstest.absPath], ['run', '--project'], ['test', withSettings.absPath]]);
   });
 
   it('a crashed test host (exit 7) is a failure naming the test it was running, with the tests that finished', async () => {
@@ -114,7 +151,42 @@ describe('running Microsoft.Testing.Platform test projects', () => {
     const run = await runTests({ host, projects: [project(host, 'Ledger.MSTests')], timeoutMs: 30_000 });
     assert.deepEqual(calls[0]?.args.slice(0, 6), ['run', '--project', path.join(host.workspaceRoot, 'tests/Ledger.MSTests/Ledger.MSTests.csproj'), '--no-build', '--no-restore', '--']);
     assert.equal(run.result.timedOut, true);
-    assert.equal(run.result.failures[0]?.message, 'The tests did not finish within 30 s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).');
+    assert.equal(
+      run.result.failures[0]?.message,
+      'The tests did not finish within 30 s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network). Microsoft.Testing.Platform names a hung test only with the Microsoft.Testing.Extensions.HangDump package; add it to Ledger.MSTests to see which test hangs.',
+    );
+    assert.equal(calls[0]?.args.includes('--hangdump'), false, 'no hang dump option for a project without the extension (exit code 5)');
+  });
+
+  it('with the HangDump extension: the hang timeout is the time left less a margin, and the hung test it names is the failure', async () => {
+    const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
+    const xunitHang = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: true, runSettings: false };
+    const console = 'failed Ledger.XunitTests.AccountTests.Withdraw (9ms)\n  Assert.Equal() Failure: Values differ\n    at Ledger.XunitTests.AccountTests.Withdraw() in /ws/A.cs:14\n\nTest run summary: Failed!\n  total: 3\n  failed: 1\n  succeeded: 2\n  skipped: 0\n';
+    const calls = scripted(host, [
+      {
+        exitCode: 7,
+        stdout: console,
+        files: { 'Ledger.XunitTests_9004_hang.log': '[00:00:40] Ledger.XunitTests.HangTests.WaitsForever\n', 'Ledger.XunitTests_9004_hang.dmp': 'MDMP' },
+      },
+    ]);
+    const run = await runTests({ host, projects: [project(host, 'Ledger.XunitTests', xunitHang)], timeoutMs: 60_000 });
+    const args = calls[0]?.args ?? [];
+    const at = args.indexOf('--hangdump');
+    assert.deepEqual([args[at + 1], args[at + 3], args[at + 4]], ['--hangdump-timeout', '--hangdump-type', 'Mini']);
+    const hangSeconds = Number(/^(\d+)s$/.exec(args[at + 2] ?? '')?.[1]);
+    assert.ok(hangSeconds >= 35 && hangSeconds <= 40, String(hangSeconds));
+    assert.deepEqual(
+      { success: run.result.success, total: run.result.total, passed: run.result.passed, failed: run.result.failed, timedOut: run.result.timedOut },
+      { success: false, total: 4, passed: 2, failed: 2, timedOut: undefined },
+    );
+    assert.deepEqual(run.result.failures.map((failure) => failure.testName), ['Ledger.XunitTests.AccountTests.Withdraw', 'Ledger.XunitTests.HangTests.WaitsForever']);
+    assert.equal(
+      run.result.failures[1]?.message,
+      "Ledger.XunitTests.HangTests.WaitsForever hung: it ran for 00:00:40 without finishing, so Microsoft.Testing.Platform's hang dump stopped the test host. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.",
+    );
+    assert.match(run.result.failures[0]?.message ?? '', /Values differ\n\(read from the console output: the test host was stopped before it wrote its report\)$/);
+    assert.equal(run.outcomes.get('Ledger.XunitTests.HangTests.WaitsForever'), 'failed');
+    assert.deepEqual([...host.files.keys()].filter((file) => /_hang\.(log|dmp)$/.test(file)), [], 'the hang log and the dump are removed');
   });
 
   it('a VSTest project in an MTP-mode workspace is a clear failure, and dotnet is not run for it', async () => {

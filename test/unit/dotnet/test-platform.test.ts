@@ -36,9 +36,9 @@ describe('test platform detection', () => {
   it('tells the fixture projects apart: xunit v3 (a test project without Microsoft.NET.Test.Sdk) and MSTest 4 with its runner', () => {
     const xunit = ledgerProject('tests/Ledger.XunitTests/Ledger.XunitTests.csproj');
     assert.equal(xunit.isTest, true);
-    assert.deepEqual(xunit.testRunner, { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false });
+    assert.deepEqual(xunit.testRunner, { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: false, runSettings: false });
     const mstest = ledgerProject('tests/Ledger.MSTests/Ledger.MSTests.csproj');
-    assert.deepEqual(mstest.testRunner, { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: true });
+    assert.deepEqual(mstest.testRunner, { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: true, hangDump: false, runSettings: false });
     assert.equal(ledgerProject('src/Ledger/Ledger.csproj').isTest, false);
   });
 
@@ -49,7 +49,7 @@ describe('test platform detection', () => {
       '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><UseMicrosoftTestingPlatformRunner>true</UseMicrosoftTestingPlatformRunner><TestingPlatformDotnetTestSupport>True</TestingPlatformDotnetTestSupport></PropertyGroup><ItemGroup><PackageReference Include="xunit.v3.mtp-v2" Version="4.0.2" /><PackageReference Include="Microsoft.Testing.Extensions.TrxReport" Version="2.5.2" /></ItemGroup></Project>',
       '/ws/A.csproj',
     );
-    assert.deepEqual(xunitMtp.testRunner, { mtpRunner: true, dotnetTestSupport: true, xunitV3: true, trxReport: true });
+    assert.deepEqual(xunitMtp.testRunner, { mtpRunner: true, dotnetTestSupport: true, xunitV3: true, trxReport: true, hangDump: false, runSettings: false });
     assert.equal(xunitMtp.isTest, true);
   });
 

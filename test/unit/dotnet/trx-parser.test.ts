@@ -19,14 +19,19 @@ describe('parseTrx', () => {
     assert.ok(result.durationMs > 0);
   });
 
-  it('counts skipped tests as skipped (xunit reports them as executed), and trims deep stacks', () => {
+  it('counts skipped tests as skipped (xunit reports them as executed), and shows deep stacks from the test method', () => {
     const result = parseTrx(trx('mixed-skipped-deep-stack.trx'));
     assert.deepEqual([result.total, result.passed, result.failed, result.skipped], [5, 2, 2, 1]);
     const deep = result.failures.find((failure) => failure.testName.endsWith('Deep_Throws'));
     assert.equal(deep?.message, 'System.InvalidOperationException : The widget <b> & "gadget" broke', 'entities decoded');
     const lines = deep?.stackTrace.split('\n') ?? [];
-    assert.equal(lines.length, 16);
-    assert.match(lines[15] ?? '', /… 19 more frames/);
+    // The test method first (not the 31 helper frames above it), then its callees down to the throw.
+    assert.equal(lines.length, 15);
+    assert.equal(lines[0], '   at Mixed.Tests.MixedTests.Deep_Throws() in /work/mixed/MixedTests.cs:line 12');
+    assert.equal(lines[1], '   at Mixed.Tests.MixedTests.Recurse(Int32 depth) in /work/mixed/MixedTests.cs:line 14');
+    assert.equal(lines[13], '   … 18 frames');
+    assert.equal(lines[14], '   at Mixed.Tests.MixedTests.Recurse(Int32 depth) in /work/mixed/MixedTests.cs:line 14');
+    assert.ok(!deep?.stackTrace.includes('MethodBaseInvoker'), "the runner's frames that called the test are dropped");
     assert.ok(result.failures.some((failure) => failure.testName === 'Mixed.Tests.MixedTests.Theory_SomeFail(text: "bb")'));
   });
 

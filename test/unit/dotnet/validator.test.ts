@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConfigurationError } from '../../../src/core/errors';
@@ -176,6 +176,41 @@ describe('validator (scripted dotnet)', () => {
     const tolerated = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline, knownFailures: ['Reporting.Tests.ReportTests.Anchor(level: 2)'] });
     assert.deepEqual(fake.calls.filter((call) => call.args[0] === 'test').map((call) => call.args.includes('--filter')), [false, false]);
     assert.equal(tolerated.passed, true);
+  });
+
+  it('runs each test project from the assembly its build printed (dotnet vstest, no second MSBuild evaluation), with the same results', async () => {
+    const dll = (name: string): string => path.join(root, 'tests', name, 'bin', 'Debug', 'net10.0', `${name}.dll`);
+    for (const name of ['TextKit.Tests', 'Reporting.Tests']) {
+      mkdirSync(path.dirname(dll(name)), { recursive: true });
+      writeFileSync(dll(name), 'MZ');
+    }
+    fake.tests.set('Reporting.Tests', [
+      { name: 'Reporting.Tests.ReportTests.Anchor(level: 2)', outcome: 'Failed', message: 'broken before' },
+      { name: 'Reporting.Tests.ReportTests.Render', outcome: 'Passed' },
+    ]);
+    // Split mid-line on purpose: the collector reads the streamed output, not the whole text.
+    fake.scriptBuilds({ exitCode: 0, stdout: `  TextKit -> ${root}/src/TextKit/bin/Debug/net10.0/TextKit.dll\n  TextKit.Tests -> ${dll('TextKit.Tests')}\n  Reporting.Tests -> ${dll('Reporting.Tests')}\n` });
+    const baseline = await captureBaseline(options());
+    const [build, ...tests] = fake.summary(root);
+    assert.equal(build, 'build Multi.sln +restore');
+    assert.deepEqual(tests.sort(), ['vstest tests/Reporting.Tests/bin/Debug/net10.0/Reporting.Tests.dll', 'vstest tests/TextKit.Tests/bin/Debug/net10.0/TextKit.Tests.dll']);
+    assert.deepEqual([baseline.test?.total, baseline.test?.passed, baseline.test?.failed], [4, 3, 1]);
+    assert.deepEqual(baseline.test?.failures.map((failure) => [failure.testName, failure.message]), [['Reporting.Tests.ReportTests.Anchor(level: 2)', 'broken before']]);
+    const call = fake.calls.find((one) => one.args[0] === 'vstest' && one.args[1] === dll('Reporting.Tests'));
+    const resultsDir = path.join(root, '.ironbees', 'tmp', 'test-results');
+    assert.equal(call?.args.length, 5);
+    assert.equal(call?.args[3], `--ResultsDirectory:${resultsDir}`);
+    assert.match(call?.args[2] ?? '', /^--logger:trx;LogFileName=Reporting\.Tests-\d+-[0-9a-f]{8}\.trx$/);
+    assert.match(call?.args[4] ?? '', /^--Blame:CollectHangDump;TestTimeout=(3[5-9]|40)s;HangDumpType=None$/);
+
+    // The next build prints nothing (an empty, quiet reply): what the baseline's build said still holds.
+    fake.scriptBuilds({ exitCode: 0, stdout: '' });
+    fake.calls.length = 0;
+    const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
+    const first = fake.calls.filter((one) => one.args[0] === 'vstest');
+    assert.equal(first.length, 1, 'failing-first round only: the baseline failure still fails');
+    assert.deepEqual(first[0]?.args.filter((arg) => arg.startsWith('--TestCaseFilter:')), ['--TestCaseFilter:FullyQualifiedName=Reporting.Tests.ReportTests.Anchor']);
+    assert.deepEqual(outcome.preExistingFailures, ['Reporting.Tests.ReportTests.Anchor(level: 2)']);
   });
 
   it('reports build errors, new ones apart from those the baseline had, and skips the tests', async () => {

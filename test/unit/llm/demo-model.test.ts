@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { runCoder } from '../../../src/core/agents/coder';
-import { runPlanner } from '../../../src/core/agents/planner';
+import { runCoder } from '../../../src/core/agents/coder/runner';
+import { runPlanner } from '../../../src/core/agents/planner/runner';
 import { findArithmeticBug, stripLineNumbers } from '../../../src/core/llm/providers/demo/demo-bug-finder';
 import { DEMO_MODEL_ID, createDemoModelClient } from '../../../src/core/llm/providers/demo/demo-model';
 import { StagedOverlay } from '../../../src/core/workspace/overlay';

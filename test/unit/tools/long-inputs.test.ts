@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { MAX_ERROR_CHARS, runToolCalls } from '../../../src/core/agents/tool-calls';
 import { PathOutsideWorkspaceError } from '../../../src/core/errors';
-import { createDefaultToolRegistry } from '../../../src/core/tools/catalog';
+import { createDefaultToolRegistry } from '../../../src/core/agents/builtin';
 import { MAX_PATH_CHARS, resolveWorkspacePath } from '../../../src/core/workspace/paths';
 import { StagedOverlay } from '../../../src/core/workspace/overlay';
 import { createMemoryHost } from '../../support/memory-host';

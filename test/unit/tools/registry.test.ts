@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
 import { PathOutsideWorkspaceError, ToolNotFoundError } from '../../../src/core/errors';
-import { CODER_TOOL_NAMES, createDefaultToolRegistry, PLANNER_TOOL_NAMES } from '../../../src/core/tools/catalog';
+import { CODER_TOOL_NAMES, createDefaultToolRegistry, PLANNER_TOOL_NAMES } from '../../../src/core/agents/builtin';
 import { ToolFailure } from '../../../src/core/tools/failure';
 import { ResultPages, renderForModel } from '../../../src/core/tools/paging';
 import { ToolRegistry } from '../../../src/core/tools/registry';

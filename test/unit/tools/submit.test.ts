@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { ExecutionPlan } from '../../../src/core/model';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { executionPlanSchema, submitChangesTool, submitPlanInput, submitPlanTool } from '../../../src/core/tools/submit';
+import { submitChangesTool } from '../../../src/core/agents/coder/terminal-tool';
+import { executionPlanSchema, submitPlanInput, submitPlanTool } from '../../../src/core/agents/planner/terminal-tool';
 import { bare, memoryHost, toolContext } from './memory-host';
 
 const plan = {

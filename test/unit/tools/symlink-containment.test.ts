@@ -166,17 +166,17 @@ describe('containment: a symlink fixture through every tool', function () {
       return true;
     };
     await assert.rejects(
-      store.applyEdits('r-links', [makeFileEdit('src/New.cs', null, 'class New { }\n'), makeFileEdit('Inner.cs', 'public class Real { }\n', 'public class Fake { }\n')]),
+      store.journal.applyEdits('r-links', [makeFileEdit('src/New.cs', null, 'class New { }\n'), makeFileEdit('Inner.cs', 'public class Real { }\n', 'public class Fake { }\n')]),
       refusedWrite(linkWriteRefusal('Inner.cs', 'src/Real.cs')),
     );
-    await assert.rejects(store.applyEdits('r-links', [makeFileEdit('src/Vault.cs', null, 'x')]), refusedWrite(outsideRefusal('src/Vault.cs')));
+    await assert.rejects(store.journal.applyEdits('r-links', [makeFileEdit('src/Vault.cs', null, 'x')]), refusedWrite(outsideRefusal('src/Vault.cs')));
     assert.equal(fs.existsSync(path.join(root, 'src', 'New.cs')), false, 'nothing of the refused set was written');
     // A journal naming a link (one made after the edit was applied) is refused whole on revert.
     const runDir = path.join(root, '.ironbees', 'runs', 'r-links');
     fs.mkdirSync(path.join(runDir, 'edits'), { recursive: true });
     fs.writeFileSync(path.join(runDir, 'state.json'), JSON.stringify({ schemaVersion: 1, runId: 'r-links' }));
     fs.writeFileSync(path.join(runDir, 'edits', 'index.json'), JSON.stringify({ files: { 'Inner.cs': { existed: false, blob: null } } }));
-    await assert.rejects(store.revert('r-links'), refusedWrite(linkWriteRefusal('Inner.cs', 'src/Real.cs')));
+    await assert.rejects(store.journal.revert('r-links'), refusedWrite(linkWriteRefusal('Inner.cs', 'src/Real.cs')));
   });
 
   it('the MCP server\'s tools answer from contained files only', async () => {

@@ -28,19 +28,19 @@ describe('applying approved edits over a file changed on disk', function () {
     const edits = [makeFileEdit('src/Other.cs', 'a\n', 'b\n'), makeFileEdit('src/Calc.cs', CALC_BEFORE, CALC_AFTER)];
     ws.write('src/Calc.cs', `${CALC_BEFORE}// the person's own line\n`);
     await assert.rejects(
-      store.applyEdits('r1', edits),
+      store.journal.applyEdits('r1', edits),
       (error: Error) => error instanceof EditConflictError && error.code === 'EDIT_CONFLICT' && /^src\/Calc\.cs changed on disk/.test(error.message) && !/Other/.test(error.message),
     );
     assert.equal(ws.read('src/Calc.cs')?.toString(), `${CALC_BEFORE}// the person's own line\n`, "the person's edit is kept");
     assert.equal(ws.read('src/Other.cs')?.toString(), 'a\n', 'the other file was not written either');
-    assert.deepEqual(await store.touchedFiles('r1'), []);
+    assert.deepEqual(await store.journal.touchedFiles('r1'), []);
   });
 
   it('sees a created file that appeared, and a changed line ending, as changes', async () => {
     ws.write('src/New.cs', 'class New {}\n');
-    await assert.rejects(store.applyEdits('r1', [makeFileEdit('src/New.cs', null, 'class Mine {}\n')]), /src\/New\.cs changed on disk/);
+    await assert.rejects(store.journal.applyEdits('r1', [makeFileEdit('src/New.cs', null, 'class Mine {}\n')]), /src\/New\.cs changed on disk/);
     ws.write('src/Crlf.cs', 'a\r\n');
-    await assert.rejects(store.applyEdits('r1', [makeFileEdit('src/Crlf.cs', 'a\n', 'b\n')]), EditConflictError);
+    await assert.rejects(store.journal.applyEdits('r1', [makeFileEdit('src/Crlf.cs', 'a\n', 'b\n')]), EditConflictError);
   });
 
   it('applies again what is already applied (a resumed VALIDATE), including deletions and half-applied sets', async () => {
@@ -48,16 +48,16 @@ describe('applying approved edits over a file changed on disk', function () {
     ws.write('src/B.cs', 'b\n');
     ws.write('src/Gone.cs', 'gone\n');
     const edits = [makeFileEdit('src/A.cs', 'a\n', 'A\n'), makeFileEdit('src/B.cs', 'b\n', 'B\n'), makeFileEdit('src/Gone.cs', 'gone\n', null), makeFileEdit('src/C.cs', null, 'c\n')];
-    await store.applyEdits('r1', edits.slice(0, 1));
-    await store.applyEdits('r1', edits);
-    await store.applyEdits('r1', edits);
+    await store.journal.applyEdits('r1', edits.slice(0, 1));
+    await store.journal.applyEdits('r1', edits);
+    await store.journal.applyEdits('r1', edits);
     assert.equal(ws.read('src/A.cs')?.toString(), 'A\n');
     assert.equal(ws.read('src/B.cs')?.toString(), 'B\n');
     assert.equal(ws.read('src/Gone.cs'), null);
     assert.equal(ws.read('src/C.cs')?.toString(), 'c\n');
     const at = '2025-01-01T00:00:00.000Z';
     await store.save({ schemaVersion: STATE_SCHEMA_VERSION, runId: 'r1', createdAt: at, updatedAt: at, codingState: toCodingState(initialContext(runInput()), 'VALIDATE', at), machine: {} });
-    await store.revert('r1');
+    await store.journal.revert('r1');
     assert.equal(ws.read('src/A.cs')?.toString(), 'a\n');
     assert.equal(ws.read('src/Gone.cs')?.toString(), 'gone\n');
     assert.equal(ws.read('src/C.cs'), null);
@@ -66,9 +66,9 @@ describe('applying approved edits over a file changed on disk', function () {
   it('refuses a stale set: edits of an earlier iteration over a file a later one changed', async () => {
     ws.write('src/A.cs', 'a\n');
     const first = makeFileEdit('src/A.cs', 'a\n', 'b\n');
-    await store.applyEdits('r1', [first]);
-    await store.applyEdits('r1', [makeFileEdit('src/A.cs', 'b\n', 'c\n')]);
-    await assert.rejects(store.applyEdits('r1', [first]), EditConflictError);
+    await store.journal.applyEdits('r1', [first]);
+    await store.journal.applyEdits('r1', [makeFileEdit('src/A.cs', 'b\n', 'c\n')]);
+    await assert.rejects(store.journal.applyEdits('r1', [first]), EditConflictError);
     assert.equal(ws.read('src/A.cs')?.toString(), 'c\n');
   });
 
@@ -94,6 +94,6 @@ describe('applying approved edits over a file changed on disk', function () {
     assert.match(String(failed.metadata.error), /nothing was written/);
     assert.equal(ws.read('src/Calc.cs')?.toString(), CALC_BEFORE.replace('a - b', 'a + b /* fixed by hand */'));
     assert.match(ws.runFile(waiting.stateId, 'HANDOFF.md') ?? '', /## Error\n\nsrc\/Calc\.cs changed on disk/);
-    assert.deepEqual(await orchestrator.store.touchedFiles(waiting.stateId), []);
+    assert.deepEqual(await orchestrator.store.journal.touchedFiles(waiting.stateId), []);
   });
 });

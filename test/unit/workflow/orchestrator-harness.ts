@@ -29,7 +29,8 @@ export class StateStream {
   private readonly iterator: AsyncIterator<CodingState>;
   private pending: Promise<IteratorResult<CodingState>> | null = null;
 
-  constructor(states: AsyncIterable<CodingState>) {
+  /** @param waitMs how long a state may take (longer for steps that do real work, e.g. parse 500 results). */
+  constructor(states: AsyncIterable<CodingState>, private readonly waitMs = WAIT_MS) {
     this.iterator = states[Symbol.asyncIterator]();
   }
 
@@ -89,7 +90,7 @@ export class StateStream {
     this.pending = null;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no state within ${WAIT_MS} ms; saw ${this.nodes().join(' → ')}`)), WAIT_MS);
+      timer = setTimeout(() => reject(new Error(`no state within ${this.waitMs} ms; saw ${this.nodes().join(' → ')}`)), this.waitMs);
     });
     try {
       const result = await Promise.race([pending, timeout]);

@@ -367,7 +367,7 @@ describe('orchestrator: revert through the store', function () {
       .script('code', { output: codeOutput(first) }, { output: codeOutput(second) })
       .script('validate', { output: failing(1) }, { output: passing() });
     const orchestrator = orchestratorOver(ws.host, steps);
-    steps.onStart('validate', (input) => orchestrator.store.applyEdits(input.stateId, input.edits));
+    steps.onStart('validate', (input) => orchestrator.store.journal.applyEdits(input.stateId, input.edits));
     const stream = new StateStream(orchestrator.execute(REQUEST, workflow({ workspaceRoot: ws.dir, ...UNATTENDED }), AbortSignal.timeout(10_000)));
     assert.equal(await stream.rest().then((nodes) => nodes.at(-1)), 'SUCCESS');
     const runId = stream.runId;
@@ -375,14 +375,14 @@ describe('orchestrator: revert through the store', function () {
     assert.equal(ws.read('src/Calc.cs')?.toString('utf8'), `${BOM}class Calc {\r\n  int Add(int a, int b) => b + a;\r\n}\r\n`);
     assert.equal(ws.read('src/Doomed.cs'), null);
     assert.equal(ws.read('src/New/Created.cs')?.toString('utf8'), 'class Created {}\n');
-    assert.deepEqual((await orchestrator.store.touchedFiles(runId)).sort(), ['src/Calc.cs', 'src/Doomed.cs', 'src/New/Created.cs', 'src/Plain.cs']);
+    assert.deepEqual((await orchestrator.store.journal.touchedFiles(runId)).sort(), ['src/Calc.cs', 'src/Doomed.cs', 'src/New/Created.cs', 'src/Plain.cs']);
     assert.ok(ws.events(runId).some((e) => e.kind === 'edit_applied' && e.filePath === 'src/Doomed.cs' && e.type === 'DELETE'));
 
     // A resumed VALIDATE applies the same edits again: harmless, and the journal keeps the originals.
-    await orchestrator.store.applyEdits(runId, second);
-    await orchestrator.store.applyEdits(runId, second);
+    await orchestrator.store.journal.applyEdits(runId, second);
+    await orchestrator.store.journal.applyEdits(runId, second);
 
-    const report = await orchestrator.store.revert(runId);
+    const report = await orchestrator.store.journal.revert(runId);
     assert.deepEqual(report.restored.sort(), ['src/Calc.cs', 'src/Doomed.cs', 'src/Plain.cs']);
     assert.deepEqual(report.deleted, ['src/New/Created.cs']);
     assert.ok(ws.read('src/Calc.cs')?.equals(CRLF_BOM), 'CRLF and the BOM come back exactly');
@@ -390,7 +390,7 @@ describe('orchestrator: revert through the store', function () {
     assert.ok(ws.read('src/Doomed.cs')?.equals(DOOMED));
     assert.equal(ws.read('src/New/Created.cs'), null);
 
-    const again = await orchestrator.store.revert(runId);
+    const again = await orchestrator.store.journal.revert(runId);
     assert.deepEqual(again.deleted, [], 'reverting twice deletes nothing more');
     assert.ok(ws.read('src/Calc.cs')?.equals(CRLF_BOM));
   });

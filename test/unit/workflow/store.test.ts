@@ -96,28 +96,28 @@ describe('run store', () => {
     const escape = `../${path.basename(ws.dir)}-escape.txt`;
     for (const filePath of [escape, '.git/config', '.ironbees/runs/r1/state.json']) {
       // The bad path comes second: the good one before it must not be written either.
-      await assert.rejects(store.applyEdits('r1', [makeFileEdit('src/Fine.cs', null, 'x'), makeFileEdit(filePath, null, 'x')]), PathOutsideWorkspaceError);
+      await assert.rejects(store.journal.applyEdits('r1', [makeFileEdit('src/Fine.cs', null, 'x'), makeFileEdit(filePath, null, 'x')]), PathOutsideWorkspaceError);
     }
     assert.equal(fs.existsSync(path.join(ws.dir, escape)), false);
     assert.equal(ws.read('src/Fine.cs'), null);
-    assert.deepEqual(await store.touchedFiles('r1'), []);
+    assert.deepEqual(await store.journal.touchedFiles('r1'), []);
   });
 
   it('says clearly when the journal is damaged', async () => {
     await store.save(persisted('r1'));
     ws.write('src/A.cs', 'a');
     ws.write('src/B.cs', 'b');
-    await store.applyEdits('r1', [makeFileEdit('src/A.cs', 'a', 'b'), makeFileEdit('src/B.cs', 'b', 'c')]);
+    await store.journal.applyEdits('r1', [makeFileEdit('src/A.cs', 'a', 'b'), makeFileEdit('src/B.cs', 'b', 'c')]);
     fs.rmSync(path.join(ws.dir, '.ironbees/runs/r1/edits/1.orig'));
-    await assert.rejects(store.revert('r1'), (e: Error) => e instanceof AgentModeError && e.code === 'JOURNAL_CORRUPT' && /src\/B\.cs/.test(e.message));
+    await assert.rejects(store.journal.revert('r1'), (e: Error) => e instanceof AgentModeError && e.code === 'JOURNAL_CORRUPT' && /src\/B\.cs/.test(e.message));
     ws.write('.ironbees/runs/r1/edits/index.json', '{ torn');
-    await assert.rejects(store.revert('r1'), (e: Error) => e instanceof AgentModeError && e.code === 'JOURNAL_CORRUPT');
+    await assert.rejects(store.journal.revert('r1'), (e: Error) => e instanceof AgentModeError && e.code === 'JOURNAL_CORRUPT');
     assert.equal(ws.read('src/A.cs')?.toString(), 'b', 'nothing was touched');
     assert.equal(ws.read('src/B.cs')?.toString(), 'c');
   });
 
   it('reverting a run that does not exist is an error, not a no-op', async () => {
-    await assert.rejects(store.revert('ghost'), StateNotFoundError);
+    await assert.rejects(store.journal.revert('ghost'), StateNotFoundError);
   });
 
   it('writes the hand-off where the run lives', async () => {

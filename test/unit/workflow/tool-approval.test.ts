@@ -10,7 +10,7 @@ import type { ToolResultBlock } from '../../../src/core/llm/port';
 import { ScriptedModelClient, modelTurn, toolUseBlock } from '../../../src/core/llm/scripted';
 import type { DiffApprovalPolicy } from '../../../src/core/model';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { submitPlanTool } from '../../../src/core/tools/submit';
+import { submitPlanTool } from '../../../src/core/agents/planner/terminal-tool';
 import type { ToolDefinition } from '../../../src/core/tools/types';
 import { createStepActors } from '../../../src/core/workflow/step-actors';
 import type { ToolApprover } from '../../../src/core/workflow/tool-approval';

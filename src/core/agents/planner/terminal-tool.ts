@@ -1,12 +1,12 @@
-// The tools that end an agent's turn: submit_plan (planner) and submit_changes (coder). Their
-// arguments are the result; the agent loop treats a valid call as terminal. The plan schema is
+// The planner's terminal tool, submit_plan {spec, plan}: its arguments are the result; the agent
+// loop treats a valid call as terminal. The plan schema is
 // the public contract shape, lenient only where it cannot change meaning (case, numbers as text,
 // a missing rationale, a plan sent as a JSON string).
 
 import { z } from 'zod';
-import type { ExecutionPlan } from '../model';
-import type { ToolDefinition } from './types';
-import { parseJsonText, upperCased } from './workspace/lenient';
+import type { ExecutionPlan } from '../../model';
+import type { ToolDefinition } from '../../tools/types';
+import { parseJsonText, upperCased } from '../../tools/workspace/lenient';
 
 const ACTION_TYPES = ['CREATE', 'MODIFY', 'DELETE', 'REFACTOR'] as const;
 const COMPLEXITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
@@ -57,13 +57,7 @@ export const submitPlanInput = z.object({
 });
 export type SubmitPlanInput = z.infer<typeof submitPlanInput>;
 
-export const submitChangesInput = z.object({
-  summary: z.string().min(1).describe('What was changed and why, for the person reviewing the diffs'),
-});
-export type SubmitChangesInput = z.infer<typeof submitChangesInput>;
-
 export const SUBMIT_PLAN_TOOL_NAME = 'submit_plan';
-export const SUBMIT_CHANGES_TOOL_NAME = 'submit_changes';
 
 export const submitPlanTool: ToolDefinition<SubmitPlanInput> = {
   name: SUBMIT_PLAN_TOOL_NAME,
@@ -73,14 +67,4 @@ export const submitPlanTool: ToolDefinition<SubmitPlanInput> = {
   readonly: true,
   timeoutMs: 5_000,
   execute: async () => ({ ok: true, content: 'Plan received.' }),
-};
-
-export const submitChangesTool: ToolDefinition<SubmitChangesInput> = {
-  name: SUBMIT_CHANGES_TOOL_NAME,
-  description:
-    'Submit your staged changes for review, build and tests, with a summary. This ends your turn; call it once, when every edit is made.',
-  input: submitChangesInput,
-  readonly: true,
-  timeoutMs: 5_000,
-  execute: async () => ({ ok: true, content: 'Changes received.' }),
 };

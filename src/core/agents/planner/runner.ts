@@ -3,15 +3,17 @@
 // change anything. The baseline's failures and, when replanning, the person's feedback and the
 // previous plan go into its first message (not the system prompt, which stays cacheable).
 
-import type { Baseline, ExecutionPlan, Usage } from '../model';
-import { StagedOverlay } from '../workspace/overlay';
-import { requireAgent } from './loader';
-import { runToolLoop } from './tool-loop';
-import type { TerminalVerdict } from './tool-loop';
-import type { AgentRuntime } from './types';
+import type { Baseline, ExecutionPlan, Usage } from '../../model';
+import { StagedOverlay } from '../../workspace/overlay';
+import { requireAgent } from '../agent-schema';
+import { runToolLoop } from '../tool-loop';
+import type { TerminalVerdict } from '../tool-loop';
+import type { AgentRuntime } from '../types';
+import type { AgentUnit } from '../unit';
+import { SUBMIT_PLAN_TOOL_NAME, submitPlanTool } from './terminal-tool';
 
 export const PLANNER_AGENT = 'planner';
-export const SUBMIT_PLAN_TOOL = 'submit_plan';
+export const SUBMIT_PLAN_TOOL = SUBMIT_PLAN_TOOL_NAME;
 
 export interface PlannerInput {
   request: string;
@@ -37,6 +39,13 @@ export async function runPlanner(rt: AgentRuntime, input: PlannerInput): Promise
   });
   return { ...result.value, usage: result.usage };
 }
+
+/** The planner as the workflow's PLAN step finds it (agents/builtin.ts). */
+export const plannerAgent: AgentUnit<PlannerInput, PlannerOutput> = {
+  name: PLANNER_AGENT,
+  terminalTool: submitPlanTool,
+  run: runPlanner,
+};
 
 /** Checks what the schema cannot, and tidies what is safe to tidy (numbering, affectedFiles). */
 export function acceptPlan(input: unknown): TerminalVerdict<{ spec: string; plan: ExecutionPlan }> {
@@ -110,7 +119,7 @@ export function summariseBaseline(baseline: Baseline): string {
     for (const failure of test.failures.slice(0, LISTED)) {
       lines.push(`  - ${failure.testName}: ${firstLine(failure.message)}`);
     }
-    if (test.failures.length > LISTED) lines.push(`  - … and ${test.failures.length - LISTED} more`);
+    if (test.failed > LISTED) lines.push(`  - … and ${test.failed - Math.min(LISTED, test.failures.length)} more`);
   }
   if (!build.success || (test && test.failed > 0)) {
     lines.push('These failures are pre-existing: plan to fix them only if the request is about them.');

@@ -3,16 +3,18 @@
 // error context of the failed validation (and the person's rejections and guidance) lead its
 // first message.
 
-import type { ErrorContext, ExecutionPlan, FileEdit, Usage } from '../model';
-import { compileGate } from '../csharp/engine/compile-gate';
-import type { StagedOverlay } from '../workspace/overlay';
-import { requireAgent } from './loader';
-import { runToolLoop } from './tool-loop';
-import type { TerminalVerdict } from './tool-loop';
-import type { AgentRuntime } from './types';
+import type { ErrorContext, ExecutionPlan, FileEdit, Usage } from '../../model';
+import { compileGate } from '../../csharp/engine/compile-gate';
+import type { StagedOverlay } from '../../workspace/overlay';
+import { requireAgent } from '../agent-schema';
+import { runToolLoop } from '../tool-loop';
+import type { TerminalVerdict } from '../tool-loop';
+import type { AgentRuntime } from '../types';
+import type { AgentUnit } from '../unit';
+import { SUBMIT_CHANGES_TOOL_NAME, submitChangesTool } from './terminal-tool';
 
 export const CODER_AGENT = 'coder';
-export const SUBMIT_CHANGES_TOOL = 'submit_changes';
+export const SUBMIT_CHANGES_TOOL = SUBMIT_CHANGES_TOOL_NAME;
 
 export interface CoderInput {
   request: string;
@@ -65,6 +67,13 @@ export async function runCoder(rt: AgentRuntime, input: CoderInput): Promise<Cod
   });
   return { ...result.value, usage: result.usage };
 }
+
+/** The coder as the workflow's CODE step finds it (agents/builtin.ts). */
+export const coderAgent: AgentUnit<CoderInput, CoderOutput> = {
+  name: CODER_AGENT,
+  terminalTool: submitChangesTool,
+  run: runCoder,
+};
 
 export function coderMessage(input: Omit<CoderInput, 'overlay'>): string {
   const parts: string[] = [];

@@ -1,0 +1,174 @@
+// The workspace journal: the one module that writes the person's source files for a run. Approved
+// edits are applied with their original bytes journaled first (`.ironbees/runs/<runId>/edits/`), so
+// a run can be reverted byte for byte. Run persistence (state.json, the trace) is store.ts; this
+// module only borrows the run's folder and its trace from it.
+
+import * as path from 'node:path';
+import type { Host } from '../host';
+import type { FileEdit } from '../model';
+import { AgentModeError } from '../errors';
+import { resolveWorkspacePath } from '../workspace/paths';
+import type { TraceEvent } from '../trace';
+
+/** What the journal needs of the run store. */
+export interface JournalRunAccess {
+  runDir(runId: string): string;
+  /** Throws StateNotFoundError (or a corrupt-state error) when the run cannot be loaded. */
+  requireRun(runId: string): Promise<void>;
+  appendEvent(runId: string, event: TraceEvent): Promise<void>;
+}
+
+interface JournalEntry {
+  existed: boolean;
+  blob: string | null;
+}
+interface Journal {
+  files: Record<string, JournalEntry>;
+}
+
+export interface RevertReport {
+  restored: string[];
+  deleted: string[];
+}
+
+const TEXT_DECODER = new TextDecoder();
+const ENCODER = new TextEncoder();
+
+/**
+ * Files changed on disk since the coder read them (a person edited them while the run waited):
+ * nothing was written, so their edits are intact.
+ */
+export class EditConflictError extends AgentModeError {
+  constructor(runId: string, readonly files: readonly string[]) {
+    super(
+      `${files.join(', ')} changed on disk after the coder read ${files.length === 1 ? 'it' : 'them'}, so the approved edits were not applied ` +
+        '(nothing was written; the changes on disk are kept). Start a new run to work from the current files' +
+        `; \`ironbees revert ${runId}\` undoes what this run applied before.`,
+      'EDIT_CONFLICT',
+      { runId, files },
+    );
+  }
+}
+
+/** What the edit leaves on disk: null for a deleted file. */
+function writtenContent(edit: FileEdit): string | null {
+  return edit.type === 'DELETE' ? null : edit.newContent;
+}
+
+/** Byte for byte: the text came from the file's exact bytes (BOM and line endings kept). */
+function sameContent(bytes: Uint8Array | null, text: string | null): boolean {
+  if (bytes === null || text === null) return bytes === text;
+  return Buffer.from(bytes).equals(Buffer.from(ENCODER.encode(text)));
+}
+
+export class EditJournal {
+  private readonly appliedListeners: Array<(runId: string, files: string[]) => Promise<void> | void> = [];
+
+  constructor(
+    private readonly host: Host,
+    private readonly run: JournalRunAccess,
+  ) {}
+
+  /** Told after a set of approved edits is on disk (the run lifecycle's "edits applied"). */
+  onApplied(listener: (runId: string, files: string[]) => Promise<void> | void): void {
+    this.appliedListeners.push(listener);
+  }
+
+  private journalPath(runId: string): string {
+    return path.join(this.run.runDir(runId), 'edits', 'index.json');
+  }
+
+  private async readJournal(runId: string): Promise<Journal> {
+    const bytes = await this.host.fs.readFile(this.journalPath(runId));
+    if (!bytes) return { files: {} };
+    try {
+      return JSON.parse(TEXT_DECODER.decode(bytes)) as Journal;
+    } catch (error) {
+      throw new AgentModeError(`The journal of run ${runId} (edits/index.json) is not valid JSON`, 'JOURNAL_CORRUPT', { runId }, { cause: error });
+    }
+  }
+
+  /**
+   * Writes approved edits to disk. The first time the run touches a file its original bytes are
+   * journaled (before the write), so applying the same edits again after a crash is harmless and
+   * revert always restores what was there before the run.
+   *
+   * Every file must still hold what the coder started from (or, on a resume, what the edit writes):
+   * a person may have changed it while the run waited for approval, and that work must not be
+   * overwritten. Any mismatch refuses the whole set before anything is written.
+   */
+  async applyEdits(runId: string, edits: readonly FileEdit[]): Promise<void> {
+    const journal = await this.readJournal(runId);
+    // Edits come back from state.json on resume: check every path before the first write.
+    const targets = edits.map((edit) => this.workspaceFile(edit.filePath));
+    const conflicts: string[] = [];
+    for (const [index, edit] of edits.entries()) {
+      const onDisk = await this.host.fs.readFile(targets[index]);
+      if (!sameContent(onDisk, edit.originalContent) && !sameContent(onDisk, writtenContent(edit))) conflicts.push(edit.filePath);
+    }
+    if (conflicts.length > 0) throw new EditConflictError(runId, conflicts);
+    for (const [index, edit] of edits.entries()) {
+      const abs = targets[index];
+      if (!journal.files[edit.filePath]) {
+        // What the coder started from, which is also what the disk held (checked above) unless the
+        // edit is already there, in which case the disk no longer shows the original.
+        const original = edit.originalContent === null ? null : ENCODER.encode(edit.originalContent);
+        const blob = original ? `${Object.keys(journal.files).length}.orig` : null;
+        if (original && blob) await this.host.fs.writeFile(path.join(this.run.runDir(runId), 'edits', blob), original);
+        journal.files[edit.filePath] = { existed: original !== null, blob };
+        await this.host.fs.writeFile(this.journalPath(runId), JSON.stringify(journal, null, 1));
+      }
+      const content = writtenContent(edit);
+      if (content === null) {
+        if (await this.host.fs.exists(abs)) await this.host.fs.deleteFile(abs);
+      } else {
+        await this.host.fs.writeFile(abs, content);
+      }
+      await this.run.appendEvent(runId, { kind: 'edit_applied', at: new Date().toISOString(), filePath: edit.filePath, type: edit.type });
+    }
+    const files = edits.map((edit) => edit.filePath);
+    for (const listener of this.appliedListeners) await listener(runId, files);
+  }
+
+  /** Files the run has changed, workspace-relative. */
+  async touchedFiles(runId: string): Promise<string[]> {
+    return Object.keys((await this.readJournal(runId)).files);
+  }
+
+  /** Restores every file the run changed to its original bytes, deleting files it created. */
+  async revert(runId: string): Promise<RevertReport> {
+    await this.run.requireRun(runId);
+    const journal = await this.readJournal(runId);
+    const report: RevertReport = { restored: [], deleted: [] };
+    // Read every original and check every path first: a damaged journal must not leave a half-reverted workspace.
+    const entries: { filePath: string; abs: string; original: Uint8Array | null }[] = [];
+    for (const [filePath, entry] of Object.entries(journal.files)) {
+      const abs = this.workspaceFile(filePath);
+      if (!entry.existed || !entry.blob) {
+        entries.push({ filePath, abs, original: null });
+        continue;
+      }
+      const original = await this.host.fs.readFile(path.join(this.run.runDir(runId), 'edits', entry.blob));
+      if (!original) throw new AgentModeError(`The journal of run ${runId} lost the original of ${filePath}`, 'JOURNAL_CORRUPT', { runId, filePath });
+      entries.push({ filePath, abs, original });
+    }
+    for (const { filePath, abs, original } of entries) {
+      if (original) {
+        await this.host.fs.writeFile(abs, original);
+        report.restored.push(filePath);
+      } else if (await this.host.fs.exists(abs)) {
+        await this.host.fs.deleteFile(abs);
+        report.deleted.push(filePath);
+      }
+    }
+    return report;
+  }
+
+  /**
+   * The absolute path of a workspace file to write; throws PathOutsideWorkspaceError for anything
+   * outside it or through a symbolic link (a link may have appeared since the coder staged the edit).
+   */
+  private workspaceFile(filePath: string): string {
+    return resolveWorkspacePath(this.host.workspaceRoot, filePath, { forWrite: true }).abs;
+  }
+}

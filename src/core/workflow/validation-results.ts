@@ -1,0 +1,74 @@
+// Full validation results, stored once per validation in the run folder:
+// `.ironbees/runs/<runId>/validations/baseline.json` (a Baseline) and `<iteration>.json` (the validation
+// outcome: build, test with every failure, and the names of the new, pre-existing, fixed, tolerated ones). The saved state carries
+// a capped copy (dotnet/stored-results.ts) with a pointer here; whatever needs every failure (comparing
+// with the baseline) reads it back from these files.
+
+import * as path from 'node:path';
+import type { Host } from '../host';
+import type { Baseline, ErrorContext, TestResult } from '../model';
+import type { ValidationOutcome } from '../dotnet/validator';
+import { storedBaseline, storedErrorContext, storedTestResult } from '../dotnet/stored-results';
+import { errorMessage } from '../errors';
+import type { RunStore } from './store';
+
+const TEXT_DECODER = new TextDecoder();
+
+function resultsPath(store: RunStore, runId: string, name: string): string {
+  return path.join(store.runDir(runId), 'validations', `${name}.json`);
+}
+
+function workspaceRelative(host: Host, abs: string): string {
+  return path.relative(host.workspaceRoot, abs).split(path.sep).join('/');
+}
+
+/** Writes the baseline in full; returns what the state keeps of it. */
+export async function saveBaselineResults(host: Host, store: RunStore, runId: string, baseline: Baseline): Promise<Baseline> {
+  const file = resultsPath(store, runId, 'baseline');
+  await host.fs.writeFile(file, JSON.stringify(baseline));
+  return storedBaseline(baseline, workspaceRelative(host, file));
+}
+
+/**
+ * The baseline with every failure, read back from its file when the state's copy left some out. A
+ * missing or damaged file falls back to the state's copy (said in the log): fewer failures are then
+ * known as pre-existing, so the comparison errs towards blaming, never towards excusing.
+ */
+export async function fullBaseline(host: Host, store: RunStore, runId: string, baseline: Baseline | null): Promise<Baseline | null> {
+  if (!baseline?.test?.failuresOmitted) return baseline;
+  const file = resultsPath(store, runId, 'baseline');
+  try {
+    const bytes = await host.fs.readFile(file);
+    if (bytes === null) throw new Error('the file is missing');
+    return JSON.parse(TEXT_DECODER.decode(bytes)) as Baseline;
+  } catch (error) {
+    host.logger.warn(`The baseline's full results (${workspaceRelative(host, file)}) could not be read (${errorMessage(error)}); comparing with the ${baseline.test.failures.length} failures the state lists.`);
+    return baseline;
+  }
+}
+
+export interface StoredValidation {
+  test: TestResult | null;
+  errorContext: ErrorContext | null;
+}
+
+/** Writes one validation in full; returns what the state keeps of its test result and error context. */
+export async function saveValidationResults(
+  host: Host,
+  store: RunStore,
+  runId: string,
+  iteration: number,
+  outcome: ValidationOutcome,
+  errorContext: ErrorContext | null,
+): Promise<StoredValidation> {
+  if (outcome.test === null) return { test: null, errorContext: errorContext && storedErrorContext(errorContext) };
+  const file = resultsPath(store, runId, String(iteration));
+  // Each failure once: the new ones are named (they are in `test.failures`, marked `preExisting: false`).
+  const newTestFailures = outcome.newTestFailures.map((failure) => failure.testName);
+  await host.fs.writeFile(file, JSON.stringify({ iteration, ...outcome, newTestFailures }));
+  const split = { new: outcome.newTestFailures.length, still: outcome.preExistingFailures.length, fixed: outcome.fixedFailures.length };
+  return {
+    test: storedTestResult(outcome.test, { resultsFile: workspaceRelative(host, file), split }),
+    errorContext: errorContext && storedErrorContext(errorContext),
+  };
+}
