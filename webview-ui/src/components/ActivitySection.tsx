@@ -10,7 +10,10 @@ import { Icon } from './common';
 
 export function ActivitySection({ entries }: { entries: ActivityEntry[] }): ReactNode {
   const end = useRef<HTMLLIElement | null>(null);
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'nearest' }), [entries]);
+  // A block body: an effect may return only a clean-up function (or nothing).
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [entries]);
   if (entries.length === 0) return null;
   return (
     <section className="activity" aria-label="Activity" aria-live="polite">
