@@ -11,6 +11,7 @@ import { PROVIDER_NAMES } from '../core/llm/providers/choice';
 import type { ProviderName } from '../core/llm/providers/choice';
 import type { RunBudget } from '../core/workflow/budget';
 import { COMMAND_NAMES } from './command-names';
+
 import type { CommandName } from './command-names';
 
 export { COMMAND_NAMES } from './command-names';
@@ -20,6 +21,10 @@ export type { CommandName } from './command-names';
 export const DEFAULT_BUILD_TIMEOUT_SECONDS = 600;
 export const DEFAULT_TEST_TIMEOUT_SECONDS = 600;
 const MAX_ITERATIONS_LIMIT = 100;
+
+/** --activity: how much of the live activity is printed on stderr (render/activity.ts). */
+export const ACTIVITY_LEVELS = ['quiet', 'normal', 'verbose'] as const;
+export type ActivityLevel = (typeof ACTIVITY_LEVELS)[number];
 const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
 
 export interface RunArgs {
@@ -29,6 +34,10 @@ export interface RunArgs {
   yes: boolean;
   json: boolean;
   demo: boolean;
+  /** --activity: how much of the live activity is printed on stderr (default normal). */
+  activity: ActivityLevel;
+  /** --activity-json: the live activity as JSON lines on stderr instead. */
+  activityJson: boolean;
   maxIterations: number;
   model?: string;
   /** --provider; absent = each agent.yaml's llmConfig.provider, else anthropic. */
@@ -56,6 +65,8 @@ export interface ResumeArgs {
   yes: boolean;
   json: boolean;
   demo: boolean;
+  activity: ActivityLevel;
+  activityJson: boolean;
 }
 
 export interface RunsArgs {
@@ -108,6 +119,8 @@ const DRIVE: Record<string, OptionSpec> = {
   yes: { type: 'boolean', short: 'y' },
   json: { type: 'boolean' },
   demo: { type: 'boolean' },
+  activity: { type: 'string' },
+  'activity-json': { type: 'boolean' },
 };
 
 const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
@@ -174,6 +187,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
         yes: values.yes === true,
         json: values.json === true,
         demo: values.demo === true,
+        ...activityOptions(values),
       };
     case 'runs':
       if (positionals.length) throw new UsageError(`runs takes no arguments (got "${positionals[0]}").`, 'runs');
@@ -216,6 +230,7 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     yes: values.yes === true,
     json: values.json === true,
     demo: values.demo === true,
+    ...activityOptions(values),
     maxIterations: integerOption(values, 'max-iterations', DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS_LIMIT),
     model: model?.trim(),
     ...(values.provider !== undefined ? { provider: choiceOption(values, 'provider', PROVIDER_NAMES, 'anthropic') } : {}),
@@ -229,6 +244,10 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     ...fallbackOptions(values),
     ...(values['min-call-interval'] !== undefined ? { minCallIntervalMs: secondsOption(values, 'min-call-interval', 0) } : {}),
   };
+}
+
+function activityOptions(values: Values): { activity: ActivityLevel; activityJson: boolean } {
+  return { activity: choiceOption(values, 'activity', ACTIVITY_LEVELS, 'normal'), activityJson: values['activity-json'] === true };
 }
 
 function fallbackOptions(values: Values): { fallback?: { provider: ProviderName; model: string } } {

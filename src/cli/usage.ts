@@ -30,6 +30,9 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     `      --test-timeout SECONDS     limit for one dotnet test (default ${DEFAULT_TEST_TIMEOUT_SECONDS})`,
     '      --target PATH              the .sln/.slnx/.csproj to build and test (default: found automatically)',
     '      --json                     one CodingState JSON object per line on stdout; logs on stderr',
+    '      --activity quiet|normal|verbose  the live activity on stderr: none; tool calls and the',
+    '                                 model\'s words on one line (default); words in full and each call\'s cost',
+    '      --activity-json            the live activity as JSON lines on stderr instead',
     '      --demo                     use the scripted demo model instead of Anthropic (no key, no cost)',
   ],
   resume: [
@@ -38,6 +41,8 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '  -w, --workspace DIR   the workspace (default: the current folder)',
     '  -y, --yes             approve plan and diffs; an escalation ends the run (exit 3)',
     '      --json            one CodingState JSON object per line on stdout',
+    '      --activity quiet|normal|verbose  the live activity on stderr (default normal)',
+    '      --activity-json   the live activity as JSON lines on stderr instead',
     '      --demo            use the scripted demo model (a run started with --demo keeps it without this flag)',
   ],
   runs: [

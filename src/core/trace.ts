@@ -3,6 +3,7 @@
 
 import type { ApprovalDecision, CodingState, Usage, WorkflowContext, WorkflowNode } from './model';
 import type { ToolErrorKind } from './errors';
+import type { ActivityListener } from './activity';
 
 export interface Orchestrator {
   /** Starts a run; yields a CodingState after every transition and ends at a terminal node. */
@@ -21,6 +22,11 @@ export interface Orchestrator {
    * in this process or is not at a working state (e.g. it already waits for a person).
    */
   requestHelp?(stateId: string, reason: string): Promise<boolean>;
+  /**
+   * Listens to the live activity of every run of this orchestrator (model words, tool lines, usage
+   * after each model call) until the returned function is called. Events carry their run's id.
+   */
+  onActivity?(listener: ActivityListener): () => void;
 }
 
 export interface RunSummary {

@@ -14,6 +14,7 @@ import type { ApiKeyStore } from './secrets';
 import type { IronbeesSettings } from './settings';
 import type { AgentViewProvider } from './webview/agent-view-provider';
 import { stepTurnsMessage } from './step-turns';
+import { ActivityFeed } from './activity-feed';
 
 export interface PanelBridgeDeps {
   controller: RunController;
@@ -60,6 +61,7 @@ export class PanelBridge extends Disposable {
   private view: AgentViewProvider | null = null;
   /** History reads can finish out of order: only the newest one is posted. */
   private historyRequests = 0;
+  private readonly activity = new ActivityFeed((message) => this.post(message));
 
   constructor(private readonly deps: PanelBridgeDeps) {
     super();
@@ -68,8 +70,14 @@ export class PanelBridge extends Disposable {
   attach(view: AgentViewProvider): void {
     this.view = view;
     const { controller, review } = this.deps;
-    this._register(controller.onDidChangeState(() => this.post(this.stateMessage())));
+    this._register(
+      controller.onDidChangeState((state) => {
+        this.activity.onState(state);
+        this.post(this.stateMessage());
+      }),
+    );
     this._register(controller.onDidChangeState(() => this.post(this.modelInfo())));
+    this._register(controller.onDidActivity((event) => this.activity.onEvent(event)));
     this._register(review.onDidChangeReview((change) => this.post({ type: 'review', runId: change.runId, files: change.files })));
     this._register(controller.onDidChangeHistory(() => void this.postHistory()));
     this._register(controller.onDidReport((report) => this.post({ type: report.kind, message: report.message })));
@@ -85,6 +93,8 @@ export class PanelBridge extends Disposable {
   async snapshot(): Promise<ExtensionMessage[]> {
     await this.deps.controller.restoreLatest();
     const messages: ExtensionMessage[] = [await this.settingsMessage(), this.stateMessage(), this.modelInfo(), await this.historyMessage()];
+    const activity = this.activity.snapshot();
+    if (activity) messages.push(activity);
     const current = this.deps.review.review;
     if (current) messages.push({ type: 'review', runId: current.runId, files: current.toFileReviews() });
     return messages;

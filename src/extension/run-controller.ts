@@ -9,7 +9,8 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/host';
 import type { ModelClient } from '../core/llm/port';
 import { TERMINAL_NODES } from '../core/model';
-import type { ApprovalDecision, CodingState, ExecutionPlan, WorkflowNode } from '../core/model';
+import type { ApprovalDecision, CodingState, ExecutionPlan, Usage, WorkflowNode } from '../core/model';
+import { totalTokens } from '../core/workflow/budget';
 import { OrchestratorError, errorMessage } from '../core/errors';
 import type { RevertReport } from '../core/workflow/store';
 import { RunStore } from '../core/workflow/store';
@@ -23,6 +24,8 @@ import { workflowContext } from './settings';
 import type { ExtensionRuntime } from './runtime';
 import { GATE_NODES, isWorking, statusText } from './status-text';
 import { ProviderApiKeyStore } from './provider-keys';
+import type { ActivityEvent } from '../core/activity';
+import { activityLogLine } from './activity-log';
 
 export interface RunControllerDeps {
   folder: vscode.WorkspaceFolder;
@@ -56,6 +59,9 @@ export class RunController extends Disposable {
   readonly onDidChangeHistory: vscode.Event<void> = this._onDidChangeHistory.event;
   private readonly _onDidReport = this._register(new vscode.EventEmitter<Report>());
   readonly onDidReport: vscode.Event<Report> = this._onDidReport.event;
+  /** The live activity of the run being followed (model words, tool lines, usage after each model call). */
+  private readonly _onDidActivity = this._register(new vscode.EventEmitter<ActivityEvent>());
+  readonly onDidActivity: vscode.Event<ActivityEvent> = this._onDidActivity.event;
 
   readonly store: RunStore;
   private current: CodingState | null = null;
@@ -64,6 +70,8 @@ export class RunController extends Disposable {
   /** Runtimes replaced after a settings change, closed (their MCP servers stopped) once no run uses them. */
   private retired: Array<Promise<ExtensionRuntime>> = [];
   private restored: Promise<void> | null = null;
+  /** The followed run's usage as of its last model call (activity), ahead of its next transition. */
+  private liveUsage: { runId: string; usage: Usage } | null = null;
 
   constructor(private readonly deps: RunControllerDeps) {
     super();
@@ -297,6 +305,7 @@ export class RunController extends Disposable {
     });
     const live: LiveRun = { runId: null, abort, done: Promise.resolve(), runtime };
     this.live = live;
+    const stopActivity = runtime.orchestrator.onActivity?.((event) => this.onActivity(live, event));
     live.done = (async (): Promise<void> => {
       let seen = false;
       try {
@@ -313,6 +322,7 @@ export class RunController extends Disposable {
         if (!seen) failed(error);
         this.report('error', `The run stopped with an error: ${errorMessage(error)}`);
       } finally {
+        stopActivity?.();
         if (this.live === live) this.live = null;
         if (!seen) failed(new OrchestratorError('The run ended before it started.'));
         void this.closeRetired();
@@ -324,8 +334,26 @@ export class RunController extends Disposable {
     return firstState;
   }
 
-  private setState(state: CodingState): void {
+  /** Only the followed run's; its usage after each model call moves the state's tokens during a step. */
+  private onActivity(live: LiveRun, event: ActivityEvent): void {
+    if (this.live !== live || (live.runId !== null && event.runId !== live.runId)) return;
+    const line = activityLogLine(event);
+    if (line) this.deps.logger.debug(line);
+    if (event.kind === 'usage') {
+      this.liveUsage = { runId: event.runId, usage: event.usage };
+      if (this.current?.stateId === event.runId) {
+        this.current = { ...this.current, usage: event.usage };
+        this._onDidChangeState.fire(this.current);
+      }
+    }
+    this._onDidActivity.fire(event);
+  }
+
+  private setState(next: CodingState): void {
     const previous = this.current?.currentNode;
+    // A transition's state may be on its way while the step's model calls are counted: a run's usage only grows.
+    const live = this.liveUsage;
+    const state = live?.runId === next.stateId && totalTokens(live.usage) > totalTokens(next.usage) ? { ...next, usage: live.usage } : next;
     this.current = state;
     if (previous !== state.currentNode) this.deps.logger.info(`Run ${state.stateId}: ${previous ?? '—'} → ${state.currentNode}`);
     this._onDidChangeState.fire(state);

@@ -90,8 +90,53 @@ export interface FileReview {
   removed: number;
 }
 
+/** The live activity under the current step (extension/activity-feed.ts builds it within these). */
+export const ACTIVITY_PANEL_LIMITS = {
+  entries: 200,
+  text: 4000,
+  agent: 100,
+  turn: 10_000,
+} as const;
+
+const tokenCount = z.number().nonnegative().max(1e12);
+const activityUsage = z.object({
+  inputTokens: tokenCount,
+  outputTokens: tokenCount,
+  cacheReadTokens: tokenCount,
+  cacheWriteTokens: tokenCount,
+  costUsd: z.number().nonnegative().max(1e9),
+  costUnknown: z.literal(true).optional(),
+});
+
+/** One line of the live activity: a model turn (its words, folded once done) or a tool call with its outcome. */
+export const activityEntrySchema = z.object({
+  id: z.number().int().nonnegative(),
+  kind: z.enum(['turn', 'tool']),
+  agent: z.string().max(ACTIVITY_PANEL_LIMITS.agent),
+  turn: z.number().int().min(0).max(ACTIVITY_PANEL_LIMITS.turn),
+  /** A turn's words so far (all of them once done); a tool call's line. */
+  text: z.string().max(ACTIVITY_PANEL_LIMITS.text),
+  /** A turn whose answer is in (a tool line always is). */
+  done: z.boolean(),
+  /** False for a tool call that failed. */
+  ok: z.boolean(),
+  /** What the turn's model call cost, once done. */
+  usage: activityUsage.optional(),
+});
+export type ActivityEntry = z.infer<typeof activityEntrySchema>;
+
+/** `reset`: these entries replace the list (a new run or step); otherwise each is added or replaces the one with its id. */
+export const activityMessageSchema = z.object({
+  type: z.literal('activity'),
+  runId,
+  reset: z.boolean(),
+  entries: z.array(activityEntrySchema).max(ACTIVITY_PANEL_LIMITS.entries),
+});
+export type ActivityMessage = z.infer<typeof activityMessageSchema>;
+
 /** extension → webview */
 export type ExtensionMessage =
+  | ActivityMessage
   | {
       type: 'state';
       /** The run shown in the panel (the live one, or the last one), null before any run. */

@@ -1,8 +1,8 @@
 // The product as a person meets it: code-server serving a copy of the Calculator fixture with the
 // packaged .vsix installed and the scripted demo model, driven in chromium. Command palette → Run
-// Agent → request → the plan in the side panel → Approve → the diff editor → Accept (the hunk's
-// CodeLens in the diff editor) → validation results → a green status bar. Every step leaves a
-// screenshot in test-results/.
+// Agent → request → the planner's live activity in the side panel → the plan → Approve → the diff
+// editor → Accept (the hunk's CodeLens in the diff editor) → validation results → a green status
+// bar. Every step leaves a screenshot in test-results/.
 
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -60,9 +60,17 @@ describe('e2e: Ironbees in code-server', function () {
     await shot(page, '02-request');
     await page.keyboard.press('Enter');
 
-    // 3. The planner's plan appears in the side panel (after the baseline build and test).
+    // 3. While the planner works (after the baseline build and test), its activity shows under
+    // the step — the files it lists and reads — before the plan appears.
     const panel = agentWebview(page);
+    await waitForActivityBeforePlan(page, panel);
+    await shot(page, '02b-activity');
+
+    // 3b. The plan appears in the side panel; the activity that led to it stays above it.
     await waitForPlanOrPickTarget(page, panel);
+    const lines = await panel.getByTestId('activity-tool').allInnerTexts();
+    assert.ok(lines.some((line) => /^read src\/Calculator\/Calculator\.cs lines 1–\d+ of \d+$/.test(line.trim())), `the file read is shown: ${lines.join(' | ')}`);
+    assert.equal(lines.at(-1)?.trim(), 'submitted the plan');
     await panel.getByTestId('approve-plan').waitFor({ state: 'visible', timeout: UI_STEP_MS });
     assert.ok((await panel.getByTestId('plan-step').count()) >= 1, 'the plan shows its numbered steps');
     await shot(page, '03-plan');
@@ -120,6 +128,29 @@ function ensureVsix(): void {
   if (existsSync(VSIX)) return;
   const result = spawnSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: 'inherit', timeout: 300_000 });
   if (result.status !== 0 || !existsSync(VSIX)) throw new Error(`npm run package did not produce ${VSIX}`);
+}
+
+/**
+ * Waits for the first tool line of the planner's activity, failing if the plan shows first. The
+ * demo model's words stream for about 0.4 s a turn, so its turns after the first tool line leave
+ * the panel showing activity without a plan for a second or more.
+ */
+async function waitForActivityBeforePlan(page: Page, panel: FrameLocator): Promise<void> {
+  const plan = panel.getByTestId('plan');
+  const tool = panel.getByTestId('activity-tool').first();
+  const pick = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first();
+  const deadline = Date.now() + DOTNET_STEP_MS;
+  while (Date.now() < deadline) {
+    if (await tool.isVisible().catch(() => false)) {
+      assert.equal(await plan.isVisible().catch(() => false), false, 'the activity shows before the plan');
+      assert.match((await tool.innerText()).trim(), /^listed \*\*\/\*\.cs — \d+ files$/);
+      return;
+    }
+    assert.equal(await plan.isVisible().catch(() => false), false, 'the plan appeared before any activity was seen');
+    if (await pick.isVisible().catch(() => false)) await page.keyboard.press('Enter');
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no activity appeared in the side panel within ${DOTNET_STEP_MS / 1000} s`);
 }
 
 /**

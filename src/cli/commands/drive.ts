@@ -15,10 +15,16 @@ import { approveEveryTool, askToolDecision } from '../tool-approvals';
 import type { ToolApprovalRelay } from '../tool-approvals';
 import type { CliIo, Colors } from '../terminal';
 import { isTty, writeLine } from '../terminal';
+import { activityLines } from '../render/activity';
+import type { ActivityLevel } from '../args';
 
 export interface DriveOptions {
   yes: boolean;
   json: boolean;
+  /** How much live activity to print on stderr (default normal). */
+  activity?: ActivityLevel;
+  /** The live activity as JSON lines on stderr instead of human lines. */
+  activityJson?: boolean;
 }
 
 export interface DriveContext {
@@ -59,6 +65,7 @@ export async function driveRun(
     controller.abort();
   }
   const unsubscribe = io.onInterrupt?.(interrupt) ?? ((): void => undefined);
+  const stopActivity = followActivity(ctx, options);
   const gateIo = { prompter, show: err, colors };
   const detachToolApprovals = ctx.toolApprovals?.attach(options.yes ? approveEveryTool : (request) => askToolDecision(gateIo, request)) ?? ((): void => undefined);
 
@@ -97,10 +104,24 @@ export async function driveRun(
     controller.abort();
   } finally {
     unsubscribe();
+    stopActivity();
     detachToolApprovals();
     prompter.close();
   }
   return finish(last, { interrupted, stoppedByPerson, escalatedUnattended }, err);
+}
+
+/** Prints the orchestrator's live activity on stderr while the run is followed; returns the stop. */
+function followActivity(ctx: DriveContext, options: DriveOptions): () => void {
+  const level = options.activity ?? 'normal';
+  if (level === 'quiet' || !ctx.orchestrator.onActivity) return () => undefined;
+  return ctx.orchestrator.onActivity((event) => {
+    if (options.activityJson) {
+      writeLine(ctx.io.stderr, JSON.stringify(event));
+      return;
+    }
+    for (const line of activityLines(event, level, ctx.colors)) writeLine(ctx.io.stderr, line);
+  });
 }
 
 function finish(

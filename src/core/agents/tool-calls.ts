@@ -40,6 +40,8 @@ export interface ToolCallEnv<T> {
   terminal: TerminalTool<T>;
   trace?: TraceSink;
   now: () => number;
+  /** Told each call's outcome as it is known (the live activity); the terminal call's is its verdict. */
+  onToolDone?: (call: ToolUseBlock, outcome: ToolOutcome) => void;
 }
 
 export async function runToolCalls<T>(calls: readonly ToolUseBlock[], env: ToolCallEnv<T>): Promise<TurnOutcome<T>> {
@@ -53,6 +55,7 @@ export async function runToolCalls<T>(calls: readonly ToolUseBlock[], env: ToolC
     const answer = (outcome: ToolOutcome): void => {
       results.push({ type: 'tool_result', tool_use_id: call.id, content: outcome.ok ? renderForModel(outcome) : clipError(renderForModel(outcome)), ...(outcome.ok ? {} : { is_error: true }) });
       if (call.name !== env.terminal.name || !outcome.ok) recordToolCall(env, call.name, startedAt, outcome);
+      if (call.name !== env.terminal.name || !outcome.ok) env.onToolDone?.(call, outcome);
     };
 
     const def = env.tools.get(call.name);
@@ -92,7 +95,9 @@ export async function runToolCalls<T>(calls: readonly ToolUseBlock[], env: ToolC
     ? { type: 'tool_result', tool_use_id: call.id, content: 'Accepted.' }
     : { type: 'tool_result', tool_use_id: call.id, content: verdict.error, is_error: true };
   // A refusal by the terminal tool is the model's to fix, not a tool failure: it has no kind.
-  recordToolCall(env, call.name, startedAt, verdict.ok ? { ok: true, content: 'Accepted.' } : { ok: false, error: verdict.error });
+  const verdictOutcome: ToolOutcome = verdict.ok ? { ok: true, content: 'Accepted.' } : { ok: false, error: verdict.error };
+  recordToolCall(env, call.name, startedAt, verdictOutcome);
+  env.onToolDone?.(call, verdictOutcome);
   return { results, malformed, accepted: verdict.ok ? { value: verdict.value } : null };
 }
 

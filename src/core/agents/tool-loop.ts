@@ -22,6 +22,7 @@ import { RepeatedFailureDetector } from './loop-detector';
 import { COMPACT_AT_SHARE, DEFAULT_CONTEXT_WINDOW_TOKENS, compactMessages, estimateTokens } from './compaction';
 import type { TerminalTool } from './tool-calls';
 import type { AgentRuntime } from './types';
+import { LoopActivity } from './loop-activity';
 
 export type { TerminalTool, TerminalVerdict } from './tool-calls';
 
@@ -75,6 +76,7 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
   let malformedStreak = 0;
   let toolChoice: ModelRequest['toolChoice'] = 'auto';
   const repeats = new RepeatedFailureDetector();
+  const activity = new LoopActivity(runtime.activity, agent.name, now);
 
   const malformedTurn = (what: string): void => {
     malformedStreak += 1;
@@ -102,7 +104,9 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
       ...(agent.llmConfig.temperature !== undefined ? { temperature: agent.llmConfig.temperature } : {}),
       toolChoice,
       signal: runtime.signal,
+      ...activity.turnStarted(turn),
     });
+    activity.turnEnded(response);
     usage = addUsage(usage, response.usage);
     // A budget reached by this call stops the step here, before any tool it asked for runs.
     throwIfCancelled(runtime.signal, agent.name);
@@ -130,6 +134,7 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
       terminal,
       trace: runtime.trace,
       now,
+      onToolDone: activity.onToolDone,
     });
     throwIfCancelled(runtime.signal, agent.name);
     if (outcome.accepted) return { value: outcome.accepted.value, usage, turns: turn, messages };

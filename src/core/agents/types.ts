@@ -7,6 +7,7 @@ import type { ProviderName } from '../llm/providers/choice';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolApprovalGate } from '../tools/types';
 import type { TraceSink } from '../trace';
+import type { ActivitySink } from '../activity';
 import type { AgentCatalog } from './agent-schema';
 
 export interface AgentRuntime {
@@ -21,6 +22,8 @@ export interface AgentRuntime {
   /** Replaces every agent's llmConfig.provider (the CLI's --provider). */
   providerOverride?: ProviderName;
   trace?: TraceSink;
+  /** The run's live activity (model words, tool lines); absent when nobody watches. */
+  activity?: ActivitySink;
   signal?: AbortSignal;
   /**
    * How tools with side effects outside the overlay are approved (from the run's approval setting).

@@ -43,6 +43,11 @@ export interface ModelRequest {
   /** Forces a tool call when the agent must end its turn with one. */
   toolChoice?: 'auto' | 'any';
   signal?: AbortSignal;
+  /**
+   * Told each piece of the answer's text as it streams in (clients that do not stream may call it
+   * once per text block, or never). Only for showing: the response's content is what counts.
+   */
+  onText?: (delta: string) => void;
 }
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause_turn' | string;

@@ -11,7 +11,7 @@ export type ScriptedResponder = (request: ModelRequest, callIndex: number) => Mo
 export type ScriptedTurn = ModelResponse | ScriptedResponder;
 
 /** A request as recorded: a snapshot, so later turns appending to the conversation do not change it. */
-export type RecordedRequest = Omit<ModelRequest, 'signal'>;
+export type RecordedRequest = Omit<ModelRequest, 'signal' | 'onText'>;
 
 export class ScriptedModelClient implements ModelClient {
   readonly requests: RecordedRequest[] = [];
@@ -35,7 +35,7 @@ export class ScriptedModelClient implements ModelClient {
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     if (request.signal?.aborted) throw new ModelApiError('cancelled', 'The model call was cancelled.');
-    const { signal: _signal, ...rest } = request;
+    const { signal: _signal, onText, ...rest } = request;
     this.requests.push(structuredClone(rest));
     const callIndex = this.requests.length - 1;
     const turn = this.queue.shift() ?? this.fallback;
@@ -46,6 +46,8 @@ export class ScriptedModelClient implements ModelClient {
       );
     }
     const response = typeof turn === 'function' ? await turn(request, callIndex) : turn;
+    // As a streaming client would: the answer's words before the answer (one piece per text block).
+    for (const block of response.content) if (block.type === 'text' && block.text) onText?.(block.text);
     return structuredClone(response);
   }
 }

@@ -27,13 +27,15 @@ import type { Orchestrator, TraceEvent, TraceSink } from '../trace';
 import { budgetReached } from './budget';
 import { RunLifecycle, milestonesOf } from './lifecycle';
 import type { BudgetReached } from './budget';
+import { ActivityHub } from './activity-hub';
+import type { ActivityListener, ActivitySink } from '../activity';
 
 type RunActor = Actor<typeof runMachine>;
 type RunSnapshot = SnapshotFrom<typeof runMachine>;
 type StepActors = Parameters<typeof runMachine.provide>[0]['actors'];
 
 /** Builds the step implementations for a store; tests pass fakes here. */
-export type StepActorsFactory = (store: RunStore, traceFor: (runId: string) => TraceSink) => StepActors;
+export type StepActorsFactory = (store: RunStore, traceFor: (runId: string) => TraceSink, activityFor: (runId: string) => ActivitySink) => StepActors;
 
 // Which gates take which answer: the node table's `answers`.
 const GATES: Record<ApprovalDecision['type'], readonly WorkflowNode[]> = {
@@ -64,12 +66,20 @@ export class RunOrchestrator implements Orchestrator {
   readonly lifecycle: RunLifecycle;
   private readonly live = new Map<string, LiveRun>();
   private readonly machine: AnyActorLogic & typeof runMachine;
+  private readonly activity: ActivityHub;
 
   constructor(private readonly host: Host, steps: StepActorsFactory) {
     this.store = new RunStore(host);
     this.lifecycle = new RunLifecycle((message) => host.logger.warn(message));
     this.store.journal.onApplied((runId, files) => this.lifecycle.emit({ kind: 'edits_applied', runId, files }));
-    this.machine = runMachine.provide({ actors: steps(this.store, (runId) => this.traceSink(runId)) }) as typeof runMachine;
+    this.activity = new ActivityHub((message) => host.logger.warn(message));
+    this.machine = runMachine.provide({
+      actors: steps(this.store, (runId) => this.traceSink(runId), (runId) => this.activity.sinkFor(runId)),
+    }) as typeof runMachine;
+  }
+
+  onActivity(listener: ActivityListener): () => void {
+    return this.activity.subscribe(listener);
   }
 
   async *execute(request: string, context: WorkflowContext, signal?: AbortSignal): AsyncIterable<CodingState> {
@@ -247,7 +257,9 @@ export class RunOrchestrator implements Orchestrator {
       live.stepUsage = addUsage(live.stepUsage, usage);
       // The budgets, after every model call: the machine's usage (steps done) plus this step's so far.
       const { context } = actor.getSnapshot();
-      const reached = budgetReached(context.workflow.budget, addUsage(context.usage, live.stepUsage), Date.now() - sessionStartedAt);
+      const runUsage = addUsage(context.usage, live.stepUsage);
+      this.activity.publish({ kind: 'usage', runId, usage: runUsage });
+      const reached = budgetReached(context.workflow.budget, runUsage, Date.now() - sessionStartedAt);
       if (reached) void this.requestHelp(runId, reached.message, reached);
       persisting = persisting
         .then(async () => {
@@ -379,5 +391,5 @@ function toEvent(decision: ApprovalDecision): RunEvent {
 }
 
 export function createOrchestrator(deps: OrchestratorDeps): RunOrchestrator {
-  return new RunOrchestrator(deps.host, (store, traceFor) => createStepActors(deps, store, traceFor));
+  return new RunOrchestrator(deps.host, (store, traceFor, activityFor) => createStepActors(deps, store, traceFor, activityFor));
 }

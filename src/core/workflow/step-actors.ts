@@ -25,6 +25,7 @@ import type { ToolApprover } from './tool-approval';
 import type { RunStore } from './store';
 import { fullBaseline, saveBaselineResults, saveValidationResults } from './validation-results';
 import type { TraceSink } from '../trace';
+import type { ActivitySink } from '../activity';
 import { usageCarriedBy } from './run-context';
 import { stepTurnContext, withTurnTrace } from './turn-trace';
 import { SUBMIT_PLAN_TOOL } from '../agents/planner/runner';
@@ -81,7 +82,12 @@ export async function withStepUsage<T>(trace: TraceSink, step: (trace: TraceSink
   }
 }
 
-export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceFor: (runId: string) => TraceSink) {
+export function createStepActors(
+  deps: OrchestratorDeps,
+  store: RunStore,
+  traceFor: (runId: string) => TraceSink,
+  activityFor?: (runId: string) => ActivitySink,
+) {
   const runtime = (input: { stateId: string; workflow: WorkflowContext }, signal: AbortSignal, trace: TraceSink): AgentRuntime => ({
     host: deps.host,
     model: deps.model,
@@ -90,6 +96,7 @@ export function createStepActors(deps: OrchestratorDeps, store: RunStore, traceF
     modelOverride: input.workflow.model,
     ...(input.workflow.provider ? { providerOverride: input.workflow.provider } : {}),
     trace,
+    ...(activityFor ? { activity: activityFor(input.stateId) } : {}),
     signal,
     toolApproval: toolApprovalGate(input.workflow, input.stateId, deps.askToolApproval),
   });

@@ -94,6 +94,18 @@ describe('cli args', () => {
     });
   });
 
+  describe('--activity and --activity-json', () => {
+    it('default to normal human lines; take quiet, normal or verbose; refuse anything else', () => {
+      const run = (...flags: string[]) => parseCliArgs(['run', 'x', ...flags], CWD) as { activity: string; activityJson: boolean };
+      assert.deepEqual([run().activity, run().activityJson], ['normal', false]);
+      assert.equal((run('--activity', 'quiet') as { activity: string }).activity, 'quiet');
+      assert.equal((run('--activity', 'VERBOSE') as { activity: string }).activity, 'verbose');
+      assert.equal((run('--activity-json') as { activityJson: boolean }).activityJson, true);
+      assert.equal(usageErrorOf(['run', 'x', '--activity', 'loud']).message, '--activity must be one of quiet, normal, verbose (got "loud").');
+      assert.equal((parseCliArgs(['resume', 'r-1', '--activity', 'quiet'], CWD) as { activity: string }).activity, 'quiet');
+    });
+  });
+
   describe('resume, runs, revert', () => {
     it('resume takes a run id and the drive flags', () => {
       assert.deepEqual(parseCliArgs(['resume', 'r-1', '--yes', '--json', '--demo', '-w', 'ws'], CWD), {
@@ -103,6 +115,8 @@ describe('cli args', () => {
         yes: true,
         json: true,
         demo: true,
+        activity: 'normal',
+        activityJson: false,
       });
     });
 

@@ -13,6 +13,7 @@ import { ReadyGate } from '../../../src/extension/webview/ready-gate';
 import type { ExtensionMessage, WebviewMessage } from '../../../src/shared/protocol';
 import { forgetSecret, registerSecret } from '../../../src/core/redact';
 import { makeRun } from '../webview/fixtures';
+import type { ActivityEvent } from '../../../src/core/activity';
 
 type Listener<T> = (value: T) => void;
 
@@ -39,6 +40,8 @@ class FakeController {
   readonly onDidChangeState = this.stateChanged.event;
   readonly onDidChangeHistory = this.historyChanged.event;
   readonly onDidReport = this.reported.event;
+  readonly activity = new FakeEvent<ActivityEvent>();
+  readonly onDidActivity = this.activity.event;
   async restoreLatest(): Promise<void> {}
   history(): Promise<RunSummary[]> {
     const next = this.historyReads.shift();
@@ -217,6 +220,30 @@ describe('PanelBridge: no secret value reaches the panel', () => {
       const state = posted.find((m) => m.type === 'state');
       assert.equal(state?.type === 'state' ? state.run?.userRequest : null, 'use [redacted] for the call');
       assert.equal(JSON.stringify(posted).includes(secret), false);
+    } finally {
+      forgetSecret(secret);
+    }
+  });
+});
+
+describe('PanelBridge: the live activity', () => {
+  it('posts the run\'s activity as it happens (masked like the rest), and the whole list to a panel that says `ready` later', async () => {
+    const secret = 'corp-gateway-key-77a0c1';
+    registerSecret(secret);
+    try {
+      const { bridge, controller, posted, gate } = setup();
+      await gate.open(async () => []);
+      controller.setState(makeRun({ stateId: 'run-1', currentNode: 'PLAN' }));
+      controller.activity.fire({ kind: 'tool', runId: 'run-1', agent: 'planner', turn: 1, tool: 'search_text', line: `searched "${secret}" in the workspace — 0 matches`, ok: true });
+      const activity = posted.filter((m): m is Extract<ExtensionMessage, { type: 'activity' }> => m.type === 'activity');
+      assert.deepEqual(activity.map((m) => [m.reset, m.entries.map((e) => e.text)]), [
+        [true, []],
+        [false, ['searched "[redacted]" in the workspace — 0 matches']],
+      ]);
+      const snapshot = await bridge.snapshot();
+      const last = snapshot.at(-1);
+      assert.equal(last?.type, 'activity');
+      assert.deepEqual(last?.type === 'activity' ? last.entries.map((e) => e.kind) : [], ['tool']);
     } finally {
       forgetSecret(secret);
     }

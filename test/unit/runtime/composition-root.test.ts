@@ -7,6 +7,7 @@ import { ConfigurationError } from '../../../src/core/errors';
 import type { RunResult, ProcessRunner } from '../../../src/core/host';
 import type { ModelClient } from '../../../src/core/llm/port';
 import { ScriptedModelClient } from '../../../src/core/llm/scripted';
+import { StreamingDemoClient } from '../../../src/core/llm/providers/demo/demo-stream';
 import { assembleRuntime, checkDotnet, createModelClient, modelProviderNames, registerModelProvider } from '../../../src/core/runtime';
 import { memoryHost } from '../tools/memory-host';
 
@@ -26,7 +27,8 @@ function dotnetAnswering(result: Partial<RunResult> | Error): ProcessRunner & { 
 
 describe('composition root (core/runtime)', () => {
   it('createModelClient: the demo provider is the scripted demo model; an unknown provider names the known ones', () => {
-    assert.ok(createModelClient({ provider: 'demo' }) instanceof ScriptedModelClient);
+    // The scripted demo model, its words streamed a few at a time (demo-stream.ts).
+    assert.ok(createModelClient({ provider: 'demo' }) instanceof StreamingDemoClient);
     assert.throws(
       () => createModelClient({ provider: 'nope' }),
       (error: unknown) =>

@@ -23,6 +23,7 @@ import { RunInfoSection } from './RunInfoSection';
 import { SteeringSection } from './SteeringSection';
 import { HandoffBar } from './HandoffBar';
 import { steeringTrail } from '../state/steering';
+import { ActivitySection } from './ActivitySection';
 
 export function App(): ReactNode {
   const [state, dispatch] = useReducer(reducePanel, INITIAL_PANEL_STATE);
@@ -104,6 +105,7 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
         ) : null}
       </div>
       <TimelineTurns run={run} busy={state.busy} stepTurns={state.stepTurns} dispatch={dispatch} />
+      {state.activity?.runId === run.stateId ? <ActivitySection entries={state.activity.entries} /> : null}
       {run.plan ? <PlanSection key={`plan:${gateKey}`} runId={run.stateId} plan={run.plan} waiting={node === 'WAIT_PLAN_APPROVAL'} /> : null}
       {trail ? <SteeringSection trail={trail} /> : null}
       {files.length > 0 ? <FilesSection key={`files:${gateKey}`} runId={run.stateId} rows={files} waiting={node === 'WAIT_DIFF_APPROVAL'} /> : null}

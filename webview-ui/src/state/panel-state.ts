@@ -7,6 +7,8 @@ import type { RunSummary } from '../../../src/core/trace';
 import type { ExtensionMessage, FileReview, TurnStep } from '../../../src/shared/protocol';
 import type { TurnEvent } from '../../../src/core/trace';
 import type { ModelInfo } from './run-info';
+import { applyActivity } from './activity';
+import type { PanelActivity } from './activity';
 
 export interface Banner {
   id: number;
@@ -37,6 +39,8 @@ export interface PanelState {
   nextBannerId: number;
   /** The turns of the timeline step the person opened; null when none is open. */
   stepTurns: { runId: string; node: TurnStep; turns: TurnEvent[] } | null;
+  /** The live activity under the current step (state/activity.ts). */
+  activity: PanelActivity | null;
 }
 
 export const INITIAL_PANEL_STATE: PanelState = {
@@ -52,6 +56,7 @@ export const INITIAL_PANEL_STATE: PanelState = {
   banners: [],
   nextBannerId: 1,
   stepTurns: null,
+  activity: null,
 };
 
 /** Banners are for things that just happened; a long stack of old ones only hides the run. */
@@ -97,6 +102,8 @@ export function reducePanel(state: PanelState, action: ExtensionMessage | PanelA
         nextBannerId: state.nextBannerId + 1,
       };
     }
+    case 'activity':
+      return { ...state, activity: applyActivity(state.activity, action) };
     case 'dismissBanner':
       return { ...state, banners: state.banners.filter((b) => b.id !== action.id) };
     case 'stepTurns':

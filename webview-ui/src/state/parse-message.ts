@@ -24,6 +24,7 @@ const CHECKS: Record<ExtensionMessageType, (m: Fields) => boolean> = {
     (m.node === 'PLAN' || m.node === 'CODE') &&
     Array.isArray(m.turns) &&
     m.turns.every((t) => isObject(t) && typeof t.turn === 'number' && Array.isArray(t.tool_calls) && isObject(t.outcome) && isObject(t.timings) && isObject(t.tokens)),
+  activity: (m) => typeof m.runId === 'string' && typeof m.reset === 'boolean' && Array.isArray(m.entries) && m.entries.every(isActivityEntryLike),
 };
 
 /** The message as an ExtensionMessage, or null when it is not one. */
@@ -46,6 +47,19 @@ function isRunLike(value: unknown): boolean {
     typeof value.currentNode === 'string' &&
     Array.isArray(value.codeDiffs) &&
     isObject(value.usage)
+  );
+}
+
+function isActivityEntryLike(value: unknown): boolean {
+  return (
+    isObject(value) &&
+    typeof value.id === 'number' &&
+    (value.kind === 'turn' || value.kind === 'tool') &&
+    typeof value.agent === 'string' &&
+    typeof value.text === 'string' &&
+    typeof value.done === 'boolean' &&
+    typeof value.ok === 'boolean' &&
+    (value.usage === undefined || isObject(value.usage))
   );
 }
 

@@ -67,6 +67,8 @@ export class AnthropicModelClient implements ModelClient {
         },
         { signal: request.signal },
       );
+      const onText = request.onText;
+      if (onText) stream.on('text', (delta) => onText(delta));
       const mapped = fromAnthropicMessage(await stream.finalMessage());
       return {
         content: mapped.content,

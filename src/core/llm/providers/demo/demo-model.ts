@@ -9,13 +9,14 @@ import type { ModelClient, ModelMessage, ModelRequest, ModelResponse, ToolUseBlo
 import { ScriptedModelClient, modelTurn, textBlock, toolUseBlock } from '../../scripted';
 import { findArithmeticBug, stripLineNumbers } from './demo-bug-finder';
 import type { ArithmeticBug } from './demo-bug-finder';
+import { StreamingDemoClient } from './demo-stream';
 
 export const DEMO_MODEL_ID = 'ironbees-scripted-demo';
 const LABEL = '[scripted demo model, not an LLM]';
 const EDITOR = 'str_replace_based_edit_tool';
 
 export function createDemoModelClient(): ModelClient {
-  return new ScriptedModelClient((request) => demoAnswer(request));
+  return new StreamingDemoClient(new ScriptedModelClient((request) => demoAnswer(request)));
 }
 
 interface ToolExchange {

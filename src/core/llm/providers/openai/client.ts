@@ -63,6 +63,8 @@ export class OpenAIModelClient implements ModelClient {
         },
         { signal: request.signal },
       );
+      const onText = request.onText;
+      if (onText) stream.on('content.delta', ({ delta }) => onText(delta));
       const mapped = fromOpenAICompletion(await stream.finalChatCompletion());
       return {
         content: mapped.content,
