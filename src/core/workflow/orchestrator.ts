@@ -391,5 +391,8 @@ function toEvent(decision: ApprovalDecision): RunEvent {
 }
 
 export function createOrchestrator(deps: OrchestratorDeps): RunOrchestrator {
-  return new RunOrchestrator(deps.host, (store, traceFor, activityFor) => createStepActors(deps, store, traceFor, activityFor));
+  const orchestrator = new RunOrchestrator(deps.host, (store, traceFor, activityFor) => createStepActors(deps, store, traceFor, activityFor));
+  // The C# symbols re-read what the run just wrote: the first subscriber of the lifecycle hooks.
+  orchestrator.lifecycle.on('edits_applied', ({ files }) => deps.host.symbols.invalidate?.(files));
+  return orchestrator;
 }

@@ -154,7 +154,6 @@ export function createStepActors(
       // Every file the run has touched so far decides what to build and test, not only this
       // iteration's: a test broken in iteration 1 must be run again in iteration 2.
       const changedFiles = await store.journal.touchedFiles(input.stateId);
-      deps.host.symbols.invalidate?.(changedFiles);
       const outcome = await validate({
         host: deps.host,
         target: input.workflow.target,

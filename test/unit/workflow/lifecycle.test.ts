@@ -4,6 +4,9 @@
 import { strict as assert } from 'node:assert';
 import type { RunLifecycleEvent } from '../../../src/core/workflow/lifecycle';
 import { RunLifecycle } from '../../../src/core/workflow/lifecycle';
+import { createOrchestrator } from '../../../src/core/workflow/orchestrator';
+import type { OrchestratorDeps } from '../../../src/core/workflow/step-actors';
+import type { Host } from '../../../src/core/host';
 import { makeFileEdit } from '../../../src/core/workspace/diff';
 import { FakeSteps } from './fake-steps';
 import { StateStream, TempWorkspace, orchestratorOver } from './orchestrator-harness';
@@ -77,5 +80,16 @@ describe('run lifecycle hooks', function () {
     await lifecycle.emit({ kind: 'run_ended', runId: 'r1', node: 'CANCELLED' });
     assert.deepEqual(calls, ['FAILED']);
     assert.deepEqual(warnings, ['A run_ended subscriber failed: disk full', 'A run_ended subscriber failed: disk full']);
+  });
+
+  it('the C# symbols subscribe to edits applied: exactly the files the journal just wrote are re-read', async () => {
+    const invalidated: string[][] = [];
+    const symbols = Object.create(ws.host.symbols) as Host['symbols'];
+    symbols.invalidate = (files) => void invalidated.push([...files]);
+    const host = Object.create(ws.host) as Host;
+    Object.defineProperty(host, 'symbols', { value: symbols });
+    const orchestrator = createOrchestrator({ host } as unknown as OrchestratorDeps);
+    await orchestrator.lifecycle.emit({ kind: 'edits_applied', runId: 'r1', files: ['src/Calc.cs', 'src/New.cs'] });
+    assert.deepEqual(invalidated, [['src/Calc.cs', 'src/New.cs']]);
   });
 });
