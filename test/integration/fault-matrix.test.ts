@@ -9,14 +9,17 @@ import { assertAccounted } from '../support/fault-matrix/ledger';
 import { journalRows } from './fault-matrix/journal-rows';
 import { orchestratorRows } from './fault-matrix/orchestrator-rows';
 import { modelRows } from './fault-matrix/model-rows';
+import { cliRows, endCliChain } from './fault-matrix/cli-rows';
 import type { FaultRow } from './fault-matrix/matrix';
 
-const ROWS: FaultRow[] = [...journalRows, ...orchestratorRows, ...modelRows];
+const ROWS: FaultRow[] = [...journalRows, ...orchestratorRows, ...modelRows, ...cliRows];
 
 describe('fault matrix', function () {
-  this.timeout(60_000);
+  // The real-CLI rows build and test the fixture with dotnet; the others take well under a second.
+  this.timeout(300_000);
   const dirs: string[] = [];
-  after(() => {
+  after(async () => {
+    await endCliChain();
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -25,7 +28,7 @@ describe('fault matrix', function () {
       const outcome = await row.run();
       if (outcome.workspace) dirs.push(outcome.workspace.dir);
       assert.equal(outcome.end, row.expectedEnd);
-      if (outcome.workspace) assertAccounted(outcome.workspace.dir, outcome.workspace.before, outcome.workspace.changes);
+      if (outcome.workspace) assertAccounted(outcome.workspace.dir, outcome.workspace.before, outcome.workspace.changes, outcome.workspace.ignore);
     });
   }
 });

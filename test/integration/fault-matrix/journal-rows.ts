@@ -13,6 +13,8 @@ import { initialContext, toCodingState } from '../../../src/core/workflow/run-co
 import type { FileEdit } from '../../../src/core/model';
 import { fillDiskFor, hostLosingPower, PowerLoss } from '../../support/fault-matrix/faulty-host';
 import { CALC_AFTER, CALC_BEFORE, runInput } from '../../unit/workflow/samples';
+import { assertAccounted } from '../../support/fault-matrix/ledger';
+import type { WorkspaceBytes } from '../../support/fault-matrix/ledger';
 import { SEED, seededWorkspace } from './matrix';
 import type { FaultRow, RowOutcome } from './matrix';
 
@@ -79,7 +81,8 @@ export const journalRows: FaultRow[] = [
     run: async () => {
       const outcome = await powerLossRow((dir) => workspaceWrites(dir, 1));
       const dir = outcome.workspace?.dir as string;
-      assert.deepEqual(fs.readFileSync(path.join(dir, 'src/Calc.cs'), 'utf8'), CALC_AFTER);
+      assert.deepEqual(outcome.recovered, [{ runId: 'r1', completed: ['src/Calc.cs', 'src/Other.cs', 'src/New/Created.cs', 'README.md'], kept: [] }]);
+      assertAccounted(dir, outcome.workspace?.before as WorkspaceBytes, ALL_APPLIED);
       // The originals were journaled for the files the recovery wrote too: revert is byte exact.
       const store = new RunStore(createNodeHost(dir));
       await store.journal.revert('r1');

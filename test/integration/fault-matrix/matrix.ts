@@ -15,7 +15,7 @@ export interface RowOutcome {
   /** The end state reached: a workflow node, or what a model call / store call ended in. */
   end: string;
   /** The workspace and what every file must hold, when the scenario touches one. */
-  workspace?: { dir: string; before: WorkspaceBytes; changes: ExpectedChanges };
+  workspace?: { dir: string; before: WorkspaceBytes; changes: ExpectedChanges; ignore?: RegExp };
 }
 
 export interface FaultRow {

@@ -11,24 +11,27 @@ export type WorkspaceBytes = Map<string, Buffer>;
 export type ExpectedChanges = Record<string, string | Buffer | null>;
 
 /** Every file outside .ironbees/ (Ironbees' own folder), with its bytes; keys use '/'. */
-export function workspaceBytes(dir: string): WorkspaceBytes {
+export function workspaceBytes(dir: string, ignore?: RegExp): WorkspaceBytes {
   const files: WorkspaceBytes = new Map();
   for (const rel of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
     const key = rel.split(path.sep).join('/');
-    if (key === '.ironbees' || key.startsWith('.ironbees/')) continue;
+    if (key === '.ironbees' || key.startsWith('.ironbees/') || ignore?.test(key)) continue;
     const abs = path.join(dir, rel);
     if (fs.statSync(abs).isFile()) files.set(key, fs.readFileSync(abs));
   }
   return files;
 }
 
-/** Asserts the workspace now equals `before` with exactly `changes` applied, byte for byte. */
-export function assertAccounted(dir: string, before: WorkspaceBytes, changes: ExpectedChanges = {}): void {
+/**
+ * Asserts the workspace now equals `before` with exactly `changes` applied, byte for byte;
+ * `ignore` names generated files (dotnet's bin/ and obj/) that are not the person's.
+ */
+export function assertAccounted(dir: string, before: WorkspaceBytes, changes: ExpectedChanges = {}, ignore?: RegExp): void {
   const expected = new Map(before);
   for (const [rel, content] of Object.entries(changes)) {
     if (content === null) expected.delete(rel);
     else expected.set(rel, Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8'));
   }
   const show = (files: WorkspaceBytes): Record<string, string> => Object.fromEntries([...files].sort(([a], [b]) => a.localeCompare(b)).map(([rel, bytes]) => [rel, bytes.toString('base64')]));
-  assert.deepEqual(show(workspaceBytes(dir)), show(expected), 'every workspace file is its original or its expected edit, and nothing else appeared');
+  assert.deepEqual(show(workspaceBytes(dir, ignore)), show(expected), 'every workspace file is its original or its expected edit, and nothing else appeared');
 }
