@@ -13,7 +13,7 @@ import { copyFixture, ensureCliBuilt, runCli, startCli, until } from '../../supp
 import type { CliRun } from '../../support/cli-harness';
 import { workspaceBytes } from '../../support/fault-matrix/ledger';
 import type { WorkspaceBytes } from '../../support/fault-matrix/ledger';
-import type { FaultRow, RowOutcome } from './matrix';
+import type { FaultRow } from './matrix';
 
 const SOURCE = 'src/Calculator/Calculator.cs';
 const PLAN = {
