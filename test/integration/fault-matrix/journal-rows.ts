@@ -12,7 +12,9 @@ import type { PersistedRun } from '../../../src/core/workflow/store';
 import { initialContext, toCodingState } from '../../../src/core/workflow/run-context';
 import type { FileEdit } from '../../../src/core/model';
 import { fillDiskFor, hostLosingPower, PowerLoss } from '../../support/fault-matrix/faulty-host';
-import { CALC_AFTER, CALC_BEFORE, runInput } from '../../unit/workflow/samples';
+import { CALC_AFTER, CALC_BEFORE, baseline, runInput, workflow } from '../../unit/workflow/samples';
+import { FakeSteps } from '../../unit/workflow/fake-steps';
+import { StateStream, orchestratorOver } from '../../unit/workflow/orchestrator-harness';
 import { assertAccounted } from '../../support/fault-matrix/ledger';
 import type { WorkspaceBytes } from '../../support/fault-matrix/ledger';
 import { SEED, seededWorkspace } from './matrix';
@@ -110,6 +112,27 @@ export const journalRows: FaultRow[] = [
       const outcome = await powerLossRow((dir) => workspaceWrites(dir, 1), (dir) => fs.writeFileSync(path.join(dir, 'src/Other.cs'), mine));
       assert.deepEqual(outcome.recovered, [{ runId: 'r1', completed: ['src/Calc.cs', 'src/New/Created.cs', 'README.md'], kept: ['src/Other.cs'] }]);
       return { ...outcome, workspace: outcome.workspace && { ...outcome.workspace, changes: { ...ALL_APPLIED, 'src/Other.cs': mine } } };
+    },
+  },
+  {
+    id: 'W6',
+    fault: 'power loss mid-set, then a NEW run starts on the workspace',
+    injectedAt: 'applyEdits: 2nd workspace write; next execute()',
+    expectedEnd: 'recovered before the new run planned',
+    run: async () => {
+      const { ws, before } = seededWorkspace();
+      await savedRun(new RunStore(ws.host), 'r1');
+      await assert.rejects(new RunStore(hostLosingPower(ws.host, workspaceWrites(ws.dir, 1))).journal.applyEdits('r1', editSet()), PowerLoss);
+      const host = createNodeHost(ws.dir);
+      const steps = new FakeSteps().script('captureBaseline', { output: baseline() });
+      const controller = new AbortController();
+      const stream = new StateStream(orchestratorOver(host, steps).execute('Another change', workflow({ workspaceRoot: ws.dir }), controller.signal));
+      await stream.until('PLAN');
+      // Checked before the new run writes anything of its own: the old set is whole.
+      assertAccounted(ws.dir, before, ALL_APPLIED);
+      controller.abort();
+      await stream.ends();
+      return { end: 'recovered before the new run planned', workspace: { dir: ws.dir, before, changes: ALL_APPLIED } };
     },
   },
   {
