@@ -8,6 +8,7 @@
 // bytes was changed by someone after the crash and is kept as it is (writes are atomic: temp file +
 // rename, so a file is never torn by the crash itself).
 
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Host } from '../host';
@@ -32,6 +33,13 @@ export interface IntentRecord {
   version: 1;
   runId: string;
   startedAt: string;
+  /**
+   * Where the apply ran. Only a record written on this machine for this workspace folder is
+   * recovered: a record that came with the files (a cloned repo carrying .ironbees/) must not
+   * write anything nobody reviewed here.
+   */
+  hostname: string;
+  workspaceRoot: string;
   done: boolean;
   files: IntentFile[];
 }
@@ -73,7 +81,7 @@ export class ApplyIntentLog {
         diffText: edit.diffText,
       }),
     );
-    await this.write({ version: 1, runId, startedAt: new Date().toISOString(), done: false, files });
+    await this.write({ version: 1, runId, startedAt: new Date().toISOString(), hostname: os.hostname(), workspaceRoot: this.host.workspaceRoot, done: false, files });
   }
 
   /** Marks the set applied: after the last file is on disk. */
@@ -82,10 +90,11 @@ export class ApplyIntentLog {
     if (record && !record.done) await this.write({ ...record, done: true });
   }
 
-  /** The run's open record, or null when there is none or its apply finished. */
+  /** The run's open record written here, or null when there is none, its apply finished or it came from elsewhere. */
   async unfinished(runId: string): Promise<IntentRecord | null> {
     const record = await this.read(runId);
-    return record && !record.done ? record : null;
+    const ours = record?.hostname === os.hostname() && record.workspaceRoot === this.host.workspaceRoot;
+    return record && ours && !record.done ? record : null;
   }
 
   /** Runs (under `runsDir`) whose apply was cut short. */

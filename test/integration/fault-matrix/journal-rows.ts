@@ -136,6 +136,25 @@ export const journalRows: FaultRow[] = [
     },
   },
   {
+    id: 'W7',
+    fault: 'an open apply record that came with the files (another machine or folder)',
+    injectedAt: 'edits/apply-intent.json planted; next start',
+    expectedEnd: 'ignored, nothing written',
+    run: async () => {
+      const { ws, before } = seededWorkspace();
+      await savedRun(new RunStore(ws.host), 'r1');
+      await assert.rejects(new RunStore(hostLosingPower(ws.host, workspaceWrites(ws.dir, 0))).journal.applyEdits('r1', editSet()), PowerLoss);
+      const intent = path.join(ws.dir, '.ironbees/runs/r1/edits/apply-intent.json');
+      const record = JSON.parse(fs.readFileSync(intent, 'utf8')) as { hostname: string; workspaceRoot: string };
+      for (const planted of [{ ...record, hostname: `${record.hostname}-elsewhere` }, { ...record, workspaceRoot: '/home/someone/clone' }]) {
+        fs.writeFileSync(intent, JSON.stringify(planted));
+        const store = new RunStore(createNodeHost(ws.dir));
+        assert.deepEqual(await store.journal.recoverUnfinished(store.runsDir), []);
+      }
+      return { end: 'ignored, nothing written', workspace: { dir: ws.dir, before, changes: {} } };
+    },
+  },
+  {
     id: 'D1',
     fault: 'full disk (ENOSPC) while writing state.json',
     injectedAt: 'store.save → Node fs temp file',
