@@ -60,6 +60,6 @@ export const modelRows: FaultRow[] = [
   { id: 'M4', fault: '429 past the retries', injectedAt: 'model call', expectedEnd: 'error rate_limited after 3 requests', run: async () => ({ end: await scripted(burst(429, 3), 2) }) },
   { id: 'M5', fault: '529 past the retries', injectedAt: 'model call', expectedEnd: 'error overloaded after 3 requests', run: async () => ({ end: await scripted(burst(529, 3), 2) }) },
   { id: 'M6', fault: '503 past the retries', injectedAt: 'model call', expectedEnd: 'error server after 3 requests', run: async () => ({ end: await scripted(burst(503, 3), 2) }) },
-  { id: 'M7', fault: 'stream cut mid-answer (socket closed)', injectedAt: 'model stream, after 3 events', expectedEnd: 'error unknown after 1 requests, bounded', run: async () => ({ end: await faultyStream('cut') }) },
+  { id: 'M7', fault: 'stream cut mid-answer (socket closed)', injectedAt: 'model stream, after 3 events', expectedEnd: 'error connection after 1 requests, bounded', run: async () => ({ end: await faultyStream('cut') }) },
   { id: 'M8', fault: 'stream stalls mid-answer', injectedAt: 'model stream, after 3 events', expectedEnd: 'error timeout after 1 requests, bounded', run: async () => ({ end: await faultyStream('stall') }) },
 ];
