@@ -2,9 +2,10 @@
 // the same bursts past the retries ending in the right error, a stream cut mid-answer, and a
 // stream that stalls (stopped by the request time limit instead of hanging).
 
-import { AnthropicModelClient } from '../../../src/core/llm/providers/anthropic/anthropic';
+import { AnthropicModelClient, DEFAULT_MODEL } from '../../../src/core/llm/providers/anthropic/anthropic';
 import { ModelApiError } from '../../../src/core/llm/errors';
-import type { ModelRequest } from '../../../src/core/llm/port';
+import type { ModelClient, ModelRequest } from '../../../src/core/llm/port';
+import { OpenAIModelClient } from '../../../src/core/llm/providers/openai/client';
 import { httpError, startFakeAnthropic, text } from '../../support/fake-anthropic';
 import type { FakeScriptItem } from '../../support/fake-anthropic';
 import { startStreamFaultServer } from '../../support/fault-matrix/stream-faults';
@@ -12,7 +13,7 @@ import type { StreamFault } from '../../support/fault-matrix/stream-faults';
 import type { FaultRow } from './matrix';
 
 const QUIET = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-const REQUEST: ModelRequest = { model: 'claude-sonnet-4-5', system: 's', tools: [], messages: [{ role: 'user', content: 'Fix it.' }], maxTokens: 64 };
+const REQUEST: ModelRequest = { model: DEFAULT_MODEL, system: 's', tools: [], messages: [{ role: 'user', content: 'Fix it.' }], maxTokens: 64 };
 const TIME_LIMIT_MS = 1_500;
 
 /** What one call ends in: the answer, or the error kind; with the number of HTTP requests made. */
@@ -37,10 +38,12 @@ async function scripted(items: FakeScriptItem[], maxRetries: number): Promise<st
   }
 }
 
-async function faultyStream(fault: StreamFault): Promise<string> {
+async function faultyStream(fault: StreamFault, provider: 'anthropic' | 'openai' = 'anthropic'): Promise<string> {
   const server = await startStreamFaultServer(fault);
   try {
-    const client = new AnthropicModelClient({ apiKey: 'sk-test', baseURL: server.url, maxRetries: 1, timeoutMs: TIME_LIMIT_MS, logger: QUIET });
+    const options = { apiKey: 'sk-test', maxRetries: 1, timeoutMs: TIME_LIMIT_MS, logger: QUIET };
+    const client: ModelClient =
+      provider === 'anthropic' ? new AnthropicModelClient({ ...options, baseURL: server.url }) : new OpenAIModelClient({ ...options, baseURL: `${server.url}/v1` });
     const started = Date.now();
     const result = await client.complete(REQUEST).then(() => ({ text: 'an answer' }), (error: unknown) => ({ error }));
     // Bounded: a stall ends within about the time limit, not whenever the server lets go.
@@ -62,4 +65,6 @@ export const modelRows: FaultRow[] = [
   { id: 'M6', fault: '503 past the retries', injectedAt: 'model call', expectedEnd: 'error server after 3 requests', run: async () => ({ end: await scripted(burst(503, 3), 2) }) },
   { id: 'M7', fault: 'stream cut mid-answer (socket closed)', injectedAt: 'model stream, after 3 events', expectedEnd: 'error connection after 1 requests, bounded', run: async () => ({ end: await faultyStream('cut') }) },
   { id: 'M8', fault: 'stream stalls mid-answer', injectedAt: 'model stream, after 3 events', expectedEnd: 'error timeout after 1 requests, bounded', run: async () => ({ end: await faultyStream('stall') }) },
+  { id: 'M10', fault: 'OpenAI-compatible stream stalls mid-answer', injectedAt: 'chat completion stream, after 1 chunk', expectedEnd: 'error timeout after 1 requests, bounded', run: async () => ({ end: await faultyStream('stall', 'openai') }) },
+  { id: 'M11', fault: 'OpenAI-compatible stream cut mid-answer', injectedAt: 'chat completion stream, after 1 chunk', expectedEnd: 'error connection after 1 requests, bounded', run: async () => ({ end: await faultyStream('cut', 'openai') }) },
 ];

@@ -1,4 +1,4 @@
-// A Messages API endpoint that starts a streamed answer and then fails it, for the faults the
+// A Messages API (or OpenAI chat completions) endpoint that starts a streamed answer and then fails it, for the faults the
 // scripted fake (fake-anthropic.ts) cannot make: the connection cut mid-stream, or the stream
 // stalling after its first event. Listens on 127.0.0.1 only; close() ends every open socket.
 
@@ -19,7 +19,7 @@ function messageStart(): string {
     id: 'msg_fault',
     type: 'message',
     role: 'assistant',
-    model: 'claude-sonnet-4-5',
+    model: 'claude-fault',
     content: [],
     stop_reason: null,
     stop_sequence: null,
@@ -34,7 +34,13 @@ function messageStart(): string {
   );
 }
 
-/** Every request gets the first events of an answer, then the fault. */
+/** The first chunk of an OpenAI-compatible chat completion stream. */
+function chatChunk(): string {
+  const chunk = { id: 'chatcmpl-fault', object: 'chat.completion.chunk', created: 0, model: 'gpt-fault', choices: [{ index: 0, delta: { role: 'assistant', content: 'Half an ans' }, finish_reason: null }] };
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+/** Every request gets the first events of an answer (Anthropic's or OpenAI's, by path), then the fault. */
 export async function startStreamFaultServer(fault: StreamFault): Promise<StreamFaultServer> {
   const sockets = new Set<Socket>();
   let requests = 0;
@@ -43,7 +49,7 @@ export async function startStreamFaultServer(fault: StreamFault): Promise<Stream
     req.on('end', () => {
       requests++;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.write(messageStart());
+      res.write(req.url?.includes('/chat/completions') ? chatChunk() : messageStart());
       if (fault === 'cut') setTimeout(() => res.socket?.destroy(), 20).unref();
     });
   });

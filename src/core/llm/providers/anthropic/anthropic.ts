@@ -11,8 +11,8 @@ import type { ModelClient, ModelRequest, ModelResponse } from '../../port';
 import { fromAnthropicMessage, toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from './anthropic-mapping';
 import { mapModelError } from '../../errors';
 import { usageWithCost } from './pricing';
-import { DEFAULT_STREAM_IDLE_MS, watchStream } from './stream-watchdog';
-import type { StreamWatchdog } from './stream-watchdog';
+import { DEFAULT_STREAM_IDLE_MS, watchStream } from '../stream-watchdog';
+import type { StreamWatchdog } from '../stream-watchdog';
 
 export { DEFAULT_MODEL } from '../../defaults';
 export const DEFAULT_MAX_RETRIES = 4;
@@ -72,7 +72,7 @@ export class AnthropicModelClient implements ModelClient {
         },
         { signal: request.signal },
       );
-      watchdog = watchStream(stream, this.streamIdleMs);
+      watchdog = watchStream(stream, this.streamIdleMs, (arm) => stream.on('connect', arm).on('streamEvent', arm));
       const mapped = fromAnthropicMessage(await stream.finalMessage());
       return {
         content: mapped.content,

@@ -2,8 +2,7 @@
 // connection open, no more events) would wait forever. The watchdog aborts a stream that has been
 // silent for the same time limit, and says so in a timeout error instead of a hang.
 
-import type { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
-import { ModelApiError } from '../../errors';
+import { ModelApiError } from '../errors';
 
 /** The SDK's own default request timeout (10 minutes), used when the client sets none. */
 export const DEFAULT_STREAM_IDLE_MS = 600_000;
@@ -16,16 +15,18 @@ export interface StreamWatchdog {
   stop(): void;
 }
 
-/** Starts watching when the response arrives; every event resets the clock. */
-export function watchStream(stream: MessageStream, idleMs: number): StreamWatchdog {
+/**
+ * Watches a provider's stream: `subscribe` hooks `arm` to the SDK's events for "the response
+ * arrived" and "an event came" (the clock starts at the first and restarts at each).
+ */
+export function watchStream(stream: { abort(): void }, idleMs: number, subscribe: (arm: () => void) => void): StreamWatchdog {
   let timer: NodeJS.Timeout | undefined;
   let stalled = false;
   const arm = (): void => {
     if (timer) timer.refresh();
     else timer = setTimeout(() => ((stalled = true), stream.abort()), idleMs);
   };
-  stream.on('connect', arm);
-  stream.on('streamEvent', arm);
+  subscribe(arm);
   return {
     get stalled() {
       return stalled;
