@@ -11,7 +11,7 @@ import { startFakeAnthropic, toolUse } from '../../support/fake-anthropic';
 import type { FakeAnthropic, FakeTurn } from '../../support/fake-anthropic';
 import { copyFixture, ensureCliBuilt, runCli, startCli, until } from '../../support/cli-harness';
 import type { CliRun } from '../../support/cli-harness';
-import { workspaceBytes } from '../../support/fault-matrix/ledger';
+import { allBytes, workspaceBytes } from '../../support/fault-matrix/ledger';
 import type { WorkspaceBytes } from '../../support/fault-matrix/ledger';
 import type { FaultRow } from './matrix';
 
@@ -71,13 +71,6 @@ function fixedSource(c: Chain): string {
   return (c.before.get(SOURCE) as Buffer).toString('utf8').replace('return a * b;', 'return a / b;');
 }
 
-/** Every file with its bytes, .ironbees included: what a refused run must leave as it was. */
-function everything(dir: string): Record<string, string> {
-  return Object.fromEntries(
-    fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort().map((rel) => [rel, fs.statSync(path.join(dir, rel)).isFile() ? fs.readFileSync(path.join(dir, rel), 'base64') : '<dir>']),
-  );
-}
-
 let first: CliRun | undefined;
 
 export const cliRows: FaultRow[] = [
@@ -92,10 +85,10 @@ export const cliRows: FaultRow[] = [
       first = start(c, ['run', 'Fix the failing Calculator test']);
       await first.waitForNode('PLAN');
       assert.ok(await until(() => c.fake.requests.length === 1, MODEL_CALL_MS), 'the planner called the model');
-      const snapshot = everything(c.workspace);
+      const snapshot = allBytes(c.workspace);
       const second = await runCli(['run', 'Add a Modulo method', '--workspace', c.workspace, '--yes', '--json'], c.env);
       assert.match(second.stderr, /is in progress on this workspace/);
-      assert.deepEqual(everything(c.workspace), snapshot, 'the refused run changed no byte, .ironbees included');
+      assert.deepEqual(allBytes(c.workspace), snapshot, 'the refused run changed no byte, .ironbees included');
       return { end: second.code === 2 && c.fake.requests.length === 1 ? 'exit 2, no byte changed' : `exit ${second.code}`, workspace: { dir: c.workspace, before: c.before, changes: {}, ignore: BUILD_OUTPUT } };
     },
   },

@@ -19,7 +19,7 @@ import { StateStream, eventually, orchestratorOver } from '../../unit/workflow/o
 import type { TempWorkspace } from '../../unit/workflow/temp-workspace';
 import { baseline, codeOutput, passing, planOutput, workflow } from '../../unit/workflow/samples';
 import { fillDiskFor, hostLosingPower } from '../../support/fault-matrix/faulty-host';
-import { workspaceBytes } from '../../support/fault-matrix/ledger';
+import { allBytes, workspaceBytes } from '../../support/fault-matrix/ledger';
 import { EDITED, leaveStaleLock, seededWorkspace } from './matrix';
 import type { FaultRow, RowOutcome } from './matrix';
 
@@ -178,14 +178,13 @@ export const orchestratorRows: FaultRow[] = [
       const first = steps(ws.host, 'plan');
       const { stream } = start(ws, ws.host, first, NEVER);
       await stream.until('PLAN');
-      const everything = (): Record<string, string> => Object.fromEntries(fs.readdirSync(ws.dir, { recursive: true, encoding: 'utf8' }).sort().map((rel) => [rel, fs.statSync(path.join(ws.dir, rel)).isFile() ? fs.readFileSync(path.join(ws.dir, rel), 'base64') : '<dir>']));
-      const snapshot = everything();
+      const snapshot = allBytes(ws.dir);
       const second = start(ws, ws.host, steps(ws.host), NEVER);
       const refused = await second.stream.next().then(
         () => 'started',
         (error: Error) => (error instanceof WorkspaceBusyError ? 'refused WorkspaceBusyError' : String(error)),
       );
-      assert.deepEqual(everything(), snapshot, 'the refused run changed no byte, .ironbees included');
+      assert.deepEqual(allBytes(ws.dir), snapshot, 'the refused run changed no byte, .ironbees included');
       first.script('plan', { output: planOutput() });
       const nodes = await stream.rest();
       return { end: `${refused}; first ${nodes.at(-1)}`, workspace: { dir: ws.dir, before, changes: EDITED } };
