@@ -13,7 +13,6 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Host } from '../host';
 import type { FileEdit } from '../model';
-import { AgentModeError } from '../errors';
 
 export const INTENT_FILE = 'apply-intent.json';
 
@@ -132,9 +131,11 @@ export class ApplyIntentLog {
     if (!bytes) return null;
     try {
       return JSON.parse(new TextDecoder().decode(bytes)) as IntentRecord;
-    } catch (error) {
-      // Writes are atomic, so a record that does not parse was damaged by something else.
-      throw new AgentModeError(`The apply record of run ${runId} (edits/${INTENT_FILE}) is not valid JSON`, 'JOURNAL_CORRUPT', { runId }, { cause: error });
+    } catch {
+      // Writes are atomic, so a record that does not parse was not written by an apply here: it is
+      // left alone, and must not stop every later run from starting.
+      this.host.logger.warn(`Ignored the apply record of run ${runId} (edits/${INTENT_FILE}): it is not valid JSON.`);
+      return null;
     }
   }
 

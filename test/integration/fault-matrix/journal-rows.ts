@@ -137,7 +137,7 @@ export const journalRows: FaultRow[] = [
   },
   {
     id: 'W7',
-    fault: 'an open apply record that came with the files (another machine or folder)',
+    fault: 'an open apply record that came with the files (another machine, another folder, or not JSON)',
     injectedAt: 'edits/apply-intent.json planted; next start',
     expectedEnd: 'ignored, nothing written',
     run: async () => {
@@ -146,8 +146,8 @@ export const journalRows: FaultRow[] = [
       await assert.rejects(new RunStore(hostLosingPower(ws.host, workspaceWrites(ws.dir, 0))).journal.applyEdits('r1', editSet()), PowerLoss);
       const intent = path.join(ws.dir, '.ironbees/runs/r1/edits/apply-intent.json');
       const record = JSON.parse(fs.readFileSync(intent, 'utf8')) as { hostname: string; workspaceRoot: string };
-      for (const planted of [{ ...record, hostname: `${record.hostname}-elsewhere` }, { ...record, workspaceRoot: '/home/someone/clone' }]) {
-        fs.writeFileSync(intent, JSON.stringify(planted));
+      for (const planted of [JSON.stringify({ ...record, hostname: `${record.hostname}-elsewhere` }), JSON.stringify({ ...record, workspaceRoot: '/home/someone/clone' }), '{"files": [']) {
+        fs.writeFileSync(intent, planted);
         const store = new RunStore(createNodeHost(ws.dir));
         assert.deepEqual(await store.journal.recoverUnfinished(store.runsDir), []);
       }
