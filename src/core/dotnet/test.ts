@@ -117,7 +117,9 @@ async function testVstestProject(
     return withHangFailure(trxTexts.length > 0 ? resultFromTrx(project, trxTexts, output, outcomes) : null, project, hang, output);
   }
   if (trxTexts.length === 0) {
-    return failedRun(project, `dotnet test exited with code ${run.exitCode ?? 'none'} and wrote no results; see the output tail.`, output, false);
+    // No exit code: a signal ended it (a test host that crashed hard takes `dotnet test` with it).
+    const ended = run.exitCode === null ? 'was killed by a signal (the test host crashed)' : `exited with code ${run.exitCode}`;
+    return failedRun(project, `dotnet test ${ended} and wrote no results; see the output tail.`, output, false);
   }
   const result = resultFromTrx(project, trxTexts, output, outcomes);
   if (skippedFrameworks.length > 0) result.skippedFrameworks = skippedFrameworks;

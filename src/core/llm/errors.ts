@@ -54,6 +54,12 @@ export function mapModelError(error: unknown, context: { model: string; baseURL?
     return new ModelApiError('connection', `Could not reach the Anthropic API${where}: ${causeText(error)}`, null, { cause: error });
   }
   if (error instanceof APIError) return mapStatusError(error, context.model);
+  // fetch's own word (passed on by the SDK) for a response whose connection closed mid-stream: an
+  // outage, as a connection error is, not a bug.
+  if (error instanceof Error && error.message === 'terminated') {
+    const where = context.baseURL ? ` to ${context.baseURL}` : '';
+    return new ModelApiError('connection', `The connection${where} was cut in the middle of the answer; nothing of it was kept.`, null, { cause: error });
+  }
   if (error instanceof Error && error.name === 'AbortError') {
     return new ModelApiError('cancelled', 'The model call was cancelled.', null, { cause: error });
   }

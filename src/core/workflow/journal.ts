@@ -9,6 +9,8 @@ import type { FileEdit } from '../model';
 import { AgentModeError } from '../errors';
 import { resolveWorkspacePath } from '../workspace/paths';
 import type { TraceEvent } from '../trace';
+import { ApplyIntentLog } from './edit-journal-wal';
+import type { RecoveryReport } from './edit-journal-wal';
 
 /** What the journal needs of the run store. */
 export interface JournalRunAccess {
@@ -63,11 +65,15 @@ function sameContent(bytes: Uint8Array | null, text: string | null): boolean {
 
 export class EditJournal {
   private readonly appliedListeners: Array<(runId: string, files: string[]) => Promise<void> | void> = [];
+  /** The write-ahead record of the set being applied (edit-journal-wal.ts). */
+  private readonly intents: ApplyIntentLog;
 
   constructor(
     private readonly host: Host,
     private readonly run: JournalRunAccess,
-  ) {}
+  ) {
+    this.intents = new ApplyIntentLog(host, (runId) => run.runDir(runId));
+  }
 
   /** Told after a set of approved edits is on disk (the run lifecycle's "edits applied"). */
   onApplied(listener: (runId: string, files: string[]) => Promise<void> | void): void {
@@ -98,7 +104,6 @@ export class EditJournal {
    * overwritten. Any mismatch refuses the whole set before anything is written.
    */
   async applyEdits(runId: string, edits: readonly FileEdit[]): Promise<void> {
-    const journal = await this.readJournal(runId);
     // Edits come back from state.json on resume: check every path before the first write.
     const targets = edits.map((edit) => this.workspaceFile(edit.filePath));
     const conflicts: string[] = [];
@@ -107,8 +112,37 @@ export class EditJournal {
       if (!sameContent(onDisk, edit.originalContent) && !sameContent(onDisk, writtenContent(edit))) conflicts.push(edit.filePath);
     }
     if (conflicts.length > 0) throw new EditConflictError(runId, conflicts);
-    for (const [index, edit] of edits.entries()) {
-      const abs = targets[index];
+    // Write-ahead: a crash between here and finish() is rolled forward on the next start.
+    await this.intents.begin(runId, edits);
+    await this.writeEdits(runId, edits);
+    await this.intents.finish(runId);
+    const files = edits.map((edit) => edit.filePath);
+    for (const listener of this.appliedListeners) await listener(runId, files);
+  }
+
+  /**
+   * Finishes every apply cut short by a crash or power loss (an open record in a run folder under
+   * `runsDir`): files still holding their original or new bytes get the approved content, files
+   * someone changed since are kept. Called before a run starts or resumes, under the run lock.
+   */
+  async recoverUnfinished(runsDir: string): Promise<RecoveryReport[]> {
+    const reports: RecoveryReport[] = [];
+    for (const runId of await this.intents.unfinishedRuns(runsDir)) {
+      const record = await this.intents.unfinished(runId);
+      if (!record) continue;
+      const { toApply, kept } = await this.intents.plan(record, (filePath) => this.workspaceFile(filePath));
+      await this.writeEdits(runId, toApply);
+      await this.intents.finish(runId);
+      reports.push({ runId, completed: toApply.map((edit) => edit.filePath), kept });
+    }
+    return reports;
+  }
+
+  /** Journals each file's original (first touch only), then writes it; files already done are rewritten harmlessly. */
+  private async writeEdits(runId: string, edits: readonly FileEdit[]): Promise<void> {
+    const journal = await this.readJournal(runId);
+    for (const edit of edits) {
+      const abs = this.workspaceFile(edit.filePath);
       if (!journal.files[edit.filePath]) {
         // What the coder started from, which is also what the disk held (checked above) unless the
         // edit is already there, in which case the disk no longer shows the original.
@@ -126,8 +160,6 @@ export class EditJournal {
       }
       await this.run.appendEvent(runId, { kind: 'edit_applied', at: new Date().toISOString(), filePath: edit.filePath, type: edit.type });
     }
-    const files = edits.map((edit) => edit.filePath);
-    for (const listener of this.appliedListeners) await listener(runId, files);
   }
 
   /** Files the run has changed, workspace-relative. */

@@ -11,6 +11,8 @@ import type { ModelClient, ModelRequest, ModelResponse } from '../../port';
 import { fromAnthropicMessage, toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from './anthropic-mapping';
 import { mapModelError } from '../../errors';
 import { usageWithCost } from './pricing';
+import { DEFAULT_STREAM_IDLE_MS, watchStream } from '../stream-watchdog';
+import type { StreamWatchdog } from '../stream-watchdog';
 
 export { DEFAULT_MODEL } from '../../defaults';
 export const DEFAULT_MAX_RETRIES = 4;
@@ -35,6 +37,7 @@ export class AnthropicModelClient implements ModelClient {
   private readonly cacheConversation: boolean;
   private readonly warn: (message: string) => void;
   private readonly baseURL: string;
+  private readonly streamIdleMs: number;
 
   constructor(options: AnthropicClientOptions = {}) {
     const logger = options.logger ?? stderrLogger;
@@ -42,6 +45,7 @@ export class AnthropicModelClient implements ModelClient {
     registerSecret(options.apiKey);
     this.warn = (message) => logger.warn(message);
     this.cacheConversation = options.cacheConversation ?? true;
+    this.streamIdleMs = options.timeoutMs ?? DEFAULT_STREAM_IDLE_MS;
     this.client = new Anthropic({
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
@@ -55,6 +59,7 @@ export class AnthropicModelClient implements ModelClient {
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const tools = toAnthropicTools(request.tools);
     const system = toAnthropicSystem(request.system);
+    let watchdog: StreamWatchdog | undefined;
     try {
       const stream = this.client.messages.stream(
         {
@@ -69,6 +74,7 @@ export class AnthropicModelClient implements ModelClient {
       );
       const onText = request.onText;
       if (onText) stream.on('text', (delta) => onText(delta));
+      watchdog = watchStream(stream, this.streamIdleMs, (arm) => stream.on('connect', arm).on('streamEvent', arm));
       const mapped = fromAnthropicMessage(await stream.finalMessage());
       return {
         content: mapped.content,
@@ -77,7 +83,10 @@ export class AnthropicModelClient implements ModelClient {
         usage: usageWithCost(mapped.model || request.model, mapped.tokens, this.warn),
       };
     } catch (error) {
+      if (watchdog?.stalled) throw watchdog.error(error);
       throw mapModelError(error, { model: request.model, baseURL: this.baseURL });
+    } finally {
+      watchdog?.stop();
     }
   }
 }

@@ -10,6 +10,8 @@ import type { ModelClient, ModelRequest, ModelResponse } from '../../port';
 import { usageWithCost } from '../anthropic/pricing';
 import { fromOpenAICompletion, toOpenAIMessages, toOpenAIToolChoice, toOpenAITools } from './mapping';
 import { mapOpenAIError } from './errors';
+import { DEFAULT_STREAM_IDLE_MS, watchStream } from '../stream-watchdog';
+import type { StreamWatchdog } from '../stream-watchdog';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_MAX_RETRIES = 4;
@@ -33,8 +35,10 @@ export class OpenAIModelClient implements ModelClient {
   readonly baseURL: string;
   /** OpenAI's own API refuses `max_tokens` for its newer models; other servers know only `max_tokens`. */
   private readonly useMaxCompletionTokens: boolean;
+  private readonly streamIdleMs: number;
 
   constructor(options: OpenAIClientOptions) {
+    this.streamIdleMs = options.timeoutMs ?? DEFAULT_STREAM_IDLE_MS;
     const logger = options.logger;
     this.warn = (message) => (logger ? logger.warn(message) : process.stderr.write(`warning: ${message}\n`));
     this.client = new OpenAI({
@@ -50,6 +54,7 @@ export class OpenAIModelClient implements ModelClient {
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const tools = toOpenAITools(request.tools);
+    let watchdog: StreamWatchdog | undefined;
     try {
       const stream = this.client.chat.completions.stream(
         {
@@ -65,6 +70,7 @@ export class OpenAIModelClient implements ModelClient {
       );
       const onText = request.onText;
       if (onText) stream.on('content.delta', ({ delta }) => onText(delta));
+      watchdog = watchStream(stream, this.streamIdleMs, (arm) => stream.on('connect', arm).on('chunk', arm));
       const mapped = fromOpenAICompletion(await stream.finalChatCompletion());
       return {
         content: mapped.content,
@@ -73,7 +79,10 @@ export class OpenAIModelClient implements ModelClient {
         usage: usageWithCost(mapped.model || request.model, mapped.tokens, this.warn),
       };
     } catch (error) {
+      if (watchdog?.stalled) throw watchdog.error(error);
       throw mapOpenAIError(error, { model: request.model, baseURL: this.baseURL });
+    } finally {
+      watchdog?.stop();
     }
   }
 }
