@@ -84,6 +84,18 @@ export function noKeyMessage(provider: ProviderName): string {
   );
 }
 
+/**
+ * The message when the fallback provider has no key: a run would otherwise start and only find out
+ * in an outage, the one moment the fallback is needed.
+ */
+export function noFallbackKeyMessage(provider: ProviderName): string {
+  const fix =
+    provider === 'openai'
+      ? 'Run "Ironbees: Set API Key" and choose OpenAI-compatible, set OPENAI_API_KEY, or set "ironbees.openaiBaseUrl" to a local server'
+      : 'Run "Ironbees: Set API Key" and choose Anthropic, or set ANTHROPIC_API_KEY';
+  return `No API key for the fallback provider ${providerLabel(provider)} (setting "ironbees.fallback.provider"). ${fix}; or clear "ironbees.fallback.provider".`;
+}
+
 /** `OpenAI-compatible · qwen2.5-coder:7b`, for the status bar's tooltip and the panel. */
 export function providerModelText(provider: ProviderName, model: string): string {
   return `${providerLabel(provider)} · ${model || 'each agent\u2019s model'}`;

@@ -1,39 +1,31 @@
 // Builds what a run needs inside VS Code, as src/cli/wiring.ts does for the CLI: the VS Code host,
-// the model client (Claude with the key from SecretStorage, or the scripted demo model), the agents
-// and the tools. Every configuration problem (no key, no dotnet, a bad agent.yaml) is found here,
+// the model client (provider-model.ts: the chosen provider's with its fallback, or the scripted demo
+// model), the agents and the tools. Every configuration problem (no key, no dotnet, a bad agent.yaml) is found here,
 // before a run starts, and reaches the person as a clear message with nothing changed.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import type { Logger } from '../core/host';
-import type { ModelClient } from '../core/llm/port';
 import { ConfigurationError } from '../core/errors';
-import { openaiModelFromSettings } from './provider-model';
+import { createModel } from './provider-model';
+import type { ModelSettingsOptions } from './provider-model';
 import { mcpServersFromSettings } from '../core/mcp/config';
 import { McpManager } from '../core/mcp/manager';
-import { assembleRuntime, checkDotnet as checkDotnetWith, createModelClient } from '../core/runtime';
+import { assembleRuntime, checkDotnet as checkDotnetWith } from '../core/runtime';
 import type { ToolRegistry } from '../core/tools/registry';
 import type { RunOrchestrator } from '../core/workflow/orchestrator';
 import { NodeProcessRunner } from '../host/node/process-runner';
 import { createVscodeHost } from '../host/vscode/index';
 import type { VscodeHost } from '../host/vscode/index';
-import type { IronbeesSettings } from './settings';
 import { agentsFolderPath } from './settings';
 import { askToolApprovalInEditor } from './tool-approval';
 import { version } from '../../package.json';
 
-export interface RuntimeOptions {
+/** The settings, keys and logger the model client is built from (provider-model.ts), and where the run works. */
+export interface RuntimeOptions extends ModelSettingsOptions {
   workspaceRoot: string;
   folder?: vscode.WorkspaceFolder;
-  settings: IronbeesSettings;
-  apiKey: string | undefined;
-  /** The OpenAI-compatible key (SecretStorage, else OPENAI_API_KEY), for "ironbees.provider": "openai". */
-  openaiApiKey?: string;
   extensionPath: string;
-  logger: Logger;
-  /** Tests give their own model (a scripted one); otherwise it follows the settings. */
-  model?: ModelClient;
 }
 
 export interface ExtensionRuntime {
@@ -45,22 +37,7 @@ export interface ExtensionRuntime {
   close(): Promise<void>;
 }
 
-export const NO_API_KEY_MESSAGE =
-  'No Anthropic API key. Run "Ironbees: Set API Key" (stored in secret storage), set ANTHROPIC_API_KEY, ' +
-  'or turn on the "ironbees.demoModel" setting to try the scripted demo model on the bundled sample.';
-
-export function createModel(options: RuntimeOptions): ModelClient {
-  if (options.model) return options.model;
-  if (options.settings.demoModel) return createModelClient({ provider: 'demo' });
-  if (options.settings.provider === 'openai') return openaiModelFromSettings(options);
-  if (!options.apiKey) throw new ConfigurationError(NO_API_KEY_MESSAGE, { setting: 'apiKey' });
-  return createModelClient({
-    provider: 'anthropic',
-    apiKey: options.apiKey,
-    ...(options.settings.anthropicBaseUrl ? { baseURL: options.settings.anthropicBaseUrl } : {}),
-    logger: options.logger,
-  });
-}
+export { NO_API_KEY_MESSAGE, createModel } from './provider-model';
 
 /**
  * `dotnet --version` in the workspace, directly (a task for this would flash a terminal for nothing);

@@ -4,9 +4,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { PERSON_ONLY_SETTINGS } from '../../../src/extension/settings-keys';
+import { PROVIDER_NAMES } from '../../../src/core/llm/providers/choice';
+import { ProviderSettingKeys } from '../../../src/extension/provider-settings';
 
 const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
-  contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+  contributes: { configuration: { properties: Record<string, { scope?: string; enum?: string[]; type?: string }> } };
 };
 
 describe('package.json: person-only settings', () => {
@@ -23,5 +25,19 @@ describe('package.json: person-only settings', () => {
   it('no other endpoint or URL setting is left workspace-settable', () => {
     const urlLike = Object.entries(manifest.contributes.configuration.properties).filter(([name]) => /url|endpoint|baseurl/i.test(name));
     assert.deepEqual(urlLike.filter(([, value]) => value.scope !== 'machine' && value.scope !== 'application').map(([name]) => name), []);
+  });
+
+  // The provider settings are application-scoped (user settings only), and each is declared, so the
+  // settings editor offers the fallback the runtime honours (issue 13).
+  for (const key of [ProviderSettingKeys.provider, ProviderSettingKeys.openaiBaseUrl, ProviderSettingKeys.fallbackProvider, ProviderSettingKeys.fallbackModel]) {
+    it(`ironbees.${key} is declared, application-scoped`, () => {
+      assert.equal(manifest.contributes.configuration.properties[`ironbees.${key}`]?.scope, 'application');
+    });
+  }
+
+  it('ironbees.fallback.provider offers every provider, or none; ironbees.fallback.model is a string', () => {
+    const properties = manifest.contributes.configuration.properties;
+    assert.deepEqual(properties['ironbees.fallback.provider']?.enum, ['', ...PROVIDER_NAMES]);
+    assert.equal(properties['ironbees.fallback.model']?.type, 'string');
   });
 });
