@@ -105,7 +105,7 @@ describe('e2e: Ironbees in code-server', function () {
     const fixed = panel.getByTestId('test-fixed').locator('li[data-change="fixed"]');
     const fixedRows = await fixed.allInnerTexts();
     assert.equal(fixedRows.length, 1, `one test is fixed: ${fixedRows.join(' | ')}`);
-    assert.match(fixedRows[0].trim(), /^\S*Divide_ReturnsQuotient\s+fixed$/);
+    assert.match(fixedRows[0].trim(), /^Calculator\.Tests\.CalcTests\.Divide_ReturnsQuotient\s+fixed$/);
     // The Steering section records the coder's one attempt as applied.
     const attempt = panel.getByTestId('attempts').locator('li').first();
     assert.equal(await attempt.getAttribute('data-outcome'), 'applied');
