@@ -38,6 +38,8 @@ export interface RunSummary {
   usage: Usage;
   createdAt: string;
   updatedAt: string;
+  /** When the run's changes were reverted (its state's `metadata.revertedAt`); absent if never. */
+  revertedAt?: string;
 }
 
 /** One line of events.jsonl. */

@@ -2,7 +2,8 @@
 // packaged .vsix installed and the scripted demo model, driven in chromium. Command palette → Run
 // Agent → request → the planner's live activity in the side panel → the plan → Approve → the diff
 // editor → Accept (the hunk's CodeLens in the diff editor) → validation results → a green status
-// bar. Every step leaves a screenshot in test-results/.
+// bar → the fixed test, the applied attempt, and the planner's turns from the timeline. Every step
+// leaves a screenshot in test-results/.
 
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -100,7 +101,28 @@ describe('e2e: Ironbees in code-server', function () {
     assert.equal(failed, '1 → 0', `no test fails at the end (total ${total}, passed ${passed})`);
     assert.equal(total, passed);
     assert.match(await panel.getByTestId('build-status').innerText(), /Build succeeded/);
+    // The fixture's one failing test is listed by name as fixed.
+    const fixed = panel.getByTestId('test-fixed').locator('li[data-change="fixed"]');
+    const fixedRows = await fixed.allInnerTexts();
+    assert.equal(fixedRows.length, 1, `one test is fixed: ${fixedRows.join(' | ')}`);
+    assert.match(fixedRows[0].trim(), /^Calculator\.Tests\.CalcTests\.Divide_ReturnsQuotient\s+fixed$/);
+    // The Steering section records the coder's one attempt as applied.
+    const attempt = panel.getByTestId('attempts').locator('li').first();
+    assert.equal(await attempt.getAttribute('data-outcome'), 'applied');
+    assert.match(await attempt.locator('div').first().innerText(), /^Attempt 1\s+applied\b/);
+    await fixed.first().scrollIntoViewIfNeeded();
     await shot(page, '06-success');
+
+    // 7. A click on Plan in the timeline opens the planner's turns: the files it listed and read,
+    // then the plan it submitted.
+    await panel.locator('[data-testid="timeline"] [data-node="PLAN"]').click();
+    const turns = panel.getByTestId('step-turns');
+    await turns.getByTestId('turn-call').first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    const calls = await turns.locator('[data-testid="turn-call"] code').allInnerTexts();
+    // The demo planner: one listing, the fixture's two source files read, the plan submitted.
+    assert.deepEqual(calls, ['list_files', 'read_file', 'read_file', 'submit_plan']);
+    await turns.scrollIntoViewIfNeeded();
+    await shot(page, '07-step-turns');
   });
 });
 

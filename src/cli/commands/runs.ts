@@ -1,6 +1,6 @@
 // `ironbees runs`: the runs of a workspace, as a table for people or JSON lines for tools.
 
-import { EMPTY_USAGE, addUsage } from '../../core/model';
+import { EMPTY_USAGE, TERMINAL_NODES, addUsage } from '../../core/model';
 import type { RunSummary } from '../../core/trace';
 import { RunStore } from '../../core/workflow/store';
 import type { RunsArgs } from '../args';
@@ -21,11 +21,16 @@ function when(iso: string): string {
   return iso.slice(0, 16).replace('T', ' ');
 }
 
+/** The end node, or REVERTED once a finished run's changes were put back (as the panel's history says). */
+function stateOf(run: RunSummary): string {
+  return run.revertedAt !== undefined && TERMINAL_NODES.includes(run.currentNode) ? 'REVERTED' : run.currentNode;
+}
+
 export function renderRunsTable(runs: readonly RunSummary[]): string {
   const header = ['RUN', 'STATE', 'ITER', 'TOKENS IN/OUT', 'COST', 'UPDATED (UTC)', 'REQUEST'];
   const rows = runs.map((r) => [
     r.runId,
-    r.currentNode,
+    stateOf(r),
     `${r.iterationCount}/${r.maxIterations}`,
     `${r.usage.inputTokens}/${r.usage.outputTokens}`,
     `$${r.usage.costUsd.toFixed(4)}`,

@@ -156,6 +156,7 @@ export class RunStore {
           usage: s.usage,
           createdAt: run.createdAt,
           updatedAt: run.updatedAt,
+          ...(typeof s.metadata.revertedAt === 'string' ? { revertedAt: s.metadata.revertedAt } : {}),
         });
       } catch (error) {
         this.host.logger.warn(`Skipping run ${id}: ${(error as Error).message}`);

@@ -35,11 +35,17 @@ describe('revertRun', function () {
     const state = ws.state(runId).codingState;
     assert.equal(state.metadata.revertedAt, '2026-11-25T10:00:00.000Z');
     assert.equal(state.currentNode, 'SUCCESS', 'the ending stays what it was; the panel adds "Reverted"');
+    const [summary] = await orchestrator.store.list();
+    assert.equal(summary.runId, runId);
+    assert.equal(summary.revertedAt, '2026-11-25T10:00:00.000Z', 'the run listing (history, `ironbees runs`) carries it');
   });
 
   it('a run that changed no file is not marked reverted', async () => {
     const { runId, orchestrator } = await finishedRun(false);
     await revertRun(orchestrator.store, runId);
     assert.equal(ws.state(runId).codingState.metadata.revertedAt, undefined);
+    const [summary] = await orchestrator.store.list();
+    assert.equal(summary.runId, runId);
+    assert.equal('revertedAt' in summary, false);
   });
 });

@@ -4,8 +4,8 @@ import type { ReactNode } from 'react';
 import type { CodingState } from '../../../src/core/model';
 import type { RunSummary } from '../../../src/core/trace';
 import { send } from '../vscode-api';
-import { formatCost, formatWhen, nodeLabel } from '../state/format';
-import { historyRows } from '../state/history';
+import { formatCost, formatWhen } from '../state/format';
+import { historyBadge, historyRows } from '../state/history';
 import { isTerminal } from '../state/timeline';
 import { Badge, IconButton, Section } from './common';
 
@@ -23,11 +23,14 @@ export function HistorySection({ runs, live, busy }: { runs: RunSummary[]; live:
       <ul className="history-list">
         {sorted.map((run) => {
           const live = run.runId === liveRunId;
+          const badge = historyBadge(run);
           return (
             <li key={run.runId} className="history-row" data-testid="history-row" data-run={run.runId}>
               <div className="history-request" title={run.userRequest}>{run.userRequest}</div>
               <div className="history-meta muted">
-                <Badge tone={run.currentNode === 'SUCCESS' ? 'ok' : run.currentNode === 'FAILED' ? 'error' : 'neutral'}>{nodeLabel(run.currentNode)}</Badge>{' '}
+                <Badge tone={badge.tone} title={run.revertedAt ? `Reverted ${formatWhen(run.revertedAt)}` : undefined}>
+                  {badge.label}
+                </Badge>{' '}
                 {run.iterationCount}/{run.maxIterations} · {formatCost(run.usage.costUsd)} · {formatWhen(run.updatedAt)}
               </div>
               <div className="history-actions">

@@ -3,6 +3,23 @@
 
 import type { CodingState } from '../../../src/core/model';
 import type { RunSummary } from '../../../src/core/trace';
+import { nodeLabel } from './format';
+import { isTerminal } from './timeline';
+
+export interface HistoryBadge {
+  label: string;
+  tone: 'ok' | 'error' | 'neutral';
+}
+
+/**
+ * The row's state: its end node, or "Reverted" once a finished run's changes were put back (as the
+ * timeline ends in "Reverted"), so the history never calls a reverted run a plain Success.
+ */
+export function historyBadge(run: RunSummary): HistoryBadge {
+  if (run.revertedAt !== undefined && isTerminal(run.currentNode)) return { label: 'Reverted', tone: 'neutral' };
+  const tone = run.currentNode === 'SUCCESS' ? 'ok' : run.currentNode === 'FAILED' ? 'error' : 'neutral';
+  return { label: nodeLabel(run.currentNode), tone };
+}
 
 /** Newest first, with the live run's row brought up to date (or added, before the store lists it). */
 export function historyRows(runs: RunSummary[], live: CodingState | null): RunSummary[] {
@@ -17,6 +34,7 @@ export function historyRows(runs: RunSummary[], live: CodingState | null): RunSu
       usage: live.usage,
       createdAt: live.timestamp,
       updatedAt: live.timestamp,
+      ...revertedAtOf(live, undefined),
     });
   }
   return rows.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
@@ -30,5 +48,12 @@ function withLive(run: RunSummary, live: CodingState): RunSummary {
     maxIterations: live.maxIterations,
     usage: live.usage,
     updatedAt: live.timestamp > run.updatedAt ? live.timestamp : run.updatedAt,
+    ...revertedAtOf(live, run.revertedAt),
   };
+}
+
+/** The live state's revert time when it has one (a revert the store's listing has not caught up with). */
+function revertedAtOf(live: CodingState, listed: string | undefined): { revertedAt?: string } {
+  const revertedAt = typeof live.metadata.revertedAt === 'string' ? live.metadata.revertedAt : listed;
+  return revertedAt === undefined ? {} : { revertedAt };
 }
