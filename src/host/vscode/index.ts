@@ -42,7 +42,7 @@ export const FALLBACK_LOG =
   "No C# extension is installed: symbols come from Ironbees' C# engine (Roslyn; a text index when it cannot load) and validation relies on `dotnet build` (as in the CLI). " +
   'Install the C# extension (ms-dotnettools.csharp) for language-server diagnostics and symbols.';
 export const FALLBACK_MESSAGE =
-  'Ironbees: no C# language server found; using its own C# index and dotnet build for diagnostics. ' +
+  'Ironbees: no C# language server found; using its own C# engine (Roslyn) and dotnet build for diagnostics. ' +
   'Install the C# extension for language-server diagnostics and symbols.';
 
 /** Says "no C# language server" once: a host is made per run, the notice is for the window. */
