@@ -13,7 +13,7 @@ import { executionPlanSchema } from '../agents/planner/terminal-tool';
 import { ConfigurationError, InvalidStateError, OrchestratorError, errorMessage } from '../errors';
 import { runMachine } from './machine';
 import type { RunContext, RunEvent, RunInput } from './run-context';
-import { HELP_NODES, toCodingState } from './run-context';
+import { HELP_NODES, endedDuring, toCodingState } from './run-context';
 import { renderHandoff } from './handoff';
 import { problemWithFileDecisions } from './diff-decisions';
 import { RunStore, STATE_SCHEMA_VERSION } from './store';
@@ -363,15 +363,6 @@ function plusInFlight(run: PersistedRun, inFlight: Usage): PersistedRun {
     codingState: { ...run.codingState, usage },
     machine: machine?.context ? { ...machine, context: { ...machine.context, usage } } : run.machine,
   };
-}
-
-/**
- * A run that fails or is cancelled says during which step (additive metadata `endedDuring`), so the
- * panel ticks only the steps it reached and marks the one it stopped in.
- */
-function endedDuring(state: CodingState, from: WorkflowNode | null): CodingState {
-  if ((state.currentNode !== 'FAILED' && state.currentNode !== 'CANCELLED') || from === null || TERMINAL_NODES.includes(from)) return state;
-  return { ...state, metadata: { ...state.metadata, endedDuring: from } };
 }
 
 function iterationsOf(state: CodingState): IterationRecord[] {

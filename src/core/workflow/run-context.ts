@@ -5,6 +5,7 @@
 import type { InstructionsFileRead } from '../agents/instructions';
 import type { BudgetReached, RunBudget } from './budget';
 import { helpNodes } from '../nodes';
+import { TERMINAL_NODES } from '../model';
 import type {
   ApprovalDecision,
   Baseline,
@@ -348,4 +349,13 @@ function isUsage(value: unknown): value is Usage {
 /** JSON drops undefined keys; dropping them here too makes a yielded state equal its state.json. */
 function withoutUndefined(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * A run that fails or is cancelled says during which step (additive metadata `endedDuring`), so the
+ * panel ticks only the steps it reached and marks the one it stopped in.
+ */
+export function endedDuring(state: CodingState, from: WorkflowNode | null): CodingState {
+  if ((state.currentNode !== 'FAILED' && state.currentNode !== 'CANCELLED') || from === null || TERMINAL_NODES.includes(from)) return state;
+  return { ...state, metadata: { ...state.metadata, endedDuring: from } };
 }
