@@ -96,13 +96,16 @@ export class ApplyIntentLog {
     return record && ours && !record.done ? record : null;
   }
 
-  /** Runs (under `runsDir`) whose apply was cut short. */
-  async unfinishedRuns(runsDir: string): Promise<string[]> {
+  /** The open records of the runs (under `runsDir`) whose apply was cut short, each read once. */
+  async unfinishedRuns(runsDir: string): Promise<Array<{ runId: string; record: IntentRecord }>> {
     if (!(await this.host.fs.exists(runsDir))) return [];
     const files = await this.host.fs.listFiles(runsDir, { maxFiles: 100_000 });
     const runs = files.filter((f) => f.endsWith(`/edits/${INTENT_FILE}`) && f.split('/').length === 3).map((f) => f.split('/')[0]);
-    const open: string[] = [];
-    for (const runId of runs.sort()) if (await this.unfinished(runId)) open.push(runId);
+    const open: Array<{ runId: string; record: IntentRecord }> = [];
+    for (const runId of runs.sort()) {
+      const record = await this.unfinished(runId);
+      if (record) open.push({ runId, record });
+    }
     return open;
   }
 

@@ -127,9 +127,7 @@ export class EditJournal {
    */
   async recoverUnfinished(runsDir: string): Promise<RecoveryReport[]> {
     const reports: RecoveryReport[] = [];
-    for (const runId of await this.intents.unfinishedRuns(runsDir)) {
-      const record = await this.intents.unfinished(runId);
-      if (!record) continue;
+    for (const { runId, record } of await this.intents.unfinishedRuns(runsDir)) {
       const { toApply, kept } = await this.intents.plan(record, (filePath) => this.workspaceFile(filePath));
       await this.writeEdits(runId, toApply);
       await this.intents.finish(runId);
