@@ -104,7 +104,8 @@ export class IronbeesActions {
       () => true,
       () => false,
     );
-    if (!exists) {
+    // An interrupted run wrote none (it neither ended nor escalated): it gets one as it stands now.
+    if (!exists && !(await this.deps.controller.writeInterruptedHandoff(runId))) {
       this.deps.controller.report('notice', `Run ${runId} has no hand-off yet.`);
       return;
     }

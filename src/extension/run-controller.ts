@@ -15,6 +15,7 @@ import { OrchestratorError, errorMessage } from '../core/errors';
 import type { RevertReport } from '../core/workflow/store';
 import { RunStore } from '../core/workflow/store';
 import { revertRun } from '../core/workflow/revert-run';
+import { renderInterruptedHandoff } from '../core/workflow/handoff';
 import type { RunSummary } from '../core/trace';
 import { createNodeHost } from '../host/node/index';
 import { Disposable } from './lifecycle';
@@ -199,6 +200,16 @@ export class RunController extends Disposable {
     this._onDidChangeHistory.fire();
     this.deps.logger.info(`Reverted run ${runId}: restored ${report.restored.length} file(s), deleted ${report.deleted.length}.`);
     return report;
+  }
+
+  /**
+   * Writes HANDOFF.md for the interrupted run shown, which has none (hand-offs are written at an
+   * escalation and at the end); resolves with its path, or null when no interrupted run is shown.
+   */
+  async writeInterruptedHandoff(runId: string): Promise<string | null> {
+    const state = this.current;
+    if (!state || state.stateId !== runId || !this.interrupted) return null;
+    return this.store.writeHandoff(runId, renderInterruptedHandoff(state));
   }
 
   /** Newest first. */

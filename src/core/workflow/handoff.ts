@@ -1,8 +1,10 @@
 // HANDOFF.md: what a person needs to take over a run — what was asked, the plan, what was tried
-// each iteration, what still fails, and what it cost. Written at escalation and at the end.
+// each iteration, what still fails, and what it cost. Written at escalation and at the end, and on
+// request for a run that was interrupted (the window closed mid-run), which neither wrote.
 
 import type { CodingState, FileEdit, IterationRecord } from '../model';
 import { failuresIn } from '../model';
+import { nodeSpec } from '../nodes';
 import type { AttemptRecord } from './run-context';
 
 const MAX_LISTED = 20;
@@ -143,4 +145,18 @@ export function renderHandoff(state: CodingState, iterations: readonly Iteration
       `- Undo every change of this run: \`ironbees revert ${state.stateId}\``,
     ]),
   ].join('\n');
+}
+
+/** The iterations the run recorded so far. */
+export function iterationsOf(state: CodingState): IterationRecord[] {
+  return (state.metadata.iterations as IterationRecord[] | undefined) ?? [];
+}
+
+/**
+ * The hand-off of a run that stopped without ending or escalating (the window closed or reloaded
+ * mid-run): nothing wrote one, yet whoever resumes or reverts it wants the same picture.
+ */
+export function renderInterruptedHandoff(state: CodingState): string {
+  const where = nodeSpec(state.currentNode).step;
+  return renderHandoff(state, iterationsOf(state), `The run was interrupted at ${where}: the window closed before it finished. Resume it to go on from there, or revert it.`);
 }

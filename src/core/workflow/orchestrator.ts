@@ -8,13 +8,13 @@ import type { Actor, AnyActorLogic, Snapshot, SnapshotFrom } from 'xstate';
 import type { Host } from '../host';
 import { EMPTY_USAGE, TERMINAL_NODES, addUsage } from '../model';
 import { gatesAnswering } from '../nodes';
-import type { ApprovalDecision, CodingState, ExecutionPlan, IterationRecord, Usage, WorkflowContext, WorkflowNode } from '../model';
+import type { ApprovalDecision, CodingState, ExecutionPlan, Usage, WorkflowContext, WorkflowNode } from '../model';
 import { executionPlanSchema } from '../agents/planner/terminal-tool';
 import { ConfigurationError, InvalidStateError, OrchestratorError, errorMessage } from '../errors';
 import { runMachine } from './machine';
 import type { RunContext, RunEvent, RunInput } from './run-context';
 import { HELP_NODES, endedDuring, toCodingState } from './run-context';
-import { renderHandoff } from './handoff';
+import { iterationsOf, renderHandoff } from './handoff';
 import { problemWithFileDecisions } from './diff-decisions';
 import { RunStore, STATE_SCHEMA_VERSION } from './store';
 import type { PersistedRun } from './store';
@@ -363,10 +363,6 @@ function plusInFlight(run: PersistedRun, inFlight: Usage): PersistedRun {
     codingState: { ...run.codingState, usage },
     machine: machine?.context ? { ...machine, context: { ...machine.context, usage } } : run.machine,
   };
-}
-
-function iterationsOf(state: CodingState): IterationRecord[] {
-  return (state.metadata.iterations as IterationRecord[] | undefined) ?? [];
 }
 
 function endReason(state: CodingState): string {

@@ -7,9 +7,12 @@ import { send } from '../vscode-api';
 import { isTerminal } from '../state/timeline';
 import { Button } from './common';
 
-/** Shown once the run has written its hand-off (at an escalation or at its end). */
+/**
+ * Shown once the run has written its hand-off (at an escalation or at its end), and for an
+ * interrupted run, whose hand-off the extension writes when it is opened.
+ */
 export function HandoffBar({ run, interrupted }: { run: CodingState; interrupted: boolean }): ReactNode {
-  if (typeof run.metadata.handoffPath !== 'string') return null;
+  if (typeof run.metadata.handoffPath !== 'string' && !interrupted) return null;
   const runId = run.stateId;
   return (
     <div className="handoff-bar" data-testid="handoff-bar">

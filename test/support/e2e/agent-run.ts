@@ -1,0 +1,65 @@
+// Steps of an agent run in the browser that more than one end-to-end test takes: the packaged
+// .vsix, a run started from the command palette, the plan awaited, the Ironbees panel told apart
+// from other webviews (a Markdown preview is one too).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { repoRoot } from '../vscode/paths';
+import { runCommand } from './page';
+
+export const VSIX = join(repoRoot, 'dist', 'ironbees.vsix');
+/** A step that runs real `dotnet build`/`dotnet test` of the fixture (baseline, validation) on 2 cores. */
+export const DOTNET_STEP_MS = 240_000;
+/** A step that only waits for the workbench or the panel to react. */
+export const UI_STEP_MS = 60_000;
+
+/** Packages the extension when the test runs on its own (run-tests.mjs packages before the e2e stage). */
+export function ensurePackaged(): void {
+  if (existsSync(VSIX)) return;
+  const result = spawnSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: 'inherit', timeout: 300_000 });
+  if (result.status !== 0 || !existsSync(VSIX)) throw new Error(`npm run package did not produce ${VSIX}`);
+}
+
+/** Ironbees: Run Agent from the palette, with `request` typed into the input box it opens. */
+export async function startAgentRun(page: Page, request: string): Promise<void> {
+  await runCommand(page, 'Ironbees: Run Agent', UI_STEP_MS);
+  await page.locator('.quick-input-widget', { hasText: /request|agent|do/i }).waitFor({ state: 'visible', timeout: UI_STEP_MS });
+  await page.locator('.quick-input-widget input').fill(request);
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * Waits for the plan in `panel`; a workspace with several solutions first asks which one to build
+ * (quick pick), and the first offered is taken, so the test does not depend on the fixture's layout.
+ */
+export async function waitForPlan(page: Page, panel: FrameLocator): Promise<void> {
+  const plan = panel.getByTestId('plan');
+  const pick = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first();
+  const deadline = Date.now() + DOTNET_STEP_MS;
+  while (Date.now() < deadline) {
+    if (await plan.isVisible().catch(() => false)) return;
+    if (await pick.isVisible().catch(() => false)) await page.keyboard.press('Enter');
+    await page.waitForTimeout(500);
+  }
+  throw new Error(`the plan did not appear in the side panel within ${DOTNET_STEP_MS / 1000} s`);
+}
+
+/**
+ * The content of the first webview on the page that shows `selector` (e.g. the Ironbees panel's
+ * `[data-testid="run"]`), waiting up to `timeoutMs` for it. With a Markdown preview open beside
+ * the panel, `agentWebview(page)` could be either; this one is the right one by what it shows.
+ */
+export async function webviewShowing(page: Page, selector: string, timeoutMs = UI_STEP_MS): Promise<FrameLocator> {
+  const frames = page.locator('iframe.webview.ready');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const count = await frames.count();
+    for (let i = 0; i < count; i++) {
+      const content = page.frameLocator('iframe.webview.ready').nth(i).frameLocator('#active-frame');
+      if ((await content.locator(selector).count().catch(() => 0)) > 0) return content;
+    }
+    await page.waitForTimeout(500);
+  }
+  throw new Error(`no webview showed ${selector} within ${timeoutMs / 1000} s`);
+}
