@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { CodingState, CompilationError, IterationRecord, TestFailure } from '../../../src/core/model';
-import { MAX_ATTEMPT_DIFF_CHARS, attemptOf, renderHandoff } from '../../../src/core/workflow/handoff';
+import { MAX_ATTEMPT_DIFF_CHARS, attemptOf, renderHandoff, renderInterruptedHandoff } from '../../../src/core/workflow/handoff';
 import { makeFileEdit } from '../../../src/core/workspace/diff';
 import { initialContext, toCodingState } from '../../../src/core/workflow/run-context';
 import { FakeSteps } from './fake-steps';
@@ -34,6 +34,14 @@ describe('HANDOFF.md', () => {
     assert.match(md, /\*\*State:\*\* ESCALATE · \*\*Iterations:\*\* 2\/2 · \*\*Updated:\*\* 2025-01-01T10:00:00\.000Z/);
     assert.match(md, /Validation still fails after 2 of 2 iterations\./);
     assert.match(sectionOf(md, 'What was asked'), /Fix the failing Calculator test/);
+  });
+
+  it('for an interrupted run: where it stopped, what it recorded, and how to resume or revert it', () => {
+    const md = renderInterruptedHandoff(state({ currentNode: 'WAIT_PLAN_APPROVAL', plan: plan(), metadata: { iterations: ITERATIONS } }));
+    assert.match(md, /^# Ironbees hand-off — run run-1\n\n\*\*State:\*\* WAIT_PLAN_APPROVAL · /);
+    assert.match(md, /\n\nThe run was interrupted at Approve plan: the window closed before it finished\. Resume it to go on from there, or revert it\.\n/);
+    assert.match(sectionOf(md, 'What was tried'), /- Iteration 1: build failed/);
+    assert.match(sectionOf(md, 'Next steps'), /`ironbees resume run-1`[^]*`ironbees revert run-1`/);
   });
 
   it('shows the plan step by step, or says there was none', () => {
