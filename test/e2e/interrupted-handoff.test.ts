@@ -73,9 +73,10 @@ describe('e2e: an interrupted run in code-server', function () {
     // the buttons beside it.
     await panel.getByTestId('open-handoff').click();
     await page.locator('.tabs-container .tab', { hasText: 'Preview HANDOFF.md' }).waitFor({ state: 'visible', timeout: UI_STEP_MS });
-    const preview = await webviewShowing(page, 'h1');
-    assert.equal((await preview.locator('h1').first().innerText()).trim(), `Ironbees hand-off — run ${runId}`);
-    const body = await preview.locator('body').innerText();
+    // VS Code's Markdown preview renders the document into `.markdown-body`.
+    const preview = await webviewShowing(page, '.markdown-body h1');
+    assert.equal((await preview.locator('.markdown-body h1').first().innerText()).trim(), `Ironbees hand-off — run ${runId}`);
+    const body = await preview.locator('.markdown-body').innerText();
     assert.match(body, /The run was interrupted at Approve plan: the window closed before it finished\./);
     assert.match(body, new RegExp(`ironbees resume ${runId}`));
     assert.match(body, new RegExp(`ironbees revert ${runId}`));
