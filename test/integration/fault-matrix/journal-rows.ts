@@ -58,8 +58,8 @@ async function powerLossRow(cut: (dir: string) => (absPath: string, writesBefore
   await assert.rejects(dying.journal.applyEdits('r1', editSet()), PowerLoss);
   between?.(ws.dir);
   const rebooted = new RunStore(createNodeHost(ws.dir));
-  const recovered = await rebooted.journal.recoverUnfinished(rebooted.runsDir);
-  assert.deepEqual(await rebooted.journal.recoverUnfinished(rebooted.runsDir), [], 'a second start finds nothing left to recover');
+  const recovered = await rebooted.journal.recoverUnfinished();
+  assert.deepEqual(await rebooted.journal.recoverUnfinished(), [], 'a second start finds nothing left to recover');
   return { end: 'recovered', recovered, workspace: { dir: ws.dir, before, changes: ALL_APPLIED } };
 }
 
@@ -149,7 +149,7 @@ export const journalRows: FaultRow[] = [
       for (const planted of [JSON.stringify({ ...record, hostname: `${record.hostname}-elsewhere` }), JSON.stringify({ ...record, workspaceRoot: '/home/someone/clone' }), '{"files": [']) {
         fs.writeFileSync(intent, planted);
         const store = new RunStore(createNodeHost(ws.dir));
-        assert.deepEqual(await store.journal.recoverUnfinished(store.runsDir), []);
+        assert.deepEqual(await store.journal.recoverUnfinished(), []);
       }
       return { end: 'ignored, nothing written', workspace: { dir: ws.dir, before, changes: {} } };
     },
