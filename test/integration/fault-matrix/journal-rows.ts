@@ -116,7 +116,12 @@ export const journalRows: FaultRow[] = [
     fault: 'power loss after the last file, before the record is marked done',
     injectedAt: 'applyEdits: done mark',
     expectedEnd: 'recovered',
-    run: () => powerLossRow((dir) => (absPath) => absPath === path.join(dir, INTENT) && fs.existsSync(path.join(dir, 'src/New/Created.cs'))),
+    run: async () => {
+      const outcome = await powerLossRow((dir) => (absPath) => absPath === path.join(dir, INTENT) && fs.existsSync(path.join(dir, 'src/New/Created.cs')));
+      // Every file already holds its new bytes: the recovery only confirms them and closes the record.
+      assert.deepEqual(outcome.recovered, [{ runId: 'r1', completed: ['src/Calc.cs', 'src/Other.cs', 'src/New/Created.cs', 'README.md'], kept: [] }]);
+      return outcome;
+    },
   },
   {
     id: 'W4',
