@@ -4,14 +4,23 @@
 
 import type { CompilationDiagnostic } from './model';
 
+/**
+ * `durable`: on disk before the call returns (the bytes, then the folder entry), so writes made in
+ * order survive a power loss in that order. Slower: only for write-ahead records and the writes they
+ * cover (edit-journal-wal.ts). Hosts without a disk of their own (in-memory tests) may ignore it.
+ */
+export interface WriteOptions {
+  durable?: boolean;
+}
+
 export interface HostFileSystem {
   /** Null when the file does not exist. Bytes, so CRLF and encodings survive a round trip. */
   readFile(absPath: string): Promise<Uint8Array | null>;
   /** Creates parent folders as needed; writes atomically where the platform allows. */
-  writeFile(absPath: string, data: Uint8Array | string): Promise<void>;
+  writeFile(absPath: string, data: Uint8Array | string, options?: WriteOptions): Promise<void>;
   /** Appends text (creating the file and its folders as needed): the run trace grows line by line. */
   appendFile(absPath: string, text: string): Promise<void>;
-  deleteFile(absPath: string): Promise<void>;
+  deleteFile(absPath: string, options?: WriteOptions): Promise<void>;
   exists(absPath: string): Promise<boolean>;
   /**
    * Files under `absDir`, as paths relative to it with forward slashes, skipping build output and

@@ -7,12 +7,16 @@
 // is what both the person and the run asked for. A file holding neither its original nor its new
 // bytes was changed by someone after the crash and is kept as it is (writes are atomic: temp file +
 // rename, so a file is never torn by the crash itself).
+// A start finds the open records through their markers (open-apply-index.ts), not by walking every
+// run. The order of durable writes is: marker, record, workspace files (journal.ts), done mark; the
+// marker's removal comes last and need not be flushed.
 
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Host } from '../host';
 import type { FileEdit } from '../model';
+import { OpenApplyIndex } from './open-apply-index';
 
 export const INTENT_FILE = 'apply-intent.json';
 
@@ -59,16 +63,21 @@ export function sha256(bytes: Uint8Array | string): string {
 }
 
 export class ApplyIntentLog {
+  private readonly index: OpenApplyIndex;
+
   constructor(
     private readonly host: Host,
     private readonly runDir: (runId: string) => string,
-  ) {}
+    private readonly runsDir: string,
+  ) {
+    this.index = new OpenApplyIndex(host, runsDir);
+  }
 
   private intentPath(runId: string): string {
     return path.join(this.runDir(runId), 'edits', INTENT_FILE);
   }
 
-  /** Writes the intent (durably, atomically) before the first workspace file is touched. */
+  /** Marks the run open, then writes the intent (durably, atomically), before the first workspace file is touched. */
   async begin(runId: string, edits: readonly FileEdit[]): Promise<void> {
     const files = edits.map(
       (edit): IntentFile => ({
@@ -80,33 +89,56 @@ export class ApplyIntentLog {
         diffText: edit.diffText,
       }),
     );
+    await this.index.mark(runId);
     await this.write({ version: 1, runId, startedAt: new Date().toISOString(), hostname: os.hostname(), workspaceRoot: this.host.workspaceRoot, done: false, files });
   }
 
-  /** Marks the set applied: after the last file is on disk. */
+  /** Marks the set applied (after the last file is durably on disk), then drops the run from the index. */
   async finish(runId: string): Promise<void> {
     const record = await this.read(runId);
     if (record && !record.done) await this.write({ ...record, done: true });
+    await this.index.unmark(runId);
   }
 
   /** The run's open record written here, or null when there is none, its apply finished or it came from elsewhere. */
   async unfinished(runId: string): Promise<IntentRecord | null> {
     const record = await this.read(runId);
-    const ours = record?.hostname === os.hostname() && record.workspaceRoot === this.host.workspaceRoot;
-    return record && ours && !record.done ? record : null;
+    return record && this.isOurs(record) && !record.done ? record : null;
   }
 
-  /** The open records of the runs (under `runsDir`) whose apply was cut short, each read once. */
-  async unfinishedRuns(runsDir: string): Promise<Array<{ runId: string; record: IntentRecord }>> {
-    if (!(await this.host.fs.exists(runsDir))) return [];
-    const files = await this.host.fs.listFiles(runsDir, { maxFiles: 100_000 });
-    const runs = files.filter((f) => f.endsWith(`/edits/${INTENT_FILE}`) && f.split('/').length === 3).map((f) => f.split('/')[0]);
+  /**
+   * The open records whose apply was cut short, each read once. Only the runs in the index are read
+   * (after a one-time walk of runs/ written by an earlier version: open-apply-index.ts). A marker
+   * whose record is missing (power lost before it was written) or done (lost before the marker was
+   * removed) is removed; one whose record came from elsewhere or does not parse stays, so that
+   * record is looked at again at every start, as it always was.
+   */
+  async unfinishedRuns(): Promise<Array<{ runId: string; record: IntentRecord }>> {
+    if (!(await this.index.isAuthoritative())) await this.indexEarlierRuns();
     const open: Array<{ runId: string; record: IntentRecord }> = [];
-    for (const runId of runs.sort()) {
-      const record = await this.unfinished(runId);
-      if (record) open.push({ runId, record });
+    for (const runId of await this.index.marked()) {
+      const record = await this.read(runId);
+      if (record ? record.done : !(await this.host.fs.exists(this.intentPath(runId)))) await this.index.unmark(runId);
+      else if (record && this.isOurs(record)) open.push({ runId, record });
     }
     return open;
+  }
+
+  /** Marks the open records of runs written before the index existed, by walking runs/ once. */
+  private async indexEarlierRuns(): Promise<void> {
+    if (await this.host.fs.exists(this.runsDir)) {
+      const files = await this.host.fs.listFiles(this.runsDir, { maxFiles: 100_000 });
+      const runs = files.filter((f) => f.endsWith(`/edits/${INTENT_FILE}`) && f.split('/').length === 3).map((f) => f.split('/')[0]);
+      for (const runId of runs.sort()) {
+        if (await this.unfinished(runId)) await this.index.mark(runId);
+      }
+    }
+    await this.index.becomeAuthoritative();
+  }
+
+  /** Written on this machine for this workspace folder (see IntentRecord.hostname). */
+  private isOurs(record: IntentRecord): boolean {
+    return record.hostname === os.hostname() && record.workspaceRoot === this.host.workspaceRoot;
   }
 
   /**
@@ -143,6 +175,6 @@ export class ApplyIntentLog {
   }
 
   private async write(record: IntentRecord): Promise<void> {
-    await this.host.fs.writeFile(this.intentPath(record.runId), JSON.stringify(record, null, 1));
+    await this.host.fs.writeFile(this.intentPath(record.runId), JSON.stringify(record, null, 1), { durable: true });
   }
 }

@@ -14,6 +14,8 @@ import type { RecoveryReport } from './edit-journal-wal';
 
 /** What the journal needs of the run store. */
 export interface JournalRunAccess {
+  /** `.ironbees/runs`: where the index of open apply records lives (open-apply-index.ts). */
+  readonly runsDir: string;
   runDir(runId: string): string;
   /** Throws StateNotFoundError (or a corrupt-state error) when the run cannot be loaded. */
   requireRun(runId: string): Promise<void>;
@@ -72,7 +74,7 @@ export class EditJournal {
     private readonly host: Host,
     private readonly run: JournalRunAccess,
   ) {
-    this.intents = new ApplyIntentLog(host, (runId) => run.runDir(runId));
+    this.intents = new ApplyIntentLog(host, (runId) => run.runDir(runId), run.runsDir);
   }
 
   /** Told after a set of approved edits is on disk (the run lifecycle's "edits applied"). */
@@ -121,13 +123,14 @@ export class EditJournal {
   }
 
   /**
-   * Finishes every apply cut short by a crash or power loss (an open record in a run folder under
-   * `runsDir`): files still holding their original or new bytes get the approved content, files
-   * someone changed since are kept. Called before a run starts or resumes, under the run lock.
+   * Finishes every apply cut short by a crash or power loss (an open record, found through the index
+   * of open records): files still holding their original or new bytes get the approved content, files
+   * someone changed since are kept. Called before a run starts or resumes, under the run lock; what
+   * it costs depends on the open records, not on how many runs there were.
    */
-  async recoverUnfinished(runsDir: string): Promise<RecoveryReport[]> {
+  async recoverUnfinished(): Promise<RecoveryReport[]> {
     const reports: RecoveryReport[] = [];
-    for (const { runId, record } of await this.intents.unfinishedRuns(runsDir)) {
+    for (const { runId, record } of await this.intents.unfinishedRuns()) {
       const { toApply, kept } = await this.intents.plan(record, (filePath) => this.workspaceFile(filePath));
       await this.writeEdits(runId, toApply);
       await this.intents.finish(runId);
@@ -136,8 +139,12 @@ export class EditJournal {
     return reports;
   }
 
-  /** Journals each file's original (first touch only), then writes it; files already done are rewritten harmlessly. */
+  /**
+   * Journals each file's original (first touch only), then writes it; files already done are rewritten
+   * harmlessly. Durably: the done mark that follows must never reach the disk before these writes.
+   */
   private async writeEdits(runId: string, edits: readonly FileEdit[]): Promise<void> {
+    const durable = { durable: true };
     const journal = await this.readJournal(runId);
     for (const edit of edits) {
       const abs = this.workspaceFile(edit.filePath);
@@ -146,15 +153,15 @@ export class EditJournal {
         // edit is already there, in which case the disk no longer shows the original.
         const original = edit.originalContent === null ? null : ENCODER.encode(edit.originalContent);
         const blob = original ? `${Object.keys(journal.files).length}.orig` : null;
-        if (original && blob) await this.host.fs.writeFile(path.join(this.run.runDir(runId), 'edits', blob), original);
+        if (original && blob) await this.host.fs.writeFile(path.join(this.run.runDir(runId), 'edits', blob), original, durable);
         journal.files[edit.filePath] = { existed: original !== null, blob };
-        await this.host.fs.writeFile(this.journalPath(runId), JSON.stringify(journal, null, 1));
+        await this.host.fs.writeFile(this.journalPath(runId), JSON.stringify(journal, null, 1), durable);
       }
       const content = writtenContent(edit);
       if (content === null) {
-        if (await this.host.fs.exists(abs)) await this.host.fs.deleteFile(abs);
+        if (await this.host.fs.exists(abs)) await this.host.fs.deleteFile(abs, durable);
       } else {
-        await this.host.fs.writeFile(abs, content);
+        await this.host.fs.writeFile(abs, content, durable);
       }
       await this.run.appendEvent(runId, { kind: 'edit_applied', at: new Date().toISOString(), filePath: edit.filePath, type: edit.type });
     }

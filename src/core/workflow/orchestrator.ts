@@ -91,7 +91,7 @@ export class RunOrchestrator implements Orchestrator {
     try {
       await this.store.ensureLayout();
       // An apply cut short by a crash or power loss is finished before anything else (edit-journal-wal.ts).
-      await this.store.journal.recoverUnfinished(this.store.runsDir);
+      await this.store.journal.recoverUnfinished();
       const input: RunInput = { stateId, userRequest: request, workflow: context, createdAt: new Date().toISOString() };
       await this.lifecycle.emit({ kind: 'run_started', runId: stateId, request });
       yield* this.drive(createActor(this.machine, { input, inspect: this.stepEnds(input.stateId) }), input.stateId, input.createdAt, lock, signal);
@@ -113,7 +113,7 @@ export class RunOrchestrator implements Orchestrator {
     const input: RunInput = { stateId, userRequest, workflow, createdAt };
     const lock = acquireRunLock(this.host.workspaceRoot, stateId);
     try {
-      await this.store.journal.recoverUnfinished(this.store.runsDir);
+      await this.store.journal.recoverUnfinished();
       yield* this.drive(createActor(this.machine, { snapshot, input, inspect: this.stepEnds(stateId) }), stateId, run.createdAt, lock, signal);
     } finally {
       lock.release();

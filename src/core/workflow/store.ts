@@ -48,6 +48,7 @@ export class RunStore {
   constructor(private readonly host: Host) {
     this.runsDir = path.join(host.workspaceRoot, '.ironbees', 'runs');
     this.journal = new EditJournal(host, {
+      runsDir: this.runsDir,
       runDir: (runId) => this.runDir(runId),
       requireRun: async (runId) => void (await this.load(runId)),
       appendEvent: (runId, event) => this.appendEvent(runId, event),

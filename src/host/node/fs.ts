@@ -1,11 +1,13 @@
 // HostFileSystem on Node's fs. Writes go to a temporary file in the same folder and are renamed
-// into place, so a crash or a full disk never leaves a half-written source file behind.
+// into place, so a crash or a full disk never leaves a half-written source file behind. A durable
+// write also flushes the temporary file before the rename and the folder (and any folder it had to
+// create) after it: without that a power loss may keep a later write and lose an earlier one.
 
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
-import type { HostFileSystem } from '../../core/host';
+import type { HostFileSystem, WriteOptions } from '../../core/host';
 import { isInsideWorkspace } from '../../core/workspace/paths';
 
 /** Build output and tool folders: never source, often huge. Compared case-insensitively. */
@@ -24,18 +26,20 @@ export class NodeFileSystem implements HostFileSystem {
     }
   }
 
-  async writeFile(absPath: string, data: Uint8Array | string): Promise<void> {
+  async writeFile(absPath: string, data: Uint8Array | string, options: WriteOptions = {}): Promise<void> {
     const dir = path.dirname(absPath);
-    await fsp.mkdir(dir, { recursive: true });
+    const created = await fsp.mkdir(dir, { recursive: true });
     const temp = path.join(dir, `.${path.basename(absPath)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     try {
-      await fsp.writeFile(temp, data);
+      if (options.durable) await writeAndFlush(temp, data);
+      else await fsp.writeFile(temp, data);
       await copyModeIfExists(absPath, temp);
       await renameWithRetry(temp, absPath);
     } catch (error) {
       await fsp.rm(temp, { force: true });
       throw error;
     }
+    if (options.durable) await flushFolders(dir, created);
   }
 
   async appendFile(absPath: string, text: string): Promise<void> {
@@ -43,8 +47,9 @@ export class NodeFileSystem implements HostFileSystem {
     await fsp.appendFile(absPath, text, 'utf8');
   }
 
-  async deleteFile(absPath: string): Promise<void> {
+  async deleteFile(absPath: string, options: WriteOptions = {}): Promise<void> {
     await fsp.rm(absPath, { force: true });
+    if (options.durable) await flushFolders(path.dirname(absPath), undefined);
   }
 
   async exists(absPath: string): Promise<boolean> {
@@ -100,6 +105,40 @@ async function isFileBehindLink(absPath: string): Promise<boolean> {
     return (await fsp.stat(absPath)).isFile();
   } catch {
     return false;
+  }
+}
+
+async function writeAndFlush(file: string, data: Uint8Array | string): Promise<void> {
+  const handle = await fsp.open(file, 'w');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Flushes `dir`'s entries and, when `created` (the first folder mkdir made) is set, each new folder's entry in its parent. */
+async function flushFolders(dir: string, created: string | undefined): Promise<void> {
+  const stop = created ? path.dirname(created) : dir;
+  for (let folder = dir; ; folder = path.dirname(folder)) {
+    await flushFolder(folder);
+    if (folder === stop || folder === path.dirname(folder)) return;
+  }
+}
+
+async function flushFolder(dir: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof fsp.open>> | undefined;
+  try {
+    handle = await fsp.open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    // Windows cannot open a folder to flush it: there the entry is as durable as the platform
+    // makes it. Anywhere else this is a real failure.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (process.platform !== 'win32' || (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EACCES')) throw error;
+  } finally {
+    await handle?.close();
   }
 }
 

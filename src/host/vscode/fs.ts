@@ -6,7 +6,7 @@
 // What it adds: before a workspace file is written, the diagnostics it has now are remembered, so
 // the validator hears only about errors that are new since before the edit.
 
-import type { HostFileSystem } from '../../core/host';
+import type { HostFileSystem, WriteOptions } from '../../core/host';
 import { NodeFileSystem } from '../node/fs';
 
 export type BeforeWriteListener = (absPath: string) => void;
@@ -20,18 +20,18 @@ export class VscodeFileSystem implements HostFileSystem {
     return this.inner.readFile(absPath);
   }
 
-  async writeFile(absPath: string, data: Uint8Array | string): Promise<void> {
+  async writeFile(absPath: string, data: Uint8Array | string, options?: WriteOptions): Promise<void> {
     this.beforeWrite(absPath);
-    await this.inner.writeFile(absPath, data);
+    await this.inner.writeFile(absPath, data, options);
   }
 
   appendFile(absPath: string, text: string): Promise<void> {
     return this.inner.appendFile(absPath, text);
   }
 
-  async deleteFile(absPath: string): Promise<void> {
+  async deleteFile(absPath: string, options?: WriteOptions): Promise<void> {
     this.beforeWrite(absPath);
-    await this.inner.deleteFile(absPath);
+    await this.inner.deleteFile(absPath, options);
   }
 
   exists(absPath: string): Promise<boolean> {

@@ -6,6 +6,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createNodeHost } from '../../../src/host/node';
+import type { Host } from '../../../src/core/host';
 import { makeFileEdit } from '../../../src/core/workspace/diff';
 import { RunStore, STATE_SCHEMA_VERSION } from '../../../src/core/workflow/store';
 import type { PersistedRun } from '../../../src/core/workflow/store';
@@ -47,20 +48,35 @@ function workspaceWrites(dir: string, cutAt: number): (absPath: string) => boole
   return (absPath) => !absPath.startsWith(path.join(dir, '.ironbees')) && seen++ === cutAt;
 }
 
+const INTENT = '.ironbees/runs/r1/edits/apply-intent.json';
+const MARKER = '.ironbees/runs/.open-applies/r1';
+
+/** Run r1 saved, and a start made by this version (which indexes the workspace), as before any apply. */
+async function startedRun(ws: { host: Host }): Promise<void> {
+  const store = new RunStore(ws.host);
+  await savedRun(store, 'r1');
+  assert.deepEqual(await store.journal.recoverUnfinished(), []);
+}
+
 /**
  * Applies the edit set through a host that loses power at `cut`, then starts again on a fresh
  * host (the machine rebooted) and recovers; `between` runs while the power is off.
  */
-async function powerLossRow(cut: (dir: string) => (absPath: string, writesBefore: number) => boolean, between?: (dir: string) => void): Promise<RowOutcome & { recovered: unknown }> {
+async function powerLossRow(
+  cut: (dir: string) => (absPath: string, writesBefore: number) => boolean,
+  between?: (dir: string) => void,
+  changes: Record<string, string | null> = ALL_APPLIED,
+): Promise<RowOutcome & { recovered: unknown }> {
   const { ws, before } = seededWorkspace();
+  await startedRun(ws);
   const dying = new RunStore(hostLosingPower(ws.host, cut(ws.dir)));
-  await savedRun(new RunStore(ws.host), 'r1');
   await assert.rejects(dying.journal.applyEdits('r1', editSet()), PowerLoss);
   between?.(ws.dir);
   const rebooted = new RunStore(createNodeHost(ws.dir));
-  const recovered = await rebooted.journal.recoverUnfinished(rebooted.runsDir);
-  assert.deepEqual(await rebooted.journal.recoverUnfinished(rebooted.runsDir), [], 'a second start finds nothing left to recover');
-  return { end: 'recovered', recovered, workspace: { dir: ws.dir, before, changes: ALL_APPLIED } };
+  const recovered = await rebooted.journal.recoverUnfinished();
+  assert.deepEqual(await rebooted.journal.recoverUnfinished(), [], 'a second start finds nothing left to recover');
+  assert.equal(fs.existsSync(path.join(ws.dir, MARKER)), false, 'the run is no longer marked open');
+  return { end: 'recovered', recovered, workspace: { dir: ws.dir, before, changes } };
 }
 
 export const journalRows: FaultRow[] = [
@@ -100,7 +116,12 @@ export const journalRows: FaultRow[] = [
     fault: 'power loss after the last file, before the record is marked done',
     injectedAt: 'applyEdits: done mark',
     expectedEnd: 'recovered',
-    run: () => powerLossRow((dir) => (absPath) => absPath === path.join(dir, '.ironbees/runs/r1/edits/apply-intent.json') && fs.existsSync(path.join(dir, 'src/New/Created.cs'))),
+    run: async () => {
+      const outcome = await powerLossRow((dir) => (absPath) => absPath === path.join(dir, INTENT) && fs.existsSync(path.join(dir, 'src/New/Created.cs')));
+      // Every file already holds its new bytes: the recovery only confirms them and closes the record.
+      assert.deepEqual(outcome.recovered, [{ runId: 'r1', completed: ['src/Calc.cs', 'src/Other.cs', 'src/New/Created.cs', 'README.md'], kept: [] }]);
+      return outcome;
+    },
   },
   {
     id: 'W4',
@@ -121,7 +142,7 @@ export const journalRows: FaultRow[] = [
     expectedEnd: 'recovered before the new run planned',
     run: async () => {
       const { ws, before } = seededWorkspace();
-      await savedRun(new RunStore(ws.host), 'r1');
+      await startedRun(ws);
       await assert.rejects(new RunStore(hostLosingPower(ws.host, workspaceWrites(ws.dir, 1))).journal.applyEdits('r1', editSet()), PowerLoss);
       const host = createNodeHost(ws.dir);
       const steps = new FakeSteps().script('captureBaseline', { output: baseline() });
@@ -142,16 +163,67 @@ export const journalRows: FaultRow[] = [
     expectedEnd: 'ignored, nothing written',
     run: async () => {
       const { ws, before } = seededWorkspace();
-      await savedRun(new RunStore(ws.host), 'r1');
+      await startedRun(ws);
       await assert.rejects(new RunStore(hostLosingPower(ws.host, workspaceWrites(ws.dir, 0))).journal.applyEdits('r1', editSet()), PowerLoss);
-      const intent = path.join(ws.dir, '.ironbees/runs/r1/edits/apply-intent.json');
+      const intent = path.join(ws.dir, INTENT);
       const record = JSON.parse(fs.readFileSync(intent, 'utf8')) as { hostname: string; workspaceRoot: string };
       for (const planted of [JSON.stringify({ ...record, hostname: `${record.hostname}-elsewhere` }), JSON.stringify({ ...record, workspaceRoot: '/home/someone/clone' }), '{"files": [']) {
         fs.writeFileSync(intent, planted);
         const store = new RunStore(createNodeHost(ws.dir));
-        assert.deepEqual(await store.journal.recoverUnfinished(store.runsDir), []);
+        assert.deepEqual(await store.journal.recoverUnfinished(), []);
       }
       return { end: 'ignored, nothing written', workspace: { dir: ws.dir, before, changes: {} } };
+    },
+  },
+  {
+    id: 'W8',
+    fault: 'power loss after the run is marked open, before its apply record is written',
+    injectedAt: 'applyEdits: apply record write',
+    expectedEnd: 'recovered',
+    run: async () => {
+      const outcome = await powerLossRow((dir) => (absPath) => absPath === path.join(dir, INTENT), undefined, {});
+      // Nothing was written to the workspace, so there is nothing to finish: only the marker goes.
+      assert.deepEqual(outcome.recovered, []);
+      assert.equal(fs.existsSync(path.join(outcome.workspace?.dir as string, INTENT)), false);
+      return outcome;
+    },
+  },
+  {
+    id: 'W9',
+    fault: 'power loss after the record is marked done, before the run is unmarked',
+    injectedAt: 'applyEdits: marker removal',
+    expectedEnd: 'recovered',
+    run: async () => {
+      // The marker's first write creates it; the one cut here is its removal.
+      const outcome = await powerLossRow((dir) => (absPath) => absPath === path.join(dir, MARKER) && fs.existsSync(absPath));
+      assert.deepEqual(outcome.recovered, [], 'a done record is not applied again');
+      assert.equal((JSON.parse(fs.readFileSync(path.join(outcome.workspace?.dir as string, INTENT), 'utf8')) as { done: boolean }).done, true);
+      return outcome;
+    },
+  },
+  {
+    id: 'W10',
+    fault: 'power loss under an earlier version (open record, no index); then a record left without a marker',
+    injectedAt: 'applyEdits: 2nd workspace write, .open-applies/ absent; next starts',
+    expectedEnd: 'recovered by one walk of runs/; afterwards only the index is read',
+    run: async () => {
+      const { ws, before } = seededWorkspace();
+      await savedRun(new RunStore(ws.host), 'r1');
+      await assert.rejects(new RunStore(hostLosingPower(ws.host, workspaceWrites(ws.dir, 1))).journal.applyEdits('r1', editSet()), PowerLoss);
+      // An earlier version wrote the record and no index at all.
+      fs.rmSync(path.join(ws.dir, '.ironbees/runs/.open-applies'), { recursive: true });
+      const store = new RunStore(createNodeHost(ws.dir));
+      assert.deepEqual(await store.journal.recoverUnfinished(), [{ runId: 'r1', completed: ['src/Calc.cs', 'src/Other.cs', 'src/New/Created.cs', 'README.md'], kept: [] }]);
+      assert.deepEqual(fs.readdirSync(path.join(ws.dir, '.ironbees/runs/.open-applies')), ['.indexed']);
+      // From now on a record without a marker is not read (what keeps start-up flat): an open copy
+      // of r1's record as run r2 is left alone, until the index is dropped and runs/ walked again.
+      const r1 = JSON.parse(fs.readFileSync(path.join(ws.dir, INTENT), 'utf8')) as object;
+      fs.mkdirSync(path.join(ws.dir, '.ironbees/runs/r2/edits'), { recursive: true });
+      fs.writeFileSync(path.join(ws.dir, '.ironbees/runs/r2/edits/apply-intent.json'), JSON.stringify({ ...r1, runId: 'r2', done: false }));
+      assert.deepEqual(await store.journal.recoverUnfinished(), []);
+      fs.rmSync(path.join(ws.dir, '.ironbees/runs/.open-applies/.indexed'));
+      assert.deepEqual((await store.journal.recoverUnfinished()).map((report) => report.runId), ['r2']);
+      return { end: 'recovered by one walk of runs/; afterwards only the index is read', workspace: { dir: ws.dir, before, changes: ALL_APPLIED } };
     },
   },
   {

@@ -25,13 +25,13 @@ export function hostLosingPower(host: Host, cutsPowerAt: (absPath: string, write
     if (off) throw off;
   };
   const fs: HostFileSystem = Object.create(host.fs) as HostFileSystem;
-  fs.writeFile = async (absPath, data) => {
+  fs.writeFile = async (absPath, data, options) => {
     guard(absPath);
-    return host.fs.writeFile(absPath, data);
+    return host.fs.writeFile(absPath, data, options);
   };
-  fs.deleteFile = async (absPath) => {
+  fs.deleteFile = async (absPath, options) => {
     guard(absPath);
-    return host.fs.deleteFile(absPath);
+    return host.fs.deleteFile(absPath, options);
   };
   const faulty = Object.create(host) as Host;
   Object.defineProperty(faulty, 'fs', { value: fs });

@@ -36,6 +36,43 @@ describe('NodeFileSystem', () => {
     if (process.platform !== 'win32') assert.equal(fs.statSync(target).mode & 0o777, 0o755);
   });
 
+  it('flushes a durable write: the data before the rename, then its folder and each folder it created; a plain write flushes nothing', async function () {
+    // Windows cannot open a folder to flush it (fs.ts says why that is accepted there).
+    if (process.platform === 'win32') this.skip();
+    const steps: string[] = [];
+    const { open, rename } = fs.promises;
+    const rel = (p: string): string => path.relative(root, p).split(path.sep).join('/') || '.';
+    fs.promises.open = (async (file: string, flags?: string) => {
+      const handle = await open(file, flags);
+      const sync = handle.sync.bind(handle);
+      handle.sync = async () => {
+        steps.push(`sync ${rel(file).replace(/\.x\.txt\.[^/]*\.tmp$/, '<temp>')}`);
+        await sync();
+      };
+      return handle;
+    }) as typeof fs.promises.open;
+    fs.promises.rename = (async (from: fs.PathLike, to: fs.PathLike) => {
+      steps.push(`rename to ${rel(String(to))}`);
+      await rename(from, to);
+    }) as typeof fs.promises.rename;
+    try {
+      fs.mkdirSync(path.join(root, 'a'));
+      await nodeFs.writeFile(path.join(root, 'a', 'b', 'c', 'x.txt'), 'durable', { durable: true });
+      assert.deepEqual(steps, ['sync a/b/c/<temp>', 'rename to a/b/c/x.txt', 'sync a/b/c', 'sync a/b', 'sync a']);
+      assert.equal(fs.readFileSync(path.join(root, 'a', 'b', 'c', 'x.txt'), 'utf8'), 'durable');
+      steps.length = 0;
+      await nodeFs.deleteFile(path.join(root, 'a', 'b', 'c', 'x.txt'), { durable: true });
+      assert.deepEqual(steps, ['sync a/b/c']);
+      steps.length = 0;
+      await nodeFs.writeFile(path.join(root, 'a', 'plain.txt'), 'plain');
+      await nodeFs.deleteFile(path.join(root, 'a', 'plain.txt'));
+      assert.deepEqual(steps, ['rename to a/plain.txt']);
+    } finally {
+      fs.promises.open = open;
+      fs.promises.rename = rename;
+    }
+  });
+
   it('replaces a symlink on write instead of writing through it', async () => {
     const outside = path.join(root, 'outside.txt');
     fs.writeFileSync(outside, 'keep');

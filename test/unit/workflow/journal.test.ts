@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import { makeFileEdit } from '../../../src/core/workspace/diff';
 import { initialContext, toCodingState } from '../../../src/core/workflow/run-context';
 import { RunStore, STATE_SCHEMA_VERSION } from '../../../src/core/workflow/store';
+import type { Host, HostFileSystem } from '../../../src/core/host';
 import { TempWorkspace } from './orchestrator-harness';
 import { runInput } from './samples';
 
@@ -51,5 +52,37 @@ describe('the workspace journal', () => {
     ws.write('src/Calc.cs', BOM_CRLF);
     await assert.rejects(new RunStore(ws.host).journal.revert('no-such-run'), { code: 'STATE_NOT_FOUND' });
     assert.ok(ws.read('src/Calc.cs')?.equals(BOM_CRLF));
+  });
+
+  it('writes an apply in the order a power loss needs, every step durable but the last: marker, record, originals and files, done mark; then unmarks', async () => {
+    ws.write('src/Calc.cs', BOM_CRLF);
+    const writes: string[] = [];
+    const rel = (absPath: string): string => absPath.slice(ws.dir.length + 1).split('\\').join('/');
+    const fs: HostFileSystem = Object.create(ws.host.fs) as HostFileSystem;
+    fs.writeFile = (absPath, data, options) => {
+      writes.push(`write ${rel(absPath)}${options?.durable ? ' (durable)' : ''}`);
+      return ws.host.fs.writeFile(absPath, data, options);
+    };
+    fs.deleteFile = (absPath, options) => {
+      writes.push(`delete ${rel(absPath)}${options?.durable ? ' (durable)' : ''}`);
+      return ws.host.fs.deleteFile(absPath, options);
+    };
+    const host = Object.create(ws.host) as Host;
+    Object.defineProperty(host, 'fs', { value: fs });
+    const store = new RunStore(host);
+    await store.journal.recoverUnfinished();
+    writes.length = 0;
+    await store.journal.applyEdits('r1', [makeFileEdit('src/Calc.cs', text(BOM_CRLF), 'class C {}\n'), makeFileEdit('src/New.cs', null, 'class N {}\n')]);
+    assert.deepEqual(writes, [
+      'write .ironbees/runs/.open-applies/r1 (durable)',
+      'write .ironbees/runs/r1/edits/apply-intent.json (durable)',
+      'write .ironbees/runs/r1/edits/0.orig (durable)',
+      'write .ironbees/runs/r1/edits/index.json (durable)',
+      'write src/Calc.cs (durable)',
+      'write .ironbees/runs/r1/edits/index.json (durable)',
+      'write src/New.cs (durable)',
+      'write .ironbees/runs/r1/edits/apply-intent.json (durable)',
+      'delete .ironbees/runs/.open-applies/r1',
+    ]);
   });
 });
