@@ -7,6 +7,11 @@ import type { CompilationDiagnostic } from './model';
 export interface HostFileSystem {
   /** Null when the file does not exist. Bytes, so CRLF and encodings survive a round trip. */
   readFile(absPath: string): Promise<Uint8Array | null>;
+  /**
+   * The file's bytes in pieces, for files too big to hold whole (a TRX of thousands of failures); null
+   * when it does not exist. Optional: without it a reader takes readFile's bytes.
+   */
+  readChunks?(absPath: string): Promise<AsyncIterable<Uint8Array> | null>;
   /** Creates parent folders as needed; writes atomically where the platform allows. */
   writeFile(absPath: string, data: Uint8Array | string): Promise<void>;
   /** Appends text (creating the file and its folders as needed): the run trace grows line by line. */

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import type { Dirent } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { HostFileSystem } from '../../core/host';
 import { isInsideWorkspace } from '../../core/workspace/paths';
@@ -13,6 +14,8 @@ export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(['bin', 'obj', '.git
 const DEFAULT_MAX_FILES = 10_000;
 /** Windows refuses to rename over a file another process (an editor, an indexer) has open for a moment. */
 const RENAME_RETRIES = 5;
+/** Pieces of a file read in chunks. */
+const READ_CHUNK_BYTES = 64 * 1024;
 
 export class NodeFileSystem implements HostFileSystem {
   async readFile(absPath: string): Promise<Uint8Array | null> {
@@ -22,6 +25,18 @@ export class NodeFileSystem implements HostFileSystem {
       if (isNotAFile(error)) return null;
       throw error;
     }
+  }
+
+  async readChunks(absPath: string): Promise<AsyncIterable<Uint8Array> | null> {
+    let handle: FileHandle;
+    try {
+      handle = await fsp.open(absPath, 'r');
+    } catch (error) {
+      if (isNotAFile(error)) return null;
+      throw error;
+    }
+    // The stream closes the handle when it ends, fails or is abandoned by the reader.
+    return handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES });
   }
 
   async writeFile(absPath: string, data: Uint8Array | string): Promise<void> {

@@ -20,6 +20,10 @@ export class VscodeFileSystem implements HostFileSystem {
     return this.inner.readFile(absPath);
   }
 
+  readChunks(absPath: string): Promise<AsyncIterable<Uint8Array> | null> {
+    return this.inner.readChunks(absPath);
+  }
+
   async writeFile(absPath: string, data: Uint8Array | string): Promise<void> {
     this.beforeWrite(absPath);
     await this.inner.writeFile(absPath, data);
