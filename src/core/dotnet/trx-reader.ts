@@ -45,6 +45,15 @@ function kindOf(outcome: string): TestOutcomeKind {
   return SKIPPED_OUTCOMES.has(outcome) ? 'skipped' : 'failed';
 }
 
+/**
+ * The text as a string of its own. What the parser hands over are slices of the piece being read, and
+ * V8 keeps a whole piece alive for any slice of it that lives on: 500 kept messages kept every piece of
+ * the document. Concatenating and slicing again makes V8 copy the characters into a new string.
+ */
+function owned(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
+}
+
 /** Element names without their namespace prefix (`t:TestRun` is `TestRun`). */
 function localName(name: string): string {
   return name.slice(name.indexOf(':') + 1);
@@ -106,12 +115,12 @@ export class TrxReader {
     if (!this.isTestRun) return;
     if (name === 'UnitTestResult') this.openResult(tag, parent, depth);
     else if (parent === 'TestRun' && name === 'Times') this.times = { start: attributeOf(tag, 'start'), finish: attributeOf(tag, 'finish') };
-    else if (parent === 'TestRun' && name === 'ResultSummary') this.runOutcome = attributeOf(tag, 'outcome');
+    else if (parent === 'TestRun' && name === 'ResultSummary') this.runOutcome = owned(attributeOf(tag, 'outcome'));
     else if (parent === 'TestRun/ResultSummary/RunInfos/RunInfo' && name === 'Text') this.text = { target: 'runInfo', depth, value: '' };
-    else if (parent === 'TestRun/TestDefinitions' && name === 'UnitTest') this.unitTestId = attributeOf(tag, 'id');
+    else if (parent === 'TestRun/TestDefinitions' && name === 'UnitTest') this.unitTestId = owned(attributeOf(tag, 'id'));
     else if (parent === 'TestRun/TestDefinitions/UnitTest' && name === 'TestMethod' && this.unitTestId !== null) {
       const className = attributeOf(tag, 'className');
-      if (className) this.classNames.set(this.unitTestId, className);
+      if (className) this.classNames.set(this.unitTestId, owned(className));
     } else if (name === 'Message' || name === 'StackTrace') this.openErrorText(name, depth);
   }
 
@@ -121,7 +130,8 @@ export class TrxReader {
     const isRow = current !== undefined && current.depth === depth - 2 && this.path[depth - 1] === 'InnerResults';
     if (parent !== 'TestRun/Results' && !isRow) return;
     const outcome = attributeOf(tag, 'outcome');
-    this.open.push({ rawName: attributeOf(tag, 'testName'), testId: attributeOf(tag, 'testId'), outcome, kind: kindOf(outcome), message: '', stackTrace: '', hasRows: false, depth });
+    const read = { rawName: owned(attributeOf(tag, 'testName')), testId: owned(attributeOf(tag, 'testId')), outcome: owned(outcome) };
+    this.open.push({ ...read, kind: kindOf(outcome), message: '', stackTrace: '', hasRows: false, depth });
   }
 
   /** <Output><ErrorInfo><Message|StackTrace> of the result being read; kept for failed results only. */
@@ -152,11 +162,11 @@ export class TrxReader {
   private closeText(text: { target: TextTarget; value: string }): void {
     this.text = null;
     if (text.target === 'runInfo') {
-      this.runInfos.push(text.value);
+      this.runInfos.push(owned(text.value));
       return;
     }
     const current = this.open[this.open.length - 1];
-    if (current) current[text.target] = text.value;
+    if (current) current[text.target] = owned(text.value);
   }
 
   private tally(): TrxRun {

@@ -35,22 +35,23 @@ export class NodeFileSystem implements HostFileSystem {
       if (isNotAFile(error)) return null;
       throw error;
     }
-    // The stream closes the handle when it ends, fails or is abandoned by the reader.
-    return handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES });
+    return piecesOf(handle);
   }
 
   async writeFile(absPath: string, data: Uint8Array | string): Promise<void> {
-    const dir = path.dirname(absPath);
-    await fsp.mkdir(dir, { recursive: true });
-    const temp = path.join(dir, `.${path.basename(absPath)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    try {
-      await fsp.writeFile(temp, data);
-      await copyModeIfExists(absPath, temp);
-      await renameWithRetry(temp, absPath);
-    } catch (error) {
-      await fsp.rm(temp, { force: true });
-      throw error;
-    }
+    await writeAtomically(absPath, (temp) => fsp.writeFile(temp, data));
+  }
+
+  async writeChunks(absPath: string, pieces: Iterable<string>): Promise<void> {
+    await writeAtomically(absPath, async (temp) => {
+      const handle = await fsp.open(temp, 'w');
+      try {
+        // writeFile on a handle writes the whole piece at the current position.
+        for (const piece of pieces) await handle.writeFile(piece, 'utf8');
+      } finally {
+        await handle.close();
+      }
+    });
   }
 
   async appendFile(absPath: string, text: string): Promise<void> {
@@ -93,6 +94,38 @@ export class NodeFileSystem implements HostFileSystem {
       }
     }
     return found.sort();
+  }
+}
+
+/**
+ * The file through one buffer, refilled for each piece (a stream would allocate a new one per piece, all
+ * garbage until the next collection). The handle closes when the reader ends, fails or stops early.
+ */
+async function* piecesOf(handle: FileHandle): AsyncGenerator<Uint8Array> {
+  const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes a temporary file beside `absPath` and renames it into place (parent folders made as needed). */
+async function writeAtomically(absPath: string, write: (temp: string) => Promise<void>): Promise<void> {
+  const dir = path.dirname(absPath);
+  await fsp.mkdir(dir, { recursive: true });
+  const temp = path.join(dir, `.${path.basename(absPath)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await write(temp);
+    await copyModeIfExists(absPath, temp);
+    await renameWithRetry(temp, absPath);
+  } catch (error) {
+    await fsp.rm(temp, { force: true });
+    throw error;
   }
 }
 

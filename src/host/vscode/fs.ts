@@ -29,6 +29,11 @@ export class VscodeFileSystem implements HostFileSystem {
     await this.inner.writeFile(absPath, data);
   }
 
+  async writeChunks(absPath: string, pieces: Iterable<string>): Promise<void> {
+    this.beforeWrite(absPath);
+    await this.inner.writeChunks(absPath, pieces);
+  }
+
   appendFile(absPath: string, text: string): Promise<void> {
     return this.inner.appendFile(absPath, text);
   }
