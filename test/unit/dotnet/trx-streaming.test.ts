@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 import { piecesOf, readTrxChunks, readTrxRun } from '../../../src/core/dotnet/trx-parser';
 import type { TrxRun } from '../../../src/core/dotnet/trx-parser';
 import { resultFromTrx, takeTrxReports } from '../../../src/core/dotnet/test-report';
@@ -164,6 +166,29 @@ describe('TRX files through the host', () => {
     assert.equal(damaged.failures[0]?.testName, '[test run] Ledger.Tests');
     assert.match(damaged.failures[0]?.message ?? '', /^Could not read the test results: /);
     assert.equal(existsSync(cut), false);
+  });
+
+  it('keeps what the result needs, not the pieces of the document its strings came from', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const file = path.join(dir, 'big.trx');
+    writeFileSync(file, trxOf(generatedFailures(dir, 500)));
+    const host = createNodeHost(dir);
+    // Each step in its own function, so no frame keeps a result alive past its measure.
+    const read = async (): Promise<TrxRun> => readTrxChunks((await host.fs.readChunks?.(file)) ?? [], 'Ledger.Tests');
+    const warm = async (): Promise<number> => (await read()).result.total;
+    assert.equal(await warm(), 500);
+    gc();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const run = await read();
+    gc();
+    gc();
+    const retained = process.memoryUsage().heapUsed - before;
+    // Messages are one byte a character; the shown stacks two ("…" is outside Latin-1).
+    const needed = run.result.failures.reduce((sum, failure) => sum + failure.testName.length + failure.message.length + 2 * failure.stackTrace.length, 0);
+    assert.ok(statSync(file).size > 5_000_000);
+    assert.ok(retained < needed * 1.25 + 1024 * 1024, `retained ${retained} bytes for ${needed} bytes of results (a 5 MB document)`);
   });
 
   it('reads through a host without readChunks from its bytes', async () => {
