@@ -68,6 +68,13 @@ function attributeOf(tag: SaxesTagPlain, name: string): string {
 type TextTarget = 'message' | 'stackTrace' | 'runInfo';
 
 /**
+ * Faults in single characters, read as written (as the whole-text reader did): TRX writers replace what
+ * XML forbids, but a message with a stray control character must not cost the whole run's results.
+ * Anything else (a cut-off document, tags that do not match) is not a document to read.
+ */
+const TOLERATED_FAULTS = new Set(['disallowed character.', 'malformed character entity.', 'undefined entity.']);
+
+/**
  * Feed it the document's text in pieces (`write`), then `finish`. Throws (from either) when the text is
  * not well-formed XML; `finish` throws when it is no TRX document.
  */
@@ -91,6 +98,9 @@ export class TrxReader {
     this.parser.on('closetag', () => this.closed());
     this.parser.on('text', (text) => this.addText(text));
     this.parser.on('cdata', (text) => this.addText(text));
+    this.parser.on('error', (error) => {
+      if (!TOLERATED_FAULTS.has(error.message)) throw error;
+    });
   }
 
   write(text: string): void {

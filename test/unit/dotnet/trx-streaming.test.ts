@@ -126,9 +126,17 @@ describe('streaming TRX reader', () => {
     assert.deepEqual(readTrxRun(xml).result.failures, [{ testName: 'T.M(s: "a\nb")', message: 'one\r\ntwo ©', stackTrace: '' }]);
   });
 
-  it('refuses a cut-off document and one that is not TRX', async () => {
+  // The whole-text reader was not consistent here (it decoded "&#x1B;" in an attribute, dropped "&#0;").
+  it('reads stray control characters and undefined entities as written, in pieces or whole', async () => {
+    const xml = '<TestRun><Results><UnitTestResult testName="T.M(s: &#x1B;[31m)" outcome="Failed"><Output><ErrorInfo><Message>red \u001b[31m &nbsp; &#0; \uFFFE</Message></ErrorInfo></Output></UnitTestResult></Results></TestRun>';
+    assert.deepEqual(plain(await readInPieces(xml, 3)), plain(readTrxRun(xml)));
+    assert.deepEqual(readTrxRun(xml).result.failures, [{ testName: 'T.M(s: &#x1B;[31m)', message: 'red \u001b[31m &nbsp; &#0; \uFFFE', stackTrace: '' }]);
+  });
+
+  it('refuses a cut-off document, tags that do not match, and one that is not TRX', async () => {
     const text = readFileSync(fixtures[0] ?? '', 'utf8');
-    await assert.rejects(readInPieces(text.slice(0, Math.floor(text.length / 2)), 4096, 'Cut.Tests'));
+    await assert.rejects(readInPieces(text.slice(0, Math.floor(text.length / 2)), 4096, 'Cut.Tests'), /unclosed tag/);
+    await assert.rejects(readInPieces('<TestRun><Results></TestRun>', 4, 'Bad.Tests'), /unexpected close tag/);
     await assert.rejects(readInPieces('<html><body>nope</body></html>', 4, 'X.Tests'), /Not a TRX document.*X\.Tests/);
   });
 });
