@@ -141,6 +141,18 @@ describe('streaming TRX reader', () => {
   });
 });
 
+/** The host's file system without readChunks (methods bound: the node one is a class). */
+function bytesOnly(fs: Host['fs']): Host['fs'] {
+  return {
+    readFile: (abs) => fs.readFile(abs),
+    writeFile: (abs, data) => fs.writeFile(abs, data),
+    appendFile: (abs, data) => fs.appendFile(abs, data),
+    deleteFile: (abs) => fs.deleteFile(abs),
+    exists: (abs) => fs.exists(abs),
+    listFiles: (abs, options) => fs.listFiles(abs, options),
+  };
+}
+
 describe('TRX files through the host', () => {
   let dir: string;
   beforeEach(() => {
@@ -164,7 +176,10 @@ describe('TRX files through the host', () => {
     assert.deepEqual(sizes, [64 * 1024, bytes - 64 * 1024], 'two pieces of a 64+ KB file');
     assert.equal(await host.fs.readChunks?.(path.join(dir, 'missing.trx')), null);
 
-    const reports = await takeTrxReports(host, [good, path.join(dir, 'missing.trx')], 'Ledger.Tests');
+    // Whole-file reads refused: the reports must come through readChunks.
+    const fs = host.fs;
+    const chunksOnly: Host = { ...host, fs: { ...bytesOnly(fs), readFile: () => Promise.reject(new Error('read whole')), readChunks: (abs) => fs.readChunks?.(abs) ?? Promise.resolve(null) } };
+    const reports = await takeTrxReports(chunksOnly, [good, path.join(dir, 'missing.trx')], 'Ledger.Tests');
     assert.equal(reports.length, 1);
     assert.deepEqual(plain(reports[0] as TrxRun), plain(readTrxRunWhole(text, 'Ledger.Tests')));
     assert.equal(existsSync(good), false, 'read and deleted');
@@ -204,16 +219,7 @@ describe('TRX files through the host', () => {
     const file = path.join(dir, 'one.trx');
     const text = readFileSync(path.join(FIXTURES, 'trx', 'mstest-data-driven.trx'), 'utf8');
     writeFileSync(file, text);
-    const fs = node.fs;
-    const bytesOnly: Host['fs'] = {
-      readFile: (abs) => fs.readFile(abs),
-      writeFile: (abs, data) => fs.writeFile(abs, data),
-      appendFile: (abs, data) => fs.appendFile(abs, data),
-      deleteFile: (abs) => fs.deleteFile(abs),
-      exists: (abs) => fs.exists(abs),
-      listFiles: (abs, options) => fs.listFiles(abs, options),
-    };
-    const host: Host = { ...node, fs: bytesOnly };
+    const host: Host = { ...node, fs: bytesOnly(node.fs) };
     const [report] = await takeTrxReports(host, [file], 'Calc');
     assert.deepEqual(plain(report as TrxRun), plain(readTrxRunWhole(text, 'Calc')));
   });
