@@ -16,8 +16,19 @@ export interface WriteOptions {
 export interface HostFileSystem {
   /** Null when the file does not exist. Bytes, so CRLF and encodings survive a round trip. */
   readFile(absPath: string): Promise<Uint8Array | null>;
+  /**
+   * The file's bytes in pieces, for files too big to hold whole (a TRX of thousands of failures); null
+   * when it does not exist. A piece may be reused for the next one: use it before asking for the next.
+   * Optional: without it a reader takes readFile's bytes.
+   */
+  readChunks?(absPath: string): Promise<AsyncIterable<Uint8Array> | null>;
   /** Creates parent folders as needed; writes atomically where the platform allows. */
   writeFile(absPath: string, data: Uint8Array | string, options?: WriteOptions): Promise<void>;
+  /**
+   * Writes text given in pieces, as writeFile does (atomically where the platform allows), without
+   * joining them: a big results file is never one string. Optional: without it the pieces are joined.
+   */
+  writeChunks?(absPath: string, pieces: Iterable<string>): Promise<void>;
   /** Appends text (creating the file and its folders as needed): the run trace grows line by line. */
   appendFile(absPath: string, text: string): Promise<void>;
   deleteFile(absPath: string, options?: WriteOptions): Promise<void>;

@@ -14,8 +14,8 @@ import { CONSOLE_LABEL, crashingTestIn, readMtpConsole } from './mtp-output';
 import type { TestRunnerFacts } from './project-file';
 import { describeMtpExit, mtpReportArgs } from './test-platform';
 import type { TestRunKind } from './test-platform';
-import { failedRun, resultFromTrx, takeTrxTexts, trxFilesIn, withHungTests } from './test-report';
-import type { TestProjectRef } from './test-report';
+import { dropFiles, failedRun, resultFromTrx, takeTrxReports, trxFilesIn, withHungTests } from './test-report';
+import type { TestProjectRef, TrxReport } from './test-report';
 import type { TestOutcomeKind } from './trx-parser';
 
 export interface MtpProjectRun {
@@ -52,14 +52,14 @@ export function mtpArgs(request: MtpProjectRun, resultsDir: string, reportArgs: 
 interface OneRun {
   run: RunResult;
   output: string;
-  trx: string[];
+  trx: TrxReport[];
   /** The tests the hang dump stopped (null: none was taken). */
   hung: HungTests | null;
 }
 
 async function runOnce(request: MtpProjectRun, resultsDir: string, reportArgs: readonly string[]): Promise<OneRun> {
   const { host } = request;
-  await takeTrxTexts(host, await trxFilesIn(host, resultsDir));
+  await dropFiles(host, await trxFilesIn(host, resultsDir));
   if (request.project.testRunner?.hangDump) await takeHungTests(host, resultsDir);
   const run = await runDotnet(host, mtpArgs(request, resultsDir, reportArgs), {
     cwd: request.cwd,
@@ -70,7 +70,7 @@ async function runOnce(request: MtpProjectRun, resultsDir: string, reportArgs: r
   });
   if (run.cancelled) request.signal?.throwIfAborted();
   const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
-  const trx = await takeTrxTexts(host, await trxFilesIn(host, resultsDir));
+  const trx = await takeTrxReports(host, await trxFilesIn(host, resultsDir), request.project.name);
   const hung = request.project.testRunner?.hangDump ? await takeHungTests(host, resultsDir) : null;
   return { run, output, trx, hung };
 }
@@ -150,7 +150,7 @@ function withoutRunInfoFailure(result: TestResult, project: TestProjectRef): Tes
 const STOPPED_LABEL = '(read from the console output: the test host was stopped before it wrote its report)';
 
 /** The hang dump stopped the test host: each hung test is a failure, with the tests that finished before. */
-function hungRun(project: TestProjectRef, hung: HungTests, trx: readonly string[], output: string, outcomes: Map<string, TestOutcomeKind>): TestResult {
+function hungRun(project: TestProjectRef, hung: HungTests, trx: readonly TrxReport[], output: string, outcomes: Map<string, TestOutcomeKind>): TestResult {
   const partial = trx.length > 0 ? resultFromTrx(project, trx, output, outcomes) : readMtpConsole(output, project.name, STOPPED_LABEL);
   if (trx.length === 0) for (const failure of partial?.failures ?? []) outcomes.set(failure.testName, 'failed');
   for (const name of hung.names) outcomes.set(name, 'failed');

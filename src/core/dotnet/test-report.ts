@@ -6,8 +6,8 @@ import type { Host } from '../host';
 import type { TestFailure, TestResult } from '../model';
 import { errorMessage } from '../errors';
 import { tailOf } from './build';
-import { mergeTestResults, readTrxRun } from './trx-parser';
-import type { TestOutcomeKind } from './trx-parser';
+import { mergeTestResults, piecesOf, readTrxChunks } from './trx-parser';
+import type { TestOutcomeKind, TrxRun } from './trx-parser';
 
 export interface TestProjectRef {
   absPath: string;
@@ -40,15 +40,32 @@ export function worstOf(current: TestOutcomeKind | undefined, next: TestOutcomeK
   return current !== undefined && SEVERITY[current] > SEVERITY[next] ? current : next;
 }
 
-/** Reads and deletes the given TRX files. */
-export async function takeTrxTexts(host: Host, files: readonly string[]): Promise<string[]> {
-  const texts: string[] = [];
+/** A TRX file as read: its run, or why it could not be read. */
+export type TrxReport = TrxRun | Error;
+
+/** Reads (streaming, never the whole text at once) and deletes the given TRX files; a missing one is skipped. */
+export async function takeTrxReports(host: Host, files: readonly string[], sourceName: string): Promise<TrxReport[]> {
+  const reports: TrxReport[] = [];
   for (const file of files) {
-    const bytes = await host.fs.readFile(file);
-    if (bytes !== null) texts.push(new TextDecoder().decode(bytes));
+    const report = await readTrxFile(host, file, sourceName);
+    if (report !== null) reports.push(report);
     await host.fs.deleteFile(file).catch(() => undefined);
   }
-  return texts;
+  return reports;
+}
+
+async function readTrxFile(host: Host, file: string, sourceName: string): Promise<TrxReport | null> {
+  try {
+    const chunks = host.fs.readChunks ? await host.fs.readChunks(file) : await host.fs.readFile(file).then((bytes) => bytes && piecesOf(bytes));
+    return chunks === null ? null : await readTrxChunks(chunks, sourceName);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** Deletes what an earlier run left in a results folder, unread. */
+export async function dropFiles(host: Host, files: readonly string[]): Promise<void> {
+  for (const file of files) await host.fs.deleteFile(file).catch(() => undefined);
 }
 
 /** Every .trx file directly in `dir` (a folder of this run alone). */
@@ -60,19 +77,17 @@ export async function trxFilesIn(host: Host, dir: string): Promise<string[]> {
 /** The merged result of a project's TRX documents; each test's outcome goes into `outcomes`. */
 export function resultFromTrx(
   project: TestProjectRef,
-  trxTexts: readonly string[],
+  reports: readonly TrxReport[],
   output: string,
   outcomes: Map<string, TestOutcomeKind>,
 ): TestResult {
-  try {
-    const parsed = trxTexts.map((text) => readTrxRun(text, project.name));
-    for (const { outcomes: ran } of parsed) for (const [name, outcome] of ran) outcomes.set(name, worstOf(outcomes.get(name), outcome));
-    const result = mergeTestResults(parsed.map(({ result: one }) => one));
-    if (!result.success) result.outputTail = tailOf(output, 2000);
-    return result;
-  } catch (error) {
-    return failedRun(project, `Could not read the test results: ${errorMessage(error)}`, output, false);
-  }
+  const unread = reports.find((report): report is Error => report instanceof Error);
+  if (unread) return failedRun(project, `Could not read the test results: ${errorMessage(unread)}`, output, false);
+  const parsed = reports as readonly TrxRun[];
+  for (const { outcomes: ran } of parsed) for (const [name, outcome] of ran) outcomes.set(name, worstOf(outcomes.get(name), outcome));
+  const result = mergeTestResults(parsed.map(({ result: one }) => one));
+  if (!result.success) result.outputTail = tailOf(output, 2000);
+  return result;
 }
 
 /**

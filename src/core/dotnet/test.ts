@@ -15,7 +15,7 @@ import { filterArgsFor, realTestNames } from './failing-first';
 import { runMtpProject } from './test-mtp';
 import { findTestMode, runKindOf } from './test-platform';
 import type { TestModeInfo } from './test-platform';
-import { failedRun, resultFromTrx, takeTrxTexts, withHungTests } from './test-report';
+import { failedRun, resultFromTrx, takeTrxReports, withHungTests } from './test-report';
 import type { TestProjectRef as ProjectRef } from './test-report';
 import { mergeTestResults } from './trx-parser';
 import type { TestOutcomeKind } from './trx-parser';
@@ -106,7 +106,7 @@ async function testVstestProject(
   const run = await runDotnet(host, args, { cwd: mode.cwd, timeoutMs: remainingMs, signal: request.signal, env: testEnv(), onOutput: request.onOutput });
   if (run.cancelled) request.signal?.throwIfAborted();
   const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
-  const trxTexts = await takeTrxTexts(host, await findTrxFiles(host, output, resultsDir, prefix));
+  const trxReports = await takeTrxReports(host, await findTrxFiles(host, output, resultsDir, prefix), project.name);
   if (run.timedOut) {
     const seconds = Math.round(request.timeoutMs / 1000);
     return failedRun(project, `The tests did not finish within ${seconds} s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).`, output, true);
@@ -114,14 +114,14 @@ async function testVstestProject(
   const hang = blameHang(output);
   if (hang) {
     for (const name of hang.running) outcomes.set(name, 'failed');
-    return withHangFailure(trxTexts.length > 0 ? resultFromTrx(project, trxTexts, output, outcomes) : null, project, hang, output);
+    return withHangFailure(trxReports.length > 0 ? resultFromTrx(project, trxReports, output, outcomes) : null, project, hang, output);
   }
-  if (trxTexts.length === 0) {
+  if (trxReports.length === 0) {
     // No exit code: a signal ended it (a test host that crashed hard takes `dotnet test` with it).
     const ended = run.exitCode === null ? 'was killed by a signal (the test host crashed)' : `exited with code ${run.exitCode}`;
     return failedRun(project, `dotnet test ${ended} and wrote no results; see the output tail.`, output, false);
   }
-  const result = resultFromTrx(project, trxTexts, output, outcomes);
+  const result = resultFromTrx(project, trxReports, output, outcomes);
   if (skippedFrameworks.length > 0) result.skippedFrameworks = skippedFrameworks;
   return result;
 }

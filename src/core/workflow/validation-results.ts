@@ -10,12 +10,19 @@ import type { Baseline, ErrorContext, TestResult } from '../model';
 import type { ValidationOutcome } from '../dotnet/validator';
 import { storedBaseline, storedErrorContext, storedTestResult } from '../dotnet/stored-results';
 import { errorMessage } from '../errors';
+import { jsonPieces } from './json-pieces';
 import type { RunStore } from './store';
 
 const TEXT_DECODER = new TextDecoder();
 
 function resultsPath(store: RunStore, runId: string, name: string): string {
   return path.join(store.runDir(runId), 'validations', `${name}.json`);
+}
+
+/** Written in pieces where the host can: the full results of 500 failures are never one string. */
+async function writeJson(host: Host, file: string, value: unknown): Promise<void> {
+  if (host.fs.writeChunks) await host.fs.writeChunks(file, jsonPieces(value));
+  else await host.fs.writeFile(file, JSON.stringify(value));
 }
 
 function workspaceRelative(host: Host, abs: string): string {
@@ -25,7 +32,7 @@ function workspaceRelative(host: Host, abs: string): string {
 /** Writes the baseline in full; returns what the state keeps of it. */
 export async function saveBaselineResults(host: Host, store: RunStore, runId: string, baseline: Baseline): Promise<Baseline> {
   const file = resultsPath(store, runId, 'baseline');
-  await host.fs.writeFile(file, JSON.stringify(baseline));
+  await writeJson(host, file, baseline);
   return storedBaseline(baseline, workspaceRelative(host, file));
 }
 
@@ -65,7 +72,7 @@ export async function saveValidationResults(
   const file = resultsPath(store, runId, String(iteration));
   // Each failure once: the new ones are named (they are in `test.failures`, marked `preExisting: false`).
   const newTestFailures = outcome.newTestFailures.map((failure) => failure.testName);
-  await host.fs.writeFile(file, JSON.stringify({ iteration, ...outcome, newTestFailures }));
+  await writeJson(host, file, { iteration, ...outcome, newTestFailures });
   const split = { new: outcome.newTestFailures.length, still: outcome.preExistingFailures.length, fixed: outcome.fixedFailures.length };
   return {
     test: storedTestResult(outcome.test, { resultsFile: workspaceRelative(host, file), split }),

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import type { Dirent } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { HostFileSystem, WriteOptions } from '../../core/host';
 import { isInsideWorkspace } from '../../core/workspace/paths';
@@ -15,6 +16,8 @@ export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(['bin', 'obj', '.git
 const DEFAULT_MAX_FILES = 10_000;
 /** Windows refuses to rename over a file another process (an editor, an indexer) has open for a moment. */
 const RENAME_RETRIES = 5;
+/** Pieces of a file read in chunks. */
+const READ_CHUNK_BYTES = 64 * 1024;
 
 export class NodeFileSystem implements HostFileSystem {
   async readFile(absPath: string): Promise<Uint8Array | null> {
@@ -26,20 +29,34 @@ export class NodeFileSystem implements HostFileSystem {
     }
   }
 
-  async writeFile(absPath: string, data: Uint8Array | string, options: WriteOptions = {}): Promise<void> {
-    const dir = path.dirname(absPath);
-    const created = await fsp.mkdir(dir, { recursive: true });
-    const temp = path.join(dir, `.${path.basename(absPath)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  async readChunks(absPath: string): Promise<AsyncIterable<Uint8Array> | null> {
+    let handle: FileHandle;
     try {
-      if (options.durable) await writeAndFlush(temp, data);
-      else await fsp.writeFile(temp, data);
-      await copyModeIfExists(absPath, temp);
-      await renameWithRetry(temp, absPath);
+      handle = await fsp.open(absPath, 'r');
     } catch (error) {
-      await fsp.rm(temp, { force: true });
+      if (isNotAFile(error)) return null;
       throw error;
     }
-    if (options.durable) await flushFolders(dir, created);
+    return piecesOf(handle);
+  }
+
+  async writeFile(absPath: string, data: Uint8Array | string, options: WriteOptions = {}): Promise<void> {
+    const created = await writeAtomically(absPath, (temp) =>
+      options.durable ? writeAndFlush(temp, data) : fsp.writeFile(temp, data),
+    );
+    if (options.durable) await flushFolders(path.dirname(absPath), created);
+  }
+
+  async writeChunks(absPath: string, pieces: Iterable<string>): Promise<void> {
+    await writeAtomically(absPath, async (temp) => {
+      const handle = await fsp.open(temp, 'w');
+      try {
+        // writeFile on a handle writes the whole piece at the current position.
+        for (const piece of pieces) await handle.writeFile(piece, 'utf8');
+      } finally {
+        await handle.close();
+      }
+    });
   }
 
   async appendFile(absPath: string, text: string): Promise<void> {
@@ -84,6 +101,39 @@ export class NodeFileSystem implements HostFileSystem {
     }
     return found.sort();
   }
+}
+
+/**
+ * The file through one buffer, refilled for each piece (a stream would allocate a new one per piece, all
+ * garbage until the next collection). The handle closes when the reader ends, fails or stops early.
+ */
+async function* piecesOf(handle: FileHandle): AsyncGenerator<Uint8Array> {
+  const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes to a temporary file beside absPath, then renames it over; returns the first folder it had to create. */
+async function writeAtomically(absPath: string, write: (temp: string) => Promise<void>): Promise<string | undefined> {
+  const dir = path.dirname(absPath);
+  const created = await fsp.mkdir(dir, { recursive: true });
+  const temp = path.join(dir, `.${path.basename(absPath)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await write(temp);
+    await copyModeIfExists(absPath, temp);
+    await renameWithRetry(temp, absPath);
+  } catch (error) {
+    await fsp.rm(temp, { force: true });
+    throw error;
+  }
+  return created;
 }
 
 function isNotAFile(error: unknown): boolean {

@@ -20,9 +20,18 @@ export class VscodeFileSystem implements HostFileSystem {
     return this.inner.readFile(absPath);
   }
 
+  readChunks(absPath: string): Promise<AsyncIterable<Uint8Array> | null> {
+    return this.inner.readChunks(absPath);
+  }
+
   async writeFile(absPath: string, data: Uint8Array | string, options?: WriteOptions): Promise<void> {
     this.beforeWrite(absPath);
     await this.inner.writeFile(absPath, data, options);
+  }
+
+  async writeChunks(absPath: string, pieces: Iterable<string>): Promise<void> {
+    this.beforeWrite(absPath);
+    await this.inner.writeChunks(absPath, pieces);
   }
 
   appendFile(absPath: string, text: string): Promise<void> {

@@ -29,6 +29,10 @@ export function hostLosingPower(host: Host, cutsPowerAt: (absPath: string, write
     guard(absPath);
     return host.fs.writeFile(absPath, data, options);
   };
+  fs.writeChunks = async (absPath, pieces) => {
+    guard(absPath);
+    return host.fs.writeChunks ? host.fs.writeChunks(absPath, pieces) : host.fs.writeFile(absPath, [...pieces].join(''));
+  };
   fs.deleteFile = async (absPath, options) => {
     guard(absPath);
     return host.fs.deleteFile(absPath, options);

@@ -82,6 +82,33 @@ describe('NodeFileSystem', () => {
     assert.equal(fs.readFileSync(path.join(root, 'link.txt'), 'utf8'), 'new');
   });
 
+  it('writes pieces as one file atomically; a failure while writing leaves the previous file and no temp file', async () => {
+    const target = path.join(root, 'runs', 'r1', 'validations', '1.json');
+    await nodeFs.writeChunks(target, ['{"a":', '"é ✓ 🐝"', '}']);
+    assert.equal(fs.readFileSync(target, 'utf8'), '{"a":"é ✓ 🐝"}');
+    function* failing(): Generator<string> {
+      yield '{"half":';
+      throw new Error('the serializer failed');
+    }
+    await assert.rejects(nodeFs.writeChunks(target, failing()), /the serializer failed/);
+    assert.equal(fs.readFileSync(target, 'utf8'), '{"a":"é ✓ 🐝"}');
+    assert.deepEqual(fs.readdirSync(path.dirname(target)), ['1.json']);
+  });
+
+  it('reads a file in 64 KB pieces through one buffer, and null for a missing file', async () => {
+    const file = path.join(root, 'big.trx');
+    const bytes = Buffer.alloc(150_000, 0x61);
+    bytes.write('end', 150_000 - 3);
+    fs.writeFileSync(file, bytes);
+    const chunks = await nodeFs.readChunks(file);
+    assert.ok(chunks);
+    const seen: Array<{ length: number; text: string; buffer: ArrayBufferLike }> = [];
+    for await (const chunk of chunks) seen.push({ length: chunk.length, text: Buffer.from(chunk).toString('latin1', 0, 3), buffer: chunk.buffer });
+    assert.deepEqual(seen.map(({ length }) => length), [65_536, 65_536, 150_000 - 131_072]);
+    assert.equal(new Set(seen.map(({ buffer }) => buffer)).size, 1, 'every piece is the same buffer, refilled');
+    assert.equal(await nodeFs.readChunks(path.join(root, 'missing.trx')), null);
+  });
+
   it('appends, deletes (missing is fine) and checks existence', async () => {
     const log = path.join(root, 'runs', 'r1', 'events.jsonl');
     await nodeFs.appendFile(log, 'a\n');
