@@ -1,18 +1,23 @@
 // The product as a person meets it: code-server serving a copy of the Calculator fixture with the
-// packaged .vsix installed and the scripted demo model, driven in chromium. Command palette → Run
-// Agent → request → the planner's live activity in the side panel → the plan → Approve → the diff
-// editor → Accept (the hunk's CodeLens in the diff editor) → validation results → a green status
-// bar → the fixed test, the applied attempt, and the planner's turns from the timeline. Every step
-// leaves a screenshot in test-results/.
+// packaged .vsix installed and the scripted demo model, driven in chromium. The person has the file
+// the run will edit open → command palette → Run Agent → request → the planner's live activity in
+// the side panel → the plan → Approve → the diff editor beside the person's file, with the review's
+// ✓/✕ actions in its title → Accept (the hunk's CodeLens in the diff editor) → validation results →
+// a green status bar → no review actions any more → the fixed test, the applied attempt, and the
+// planner's turns from the timeline. Every step leaves a screenshot in test-results/.
 
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { agentWebview, launchBrowser, repoRoot, shot, startCodeServer, statusBarItem, waitForWorkbench, type RunningCodeServer } from '../support/e2e';
 
 const REQUEST = 'Fix the failing Calculator test';
+/** The file the demo run edits, relative to the workspace. */
+const EDITED_FILE = 'src/Calculator/Calculator.cs';
+/** The review's editor-title actions, by how their labels start (VS Code appends the key binding). */
+const REVIEW_ACTIONS = ['Accept File', 'Reject File', 'Next Change (Hunk)', 'Accept All Changes', 'Reject All Changes…'];
 const VSIX = join(repoRoot, 'dist', 'ironbees.vsix');
 /** A step that runs real `dotnet build`/`dotnet test` of the fixture (baseline, validation) on 2 cores. */
 const DOTNET_STEP_MS = 240_000;
@@ -49,6 +54,9 @@ describe('e2e: Ironbees in code-server', function () {
   });
 
   it('runs the agent from the command palette to a green status bar', async function () {
+    // 0. The person has the file the run will edit open, so the diff opens beside their editor.
+    await openFileByQuickOpen(page, EDITED_FILE);
+
     // 1. The command palette finds the command.
     const quickInput = page.locator('.quick-input-widget input');
     await openPaletteAt(page, 'Ironbees: Run Agent');
@@ -86,6 +94,16 @@ describe('e2e: Ironbees in code-server', function () {
     await acceptHunk.waitFor({ state: 'visible', timeout: UI_STEP_MS });
     await shot(page, '04-diff-review');
 
+    // 4b. The diff opened beside the person's file (which keeps its own group), and the review's
+    // actions show in the diff's title while the review is pending.
+    assert.equal(await page.locator('.editor-group-container').count(), 2, 'two editor groups: the person\'s file and the diff');
+    const personGroup = page.locator('.editor-group-container', { hasNot: page.locator('.monaco-diff-editor') });
+    await personGroup.locator('.tab', { hasText: 'Calculator.cs' }).waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    const diffGroup = page.locator('.editor-group-container', { has: page.locator('.monaco-diff-editor') });
+    assert.deepEqual(await reviewActionsShown(diffGroup, REVIEW_ACTIONS.length), REVIEW_ACTIONS);
+    assert.equal(await paletteOffers(page, 'Ironbees: Accept All Changes'), true, 'the palette offers Accept All while reviewing');
+    await shot(page, '05b-review-beside');
+
     // 5. Accept the hunk in the editor (the file's only one, so the review is complete and goes to
     // the agent) → the validator builds and tests for real.
     await acceptHunk.click();
@@ -112,6 +130,18 @@ describe('e2e: Ironbees in code-server', function () {
     assert.match(await attempt.locator('div').first().innerText(), /^Attempt 1\s+applied\b/);
     await fixed.first().scrollIntoViewIfNeeded();
     await shot(page, '06-success');
+
+    // 6b. The review is over: its diff tabs are closed, the palette no longer offers its commands
+    // (the ironbees.reviewing context is false), and the run's diff opened again from the panel
+    // shows no review actions.
+    await page.locator('.monaco-diff-editor').waitFor({ state: 'detached', timeout: UI_STEP_MS });
+    assert.equal(await paletteOffers(page, 'Ironbees: Accept All Changes'), false, 'the palette offers Accept All after the run');
+    await panel.getByTestId('open-diff').first().click();
+    await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    // The diff's group is the active one, so only the `when` clauses keep the actions out.
+    await page.locator('.editor-group-container.active', { has: page.locator('.monaco-diff-editor') }).waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    assert.deepEqual(await reviewActionsShown(diffGroup, 0), []);
+    await shot(page, '06b-review-over');
 
     // 7. A click on Plan in the timeline opens the planner's turns: the files it listed and read,
     // then the plan it submitted.
@@ -144,6 +174,44 @@ async function openPaletteAt(page: Page, title: string): Promise<void> {
     await page.waitForTimeout(1_000);
   }
   throw new Error(`"${title}" did not appear in the command palette within ${UI_STEP_MS / 1000} s`);
+}
+
+/** Opens a workspace file by typing its path in Quick Open, and waits for its tab to be active. */
+async function openFileByQuickOpen(page: Page, relPath: string): Promise<void> {
+  const name = relPath.split('/').at(-1) ?? relPath;
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill(relPath);
+  await row.waitFor({ state: 'visible', timeout: UI_STEP_MS });
+  await page.keyboard.press('Enter');
+  await page.locator('.editor-group-container .tab.active', { hasText: name }).waitFor({ state: 'visible', timeout: UI_STEP_MS });
+}
+
+/**
+ * The review actions shown in `group`'s title, in REVIEW_ACTIONS order. Waits until the title's
+ * toolbar has drawn VS Code's own actions (and up to `expected` of ours) before it reads.
+ */
+async function reviewActionsShown(group: Locator, expected: number): Promise<string[]> {
+  const labels = group.locator('.editor-actions .action-label[aria-label]');
+  const read = async (): Promise<string[]> => {
+    const shown = await labels.evaluateAll((nodes) => nodes.filter((n) => (n as unknown as { offsetParent: unknown }).offsetParent !== null).map((n) => n.getAttribute('aria-label') ?? ''));
+    return REVIEW_ACTIONS.filter((action) => shown.some((label) => label.startsWith(action)));
+  };
+  await labels.first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && (await read()).length < expected) await group.page().waitForTimeout(250);
+  return read();
+}
+
+/** Whether the command palette lists `title` (its `when` clause holds); the palette is closed again. */
+async function paletteOffers(page: Page, title: string): Promise<boolean> {
+  const rows = page.locator('.quick-input-list .monaco-list-row');
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill(`>${title}`);
+  await rows.first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
+  const texts = await rows.allInnerTexts();
+  await page.keyboard.press('Escape');
+  return texts.some((text) => text.includes(title));
 }
 
 /** Packages the extension when the test runs on its own (run-tests.mjs packages before this stage). */
