@@ -141,6 +141,8 @@ describe('e2e: Ironbees in code-server', function () {
     // The diff's group is the active one, so only the `when` clauses keep the actions out.
     await page.locator('.editor-group-container.active', { has: page.locator('.monaco-diff-editor') }).waitFor({ state: 'visible', timeout: UI_STEP_MS });
     assert.deepEqual(await reviewActionsShown(diffGroup, 0), []);
+    // Nor a hunk's Accept | Reject (VS Code may first draw the lenses it cached for this document).
+    await page.locator('.monaco-diff-editor .codelens-decoration', { hasText: 'Accept' }).waitFor({ state: 'detached', timeout: UI_STEP_MS });
     await shot(page, '06b-review-over');
 
     // 7. A click on Plan in the timeline opens the planner's turns: the files it listed and read,
@@ -222,26 +224,60 @@ function ensureVsix(): void {
 }
 
 /**
- * Waits for the first tool line of the planner's activity, failing if the plan shows first. The
- * demo model's words stream for about 0.4 s a turn, so its turns after the first tool line leave
- * the panel showing activity without a plan for a second or more.
+ * Waits for the first tool line of the planner's activity and asserts that the plan was not shown
+ * yet when it appeared. The moment is caught inside the panel (FIRST_ACTIVITY_PROBE): the demo
+ * planner's turns take about a second in all, which polling over the debugging protocol on a busy
+ * machine can miss.
  */
 async function waitForActivityBeforePlan(page: Page, panel: FrameLocator): Promise<void> {
-  const plan = panel.getByTestId('plan');
-  const tool = panel.getByTestId('activity-tool').first();
   const pick = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first();
   const deadline = Date.now() + DOTNET_STEP_MS;
   while (Date.now() < deadline) {
-    if (await tool.isVisible().catch(() => false)) {
-      assert.equal(await plan.isVisible().catch(() => false), false, 'the activity shows before the plan');
-      assert.match((await tool.innerText()).trim(), /^listed \*\*\/\*\.cs — \d+ files$/);
+    const first = await probeFirstActivity(panel);
+    if (first) {
+      assert.equal(first.planShown, false, `the activity shows before the plan (first line: ${first.text})`);
+      assert.match(first.text, /^listed \*\*\/\*\.cs — \d+ files$/);
       return;
     }
-    assert.equal(await plan.isVisible().catch(() => false), false, 'the plan appeared before any activity was seen');
     if (await pick.isVisible().catch(() => false)) await page.keyboard.press('Enter');
     await page.waitForTimeout(100);
   }
   throw new Error(`no activity appeared in the side panel within ${DOTNET_STEP_MS / 1000} s`);
+}
+
+interface FirstActivity {
+  /** The first activity tool line's text. */
+  readonly text: string;
+  /** Whether the plan was on screen when that line appeared. */
+  readonly planShown: boolean;
+}
+
+/**
+ * Runs in the Agent panel's page: the first time, starts a MutationObserver that records what the
+ * panel showed when its first activity tool line appeared (it sees every render); returns that
+ * record, or null until then. A string, because the test's TypeScript has no DOM types.
+ */
+const FIRST_ACTIVITY_PROBE = `(() => {
+  if (!window.__ironbeesActivityWatch) {
+    window.__ironbeesActivityWatch = true;
+    const shown = (element) => element !== null && element.offsetParent !== null;
+    const look = () => {
+      if (window.__ironbeesFirstActivity) return;
+      const tool = document.querySelector('[data-testid="activity-tool"]');
+      if (!shown(tool)) return;
+      window.__ironbeesFirstActivity = { text: tool.innerText.trim(), planShown: shown(document.querySelector('[data-testid="plan"]')) };
+    };
+    look();
+    new MutationObserver(look).observe(document.documentElement, { childList: true, subtree: true, characterData: true, attributes: true });
+  }
+  return window.__ironbeesFirstActivity ?? null;
+})()`;
+
+/** The panel's record of its first activity line (null before it, or while the panel is loading). */
+async function probeFirstActivity(panel: FrameLocator): Promise<FirstActivity | null> {
+  const frame = await panel.owner().elementHandle({ timeout: 1_000 }).then((handle) => handle.contentFrame(), () => null);
+  if (!frame) return null;
+  return frame.evaluate(FIRST_ACTIVITY_PROBE).then((record) => record as FirstActivity | null, () => null);
 }
 
 /**
