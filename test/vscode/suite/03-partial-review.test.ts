@@ -41,7 +41,11 @@ describe('per-hunk and per-file review (real SDK against a fake Messages API)', 
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // Close what this suite opened: the person's file and the review diff opened again.
+    const opened = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => (tab.input instanceof vscode.TabInputText && tab.input.uri.path.endsWith(SOURCE)) || (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'ironbees-proposed'));
+    await vscode.window.tabGroups.close(opened);
     await stopUsingFakeModel();
     await fake.close();
   });
@@ -104,5 +108,16 @@ describe('per-hunk and per-file review (real SDK against a fake Messages API)', 
     assert.equal(readWorkspaceFile(NOTES), null, 'the rejected file was not created');
     await vscode.commands.executeCommand('ironbees.revertRun', first.stateId);
     await eventually('the original back', () => readWorkspaceFile(SOURCE) === original);
+
+    // Typing in their file, the person keeps the focus: a diff opens beside it without taking the
+    // active group (its review actions then show once the person clicks into it).
+    await vscode.window.showTextDocument(personEditor.document, { viewColumn: personEditor.viewColumn, preserveFocus: false });
+    await vscode.commands.executeCommand('type', { text: ' ' });
+    await vscode.commands.executeCommand('undo');
+    await review.openDiff(SOURCE, first.stateId);
+    const besideTyping = await eventually('the diff open again', () => vscode.window.tabGroups.all.find((group) => group.tabs.some(isDiff)));
+    assert.notEqual(besideTyping.viewColumn, personEditor.viewColumn);
+    assert.equal(vscode.window.tabGroups.activeTabGroup.viewColumn, personEditor.viewColumn);
+    assert.equal(personEditor.document.isDirty, false);
   });
 });
