@@ -1,18 +1,23 @@
 // The product as a person meets it: code-server serving a copy of the Calculator fixture with the
-// packaged .vsix installed and the scripted demo model, driven in chromium. Command palette → Run
-// Agent → request → the planner's live activity in the side panel → the plan → Approve → the diff
-// editor → Accept (the hunk's CodeLens in the diff editor) → validation results → a green status
-// bar → the fixed test, the applied attempt, and the planner's turns from the timeline. Every step
-// leaves a screenshot in test-results/.
+// packaged .vsix installed and the scripted demo model, driven in chromium. The person has the file
+// the run will edit open → command palette → Run Agent → request → the planner's live activity in
+// the side panel → the plan → Approve → the diff editor beside the person's file, with the review's
+// ✓/✕ actions in its title → Accept (the hunk's CodeLens in the diff editor) → validation results →
+// a green status bar → no review actions any more → the fixed test, the applied attempt, and the
+// planner's turns from the timeline. Every step leaves a screenshot in test-results/.
 
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { agentWebview, launchBrowser, repoRoot, shot, startCodeServer, statusBarItem, waitForWorkbench, type RunningCodeServer } from '../support/e2e';
 
 const REQUEST = 'Fix the failing Calculator test';
+/** The file the demo run edits, relative to the workspace. */
+const EDITED_FILE = 'src/Calculator/Calculator.cs';
+/** The review's editor-title actions, by how their labels start (VS Code appends the key binding). */
+const REVIEW_ACTIONS = ['Accept File', 'Reject File', 'Next Change (Hunk)', 'Accept All Changes', 'Reject All Changes…'];
 const VSIX = join(repoRoot, 'dist', 'ironbees.vsix');
 /** A step that runs real `dotnet build`/`dotnet test` of the fixture (baseline, validation) on 2 cores. */
 const DOTNET_STEP_MS = 240_000;
@@ -49,6 +54,9 @@ describe('e2e: Ironbees in code-server', function () {
   });
 
   it('runs the agent from the command palette to a green status bar', async function () {
+    // 0. The person has the file the run will edit open, so the diff opens beside their editor.
+    await openFileByQuickOpen(page, EDITED_FILE);
+
     // 1. The command palette finds the command.
     const quickInput = page.locator('.quick-input-widget input');
     await openPaletteAt(page, 'Ironbees: Run Agent');
@@ -86,6 +94,16 @@ describe('e2e: Ironbees in code-server', function () {
     await acceptHunk.waitFor({ state: 'visible', timeout: UI_STEP_MS });
     await shot(page, '04-diff-review');
 
+    // 4b. The diff opened beside the person's file (which keeps its own group), and the review's
+    // actions show in the diff's title while the review is pending.
+    assert.equal(await page.locator('.editor-group-container').count(), 2, 'two editor groups: the person\'s file and the diff');
+    const personGroup = page.locator('.editor-group-container', { hasNot: page.locator('.monaco-diff-editor') });
+    await personGroup.locator('.tab', { hasText: 'Calculator.cs' }).waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    const diffGroup = page.locator('.editor-group-container', { has: page.locator('.monaco-diff-editor') });
+    assert.deepEqual(await reviewActionsShown(diffGroup, REVIEW_ACTIONS.length), REVIEW_ACTIONS);
+    assert.equal(await paletteOffers(page, 'Ironbees: Accept All Changes'), true, 'the palette offers Accept All while reviewing');
+    await shot(page, '05b-review-beside');
+
     // 5. Accept the hunk in the editor (the file's only one, so the review is complete and goes to
     // the agent) → the validator builds and tests for real.
     await acceptHunk.click();
@@ -112,6 +130,20 @@ describe('e2e: Ironbees in code-server', function () {
     assert.match(await attempt.locator('div').first().innerText(), /^Attempt 1\s+applied\b/);
     await fixed.first().scrollIntoViewIfNeeded();
     await shot(page, '06-success');
+
+    // 6b. The review is over: its diff tabs are closed, the palette no longer offers its commands
+    // (the ironbees.reviewing context is false), and the run's diff opened again from the panel
+    // shows no review actions.
+    await page.locator('.monaco-diff-editor').waitFor({ state: 'detached', timeout: UI_STEP_MS });
+    assert.equal(await paletteOffers(page, 'Ironbees: Accept All Changes'), false, 'the palette offers Accept All after the run');
+    await panel.getByTestId('open-diff').first().click();
+    await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    // The diff's group is the active one, so only the `when` clauses keep the actions out.
+    await page.locator('.editor-group-container.active', { has: page.locator('.monaco-diff-editor') }).waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    assert.deepEqual(await reviewActionsShown(diffGroup, 0), []);
+    // Nor a hunk's Accept | Reject (VS Code may first draw the lenses it cached for this document).
+    await page.locator('.monaco-diff-editor .codelens-decoration', { hasText: 'Accept' }).waitFor({ state: 'detached', timeout: UI_STEP_MS });
+    await shot(page, '06b-review-over');
 
     // 7. A click on Plan in the timeline opens the planner's turns: the files it listed and read,
     // then the plan it submitted.
@@ -146,6 +178,44 @@ async function openPaletteAt(page: Page, title: string): Promise<void> {
   throw new Error(`"${title}" did not appear in the command palette within ${UI_STEP_MS / 1000} s`);
 }
 
+/** Opens a workspace file by typing its path in Quick Open, and waits for its tab to be active. */
+async function openFileByQuickOpen(page: Page, relPath: string): Promise<void> {
+  const name = relPath.split('/').at(-1) ?? relPath;
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill(relPath);
+  await row.waitFor({ state: 'visible', timeout: UI_STEP_MS });
+  await page.keyboard.press('Enter');
+  await page.locator('.editor-group-container .tab.active', { hasText: name }).waitFor({ state: 'visible', timeout: UI_STEP_MS });
+}
+
+/**
+ * The review actions shown in `group`'s title, in REVIEW_ACTIONS order. Waits until the title's
+ * toolbar has drawn VS Code's own actions (and up to `expected` of ours) before it reads.
+ */
+async function reviewActionsShown(group: Locator, expected: number): Promise<string[]> {
+  const labels = group.locator('.editor-actions .action-label[aria-label]');
+  const read = async (): Promise<string[]> => {
+    const shown = await labels.evaluateAll((nodes) => nodes.filter((n) => (n as unknown as { offsetParent: unknown }).offsetParent !== null).map((n) => n.getAttribute('aria-label') ?? ''));
+    return REVIEW_ACTIONS.filter((action) => shown.some((label) => label.startsWith(action)));
+  };
+  await labels.first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && (await read()).length < expected) await group.page().waitForTimeout(250);
+  return read();
+}
+
+/** Whether the command palette lists `title` (its `when` clause holds); the palette is closed again. */
+async function paletteOffers(page: Page, title: string): Promise<boolean> {
+  const rows = page.locator('.quick-input-list .monaco-list-row');
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill(`>${title}`);
+  await rows.first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
+  const texts = await rows.allInnerTexts();
+  await page.keyboard.press('Escape');
+  return texts.some((text) => text.includes(title));
+}
+
 /** Packages the extension when the test runs on its own (run-tests.mjs packages before this stage). */
 function ensureVsix(): void {
   if (existsSync(VSIX)) return;
@@ -154,26 +224,60 @@ function ensureVsix(): void {
 }
 
 /**
- * Waits for the first tool line of the planner's activity, failing if the plan shows first. The
- * demo model's words stream for about 0.4 s a turn, so its turns after the first tool line leave
- * the panel showing activity without a plan for a second or more.
+ * Waits for the first tool line of the planner's activity and asserts that the plan was not shown
+ * yet when it appeared. The moment is caught inside the panel (FIRST_ACTIVITY_PROBE): the demo
+ * planner's turns take about a second in all, which polling over the debugging protocol on a busy
+ * machine can miss.
  */
 async function waitForActivityBeforePlan(page: Page, panel: FrameLocator): Promise<void> {
-  const plan = panel.getByTestId('plan');
-  const tool = panel.getByTestId('activity-tool').first();
   const pick = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first();
   const deadline = Date.now() + DOTNET_STEP_MS;
   while (Date.now() < deadline) {
-    if (await tool.isVisible().catch(() => false)) {
-      assert.equal(await plan.isVisible().catch(() => false), false, 'the activity shows before the plan');
-      assert.match((await tool.innerText()).trim(), /^listed \*\*\/\*\.cs — \d+ files$/);
+    const first = await probeFirstActivity(panel);
+    if (first) {
+      assert.equal(first.planShown, false, `the activity shows before the plan (first line: ${first.text})`);
+      assert.match(first.text, /^listed \*\*\/\*\.cs — \d+ files$/);
       return;
     }
-    assert.equal(await plan.isVisible().catch(() => false), false, 'the plan appeared before any activity was seen');
     if (await pick.isVisible().catch(() => false)) await page.keyboard.press('Enter');
     await page.waitForTimeout(100);
   }
   throw new Error(`no activity appeared in the side panel within ${DOTNET_STEP_MS / 1000} s`);
+}
+
+interface FirstActivity {
+  /** The first activity tool line's text. */
+  readonly text: string;
+  /** Whether the plan was on screen when that line appeared. */
+  readonly planShown: boolean;
+}
+
+/**
+ * Runs in the Agent panel's page: the first time, starts a MutationObserver that records what the
+ * panel showed when its first activity tool line appeared (it sees every render); returns that
+ * record, or null until then. A string, because the test's TypeScript has no DOM types.
+ */
+const FIRST_ACTIVITY_PROBE = `(() => {
+  if (!window.__ironbeesActivityWatch) {
+    window.__ironbeesActivityWatch = true;
+    const shown = (element) => element !== null && element.offsetParent !== null;
+    const look = () => {
+      if (window.__ironbeesFirstActivity) return;
+      const tool = document.querySelector('[data-testid="activity-tool"]');
+      if (!shown(tool)) return;
+      window.__ironbeesFirstActivity = { text: tool.innerText.trim(), planShown: shown(document.querySelector('[data-testid="plan"]')) };
+    };
+    look();
+    new MutationObserver(look).observe(document.documentElement, { childList: true, subtree: true, characterData: true, attributes: true });
+  }
+  return window.__ironbeesFirstActivity ?? null;
+})()`;
+
+/** The panel's record of its first activity line (null before it, or while the panel is loading). */
+async function probeFirstActivity(panel: FrameLocator): Promise<FirstActivity | null> {
+  const frame = await panel.owner().elementHandle({ timeout: 1_000 }).then((handle) => handle.contentFrame(), () => null);
+  if (!frame) return null;
+  return frame.evaluate(FIRST_ACTIVITY_PROBE).then((record) => record as FirstActivity | null, () => null);
 }
 
 /**

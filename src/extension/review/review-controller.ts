@@ -2,7 +2,7 @@
 // editor (original ↔ proposed, read-only), collects verdicts per file and per hunk (CodeLens,
 // editor-title actions, the panel), and when every file is decided sends the core exactly that:
 // APPROVE with per-file decisions and rejected hunk indexes. Opening a diff never takes the focus
-// from an editor the person is typing in.
+// from an editor the person is typing in (diff-placement.ts).
 
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/host';
@@ -15,6 +15,7 @@ import { HunkCodeLensProvider } from './hunk-codelens';
 import { ReviewModel } from './review-model';
 import { ORIGINAL_SCHEME, PROPOSED_SCHEME, parseReviewUri, reviewUri } from './review-uris';
 import { nextHunk } from './hunk-navigation';
+import { diffPlacement } from './diff-placement';
 
 export const REVIEWING_CONTEXT_KEY = 'ironbees.reviewing';
 
@@ -30,6 +31,8 @@ export class ReviewController extends Disposable {
   /** Which gate the model belongs to: a new iteration's proposal is a new review. */
   private gateKey: string | null = null;
   private submitting = false;
+  /** When the person last typed or clicked in one of their own editors (ms since the epoch). */
+  private personTypedAt = Number.NEGATIVE_INFINITY;
   private readonly documents: ReviewDocumentProvider;
   private readonly lenses: HunkCodeLensProvider;
 
@@ -43,6 +46,12 @@ export class ReviewController extends Disposable {
     this._register(vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, this.documents));
     this._register(vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, this.documents));
     this._register(vscode.languages.registerCodeLensProvider({ scheme: PROPOSED_SCHEME }, this.lenses));
+    this._register(
+      vscode.window.onDidChangeTextEditorSelection((event) => {
+        const byPerson = event.kind === vscode.TextEditorSelectionChangeKind.Keyboard || event.kind === vscode.TextEditorSelectionChangeKind.Mouse;
+        if (byPerson && parseReviewUri(event.textEditor.document.uri) === null) this.personTypedAt = Date.now();
+      }),
+    );
     this._register(
       controller.onDidChangeState((state) => {
         this.onState(state).catch((error: unknown) => this.logger.warn(`Review could not follow the run: ${String(error)}`));
@@ -58,20 +67,21 @@ export class ReviewController extends Disposable {
     return this.model?.toFileReviews() ?? [];
   }
 
-  /** Opens one proposed file's diff; beside the person's editor when they have one, never focused. */
+  /** Opens one proposed file's diff; beside the person's editor when they have one, focused unless they are typing. */
   async openDiff(filePath: string, runId = this.model?.runId): Promise<void> {
     if (!runId) throw new Error('There is no review in progress.');
     const edit = await this.lookup(runId, filePath);
     if (!edit) throw new Error(`Run ${runId} proposes no change to ${filePath}.`);
     const active = vscode.window.activeTextEditor;
     const personIsEditing = active !== undefined && parseReviewUri(active.document.uri) === null && active.document.uri.scheme === 'file';
+    const place = diffPlacement(personIsEditing, Date.now() - this.personTypedAt);
     const label = edit.type === 'CREATE' ? 'new file' : edit.type === 'DELETE' ? 'deleted' : 'proposed';
     await vscode.commands.executeCommand(
       'vscode.diff',
       reviewUri('original', runId, filePath),
       reviewUri('proposed', runId, filePath),
       `${filePath} (Ironbees: original ↔ ${label})`,
-      { preview: true, preserveFocus: true, viewColumn: personIsEditing ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active },
+      { preview: true, preserveFocus: place.preserveFocus, viewColumn: place.beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active },
     );
   }
 

@@ -4,12 +4,13 @@
 // the account for the coder gives each rejected hunk its own reason.
 
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { startFakeAnthropic, toolUse } from '../../support/fake-anthropic';
 import type { FakeAnthropic } from '../../support/fake-anthropic';
 import type { HunkRef } from '../../../src/extension/commands';
 import { reviewUri } from '../../../src/extension/review/review-uris';
-import { SOURCE, TARGET, eventually, ironbees, readWorkspaceFile, stopUsingFakeModel, useFakeModel } from './helpers';
+import { SOURCE, TARGET, eventually, ironbees, readWorkspaceFile, stopUsingFakeModel, useFakeModel, workspaceRoot } from './helpers';
 
 const NOTES = 'src/Calculator/Notes.cs';
 const PLAN = {
@@ -40,6 +41,11 @@ describe('per-hunk and per-file review (real SDK against a fake Messages API)', 
   });
 
   after(async () => {
+    // Close what this suite opened: the person's file and the review diff opened again.
+    const opened = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => (tab.input instanceof vscode.TabInputText && tab.input.uri.path.endsWith(SOURCE)) || (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'ironbees-proposed'));
+    await vscode.window.tabGroups.close(opened);
     await stopUsingFakeModel();
     await fake.close();
   });
@@ -53,6 +59,8 @@ describe('per-hunk and per-file review (real SDK against a fake Messages API)', 
       toolUse('submit_changes', { summary: 'Fixed Divide, tidied Add, added notes.' }),
     );
     const { controller, review } = await ironbees();
+    // The person has the file open (not typing in it).
+    const personEditor = await vscode.window.showTextDocument(vscode.Uri.file(join(workspaceRoot(), SOURCE)), { preview: false });
     const first = await controller.start('Fix Divide', TARGET);
     await controller.waitFor(['WAIT_PLAN_APPROVAL']);
     await vscode.commands.executeCommand('ironbees.approvePlan');
@@ -60,6 +68,12 @@ describe('per-hunk and per-file review (real SDK against a fake Messages API)', 
     assert.equal(atDiffs.currentNode, 'WAIT_DIFF_APPROVAL', JSON.stringify(atDiffs.metadata));
     assert.deepEqual(atDiffs.codeDiffs.map((d) => d.filePath).sort(), [NOTES, SOURCE].sort());
     assert.equal(review.review?.hunks(SOURCE).length, 2);
+    // The diff opens beside the person's editor, in the active group: VS Code shows an editor
+    // group's title actions (the review's ✓ / ✕) only in the active one.
+    const isDiff = (tab: vscode.Tab): boolean => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'ironbees-proposed';
+    const diffGroup = await eventually('the diff open', () => vscode.window.tabGroups.all.find((group) => group.tabs.some(isDiff)));
+    assert.notEqual(diffGroup.viewColumn, personEditor.viewColumn);
+    assert.equal(vscode.window.tabGroups.activeTabGroup.viewColumn, diffGroup.viewColumn);
 
     // Each hunk's lens sits on its first changed line (Add on line 5, the return on line 18), not on
     // the hunk header three context lines above it.
@@ -94,5 +108,16 @@ describe('per-hunk and per-file review (real SDK against a fake Messages API)', 
     assert.equal(readWorkspaceFile(NOTES), null, 'the rejected file was not created');
     await vscode.commands.executeCommand('ironbees.revertRun', first.stateId);
     await eventually('the original back', () => readWorkspaceFile(SOURCE) === original);
+
+    // Typing in their file, the person keeps the focus: a diff opens beside it without taking the
+    // active group (its review actions then show once the person clicks into it).
+    await vscode.window.showTextDocument(personEditor.document, { viewColumn: personEditor.viewColumn, preserveFocus: false });
+    await vscode.commands.executeCommand('type', { text: ' ' });
+    await vscode.commands.executeCommand('undo');
+    await review.openDiff(SOURCE, first.stateId);
+    const besideTyping = await eventually('the diff open again', () => vscode.window.tabGroups.all.find((group) => group.tabs.some(isDiff)));
+    assert.notEqual(besideTyping.viewColumn, personEditor.viewColumn);
+    assert.equal(vscode.window.tabGroups.activeTabGroup.viewColumn, personEditor.viewColumn);
+    assert.equal(personEditor.document.isDirty, false);
   });
 });
