@@ -7,50 +7,33 @@
 // planner's turns from the timeline. Every step leaves a screenshot in test-results/.
 
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
-import { agentWebview, launchBrowser, repoRoot, shot, startCodeServer, statusBarItem, waitForWorkbench, type RunningCodeServer } from '../support/e2e';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { agentWebview, shot, statusBarItem } from '../support/e2e';
+import { DOTNET_STEP_MS, UI_STEP_MS, openDemoWorkbench, waitForPlan, type DemoWorkbench } from '../support/e2e/agent-run';
 
 const REQUEST = 'Fix the failing Calculator test';
 /** The file the demo run edits, relative to the workspace. */
 const EDITED_FILE = 'src/Calculator/Calculator.cs';
 /** The review's editor-title actions, by how their labels start (VS Code appends the key binding). */
 const REVIEW_ACTIONS = ['Accept File', 'Reject File', 'Next Change (Hunk)', 'Accept All Changes', 'Reject All Changes…'];
-const VSIX = join(repoRoot, 'dist', 'ironbees.vsix');
-/** A step that runs real `dotnet build`/`dotnet test` of the fixture (baseline, validation) on 2 cores. */
-const DOTNET_STEP_MS = 240_000;
-/** A step that only waits for the workbench or the panel to react. */
-const UI_STEP_MS = 60_000;
 
 describe('e2e: Ironbees in code-server', function () {
   this.timeout(900_000);
-  let server: RunningCodeServer | undefined;
-  let browser: Browser | undefined;
+  let workbench: DemoWorkbench | undefined;
   let page: Page;
 
   before(async function () {
-    ensureVsix();
-    server = await startCodeServer({
-      vsixPath: VSIX,
-      workspace: join(repoRoot, 'test', 'fixtures', 'calculator'),
-      settings: { 'ironbees.demoModel': true },
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(server.url);
-    await waitForWorkbench(page);
+    workbench = await openDemoWorkbench();
+    page = workbench.page;
   });
 
   afterEach(async function () {
     // A failure is much easier to understand with a picture of the screen it happened on.
-    if (this.currentTest?.state === 'failed' && browser) await shot(page, 'failure').catch(() => undefined);
+    if (this.currentTest?.state === 'failed' && workbench) await shot(page, 'failure').catch(() => undefined);
   });
 
   after(async function () {
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
+    await workbench?.close();
   });
 
   it('runs the agent from the command palette to a green status bar', async function () {
@@ -76,7 +59,7 @@ describe('e2e: Ironbees in code-server', function () {
     await shot(page, '02b-activity');
 
     // 3b. The plan appears in the side panel; the activity that led to it stays above it.
-    await waitForPlanOrPickTarget(page, panel);
+    await waitForPlan(page, panel);
     const lines = await panel.getByTestId('activity-tool').allInnerTexts();
     assert.ok(lines.some((line) => /^read src\/Calculator\/Calculator\.cs lines 1–\d+ of \d+$/.test(line.trim())), `the file read is shown: ${lines.join(' | ')}`);
     assert.equal(lines.at(-1)?.trim(), 'submitted the plan');
@@ -217,11 +200,6 @@ async function paletteOffers(page: Page, title: string): Promise<boolean> {
 }
 
 /** Packages the extension when the test runs on its own (run-tests.mjs packages before this stage). */
-function ensureVsix(): void {
-  if (existsSync(VSIX)) return;
-  const result = spawnSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: 'inherit', timeout: 300_000 });
-  if (result.status !== 0 || !existsSync(VSIX)) throw new Error(`npm run package did not produce ${VSIX}`);
-}
 
 /**
  * Waits for the first tool line of the planner's activity and asserts that the plan was not shown
@@ -280,18 +258,3 @@ async function probeFirstActivity(panel: FrameLocator): Promise<FirstActivity | 
   return frame.evaluate(FIRST_ACTIVITY_PROBE).then((record) => record as FirstActivity | null, () => null);
 }
 
-/**
- * Waits for the plan; a workspace with several solutions first asks which one to build (quick
- * pick), and the first offered is taken, so the test does not depend on the fixture's layout.
- */
-async function waitForPlanOrPickTarget(page: Page, panel: FrameLocator): Promise<void> {
-  const plan = panel.getByTestId('plan');
-  const pick = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first();
-  const deadline = Date.now() + DOTNET_STEP_MS;
-  while (Date.now() < deadline) {
-    if (await plan.isVisible().catch(() => false)) return;
-    if (await pick.isVisible().catch(() => false)) await page.keyboard.press('Enter');
-    await page.waitForTimeout(500);
-  }
-  throw new Error(`the plan did not appear in the side panel within ${DOTNET_STEP_MS / 1000} s`);
-}

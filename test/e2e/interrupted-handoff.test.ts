@@ -8,9 +8,9 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { launchBrowser, repoRoot, runCommand, shot, startCodeServer, statusBarItem, waitForWorkbench, type RunningCodeServer } from '../support/e2e';
-import { DOTNET_STEP_MS, UI_STEP_MS, VSIX, ensurePackaged, startAgentRun, waitForPlan, webviewShowing } from '../support/e2e/agent-run';
+import type { FrameLocator, Page } from 'playwright-core';
+import { runCommand, shot, statusBarItem, waitForWorkbench } from '../support/e2e';
+import { DOTNET_STEP_MS, UI_STEP_MS, openDemoWorkbench, startAgentRun, waitForPlan, webviewShowing, type DemoWorkbench } from '../support/e2e/agent-run';
 
 const REQUEST = 'Fix the failing Calculator test';
 /** What the panel's root shows once it has connected (with or without a run). */
@@ -18,30 +18,20 @@ const PANEL = 'main.panel';
 
 describe('e2e: an interrupted run in code-server', function () {
   this.timeout(900_000);
-  let server: RunningCodeServer | undefined;
-  let browser: Browser | undefined;
+  let workbench: DemoWorkbench | undefined;
   let page: Page;
 
   before(async function () {
-    ensurePackaged();
-    server = await startCodeServer({
-      vsixPath: VSIX,
-      workspace: join(repoRoot, 'test', 'fixtures', 'calculator'),
-      settings: { 'ironbees.demoModel': true },
-    });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(server.url);
-    await waitForWorkbench(page);
+    workbench = await openDemoWorkbench();
+    page = workbench.page;
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && browser) await shot(page, 'failure-interrupted').catch(() => undefined);
+    if (this.currentTest?.state === 'failed' && workbench) await shot(page, 'failure-interrupted').catch(() => undefined);
   });
 
   after(async function () {
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
+    await workbench?.close();
   });
 
   it('shows a reloaded run as Interrupted and Paused, opens its HANDOFF.md, and resumes it to success', async function () {
@@ -50,7 +40,7 @@ describe('e2e: an interrupted run in code-server', function () {
     let panel = await webviewShowing(page, PANEL);
     await waitForPlan(page, panel);
     await panel.getByTestId('approve-plan').waitFor({ state: 'visible', timeout: UI_STEP_MS });
-    const runId = onlyRunId(server!.workspace);
+    const runId = onlyRunId(workbench!.server.workspace);
 
     // 2. The window reloads: a new page, a new extension host that follows no run.
     const reloaded = page.waitForEvent('load', { timeout: UI_STEP_MS });

@@ -4,9 +4,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { launchBrowser } from '../vscode/browser';
 import { repoRoot } from '../vscode/paths';
-import { runCommand } from './page';
+import { startCodeServer, type RunningCodeServer } from './code-server';
+import { runCommand, waitForWorkbench } from './page';
 
 export const VSIX = join(repoRoot, 'dist', 'ironbees.vsix');
 /** A step that runs real `dotnet build`/`dotnet test` of the fixture (baseline, validation) on 2 cores. */
@@ -19,6 +21,40 @@ export function ensurePackaged(): void {
   if (existsSync(VSIX)) return;
   const result = spawnSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: 'inherit', timeout: 300_000 });
   if (result.status !== 0 || !existsSync(VSIX)) throw new Error(`npm run package did not produce ${VSIX}`);
+}
+
+/** code-server serving a copy of the Calculator fixture with the packaged .vsix and the demo model, in chromium. */
+export interface DemoWorkbench {
+  server: RunningCodeServer;
+  browser: Browser;
+  page: Page;
+  /** Closes the browser and stops code-server (never throws: it runs in `after`). */
+  close(): Promise<void>;
+}
+
+/** Packages if needed, starts code-server on the Calculator fixture and opens its workbench in chromium. */
+export async function openDemoWorkbench(): Promise<DemoWorkbench> {
+  ensurePackaged();
+  const server = await startCodeServer({
+    vsixPath: VSIX,
+    workspace: join(repoRoot, 'test', 'fixtures', 'calculator'),
+    settings: { 'ironbees.demoModel': true },
+  });
+  let browser: Browser | undefined;
+  const close = async (): Promise<void> => {
+    await browser?.close().catch(() => undefined);
+    await server.stop();
+  };
+  try {
+    browser = await launchBrowser();
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(server.url);
+    await waitForWorkbench(page);
+    return { server, browser, page, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
 
 /** Ironbees: Run Agent from the palette, with `request` typed into the input box it opens. */
