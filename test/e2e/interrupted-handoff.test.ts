@@ -95,8 +95,9 @@ describe('e2e: an interrupted run in code-server', function () {
 });
 
 /** The id of the one run in the served workspace copy (`.ironbees/runs/<id>/`). */
+/** The one run's id (runs/ also holds `.open-applies/`, the index of unfinished edit applies). */
 function onlyRunId(workspace: string): string {
-  const runs = readdirSync(join(workspace, '.ironbees', 'runs'), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  const runs = readdirSync(join(workspace, '.ironbees', 'runs'), { withFileTypes: true }).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'));
   assert.equal(runs.length, 1, `one run in the workspace: ${runs.map((r) => r.name).join(', ')}`);
   return runs[0].name;
 }
