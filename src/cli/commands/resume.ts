@@ -40,7 +40,7 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
   });
   if (demo) announceDemo(ctx);
   try {
-    return await driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
+    return await driveRun({ io: ctx.io, colors: ctx.colors, lines: ctx.lines, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
       runtime.orchestrator.resume(args.runId, signal),
     );
   } finally {

@@ -76,7 +76,7 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
   // The run builds what was found now, even if another solution appears in the workspace later.
   const context = workflowContextFor(args, runtime.target ?? target);
   try {
-    return await driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
+    return await driveRun({ io: ctx.io, colors: ctx.colors, lines: ctx.lines, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
       runtime.orchestrator.execute(args.request, context, signal),
     );
   } finally {
