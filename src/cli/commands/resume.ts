@@ -36,6 +36,7 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
     ...(started?.provider ? { provider: started.provider } : {}),
     ...(started?.model ? { model: started.model } : {}),
     ...(started?.fallback ? { fallback: started.fallback } : {}),
+    ...(started?.minCallIntervalMs ? { minCallIntervalMs: started.minCallIntervalMs } : {}),
     ...(started?.target ? { engineTarget: started.target } : {}),
   });
   if (demo) announceDemo(ctx);

@@ -37,6 +37,7 @@ export function workflowContextFor(args: RunArgs, target: string | undefined): W
     ...(args.contextFiles?.length ? { contextFiles: args.contextFiles } : {}),
     ...(args.budget ? { budget: args.budget } : {}),
     ...(args.fallback ? { fallback: args.fallback } : {}),
+    ...(args.minCallIntervalMs ? { minCallIntervalMs: args.minCallIntervalMs } : {}),
   };
 }
 
