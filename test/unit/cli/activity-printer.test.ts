@@ -26,8 +26,8 @@ function printer(level: ActivityLevel, isTTY: boolean, columns?: number): { prin
 }
 
 const start: ActivityEvent = { kind: 'turn_start', runId: 'r', agent: 'planner', turn: 1 };
-const text = (words: string): ActivityEvent => ({ kind: 'text', runId: 'r', agent: 'planner', turn: 1, text: words });
-const end = (words: string): ActivityEvent => ({ kind: 'turn_end', runId: 'r', agent: 'planner', turn: 1, text: words, usage, durationMs: 1500 });
+const text = (words: string, turn = 1): ActivityEvent => ({ kind: 'text', runId: 'r', agent: 'planner', turn, text: words });
+const end = (words: string, turn = 1): ActivityEvent => ({ kind: 'turn_end', runId: 'r', agent: 'planner', turn, text: words, usage, durationMs: 1500 });
 const tool: ActivityEvent = { kind: 'tool', runId: 'r', agent: 'planner', turn: 1, tool: 'read_file', line: 'read src/A.cs lines 1–20 of 20', ok: true };
 const TURN_LINE = '  planner turn 1: 1,200 in / 40 out tokens · $0.0042 (1.5 s)\n';
 
@@ -108,11 +108,11 @@ describe('ActivityPrinter: the model\'s words on stderr as they arrive', () => {
     const { print, lines, writes } = printer('verbose', false);
     print.print(start);
     print.print(end('One.\nTwo.'));
-    print.print({ ...start, turn: 2 });
-    print.print({ ...text('Half a '), turn: 2 });
+    print.print({ kind: 'turn_start', runId: 'r', agent: 'planner', turn: 2 });
+    print.print(text('Half a ', 2));
     lines.line('warning: slow');
-    print.print({ ...text('sentence. '), turn: 2 });
-    print.print({ ...end('Half a sentence.'), turn: 2 });
+    print.print(text('sentence. ', 2));
+    print.print(end('Half a sentence.', 2));
     assert.deepEqual(writes, [
       '  planner › One.\n  planner › Two.',
       '\n',
