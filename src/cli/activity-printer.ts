@@ -30,6 +30,8 @@ type TurnEvent<K extends ActivityEvent['kind']> = Extract<ActivityEvent, { kind:
 
 export class ActivityPrinter {
   private turn: Turn | null = null;
+  /** The run's usage, told while a turn's words stream (before its turn_end): printed after its turn line. */
+  private heldUsage: ActivityEvent | null = null;
 
   constructor(
     private readonly out: StderrLines,
@@ -53,8 +55,11 @@ export class ActivityPrinter {
       case 'tool':
         this.lines({ ...event, line: oneLine(event.line) });
         return;
-      default:
-        this.lines(event);
+      case 'usage':
+        // The orchestrator tells the run's cost before the turn's end: not in the middle of its words.
+        if (this.turn) this.heldUsage = event;
+        else this.lines(event);
+        return;
     }
   }
 
@@ -63,6 +68,7 @@ export class ActivityPrinter {
     this.out.endOpen();
     this.out.clearLive();
     this.turn = null;
+    this.printHeldUsage();
   }
 
   private onText(event: TurnEvent<'text'>): void {
@@ -92,10 +98,17 @@ export class ActivityPrinter {
       this.writeWords(turn.agent, turn.pending + text.slice(indexAfterNonBlank(text, turn.streamedChars)));
       this.out.endOpen();
       this.lines({ ...event, text: '' });
-      return;
+    } else {
+      this.out.clearLive();
+      this.lines({ ...event, text });
     }
-    this.out.clearLive();
-    this.lines({ ...event, text });
+    this.printHeldUsage();
+  }
+
+  private printHeldUsage(): void {
+    const usage = this.heldUsage;
+    this.heldUsage = null;
+    if (usage) this.lines(usage);
   }
 
   private lines(event: ActivityEvent): void {

@@ -90,6 +90,8 @@ describe('ActivityPrinter: the model\'s words on stderr as they arrive', () => {
       print.print(start);
       print.print(text('Looking at Div'));
       print.print(text('ide.\n\nIt mult'));
+      // The orchestrator tells the run's cost before the turn's end: it waits for the turn line.
+      print.print({ kind: 'usage', runId: 'r', usage });
       // Words after the last text event are only in turn_end's whole text.
       print.print(end('Looking at Divide.\n\nIt multiplies instead of dividing.'));
       print.print(tool);
@@ -99,6 +101,7 @@ describe('ActivityPrinter: the model\'s words on stderr as they arrive', () => {
         'multiplies instead of dividing.',
         '\n',
         TURN_LINE,
+        '  run so far: 1,200 in / 40 out tokens · $0.0042\n',
         '  planner · read src/A.cs lines 1–20 of 20\n',
       ]);
     });
