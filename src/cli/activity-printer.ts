@@ -6,6 +6,7 @@
 // Words are written whole, so the redactor always sees a secret in one piece.
 
 import type { ActivityEvent } from '../core/activity';
+import { redact } from '../core/redact';
 import type { ActivityLevel } from './args';
 import { activityLines } from './render/activity';
 import { displayWidth, lastCells, terminalSafe } from './render/terminal-text';
@@ -18,11 +19,11 @@ const LIVE_TAIL_CHARS = 2000;
 interface Turn {
   agent: string;
   turn: number;
-  /** normal: the turn's newest words on one line, for the live line. */
+  /** normal: the turn's newest whole words on one line, for the live line. */
   tail: string;
   /** verbose: non-blank characters already streamed, to find where turn_end's whole text goes on. */
   streamedChars: number;
-  /** verbose: the unfinished last word, held until the next blank or the turn's end. */
+  /** The unfinished last word, held until the next blank or the turn's end. */
   pending: string;
 }
 
@@ -72,21 +73,24 @@ export class ActivityPrinter {
   }
 
   private onText(event: TurnEvent<'text'>): void {
+    if (this.level === 'normal' && !this.out.isTerminal) return;
     const turn = this.current(event.agent, event.turn);
     const text = terminalSafe(event.text);
+    turn.streamedChars += nonBlankChars(text);
+    // Whole words only: half a key is never on screen, waiting for the half that would mask it.
+    const words = turn.pending + text;
+    const end = wordsEnd(words);
+    turn.pending = words.slice(end);
+    if (end === 0) return;
     if (this.level === 'verbose') {
-      turn.streamedChars += nonBlankChars(text);
-      const words = turn.pending + text;
-      const end = wordsEnd(words);
-      turn.pending = words.slice(end);
       this.writeWords(turn.agent, words.slice(0, end));
       return;
     }
-    if (!this.out.isTerminal) return;
-    turn.tail = `${turn.tail}${text}`.replace(/\s+/g, ' ').slice(-LIVE_TAIL_CHARS);
+    turn.tail = `${turn.tail}${words.slice(0, end)}`.replace(/\s+/g, ' ').slice(-LIVE_TAIL_CHARS);
     const prefix = `  ${turn.agent} › `;
-    // One cell short of the width: a line that fills it exactly makes some terminals wrap.
-    this.out.showLive(`${prefix}${lastCells(turn.tail.trimStart(), this.out.columns - 1 - displayWidth(prefix))}`);
+    // Masked before it is cut, so a key is masked whole; one cell short of the width, as a line
+    // that fills it exactly makes some terminals wrap.
+    this.out.showLive(`${prefix}${lastCells(redact(turn.tail.trim()), this.out.columns - 1 - displayWidth(prefix))}`);
   }
 
   private onTurnEnd(event: TurnEvent<'turn_end'>): void {

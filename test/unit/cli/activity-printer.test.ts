@@ -35,8 +35,8 @@ describe('ActivityPrinter: the model\'s words on stderr as they arrive', () => {
   it('normal on a terminal: one live line redrawn in place, its newest words cut to the width, folded when the turn ends', () => {
     const { print, writes } = printer('normal', true, 40);
     print.print(start);
-    print.print(text('Let me look'));
-    print.print(text(' at Divide\nfirst, then'));
+    print.print(text('Let me look '));
+    print.print(text('at Divide\nfirst, then the'));
     print.print(end('Let me look at Divide\nfirst, then the tests.'));
     print.print(tool);
     assert.deepEqual(writes, [
@@ -52,9 +52,9 @@ describe('ActivityPrinter: the model\'s words on stderr as they arrive', () => {
   it('normal on a terminal: a line written mid-turn goes above the live line, which is drawn again; close erases it', () => {
     const { print, lines, writes } = printer('normal', true, 80);
     print.print(start);
-    print.print(text('Thinking about it'));
+    print.print(text('Thinking about it '));
     lines.line('warning: rate limited, retrying');
-    print.print(text(' more'));
+    print.print(text('more '));
     print.close();
     assert.deepEqual(writes, [
       '  planner › Thinking about it',
@@ -69,10 +69,18 @@ describe('ActivityPrinter: the model\'s words on stderr as they arrive', () => {
   it('normal on a terminal: escape sequences and controls from the model never reach the terminal; wide characters count two cells', () => {
     const { print, writes } = printer('normal', true, 20);
     print.print(start);
-    print.print(text('\x1b[2J\x1b[31m日本語です\x07'));
-    print.print(text('日本語'));
+    print.print(text('\x1b[2J\x1b[31m日本語です\x07 '));
+    print.print(text('日本語 '));
     // 20 - 1 - 12 = 7 cells: `…` and the newest three wide characters.
     assert.deepEqual(writes, ['  planner › …語です', `${ERASE}  planner › …日本語`]);
+  });
+
+  it('normal on a terminal: whole words only, so a key streamed in pieces is never on screen unmasked', () => {
+    const { print, writes } = printer('normal', true, 80);
+    print.print(start);
+    print.print(text('the key sk-ant-abc'));
+    print.print(text('defghij is here'));
+    assert.deepEqual(writes, ['  planner › the key', `${ERASE}  planner › the key [redacted] is`]);
   });
 
   it('normal off a terminal: nothing while the words stream, only the folded line at the turn\'s end', () => {
