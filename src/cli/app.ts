@@ -15,6 +15,7 @@ import { traceCommand } from './commands/trace';
 import type { CommandContext } from './commands/context';
 import { ExitCode, UsageError, exitCodeForError } from './exit-codes';
 import type { CliIo } from './terminal';
+import { StderrLines } from './stderr-lines';
 import { colorsFor, createStderrLogger, writeLine } from './terminal';
 import { usageText } from './usage';
 import type { CliDeps } from './wiring';
@@ -27,10 +28,12 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
   // The credential values in the environment are masked in everything the CLI prints or writes.
   registerCredentialValues(io.env);
   const colors = colorsFor(io.stderr, io.env);
+  const lines = new StderrLines(io.stderr);
   const ctx: CommandContext = {
     io,
     colors,
-    logger: createStderrLogger(io.stderr, io.env, colors),
+    lines,
+    logger: createStderrLogger(io.stderr, io.env, colors, (text) => lines.line(text)),
     deps: { ...defaultCliDeps, ...deps },
   };
   try {

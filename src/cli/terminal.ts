@@ -38,15 +38,23 @@ export function writeLine(stream: NodeJS.WritableStream, text = ''): void {
   stream.write(`${redact(text)}\n`);
 }
 
-/** Debug lines only with IRONBEES_DEBUG set: the progress lines already say what happens. */
-export function createStderrLogger(stderr: NodeJS.WritableStream, env: NodeJS.ProcessEnv, colors: Colors): Logger {
+/**
+ * Debug lines only with IRONBEES_DEBUG set: the progress lines already say what happens. `line`
+ * writes one whole line (the CLI passes its StderrLines, which keeps a live line whole).
+ */
+export function createStderrLogger(
+  stderr: NodeJS.WritableStream,
+  env: NodeJS.ProcessEnv,
+  colors: Colors,
+  line: (text: string) => void = (text) => writeLine(stderr, text),
+): Logger {
   const debug = Boolean(env.IRONBEES_DEBUG);
   return {
     debug: (message) => {
-      if (debug) writeLine(stderr, colors.dim(`debug: ${message}`));
+      if (debug) line(colors.dim(`debug: ${message}`));
     },
-    info: (message) => writeLine(stderr, message),
-    warn: (message) => writeLine(stderr, colors.yellow(`warning: ${message}`)),
-    error: (message) => writeLine(stderr, colors.red(`error: ${message}`)),
+    info: (message) => line(message),
+    warn: (message) => line(colors.yellow(`warning: ${message}`)),
+    error: (message) => line(colors.red(`error: ${message}`)),
   };
 }

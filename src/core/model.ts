@@ -214,6 +214,8 @@ export interface WorkflowContext {
   target?: string;
   /** Where model calls go when the primary provider is out (--fallback-provider, --fallback-model). */
   fallback?: { provider: 'anthropic' | 'openai'; model: string };
+  /** The least time between two model calls, in ms (--min-call-interval): a resume keeps the pace. */
+  minCallIntervalMs?: number;
   /** Per-run budgets (--max-cost, --max-tokens, --max-minutes); reaching one escalates. None when absent. */
   budget?: { maxCostUsd?: number; maxTokens?: number; maxMinutes?: number };
   /** Files whose text every agent gets as instructions, beside AGENTS.md (--context, "ironbees.contextFiles"). */

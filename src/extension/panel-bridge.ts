@@ -8,6 +8,7 @@ import type { ExtensionMessage, WebviewMessage, WebviewMessageType } from '../sh
 import type { IronbeesActions } from './actions';
 import { Disposable } from './lifecycle';
 import { modelInfoMessage } from './model-info';
+import { apiKeyStatusText } from './provider-settings';
 import type { ReviewController } from './review/review-controller';
 import type { RunController } from './run-controller';
 import type { ApiKeyStore } from './secrets';
@@ -192,11 +193,13 @@ export class PanelBridge extends Disposable {
 
   private async settingsMessage(): Promise<ExtensionMessage> {
     const settings = this.deps.settings();
+    const hasKey = settings.demoModel || (await this.deps.apiKeys.has());
     return {
       type: 'settings',
       maxIterations: settings.maxIterations,
       model: settings.demoModel ? 'scripted demo model' : settings.model || 'agent default',
-      hasApiKey: settings.demoModel || (await this.deps.apiKeys.has()),
+      hasApiKey: hasKey,
+      keyStatus: apiKeyStatusText(settings.provider, hasKey, settings.demoModel),
     };
   }
 }

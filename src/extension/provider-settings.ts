@@ -96,6 +96,13 @@ export function noFallbackKeyMessage(provider: ProviderName): string {
   return `No API key for the fallback provider ${providerLabel(provider)} (setting "ironbees.fallback.provider"). ${fix}; or clear "ironbees.fallback.provider".`;
 }
 
+/** What the panel's status line says of the key (its tooltip), naming the provider the settings choose. */
+export function apiKeyStatusText(provider: ProviderName, hasKey: boolean, demoModel: boolean): string {
+  if (demoModel) return 'The scripted demo model answers: no API key needed';
+  const label = providerLabel(provider);
+  return hasKey ? `${label} API key set` : `No ${label} API key: run "Ironbees: Set API Key" and choose ${label}`;
+}
+
 /** `OpenAI-compatible · qwen2.5-coder:7b`, for the status bar's tooltip and the panel. */
 export function providerModelText(provider: ProviderName, model: string): string {
   return `${providerLabel(provider)} · ${model || 'each agent\u2019s model'}`;

@@ -150,7 +150,14 @@ export type ExtensionMessage =
     }
   | { type: 'review'; runId: string; files: FileReview[] }
   | { type: 'history'; runs: RunSummary[] }
-  | { type: 'settings'; maxIterations: number; model: string; hasApiKey: boolean }
+  | {
+      type: 'settings';
+      maxIterations: number;
+      model: string;
+      hasApiKey: boolean;
+      /** The key's state naming the configured provider (`OpenAI-compatible API key set`). Additive. */
+      keyStatus?: string;
+    }
   | {
       type: 'modelInfo';
       /** The run whose own provider and model these are; null when they are what the settings choose for the next run. */

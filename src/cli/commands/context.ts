@@ -3,6 +3,7 @@
 import * as fs from 'node:fs/promises';
 import type { Logger } from '../../core/host';
 import { ConfigurationError } from '../../core/errors';
+import type { StderrLines } from '../stderr-lines';
 import type { CliIo, Colors } from '../terminal';
 import type { CliDeps } from '../wiring';
 
@@ -10,6 +11,8 @@ export interface CommandContext {
   io: CliIo;
   /** For stderr: progress, prompts, diffs. */
   colors: Colors;
+  /** stderr line by line, shared by the logger and the live activity (a live line stays whole). */
+  lines: StderrLines;
   logger: Logger;
   deps: CliDeps;
 }

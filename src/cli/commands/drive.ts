@@ -14,9 +14,10 @@ import { describeTransition } from '../render/state';
 import { approveEveryTool, askToolDecision } from '../tool-approvals';
 import type { ToolApprovalRelay } from '../tool-approvals';
 import type { CliIo, Colors } from '../terminal';
-import { isTty, writeLine } from '../terminal';
-import { activityLines } from '../render/activity';
+import { isTty } from '../terminal';
+import { ActivityPrinter } from '../activity-printer';
 import type { ActivityLevel } from '../args';
+import { StderrLines } from '../stderr-lines';
 
 export interface DriveOptions {
   yes: boolean;
@@ -33,6 +34,8 @@ export interface DriveContext {
   orchestrator: Orchestrator;
   /** Given to the orchestrator when it was built; answered here while the run is followed. */
   toolApprovals?: ToolApprovalRelay;
+  /** stderr as the logger writes it too, so a warning never tears the live line (one made when absent). */
+  lines?: StderrLines;
 }
 
 const GATES: readonly string[] = nodesOfKind('gate');
@@ -48,7 +51,8 @@ export async function driveRun(
   start: (signal: AbortSignal) => AsyncIterable<CodingState>,
 ): Promise<number> {
   const { io, colors, orchestrator } = ctx;
-  const err = (text: string): void => writeLine(io.stderr, text);
+  const lines = ctx.lines ?? new StderrLines(io.stderr);
+  const err = (text: string): void => lines.line(text);
   const controller = new AbortController();
   let interrupted = false;
 
@@ -65,7 +69,7 @@ export async function driveRun(
     controller.abort();
   }
   const unsubscribe = io.onInterrupt?.(interrupt) ?? ((): void => undefined);
-  const stopActivity = followActivity(ctx, options);
+  const stopActivity = followActivity(ctx, options, lines);
   const gateIo = { prompter, show: err, colors };
   const detachToolApprovals = ctx.toolApprovals?.attach(options.yes ? approveEveryTool : (request) => askToolDecision(gateIo, request)) ?? ((): void => undefined);
 
@@ -112,16 +116,16 @@ export async function driveRun(
 }
 
 /** Prints the orchestrator's live activity on stderr while the run is followed; returns the stop. */
-function followActivity(ctx: DriveContext, options: DriveOptions): () => void {
+function followActivity(ctx: DriveContext, options: DriveOptions, lines: StderrLines): () => void {
   const level = options.activity ?? 'normal';
   if (level === 'quiet' || !ctx.orchestrator.onActivity) return () => undefined;
-  return ctx.orchestrator.onActivity((event) => {
-    if (options.activityJson) {
-      writeLine(ctx.io.stderr, JSON.stringify(event));
-      return;
-    }
-    for (const line of activityLines(event, level, ctx.colors)) writeLine(ctx.io.stderr, line);
-  });
+  if (options.activityJson) return ctx.orchestrator.onActivity((event) => lines.line(JSON.stringify(event)));
+  const printer = new ActivityPrinter(lines, level, ctx.colors);
+  const unsubscribe = ctx.orchestrator.onActivity((event) => printer.print(event));
+  return () => {
+    unsubscribe();
+    printer.close();
+  };
 }
 
 function finish(

@@ -36,11 +36,12 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
     ...(started?.provider ? { provider: started.provider } : {}),
     ...(started?.model ? { model: started.model } : {}),
     ...(started?.fallback ? { fallback: started.fallback } : {}),
+    ...(started?.minCallIntervalMs ? { minCallIntervalMs: started.minCallIntervalMs } : {}),
     ...(started?.target ? { engineTarget: started.target } : {}),
   });
   if (demo) announceDemo(ctx);
   try {
-    return await driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
+    return await driveRun({ io: ctx.io, colors: ctx.colors, lines: ctx.lines, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
       runtime.orchestrator.resume(args.runId, signal),
     );
   } finally {

@@ -37,6 +37,7 @@ export function workflowContextFor(args: RunArgs, target: string | undefined): W
     ...(args.contextFiles?.length ? { contextFiles: args.contextFiles } : {}),
     ...(args.budget ? { budget: args.budget } : {}),
     ...(args.fallback ? { fallback: args.fallback } : {}),
+    ...(args.minCallIntervalMs ? { minCallIntervalMs: args.minCallIntervalMs } : {}),
   };
 }
 
@@ -76,7 +77,7 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
   // The run builds what was found now, even if another solution appears in the workspace later.
   const context = workflowContextFor(args, runtime.target ?? target);
   try {
-    return await driveRun({ io: ctx.io, colors: ctx.colors, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
+    return await driveRun({ io: ctx.io, colors: ctx.colors, lines: ctx.lines, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
       runtime.orchestrator.execute(args.request, context, signal),
     );
   } finally {

@@ -1,6 +1,7 @@
 // The live activity (core/activity.ts) as compact stderr lines. `--activity quiet` prints none;
 // `normal` (the default) a line per tool call and each model turn's words folded to one line;
 // `verbose` the turn's words in full, what each model call cost and the run's cost so far.
+// The words as they stream (a live line, or word by word) are activity-printer.ts's.
 // `--activity-json` prints every event as one JSON line instead (stderr: stdout stays one
 // CodingState per line).
 
@@ -25,7 +26,7 @@ export function activityLines(event: ActivityEvent, level: ActivityLevel, colors
     case 'usage':
       return level === 'verbose' ? [colors.dim(`  run so far: ${formatUsage(event.usage)}`)] : [];
     default:
-      // Streamed words are for the panel; a terminal gets each turn's words once, at its end.
+      // Streamed words are laid out as they arrive by activity-printer.ts, not as whole lines.
       return [];
   }
 }

@@ -20,14 +20,23 @@ const EVENTS: ActivityEvent[] = [
   { kind: 'tool', runId: 'run-1', agent: 'planner', turn: 1, tool: 'read_file', line: 'read src/A.cs lines 1–3 of 3', ok: true },
 ];
 
+/** A streamed reply: pieces that cut words in two, and words after the last piece only in turn_end. */
+const STREAMED: ActivityEvent[] = [
+  { kind: 'turn_start', runId: 'run-1', agent: 'planner', turn: 1 },
+  { kind: 'text', runId: 'run-1', agent: 'planner', turn: 1, text: 'Divide multi' },
+  { kind: 'text', runId: 'run-1', agent: 'planner', turn: 1, text: 'plies.\nI will fix the oper' },
+  { kind: 'turn_end', runId: 'run-1', agent: 'planner', turn: 1, text: 'Divide multiplies.\nI will fix the operator.', usage: { ...EMPTY_USAGE, inputTokens: 10, outputTokens: 2 }, durationMs: 5 },
+  { kind: 'tool', runId: 'run-1', agent: 'planner', turn: 1, tool: 'submit_plan', line: 'submitted the plan', ok: true },
+];
+
 /** A fake orchestrator that tells its listeners the events while it plans. */
 class ActiveOrchestrator extends FakeOrchestrator {
   private readonly listeners = new Set<ActivityListener>();
-  constructor() {
+  constructor(events: ActivityEvent[] = EVENTS) {
     super(async function* () {
       yield makeState({ currentNode: 'INIT' });
       yield makeState({ currentNode: 'PLAN' });
-      for (const event of EVENTS) for (const listener of active.listeners) listener(event);
+      for (const event of events) for (const listener of active.listeners) listener(event);
       yield makeState({ currentNode: 'SUCCESS' });
     });
     // eslint-disable-next-line @typescript-eslint/no-this-alias
@@ -48,7 +57,10 @@ describe('ironbees run: the live activity on stderr', () => {
   afterEach(async () => fs.rm(workspace, { recursive: true, force: true }));
 
   async function run(...flags: string[]): Promise<{ err: string[]; out: string; orchestrator: ActiveOrchestrator }> {
-    const orchestrator = new ActiveOrchestrator();
+    return runWith(new ActiveOrchestrator(), ...flags);
+  }
+
+  async function runWith(orchestrator: ActiveOrchestrator, ...flags: string[]): Promise<{ err: string[]; out: string; orchestrator: ActiveOrchestrator }> {
     const deps: Partial<CliDeps> = { createRuntime: async (options) => ({ host: fsHost(options.workspaceRoot), orchestrator }), createHost: (root) => fsHost(root) };
     const io = testIo(null, workspace);
     assert.equal(await runCli(['run', 'x', '-w', workspace, '--yes', ...flags], io, deps), 0, io.err());
@@ -66,5 +78,18 @@ describe('ironbees run: the live activity on stderr', () => {
     const { err, out } = await run('--activity-json', '--json');
     assert.deepEqual(err.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as unknown), EVENTS);
     for (const line of out.trim().split('\n')) assert.equal(typeof (JSON.parse(line) as { currentNode: unknown }).currentNode, 'string');
+  });
+
+  it('verbose: a streamed reply\'s words, in order, before the turn\'s line; then the tool line', async () => {
+    const { err } = await runWith(new ActiveOrchestrator(STREAMED), '--activity', 'verbose');
+    const from = err.indexOf('  planner › Divide multiplies.');
+    assert.deepEqual(err.slice(from, from + 4), [
+      '  planner › Divide multiplies.',
+      '  planner › I will fix the operator.',
+      '  planner turn 1: 10 in / 2 out tokens · $0.0000 (0.0 s)',
+      '  planner · submitted the plan',
+    ]);
+    // Each word once: what streamed is not printed again at the turn's end.
+    assert.equal(err.filter((line) => line.includes('multiplies')).length, 1, err.join('\n'));
   });
 });

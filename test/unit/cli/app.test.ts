@@ -277,6 +277,23 @@ describe('runCli', () => {
       assert.equal(runtimeCalls[0].engineTarget, 'src/B/B.slnx');
     });
 
+    it('--min-call-interval is kept with the run, and resume paces the model calls the same without the flag', async () => {
+      const started = new FakeOrchestrator(async function* () {
+        yield makeState({ currentNode: 'SUCCESS' });
+      });
+      assert.equal(await runCli(['run', 'Pace it', '-w', workspace, '--yes', '--min-call-interval', '2.5'], testIo(null, workspace), depsWith(started)), 0);
+      assert.equal(started.context?.minCallIntervalMs, 2500);
+      assert.equal(runtimeCalls[0].minCallIntervalMs, 2500);
+
+      // What the run kept (its machine's workflow context) is what resume builds the runtime with.
+      await persistRun('run-4', { currentNode: 'WAIT_PLAN_APPROVAL' }, { context: { workflow: started.context } });
+      const resumed = new FakeOrchestrator(async function* () {
+        yield makeState({ currentNode: 'SUCCESS' });
+      });
+      assert.equal(await runCli(['resume', 'run-4', '--yes'], testIo(null, workspace), depsWith(resumed)), 0);
+      assert.equal(runtimeCalls[1].minCallIntervalMs, 2500);
+    });
+
     it('resume of a run that already ended says so, with its exit code, building nothing', async () => {
       await persistRun('run-3', { currentNode: 'FAILED' });
       const io = testIo(null, workspace);

@@ -57,7 +57,7 @@ function summary(runId: string): RunSummary {
   return { runId } as unknown as RunSummary;
 }
 
-function setup(): { bridge: PanelBridge; controller: FakeController; calls: string[]; posted: ExtensionMessage[]; warnings: string[]; gate: ReadyGate<ExtensionMessage> } {
+function setup(settings: Partial<IronbeesSettings> = { maxIterations: 5, model: '', demoModel: true }): { bridge: PanelBridge; controller: FakeController; calls: string[]; posted: ExtensionMessage[]; warnings: string[]; gate: ReadyGate<ExtensionMessage> } {
   const controller = new FakeController();
   const calls: string[] = [];
   const record =
@@ -87,7 +87,7 @@ function setup(): { bridge: PanelBridge; controller: FakeController; calls: stri
     review: review as unknown as ReviewController,
     actions: actions as unknown as IronbeesActions,
     apiKeys: { has: async () => true } as unknown as ApiKeyStore,
-    settings: () => ({ maxIterations: 5, model: '', demoModel: true }) as IronbeesSettings,
+    settings: () => settings as IronbeesSettings,
     logger,
   });
   const posted: ExtensionMessage[] = [];
@@ -206,6 +206,17 @@ describe('PanelBridge: the provider and model the panel names (modelInfo)', () =
       { type: 'modelInfo', runId: null, text: 'the scripted demo model', fallback: null },
       { type: 'modelInfo', runId: null, text: 'the scripted demo model', fallback: null },
     ]);
+  });
+});
+
+describe('PanelBridge: the settings the panel shows', () => {
+  it('the key\'s tooltip names the provider configured (OpenAI-compatible), not Anthropic', async () => {
+    const { posted, gate, bridge } = setup({ maxIterations: 5, model: 'gpt-4.1', demoModel: false, provider: 'openai' });
+    await gate.open(() => bridge.snapshot());
+    assert.deepEqual(
+      posted.filter((m) => m.type === 'settings'),
+      [{ type: 'settings', maxIterations: 5, model: 'gpt-4.1', hasApiKey: true, keyStatus: 'OpenAI-compatible API key set' }],
+    );
   });
 });
 

@@ -35,7 +35,9 @@ describe('webview panel state', () => {
     let state = reducePanel(INITIAL_PANEL_STATE, { type: 'history', runs: [summary] });
     state = reducePanel(state, { type: 'settings', maxIterations: 7, model: 'claude-x', hasApiKey: false });
     assert.deepEqual(state.history, [summary]);
-    assert.deepEqual(state.settings, { maxIterations: 7, model: 'claude-x', hasApiKey: false });
+    assert.deepEqual(state.settings, { maxIterations: 7, model: 'claude-x', hasApiKey: false, keyStatus: 'No API key: run "Ironbees: Set API Key"' });
+    state = reducePanel(state, { type: 'settings', maxIterations: 7, model: 'gpt-x', hasApiKey: true, keyStatus: 'OpenAI-compatible API key set' });
+    assert.equal(state.settings?.keyStatus, 'OpenAI-compatible API key set');
   });
 
   it('keeps only the latest banners and dismisses one by id', () => {

@@ -20,6 +20,8 @@ export interface PanelSettings {
   maxIterations: number;
   model: string;
   hasApiKey: boolean;
+  /** The key's state in words, naming the configured provider (the status line's tooltip). */
+  keyStatus: string;
 }
 
 export interface PanelState {
@@ -89,7 +91,13 @@ export function reducePanel(state: PanelState, action: ExtensionMessage | PanelA
     case 'settings':
       return {
         ...state,
-        settings: { maxIterations: action.maxIterations, model: action.model, hasApiKey: action.hasApiKey },
+        settings: {
+          maxIterations: action.maxIterations,
+          model: action.model,
+          hasApiKey: action.hasApiKey,
+          // An extension that does not say which provider: no provider is named rather than a wrong one.
+          keyStatus: action.keyStatus ?? (action.hasApiKey ? 'API key set' : 'No API key: run "Ironbees: Set API Key"'),
+        },
       };
     case 'modelInfo':
       return { ...state, modelInfo: { runId: action.runId, text: action.text, fallback: action.fallback } };

@@ -15,7 +15,11 @@ const CHECKS: Record<ExtensionMessageType, (m: Fields) => boolean> = {
     (m.run === null || isRunLike(m.run)),
   review: (m) => typeof m.runId === 'string' && Array.isArray(m.files) && m.files.every(isFileReviewLike),
   history: (m) => Array.isArray(m.runs) && m.runs.every((r) => isObject(r) && typeof r.runId === 'string'),
-  settings: (m) => typeof m.maxIterations === 'number' && typeof m.model === 'string' && typeof m.hasApiKey === 'boolean',
+  settings: (m) =>
+    typeof m.maxIterations === 'number' &&
+    typeof m.model === 'string' &&
+    typeof m.hasApiKey === 'boolean' &&
+    (m.keyStatus === undefined || typeof m.keyStatus === 'string'),
   modelInfo: (m) => (m.runId === null || typeof m.runId === 'string') && typeof m.text === 'string' && (m.fallback === null || typeof m.fallback === 'string'),
   error: (m) => typeof m.message === 'string',
   notice: (m) => typeof m.message === 'string',

@@ -1,0 +1,49 @@
+// Text from the model made safe and sized for a terminal line. The model's words may carry escape
+// sequences or control characters (echoed from a file, or on purpose): they are removed, so they
+// can neither move the cursor nor recolour the person's terminal. Widths count what a terminal
+// draws: one cell for most characters, two for East Asian wide ones and emoji, none for marks that
+// combine with the character before (Intl.Segmenter keeps them with it).
+
+import { stripVTControlCharacters } from 'node:util';
+
+/** C0 and C1 controls but newline (kept for the caller to lay out lines) and tab (made a space). */
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Wide in a terminal: Hangul Jamo, CJK, Hangul syllables, compatibility ideographs, full-width forms, emoji. */
+const WIDE = /^(?:[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]|\p{Extended_Pictographic})/u;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** `text` without escape sequences and control characters; tabs become spaces, newlines stay. */
+export function terminalSafe(text: string): string {
+  return stripVTControlCharacters(text).replace(/\t/g, ' ').replace(CONTROLS, '');
+}
+
+/** The cells `text` (already terminal-safe, one line) takes. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const { segment } of graphemes.segment(text)) width += cellsOf(segment);
+  return width;
+}
+
+/**
+ * The end of `text` that fits in `width` cells, led by `…` when something was cut: the newest words
+ * of a turn, for a live line that shows what the model is saying now.
+ */
+export function lastCells(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (displayWidth(text) <= width) return text;
+  const parts = Array.from(graphemes.segment(text), ({ segment }) => segment);
+  let used = 1; // the ellipsis
+  let start = parts.length;
+  while (start > 0 && used + cellsOf(parts[start - 1]) <= width) {
+    start -= 1;
+    used += cellsOf(parts[start]);
+  }
+  return `…${parts.slice(start).join('')}`;
+}
+
+function cellsOf(grapheme: string): number {
+  return WIDE.test(grapheme) ? 2 : 1;
+}
