@@ -57,7 +57,7 @@ function summary(runId: string): RunSummary {
   return { runId } as unknown as RunSummary;
 }
 
-function setup(): { bridge: PanelBridge; controller: FakeController; calls: string[]; posted: ExtensionMessage[]; warnings: string[]; gate: ReadyGate<ExtensionMessage> } {
+function setup(settings: Partial<IronbeesSettings> = {}): { bridge: PanelBridge; controller: FakeController; calls: string[]; posted: ExtensionMessage[]; warnings: string[]; gate: ReadyGate<ExtensionMessage> } {
   const controller = new FakeController();
   const calls: string[] = [];
   const record =
@@ -87,7 +87,7 @@ function setup(): { bridge: PanelBridge; controller: FakeController; calls: stri
     review: review as unknown as ReviewController,
     actions: actions as unknown as IronbeesActions,
     apiKeys: { has: async () => true } as unknown as ApiKeyStore,
-    settings: () => ({ maxIterations: 5, model: '', demoModel: true }) as IronbeesSettings,
+    settings: () => ({ maxIterations: 5, provider: 'anthropic', model: '', demoModel: true, fallback: null, ...settings }) as IronbeesSettings,
     logger,
   });
   const posted: ExtensionMessage[] = [];
@@ -207,6 +207,27 @@ describe('PanelBridge: the provider and model the panel names (modelInfo)', () =
       { type: 'modelInfo', runId: null, text: 'the scripted demo model', fallback: null },
     ]);
   });
+});
+
+describe('PanelBridge: the status line names the provider and model, never "agent default"', () => {
+  for (const [settings, model] of [
+    [{ demoModel: false, model: '' }, 'Anthropic \u00b7 each agent\u2019s model'],
+    [{ demoModel: false, provider: 'openai', model: 'gpt-4.1' }, 'OpenAI-compatible \u00b7 gpt-4.1'],
+    [{ demoModel: true }, 'the scripted demo model'],
+  ] as const) {
+    it(`says "${model}" for ${JSON.stringify(settings)}`, async () => {
+      const { posted, gate, bridge } = setup(settings);
+      await gate.open(() => bridge.snapshot());
+      await bridge.settingsChanged();
+      assert.deepEqual(
+        posted.filter((m) => m.type === 'settings'),
+        [
+          { type: 'settings', maxIterations: 5, model, hasApiKey: true },
+          { type: 'settings', maxIterations: 5, model, hasApiKey: true },
+        ],
+      );
+    });
+  }
 });
 
 describe('PanelBridge: no secret value reaches the panel', () => {

@@ -78,7 +78,7 @@ function StatusLine({ state }: { state: PanelState }): ReactNode {
       <Icon name={state.busy ? 'loading' : node === 'SUCCESS' ? 'pass' : node === 'FAILED' ? 'error' : 'hubot'} spin={state.busy} />
       <span data-testid="status">{state.connected ? state.statusText || 'Ironbees' : 'Connecting…'}</span>
       {state.settings ? (
-        <span className="muted settings-line" title={state.settings.hasApiKey ? 'Anthropic API key set' : 'No API key: run "Ironbees: Set API Key"'}>
+        <span className="muted settings-line" title={state.settings.hasApiKey ? 'The provider and model the next run uses' : 'No API key: run "Ironbees: Set API Key"'}>
           {state.settings.model}
           {state.settings.hasApiKey ? '' : ' · no API key'}
         </span>
