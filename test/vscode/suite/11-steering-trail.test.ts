@@ -12,12 +12,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CodingState } from '../../../src/core/model';
 import { steeringTrail } from '../../../webview-ui/src/state/steering';
-import { endingNote, runTimeline } from '../../../webview-ui/src/state/timeline';
+import { conflictNote, endingNote, runTimeline } from '../../../webview-ui/src/state/timeline';
+import { reviewUri } from '../../../src/extension/review/review-uris';
 import { testChange, validationView } from '../../../webview-ui/src/state/validation';
 import { modelLine } from '../../../webview-ui/src/state/run-info';
 import { httpError, startFakeAnthropic, toolUse } from '../../support/fake-anthropic';
 import type { FakeAnthropic } from '../../support/fake-anthropic';
-import { SOURCE, TARGET, eventually, ironbees, readWorkspaceBytes, setSetting, setUserSetting, stopUsingFakeModel, useFakeModel, workspaceRoot } from './helpers';
+import { SOURCE, TARGET, eventually, ironbees, readWorkspaceBytes, reviewDiffTabs, setSetting, setUserSetting, stopUsingFakeModel, useFakeModel, workspaceRoot } from './helpers';
 import { capturePanelMessages } from './panel-messages';
 import type { PanelCapture } from './panel-messages';
 
@@ -84,6 +85,7 @@ describe('the steering trail, before → after and the real reason in the panel 
     fake.enqueue(toolUse('submit_plan', PLAN_ADD));
     const started = await controller.start('Fix the failing Divide test', TARGET);
     await controller.waitFor(['WAIT_PLAN_APPROVAL', 'FAILED'], 240_000);
+    let reverted = false;
     try {
       // Rejected with feedback: a different plan (version 2)…
       fake.enqueue(toolUse('submit_plan', PLAN_DIVIDE));
@@ -106,7 +108,7 @@ describe('the steering trail, before → after and the real reason in the panel 
       await vscode.commands.executeCommand('ironbees.approvePlan');
       const handedOver = await controller.waitFor(['WAIT_HUMAN', 'SUCCESS', 'FAILED'], 240_000);
       assert.equal(handedOver.currentNode, 'WAIT_HUMAN', JSON.stringify(handedOver.metadata.error ?? null));
-      const atHandoff = validationView(await panel.runAt('WAIT_HUMAN', 1));
+      const atHandoff = validationView(await panel.runAt(started.stateId, 'WAIT_HUMAN', 1));
       assert.deepEqual(
         atHandoff?.failures.map((f) => [f.testName, testChange(f)]).sort(),
         [
@@ -121,7 +123,7 @@ describe('the steering trail, before → after and the real reason in the panel 
       await actions.continueRun('Leave Add as it was', 1);
       const done = await eventually('the second attempt to end', () => controller.state?.iterationCount === 2 && ['SUCCESS', 'FAILED', 'WAIT_HUMAN'].includes(controller.state.currentNode) && controller.state, 240_000);
       assert.equal(done.currentNode, 'SUCCESS', JSON.stringify(done.metadata.error ?? done.testResult?.failures ?? null));
-      const shown = await panel.runAt('SUCCESS', 2);
+      const shown = await panel.runAt(started.stateId, 'SUCCESS', 2);
       const trail = steeringTrail(shown);
       assert.deepEqual(trail?.attempts, [
         { iteration: 1, outcome: 'applied', files: [SOURCE], summary: 'Made Add subtract.', feedback: null },
@@ -136,9 +138,23 @@ describe('the steering trail, before → after and the real reason in the panel 
       assert.equal(modelLine(panel.lastModelInfo(started.stateId)), `Anthropic · ${MODEL}`);
       assert.equal(panel.lastSettings()?.model, `Anthropic · ${MODEL}`);
       assert.deepEqual([...new Set(fake.requests.map((r) => r.body.model))], [MODEL]);
+
+      // Reverted, the timeline's ending says so instead of "Success".
+      await vscode.commands.executeCommand('ironbees.revertRun', started.stateId);
+      reverted = true;
+      const revertedRun = await eventually('the panel to be sent the reverted run', () => {
+        const run = panel.lastRun();
+        return run?.stateId === started.stateId && typeof run.metadata.revertedAt === 'string' && run;
+      });
+      assert.deepEqual(runTimeline(revertedRun).at(-1), {
+        node: 'SUCCESS',
+        label: 'Reverted',
+        status: 'reverted',
+        note: 'Success, then reverted: every file the run changed has its original content back',
+      });
     } finally {
       if (controller.isLive) await controller.cancel().catch(() => undefined);
-      await vscode.commands.executeCommand('ironbees.revertRun', started.stateId);
+      if (!reverted) await vscode.commands.executeCommand('ironbees.revertRun', started.stateId);
       await vscode.commands.executeCommand('notifications.clearAll');
     }
     assert.deepEqual(readWorkspaceBytes(SOURCE), original, 'restored byte for byte');
@@ -168,7 +184,7 @@ describe('the steering trail, before → after and the real reason in the panel 
       runId = started.stateId;
       const failed = await controller.waitFor(['FAILED', 'SUCCESS', 'WAIT_HUMAN', 'CANCELLED'], 240_000);
       assert.equal(failed.currentNode, 'FAILED');
-      const shown = await panel.runAt('FAILED', 2);
+      const shown = await panel.runAt(runId, 'FAILED', 2);
       assert.equal(shown.metadata.endedDuring, 'CODE');
       assert.equal(endingNote(shown), 'Failed during Code: The API rejected the request (400) (the API said: prompt is too long: 250000 tokens > 200000 maximum).');
       assert.deepEqual(
@@ -201,7 +217,73 @@ describe('the steering trail, before → after and the real reason in the panel 
     }
     assert.deepEqual(readWorkspaceBytes(SOURCE), original);
   });
+
+  it('a file the person changed under review is proposed again on their version, not FAILED; the review actions go when the run ends; cancelled, the timeline says where', async () => {
+    await setUserSetting('approval.plan', 'never');
+    await setUserSetting('approval.diffs', 'always');
+    await setSetting('maxIterations', 2);
+    const { controller, review } = await ironbees();
+    fake.enqueue(toolUse('submit_plan', PLAN_DIVIDE), edit(SOURCE, 'return a * b;', 'return a / b;'), toolUse('submit_changes', { summary: 'Divide divides.' }));
+    const started = await controller.start('Fix the failing Divide test', TARGET);
+    const personal = `// Kept by the person.\n${original?.toString('utf8') ?? ''}`;
+    try {
+      const first = await controller.waitFor(['WAIT_DIFF_APPROVAL', 'FAILED', 'SUCCESS'], 240_000);
+      assert.equal(first.currentNode, 'WAIT_DIFF_APPROVAL', JSON.stringify(first.metadata.error ?? null));
+      assert.deepEqual(await acceptLensLines(started.stateId), [17], 'the hunk\u2019s Accept is offered while the review is pending');
+
+      // The person saves their own change to the file under review, then accepts the proposal.
+      fs.writeFileSync(path.join(workspaceRoot(), SOURCE), personal);
+      fake.enqueue(edit(SOURCE, 'return a * b;', 'return a / b;'), toolUse('submit_changes', { summary: 'Divide divides, on your version.' }));
+      await vscode.commands.executeCommand('ironbees.acceptAll');
+      const reproposing = await panel.runAt(started.stateId, 'CODE', 2, 60_000);
+      const trace = JSON.stringify(panel.messages.flatMap((m) => (m.type === 'state' && m.run ? [[m.run.currentNode, m.run.iterationCount, m.run.metadata.editConflict ?? null, m.run.metadata.error ?? null]] : [])));
+      assert.equal(conflictNote(reproposing), `${SOURCE} changed while under review: nothing was written over your version; the agent proposes again on top of it.`, trace);
+      assert.deepEqual(steeringTrail(reproposing)?.attempts, [
+        { iteration: 1, outcome: 'not applied', files: [SOURCE], summary: 'Divide divides.', feedback: `${SOURCE} changed on disk under review` },
+      ]);
+
+      const second = await panel.runAt(started.stateId, 'WAIT_DIFF_APPROVAL', 2, 240_000);
+      assert.deepEqual(
+        second.codeDiffs.map((d) => [d.filePath, d.originalContent, d.newContent]),
+        [[SOURCE, personal, personal.replace('return a * b;', 'return a / b;')]],
+        'proposed again against the person\u2019s version',
+      );
+      assert.equal(readWorkspaceBytes(SOURCE)?.toString('utf8'), personal, 'nothing was written over it');
+
+      await vscode.commands.executeCommand('ironbees.cancelRun');
+      const cancelled = await panel.runAt(started.stateId, 'CANCELLED', 2);
+      assert.equal(endingNote(cancelled), 'Cancelled during Review changes.');
+      assert.deepEqual(
+        runTimeline(cancelled).map((e) => [e.node, e.status]),
+        [
+          ['INIT', 'done'],
+          ['PLAN', 'done'],
+          ['WAIT_PLAN_APPROVAL', 'done'],
+          ['CODE', 'done'],
+          ['WAIT_DIFF_APPROVAL', 'stopped'],
+          ['VALIDATE', 'todo'],
+          ['DECIDE', 'todo'],
+          ['CANCELLED', 'stopped'],
+        ],
+      );
+      // The run ended: no review to act on, its diff tabs (and their ✓/✕) closed, no Accept lens.
+      await eventually('the review tabs to close', () => reviewDiffTabs().length === 0);
+      assert.equal(review.review, null);
+      assert.deepEqual(await acceptLensLines(started.stateId), []);
+    } finally {
+      if (controller.isLive) await controller.cancel().catch(() => undefined);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      fs.writeFileSync(path.join(workspaceRoot(), SOURCE), original ?? '');
+    }
+  });
 });
+
+/** The lines of the proposed side of SOURCE that carry an "Accept" lens for run `runId`. */
+async function acceptLensLines(runId: string): Promise<number[]> {
+  const proposed = await vscode.workspace.openTextDocument(reviewUri('proposed', runId, SOURCE));
+  const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', proposed.uri);
+  return lenses.filter((lens) => lens.command?.command === 'ironbees.acceptHunk').map((lens) => lens.range.start.line);
+}
 
 /** Waits until the planner's version `n` is at the plan gate. */
 async function planVersion(controller: Awaited<ReturnType<typeof ironbees>>['controller'], n: number): Promise<CodingState> {

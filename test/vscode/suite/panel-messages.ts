@@ -12,8 +12,8 @@ export interface PanelCapture {
   readonly messages: readonly ExtensionMessage[];
   /** The run of the last `state` message (null before any). */
   lastRun(): CodingState | null;
-  /** Waits for a `state` message whose run is at `node` with `iteration` iterations, and returns that run. */
-  runAt(node: WorkflowNode, iteration: number, timeoutMs?: number): Promise<CodingState>;
+  /** Waits for a `state` message whose run is `runId` at `node` with `iteration` iterations, and returns that run. */
+  runAt(runId: string, node: WorkflowNode, iteration: number, timeoutMs?: number): Promise<CodingState>;
   /** The last `modelInfo` message about run `runId`. */
   lastModelInfo(runId: string): Omit<Of<'modelInfo'>, 'type'> | null;
   lastSettings(): Of<'settings'> | null;
@@ -35,10 +35,10 @@ export async function capturePanelMessages(): Promise<PanelCapture> {
   return {
     messages,
     lastRun: () => last('state')?.run ?? null,
-    runAt: (node, iteration, timeoutMs = 20_000) =>
+    runAt: (runId, node, iteration, timeoutMs = 20_000) =>
       eventually(
-        `the panel to be sent the run at ${node} (iteration ${iteration})`,
-        () => last('state', (m) => m.run?.currentNode === node && m.run.iterationCount === iteration)?.run,
+        `the panel to be sent run ${runId} at ${node} (iteration ${iteration})`,
+        () => last('state', (m) => m.run?.stateId === runId && m.run.currentNode === node && m.run.iterationCount === iteration)?.run,
         timeoutMs,
       ),
     lastModelInfo: (runId) => last('modelInfo', (m) => m.runId === runId),
