@@ -160,7 +160,7 @@ describe('the steering trail, before → after and the real reason in the panel 
     assert.deepEqual(readWorkspaceBytes(SOURCE), original, 'restored byte for byte');
   });
 
-  it('a failed run says its real reason; the timeline marks FAILED and the failed baseline, ticks only steps reached; build errors are new or pre-existing', async () => {
+  it('a failed run says its real reason; the timeline marks FAILED and the failed baseline, ticks only steps reached (not the skipped plan gate); build errors are new or pre-existing', async () => {
     // A build that already fails before any edit: one error the agent did not make.
     const broken = path.join(workspaceRoot(), 'src/Calculator/Broken.cs');
     const brokenRel = 'src/Calculator/Broken.cs';
@@ -192,7 +192,7 @@ describe('the steering trail, before → after and the real reason in the panel 
         [
           ['INIT', 'failed'],
           ['PLAN', 'done'],
-          ['WAIT_PLAN_APPROVAL', 'done'],
+          ['WAIT_PLAN_APPROVAL', 'skipped'],
           ['CODE', 'failed'],
           ['WAIT_DIFF_APPROVAL', 'todo'],
           ['VALIDATE', 'todo'],
@@ -258,7 +258,7 @@ describe('the steering trail, before → after and the real reason in the panel 
         [
           ['INIT', 'done'],
           ['PLAN', 'done'],
-          ['WAIT_PLAN_APPROVAL', 'done'],
+          ['WAIT_PLAN_APPROVAL', 'skipped'],
           ['CODE', 'done'],
           ['WAIT_DIFF_APPROVAL', 'stopped'],
           ['VALIDATE', 'todo'],
