@@ -4,7 +4,10 @@
 // feedback that made it, "unchanged" when the planner returned the rejected plan, each attempt's
 // coder summary, the person's guidance kept after Continue), before → after for every test (fixed,
 // still failing, newly failing) and build error (new, pre-existing), the real reason of a failed
-// run with a timeline that marks FAILED and ticks only the steps reached, and the provider and model.
+// run with a timeline that marks FAILED and ticks only the steps reached (a gate the approval
+// settings skipped reads "skipped"), Reverted and Cancelled in the timeline, a file the person
+// changed under review proposed again on their version, the review actions gone once the run ends,
+// and the provider and model (never "agent default").
 
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
