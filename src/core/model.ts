@@ -102,6 +102,11 @@ export interface TestResult {
   resultsFile?: string;
   /** The failures compared with the baseline: new, baseline failures still failing, baseline failures now passing. */
   split?: { new: number; still: number; fixed: number };
+  /**
+   * True when only the tests that failed last time were run (failing-first) and one still failed:
+   * the other tests were not run, so the counts are of those alone. Absent: every test in scope ran.
+   */
+  onlyLastFailures?: true;
 }
 
 /** Failures a saved list shows plus those it left out: the number to say "… and N more" from. */

@@ -28,6 +28,14 @@ function runChoice(run: CodingState): { provider: ProviderName; model: string; f
   };
 }
 
+/**
+ * The status line's words for the model the next run uses: the same as the model section's, so the
+ * panel never says "agent default" where it can name the provider and model (issue 14).
+ */
+export function nextRunModelText(settings: IronbeesSettings): string {
+  return modelInfoMessage(null, settings).text;
+}
+
 export function modelInfoMessage(run: CodingState | null, settings: IronbeesSettings): ModelInfoMessage {
   const recorded = run ? runChoice(run) : null;
   if (run && recorded) {

@@ -7,7 +7,7 @@ import { redactDeep } from '../core/redact';
 import type { ExtensionMessage, WebviewMessage, WebviewMessageType } from '../shared/protocol';
 import type { IronbeesActions } from './actions';
 import { Disposable } from './lifecycle';
-import { modelInfoMessage } from './model-info';
+import { modelInfoMessage, nextRunModelText } from './model-info';
 import { apiKeyStatusText } from './provider-settings';
 import type { ReviewController } from './review/review-controller';
 import type { RunController } from './run-controller';
@@ -197,7 +197,7 @@ export class PanelBridge extends Disposable {
     return {
       type: 'settings',
       maxIterations: settings.maxIterations,
-      model: settings.demoModel ? 'scripted demo model' : settings.model || 'agent default',
+      model: nextRunModelText(settings),
       hasApiKey: hasKey,
       keyStatus: apiKeyStatusText(settings.provider, hasKey, settings.demoModel),
     };

@@ -39,6 +39,7 @@ export function renderTests(test: TestResult, colors: Colors): string[] {
   const verdict = test.success ? colors.green('passed') : colors.red('failing');
   const counts = `${test.passed}/${test.total} passed, ${test.failed} failed, ${test.skipped} skipped`;
   const lines = [`  tests ${verdict}: ${counts} (${seconds(test.durationMs)})${test.timedOut ? colors.red(' — stopped at its time limit') : ''}`];
+  if (test.onlyLastFailures) lines.push(colors.dim('    only the tests that failed last time were run, and they still fail: the other tests were not run this time'));
   for (const f of test.failures.slice(0, MAX_LISTED)) {
     const firstLine = f.message.split('\n')[0].trim();
     const already = f.preExisting ? colors.dim(' (already failing before the run)') : '';

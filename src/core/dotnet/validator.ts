@@ -225,7 +225,8 @@ export async function validate(options: ValidateOptions): Promise<ValidationOutc
   const toleratedFailures = comparison.preExistingFailures.filter((name) => known.has(name));
   return {
     build,
-    test: comparison.test,
+    // Said in the result, not only in the event log: the panel must not read "Total 1" as all the tests.
+    test: firstVerdict ? { ...comparison.test, onlyLastFailures: true } : comparison.test,
     passed: comparison.test.failed === 0 || onlyToleratedFailures(comparison.test, toleratedFailures),
     newBuildErrors,
     newTestFailures: comparison.newTestFailures,

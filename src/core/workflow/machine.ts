@@ -10,9 +10,10 @@ import { EMPTY_USAGE, addUsage } from '../model';
 import type { ErrorContext, ExecutionPlan, IterationRecord, Usage } from '../model';
 import { OrchestratorError, errorMessage } from '../errors';
 import { applyFileDecisions, describeRejectedDiffs } from './diff-decisions';
-import { attemptWithSummary, editedPlanVersions, newPlanVersion, withGuidance } from './steering';
+import { attemptWithSummary, editedPlanVersions, newPlanVersion, withGateReached, withGuidance } from './steering';
 import { toCodingState } from './run-context';
 import type {
+  ApprovalGate,
   BaselineInput,
   CodeInput,
   CodeOutput,
@@ -90,6 +91,7 @@ export const runMachine = setup({
     })),
     assignPlanFeedback: assign((_, params: { feedback: string }) => ({ planFeedback: params.feedback })),
     assignEditedPlan: assign(({ context }, params: { plan?: ExecutionPlan }) => ({ plan: params.plan ?? context.plan, planApprovedByPerson: true, planVersions: editedPlanVersions(context, params.plan) })),
+    noteGateReached: assign(({ context }, params: { gate: ApprovalGate }) => ({ gatesReached: withGateReached(context, params.gate) })),
     startFirstIteration: assign(({ context }) => ({ iterationCount: Math.max(1, context.iterationCount) })),
     assignCode: assign(({ context }, params: CodeOutput) => ({
       codeDiffs: params.edits,
@@ -229,6 +231,7 @@ export const runMachine = setup({
       },
     },
     WAIT_PLAN_APPROVAL: {
+      entry: { type: 'noteGateReached', params: { gate: 'WAIT_PLAN_APPROVAL' } },
       on: {
         APPROVE: {
           target: 'CODE',
@@ -262,6 +265,7 @@ export const runMachine = setup({
       },
     },
     WAIT_DIFF_APPROVAL: {
+      entry: { type: 'noteGateReached', params: { gate: 'WAIT_DIFF_APPROVAL' } },
       on: {
         APPROVE: [
           {

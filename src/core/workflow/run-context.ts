@@ -83,9 +83,17 @@ export interface RunContext {
   planVersions?: PlanVersion[];
   /** The person's guidance at each escalation, kept after the run continues. Absent in runs persisted before. */
   guidanceGiven?: GuidanceGiven[];
+  /**
+   * The approval gates the run stopped at for the person, each once, in the order first reached (an
+   * approval setting of "never" skips a gate). Absent in runs persisted before.
+   */
+  gatesReached?: ApprovalGate[];
   /** Files the person changed under review, so the approved edits were not applied; the coder proposes again (edit-conflict.ts). */
   editConflict?: string[] | null;
 }
+
+/** The gates an approval setting can skip. */
+export type ApprovalGate = 'WAIT_PLAN_APPROVAL' | 'WAIT_DIFF_APPROVAL';
 
 /** A version of the plan and what made it (steering.ts keeps the list). */
 export interface PlanVersion {
@@ -251,6 +259,7 @@ export function initialContext(input: RunInput): RunContext {
     error: null,
     helpRequest: null,
     attempts: [],
+    gatesReached: [],
   };
 }
 
@@ -323,6 +332,8 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       guidanceGiven: context.guidanceGiven?.length ? context.guidanceGiven : undefined,
       // Additive: set while the coder proposes again over files the person changed under review.
       editConflict: context.editConflict?.length ? context.editConflict : undefined,
+      // Additive: so the panel's timeline does not tick a gate the approval settings skipped.
+      gatesReached: context.gatesReached,
     }),
   };
 }

@@ -6,7 +6,7 @@
 import type { ExecutionPlan, FileEdit } from '../model';
 import { attemptOf } from './handoff';
 import { planUnchangedAfterFeedback } from './plan-unchanged';
-import type { AttemptRecord, GuidanceGiven, PlanVersion, RunContext } from './run-context';
+import type { ApprovalGate, AttemptRecord, GuidanceGiven, PlanVersion, RunContext } from './run-context';
 
 /** The planner's new plan: whether it is the one the person rejected, unchanged, and the versions with it. */
 export function newPlanVersion(context: RunContext, next: { spec: string; plan: ExecutionPlan }): Pick<RunContext, 'planUnchangedAfterFeedback' | 'planVersions'> {
@@ -34,4 +34,10 @@ export function withGuidance(context: RunContext, iteration: number, guidance: s
 export function attemptWithSummary(context: RunContext, outcome: AttemptRecord['outcome'], edits: readonly FileEdit[], feedback?: string | null): AttemptRecord {
   const attempt = attemptOf(context.iterationCount, outcome, edits, feedback);
   return context.coderSummary.trim() ? { ...attempt, summary: context.coderSummary.trim() } : attempt;
+}
+
+/** The gates reached so far, plus this one (each once). Undefined stays undefined: a run persisted before did not keep them. */
+export function withGateReached(context: RunContext, gate: ApprovalGate): ApprovalGate[] | undefined {
+  const reached = context.gatesReached;
+  return reached === undefined || reached.includes(gate) ? reached : [...reached, gate];
 }

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import pc from 'picocolors';
 import { diffStat, renderDiff, renderEditSummary, renderFileEdit } from '../../../src/cli/render/diff';
 import { renderPlan } from '../../../src/cli/render/plan';
-import { describeTransition, formatUsage, renderEscalation } from '../../../src/cli/render/state';
+import { describeTransition, formatUsage, renderEscalation, renderTests } from '../../../src/cli/render/state';
 import { colorsFor } from '../../../src/cli/terminal';
 import { CREATE_EDIT, MODIFY_EDIT, PLAN, makeState } from './fixtures';
 
@@ -67,6 +67,16 @@ describe('cli rendering', () => {
     it('prints a step line with iteration and node', () => {
       const lines = describeTransition(null, makeState({ currentNode: 'VALIDATE', iterationCount: 2 }), plain);
       assert.deepEqual(lines, ['[2/5] VALIDATE building and testing…']);
+    });
+
+    it('says when only the tests that failed last time were run (failing-first), so 0/1 is not read as every test', () => {
+      const test = { success: false, total: 1, passed: 0, failed: 1, skipped: 0, failures: [{ testName: 'T.Add', message: 'Expected 3', stackTrace: '', preExisting: true }], durationMs: 400 };
+      assert.deepEqual(renderTests({ ...test, onlyLastFailures: true }, plain), [
+        '  tests failing: 0/1 passed, 1 failed, 0 skipped (0.4s)',
+        '    only the tests that failed last time were run, and they still fail: the other tests were not run this time',
+        '    ✗ T.Add (already failing before the run) — Expected 3',
+      ]);
+      assert.equal(renderTests(test, plain).length, 2, 'said only when it is so');
     });
 
     it('prints the baseline once, and the plan when it appears or changes', () => {

@@ -174,6 +174,7 @@ describe('validator (scripted dotnet)', () => {
     const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
     const tests = fake.calls.filter((call) => call.args[0] === 'test');
     assert.equal(tests.length, 1, 'only the failing-first round ran');
+    assert.equal(outcome.test?.onlyLastFailures, true, 'the result says the other tests were not run');
     const args = tests[0]?.args ?? [];
     assert.deepEqual(args.slice(args.indexOf('--filter'), args.indexOf('--filter') + 2), ['--filter', 'FullyQualifiedName=Reporting.Tests.ReportTests.Anchor']);
     assert.equal(outcome.passed, false);
@@ -186,6 +187,7 @@ describe('validator (scripted dotnet)', () => {
     const tolerated = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline, knownFailures: ['Reporting.Tests.ReportTests.Anchor(level: 2)'] });
     assert.deepEqual(fake.calls.filter((call) => call.args[0] === 'test').map((call) => call.args.includes('--filter')), [false, false]);
     assert.equal(tolerated.passed, true);
+    assert.equal(tolerated.test?.onlyLastFailures, undefined, 'every test ran');
   });
 
   it('runs each test project from the assembly its build printed (dotnet vstest, no second MSBuild evaluation), with the same results', async () => {

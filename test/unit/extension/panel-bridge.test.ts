@@ -57,7 +57,7 @@ function summary(runId: string): RunSummary {
   return { runId } as unknown as RunSummary;
 }
 
-function setup(settings: Partial<IronbeesSettings> = { maxIterations: 5, model: '', demoModel: true }): { bridge: PanelBridge; controller: FakeController; calls: string[]; posted: ExtensionMessage[]; warnings: string[]; gate: ReadyGate<ExtensionMessage> } {
+function setup(settings: Partial<IronbeesSettings> = {}): { bridge: PanelBridge; controller: FakeController; calls: string[]; posted: ExtensionMessage[]; warnings: string[]; gate: ReadyGate<ExtensionMessage> } {
   const controller = new FakeController();
   const calls: string[] = [];
   const record =
@@ -87,7 +87,7 @@ function setup(settings: Partial<IronbeesSettings> = { maxIterations: 5, model: 
     review: review as unknown as ReviewController,
     actions: actions as unknown as IronbeesActions,
     apiKeys: { has: async () => true } as unknown as ApiKeyStore,
-    settings: () => settings as IronbeesSettings,
+    settings: () => ({ maxIterations: 5, provider: 'anthropic', model: '', demoModel: true, fallback: null, ...settings }) as IronbeesSettings,
     logger,
   });
   const posted: ExtensionMessage[] = [];
@@ -215,9 +215,31 @@ describe('PanelBridge: the settings the panel shows', () => {
     await gate.open(() => bridge.snapshot());
     assert.deepEqual(
       posted.filter((m) => m.type === 'settings'),
-      [{ type: 'settings', maxIterations: 5, model: 'gpt-4.1', hasApiKey: true, keyStatus: 'OpenAI-compatible API key set' }],
+      [{ type: 'settings', maxIterations: 5, model: 'OpenAI-compatible \u00b7 gpt-4.1', hasApiKey: true, keyStatus: 'OpenAI-compatible API key set' }],
     );
   });
+});
+
+describe('PanelBridge: the status line names the provider and model, never "agent default"', () => {
+  for (const [settings, model] of [
+    [{ demoModel: false, model: '' }, 'Anthropic \u00b7 each agent\u2019s model'],
+    [{ demoModel: false, provider: 'openai', model: 'gpt-4.1' }, 'OpenAI-compatible \u00b7 gpt-4.1'],
+    [{ demoModel: true }, 'the scripted demo model'],
+  ] as const) {
+    const keyStatus = 'demoModel' in settings && settings.demoModel ? 'The scripted demo model answers: no API key needed' : 'provider' in settings ? 'OpenAI-compatible API key set' : 'Anthropic API key set';
+    it(`says "${model}" for ${JSON.stringify(settings)}`, async () => {
+      const { posted, gate, bridge } = setup(settings);
+      await gate.open(() => bridge.snapshot());
+      await bridge.settingsChanged();
+      assert.deepEqual(
+        posted.filter((m) => m.type === 'settings'),
+        [
+          { type: 'settings', maxIterations: 5, model, hasApiKey: true, keyStatus },
+          { type: 'settings', maxIterations: 5, model, hasApiKey: true, keyStatus },
+        ],
+      );
+    });
+  }
 });
 
 describe('PanelBridge: no secret value reaches the panel', () => {

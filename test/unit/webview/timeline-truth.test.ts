@@ -78,4 +78,23 @@ describe('webview timeline, as the run really went', () => {
     assert.equal(conflictNote(run), 'src/Calc.cs changed while under review: nothing was written over your version; the agent proposes again on top of it.');
     assert.equal(conflictNote(makeRun({ currentNode: 'CODE' })), null);
   });
+
+  it('does not tick an approval gate the run went past without asking (approval "never")', () => {
+    const skippedPlanGate = makeRun({ currentNode: 'CANCELLED', baseline: BASELINE, plan: SAMPLE_PLAN, metadata: { endedDuring: 'WAIT_DIFF_APPROVAL', gatesReached: ['WAIT_DIFF_APPROVAL'] } });
+    assert.deepEqual(statuses(skippedPlanGate), {
+      INIT: 'done',
+      PLAN: 'done',
+      WAIT_PLAN_APPROVAL: 'skipped',
+      CODE: 'done',
+      WAIT_DIFF_APPROVAL: 'stopped',
+      VALIDATE: 'todo',
+      DECIDE: 'todo',
+      CANCELLED: 'stopped',
+    });
+    assert.equal(runTimeline(skippedPlanGate)[2]?.note, 'Skipped: the approval settings let the run go on without asking you');
+    const neverAsked = statuses(makeRun({ currentNode: 'SUCCESS', baseline: BASELINE, metadata: { gatesReached: [] } }));
+    assert.deepEqual([neverAsked.WAIT_PLAN_APPROVAL, neverAsked.WAIT_DIFF_APPROVAL, neverAsked.VALIDATE], ['skipped', 'skipped', 'done']);
+    // A run persisted before the state kept its gates reads as it did.
+    assert.equal(statuses(makeRun({ currentNode: 'SUCCESS', baseline: BASELINE })).WAIT_PLAN_APPROVAL, 'done');
+  });
 });

@@ -33,7 +33,12 @@ describe('webview validation view', () => {
     assert.equal(view.buildOk, false);
     assert.equal(view.buildErrors.length, 1);
     assert.equal(view.warningCount, 1);
-    assert.deepEqual(view.tests, { total: 3, passed: 1, failed: 2, skipped: 0, ok: false });
+    assert.deepEqual(view.tests, { total: 3, passed: 1, failed: 2, skipped: 0, ok: false, onlyLastFailures: false });
+  });
+
+  it('says when only the tests that failed last time were run (failing-first), so "Total 1" is not read as every test', () => {
+    const view = validationView(makeRun({ testResult: { ...FAILED_TESTS, total: 1, passed: 0, failed: 1, onlyLastFailures: true } }));
+    assert.deepEqual(view?.tests, { total: 1, passed: 0, failed: 1, skipped: 0, ok: false, onlyLastFailures: true });
   });
 
   it('marks failures the baseline already had', () => {

@@ -52,4 +52,19 @@ describe('the steering trail', () => {
     assert.deepEqual(context.guidanceGiven, [{ iteration: 3, guidance: 'Look at Mul, not Add' }]);
     assert.deepEqual(toCodingState(context, 'CODE', 'now').metadata.guidanceGiven, [{ iteration: 3, guidance: 'Look at Mul, not Add' }]);
   });
+
+  it('records the approval gates the run stopped at, each once, so the timeline ticks no skipped gate', async () => {
+    const steps = new FakeSteps(true)
+      .script('captureBaseline', { output: baseline() })
+      .script('plan', { output: planOutput() })
+      .script('code', { output: codeOutput() }, { output: codeOutput() })
+      .script('validate', { output: failing(1) }, { output: failing(1) });
+    run = new MachineRun(steps, { maxIterations: 2, approval: { plan: 'never', diffs: 'always' } });
+    await run.reach('CODE');
+    assert.deepEqual(run.snapshot.context.gatesReached, [], 'the plan gate was skipped');
+    await run.sendAt('WAIT_DIFF_APPROVAL', { type: 'APPROVE' });
+    await run.sendAt('WAIT_DIFF_APPROVAL', { type: 'APPROVE' }, 2);
+    await run.reach('VALIDATE', 2);
+    assert.deepEqual(toCodingState(run.snapshot.context, 'VALIDATE', 'now').metadata.gatesReached, ['WAIT_DIFF_APPROVAL']);
+  });
 });

@@ -12,6 +12,7 @@ const STATUS_ICON = {
   failed: 'error',
   stopped: 'circle-slash',
   reverted: 'discard',
+  skipped: 'debug-step-over',
 } as const;
 
 export function Timeline({ run, busy }: { run: CodingState; busy: boolean }): ReactNode {

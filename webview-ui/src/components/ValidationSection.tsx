@@ -53,6 +53,11 @@ export function ValidationSection({ view }: { view: ValidationView }): ReactNode
               <td>{view.tests.skipped}</td>
             </tr>
           </tbody>
+          {view.tests.onlyLastFailures ? (
+            <caption className="muted" data-testid="only-last-failures">
+              Only the tests that failed last time were run, and they still fail: the other tests were not run this time.
+            </caption>
+          ) : null}
         </table>
       ) : (
         <div className="muted">Tests not run yet.</div>

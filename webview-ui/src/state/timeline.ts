@@ -9,9 +9,10 @@ import { nodeLabel } from './format';
 /**
  * `failed`: the step the run failed in, the FAILED ending, or a baseline whose build failed.
  * `stopped`: the step a cancelled run was in, and the CANCELLED ending. `reverted`: the ending of a
- * run whose changes were reverted afterwards.
+ * run whose changes were reverted afterwards. `skipped`: an approval gate the run went past without
+ * asking, because the approval settings said so.
  */
-export type TimelineStatus = 'done' | 'current' | 'todo' | 'failed' | 'stopped' | 'reverted';
+export type TimelineStatus = 'done' | 'current' | 'todo' | 'failed' | 'stopped' | 'reverted' | 'skipped';
 
 export interface TimelineEntry {
   node: WorkflowNode;
@@ -46,6 +47,7 @@ export function runTimeline(run: CodingState): TimelineEntry[] {
   if (typeof run.metadata.revertedAt === 'string' && isTerminal(current)) {
     entries = entries.map((e) => (e.node === current ? { ...e, label: 'Reverted', status: 'reverted', note: `${nodeLabel(current)}, then reverted: every file the run changed has its original content back` } : e));
   }
+  entries = withSkippedGates(run, entries);
   if (run.baseline && !run.baseline.build.success) {
     const count = run.baseline.build.errors.length;
     entries = entries.map((e) =>
@@ -53,6 +55,20 @@ export function runTimeline(run: CodingState): TimelineEntry[] {
     );
   }
   return entries;
+}
+
+/**
+ * A gate the run went past is ticked only if the run stopped there for the person: one its approval
+ * settings skipped reads "skipped". Runs persisted before the state kept `gatesReached` are left as they were.
+ */
+function withSkippedGates(run: CodingState, entries: TimelineEntry[]): TimelineEntry[] {
+  const reached = run.metadata.gatesReached;
+  if (!Array.isArray(reached)) return entries;
+  return entries.map((e) =>
+    isWaiting(e.node) && e.status === 'done' && !reached.includes(e.node)
+      ? { ...e, status: 'skipped', note: 'Skipped: the approval settings let the run go on without asking you' }
+      : e,
+  );
 }
 
 /** The step a run that failed or was cancelled stopped in: said by the run, else the first step it left no trace of. */

@@ -12,7 +12,8 @@ export interface ValidationView {
   buildOk: boolean | null;
   buildErrors: MarkedBuildError[];
   warningCount: number;
-  tests: { total: number; passed: number; failed: number; skipped: number; ok: boolean } | null;
+  /** `onlyLastFailures`: only the tests that failed last time were run (and still fail); the counts are of those alone. */
+  tests: { total: number; passed: number; failed: number; skipped: number; ok: boolean; onlyLastFailures: boolean } | null;
   failures: TestFailure[];
   /** Tests that failed in the baseline and pass now (as the validator saw them run). */
   fixed: string[];
@@ -29,7 +30,7 @@ export function validationView(run: CodingState): ValidationView | null {
     buildOk: build === null ? null : build.success,
     buildErrors: markBuildErrors(build?.errors ?? [], run),
     warningCount: build?.warnings.length ?? 0,
-    tests: test === null ? null : { total: test.total, passed: test.passed, failed: test.failed, skipped: test.skipped, ok: test.success },
+    tests: test === null ? null : { total: test.total, passed: test.passed, failed: test.failed, skipped: test.skipped, ok: test.success, onlyLastFailures: test.onlyLastFailures === true },
     failures: markPreExisting(test?.failures ?? [], run),
     fixed: fixedTests(run),
     baseline: run.baseline
