@@ -4,12 +4,14 @@
 // user's own cache folder. It is only read from a folder this user owns that nobody else can write
 // (its bytes become code), written whole under a temporary name then renamed (parallel starts never
 // read half a file), and V8 itself refuses a cache made by another V8 or other flags. Anything
-// unexpected — no folder, a rejected cache, an old Node — falls back to an ordinary compile.
+// unexpected — no folder, a rejected cache — falls back to an ordinary compile.
 
 import * as fs from 'node:fs';
 import { Module } from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
+
+const KEPT_CACHES = 4;
 
 export interface BundleRun {
   /** The cache file used (read or written), or null when the bundle ran without one. */
@@ -44,6 +46,16 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
+/** Each build of the bundle leaves its own file; the few newest stay (two checkouts, an upgrade and back). */
+function pruneOldCaches(dir: string, keep = KEPT_CACHES): void {
+  const caches = fs
+    .readdirSync(dir)
+    .filter((name) => /^cli-.*\.bin$/.test(name))
+    .map((name) => ({ file: path.join(dir, name), mtimeMs: fs.statSync(path.join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const old of caches.slice(keep)) fs.rmSync(old.file, { force: true });
+}
+
 function writeCache(file: string, data: Buffer): void {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -51,6 +63,7 @@ function writeCache(file: string, data: Buffer): void {
     const temporary = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(temporary, data, { mode: 0o600 });
     fs.renameSync(temporary, file);
+    pruneOldCaches(path.dirname(file));
   } catch {
     // A cache that cannot be written only costs the next start its compile.
   }
@@ -61,14 +74,15 @@ function writeCache(file: string, data: Buffer): void {
  * given. A missing or refused cache is written at process exit, when V8 has compiled what the run used.
  */
 export function runBundle(bundleFile: string, cacheFile: string | null): BundleRun {
-  const loader = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
-  if (!cacheFile || loader === undefined) {
+  if (!cacheFile) {
     Module.createRequire(bundleFile)(bundleFile);
     return { cacheFile: null, usedCache: false };
   }
   const source = fs.readFileSync(bundleFile, 'utf8').replace(/^#!.*/, '');
   const cachedData = readCache(cacheFile);
-  const script = new vm.Script(Module.wrap(source), { filename: bundleFile, cachedData, importModuleDynamically: loader });
+  // No dynamic-import callback: a script made from a cache would lose it anyway, so the bundle has no
+  // `import()` (esbuild.mjs turns them into requires and refuses a bundle that keeps one).
+  const script = new vm.Script(Module.wrap(source), { filename: bundleFile, cachedData });
   const usedCache = cachedData !== undefined && !script.cachedDataRejected;
   if (!usedCache) process.once('exit', () => writeCache(cacheFile, script.createCachedData()));
   const bundle = new Module(bundleFile, module);

@@ -4,7 +4,7 @@
 
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { version } from '../../package.json';
@@ -52,6 +52,22 @@ describe('CLI code cache', function () {
     assert.equal(second.mtimeMs, first.mtimeMs);
   });
 
+  it('keeps the four newest caches when it writes one (older builds of the bundle)', () => {
+    const folder = path.join(cacheDir, 'code-cache');
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const old = Array.from({ length: 5 }, (_, i) => path.join(folder, `cli-${String(i).repeat(32)}-v0-x.bin`));
+    old.forEach((file, i) => {
+      writeFileSync(file, 'old');
+      const at = new Date(Date.now() - (i + 1) * 60_000);
+      utimesSync(file, at, at);
+    });
+    cliVersion(cacheDir);
+    const kept = readdirSync(folder).sort();
+    assert.equal(kept.length, 4);
+    assert.deepEqual(kept.filter((name) => !name.endsWith('-v0-x.bin')).length, 1, 'the new one');
+    assert.deepEqual(old.slice(0, 3).map((file) => path.basename(file)).sort(), kept.filter((name) => name.endsWith('-v0-x.bin')));
+  });
+
   it('writes again a cache V8 refuses', () => {
     cliVersion(cacheDir);
     const file = onlyCacheFile(cacheDir);
@@ -74,6 +90,11 @@ describe('CLI code cache', function () {
   it('is off with IRONBEES_CODE_CACHE=0', () => {
     cliVersion(cacheDir, { IRONBEES_CODE_CACHE: '0' });
     assert.deepEqual(readdirSync(cacheDir), []);
+  });
+
+  it('runs a bundle with no import() left, which a script made from a cache could not run', () => {
+    // esbuild.mjs lowers them (the OTLP exporter loads http this way) and refuses a bundle that keeps one.
+    assert.doesNotMatch(readFileSync(path.join(path.dirname(CLI), 'cli-main.js'), 'utf8'), /\bimport\("/);
   });
 
   it('is named by the bundle hash, and only for a hash', () => {
