@@ -56,16 +56,17 @@ function pruneOldCaches(dir: string, keep = KEPT_CACHES): void {
   for (const old of caches.slice(keep)) fs.rmSync(old.file, { force: true });
 }
 
-function writeCache(file: string, data: Buffer): void {
+function writeCache(file: string, script: vm.Script): void {
+  const temporary = `${file}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     if (!isPrivateFolder(path.dirname(file))) return;
-    const temporary = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, data, { mode: 0o600 });
+    fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
     fs.renameSync(temporary, file);
     pruneOldCaches(path.dirname(file));
   } catch {
     // A cache that cannot be written only costs the next start its compile.
+    fs.rmSync(temporary, { force: true });
   }
 }
 
@@ -84,7 +85,7 @@ export function runBundle(bundleFile: string, cacheFile: string | null): BundleR
   // `import()` (esbuild.mjs turns them into requires and refuses a bundle that keeps one).
   const script = new vm.Script(Module.wrap(source), { filename: bundleFile, cachedData });
   const usedCache = cachedData !== undefined && !script.cachedDataRejected;
-  if (!usedCache) process.once('exit', () => writeCache(cacheFile, script.createCachedData()));
+  if (!usedCache) process.once('exit', () => writeCache(cacheFile, script));
   const bundle = new Module(bundleFile, module);
   bundle.filename = bundleFile;
   bundle.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(bundleFile));
