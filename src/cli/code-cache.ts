@@ -66,7 +66,11 @@ function writeCache(file: string, script: vm.Script): void {
     pruneOldCaches(path.dirname(file));
   } catch {
     // A cache that cannot be written only costs the next start its compile.
-    fs.rmSync(temporary, { force: true });
+    try {
+      fs.rmSync(temporary, { force: true });
+    } catch {
+      // Nothing more to do at exit.
+    }
   }
 }
 
