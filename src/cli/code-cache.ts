@@ -6,6 +6,7 @@
 // read half a file), and V8 itself refuses a cache made by another V8 or other flags. Anything
 // unexpected — no folder, a rejected cache — falls back to an ordinary compile.
 
+import { isAscii } from 'node:buffer';
 import * as fs from 'node:fs';
 import { Module } from 'node:module';
 import * as path from 'node:path';
@@ -83,7 +84,9 @@ export function runBundle(bundleFile: string, cacheFile: string | null): BundleR
     Module.createRequire(bundleFile)(bundleFile);
     return { cacheFile: null, usedCache: false };
   }
-  const source = fs.readFileSync(bundleFile, 'utf8').replace(/^#!.*/, '');
+  // An ASCII bundle (ours is) is its own Latin-1 text: decoded about three times faster than as UTF-8.
+  const bytes = fs.readFileSync(bundleFile);
+  const source = (isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')).replace(/^#!.*/, '');
   const cachedData = readCache(cacheFile);
   // No dynamic-import callback: a script made from a cache would lose it anyway, so the bundle has no
   // `import()` (esbuild.mjs turns them into requires and refuses a bundle that keeps one).
