@@ -6,7 +6,6 @@ import { errorMessage } from '../core/errors';
 import { closeWorkspaceMcpSources } from '../core/mcp/workspace-source';
 import { version } from '../../package.json';
 import { parseCliArgs } from './args';
-import { mcpCommand } from './commands/mcp';
 import { resumeCommand } from './commands/resume';
 import { revertCommand } from './commands/revert';
 import { runCommand } from './commands/run';
@@ -56,7 +55,8 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
       case 'trace':
         return await traceCommand(ctx, command);
       case 'mcp':
-        return await mcpCommand(ctx, command);
+        // The MCP server (its SDK, HTTP stack and schemas) loads only for `ironbees mcp`.
+        return await (await import('./commands/mcp.js')).mcpCommand(ctx, command);
     }
   } catch (error) {
     writeLine(io.stderr, colors.red(`error: ${errorMessage(error)}`));

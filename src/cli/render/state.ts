@@ -7,11 +7,12 @@ import type { BuildResult, CodingState, TestResult, Usage } from '../../core/mod
 import { failuresIn } from '../../core/model';
 import { renderPlan } from './plan';
 import { renderEditSummary } from './diff';
+import { groupDigits } from './numbers';
 
 const MAX_LISTED = 10;
 
 export function formatUsage(usage: Usage): string {
-  const n = (value: number): string => value.toLocaleString('en-US');
+  const n = groupDigits;
   return `${n(usage.inputTokens)} in / ${n(usage.outputTokens)} out tokens · ${usage.costUnknown ? 'cost unknown' : `$${usage.costUsd.toFixed(4)}`}`;
 }
 

@@ -3,14 +3,13 @@
 import type { TurnEvent, TurnToolCall } from '../../core/trace';
 import type { TraceStep, TraceSummary } from '../../core/trace-summary';
 import type { Colors } from '../terminal';
+import { groupDigits } from './numbers';
 
 function ms(value: number): string {
   return value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${value} ms`;
 }
 
-function n(value: number): string {
-  return value.toLocaleString('en-US');
-}
+const n = groupDigits;
 
 function renderCall(call: TurnToolCall, colors: Colors): string {
   if (call.tool_result.ok) return `      ${colors.green('✓')} ${call.tool_call.name} ${colors.dim(ms(call.latency_ms))}`;

@@ -7,8 +7,10 @@
 
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { userCacheDir } from '../user-cache';
+
+export { userCacheDir } from '../user-cache';
 
 const CACHE_FILE = 'dotnet-sdk.json';
 const MAX_ENTRIES = 32;
@@ -21,13 +23,6 @@ interface CacheEntry {
   checkedAt: string;
 }
 
-/** Where Ironbees keeps what outlives a run: IRONBEES_CACHE_DIR, else the platform's user cache folder. */
-export function userCacheDir(env: Env = process.env): string {
-  if (env.IRONBEES_CACHE_DIR) return env.IRONBEES_CACHE_DIR;
-  if (process.platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(os.homedir(), 'AppData', 'Local'), 'ironbees', 'cache');
-  if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Caches', 'ironbees');
-  return path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'ironbees');
-}
 
 async function onPath(command: string, env: Env): Promise<string | null> {
   const names = process.platform === 'win32' ? [`${command}.exe`, `${command}.cmd`] : [command];

@@ -76,6 +76,6 @@ export function shortenStack(stackTrace: string, testName: string, maxLines: num
 
 /** How many frames a line stands for: one, or the count of a "… N frames" line left by an earlier cut. */
 function framesIn(line: string): number {
-  const counted = /^\s*… (\d+) (?:more )?frames$/.exec(line);
+  const counted = /^\s*\u2026 (\d+) (?:more )?frames$/.exec(line);
   return counted ? Number(counted[1]) : 1;
 }

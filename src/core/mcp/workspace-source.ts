@@ -4,26 +4,32 @@
 
 import type { Host } from '../host';
 import type { ExternalToolSource } from '../tools/registry';
-import { McpManager } from './manager';
+import type { McpManager } from './manager';
 import { MCP_TOOL_PREFIX } from '../tools/mcp-naming';
 
-const managers = new Map<string, McpManager>();
+const managers = new Map<string, Promise<McpManager>>();
 
-export function workspaceMcpSource(host: Host, names: readonly string[]): ExternalToolSource | undefined {
-  if (!names.some((name) => name.startsWith(MCP_TOOL_PREFIX))) return undefined;
+/** The workspace's manager; the MCP SDK (client, transports, schemas) loads with the first one, not with the CLI. */
+function managerFor(host: Host): Promise<McpManager> {
   let manager = managers.get(host.workspaceRoot);
   if (!manager) {
-    manager = new McpManager({ workspaceRoot: host.workspaceRoot, logger: host.logger });
+    manager = import('./manager.js').then(({ McpManager }) => new McpManager({ workspaceRoot: host.workspaceRoot, logger: host.logger }));
     managers.set(host.workspaceRoot, manager);
   }
   return manager;
+}
+
+export function workspaceMcpSource(host: Host, names: readonly string[]): ExternalToolSource | undefined {
+  if (!names.some((name) => name.startsWith(MCP_TOOL_PREFIX))) return undefined;
+  const manager = managerFor(host);
+  return { owns: (name) => name.startsWith(MCP_TOOL_PREFIX), resolve: async (wanted) => (await manager).resolve(wanted) };
 }
 
 /** Stops every server this process started for workspaces (the CLI calls it before exiting). */
 export async function closeWorkspaceMcpSources(): Promise<void> {
   const all = [...managers.values()];
   managers.clear();
-  await Promise.all(all.map((manager) => manager.close()));
+  await Promise.all(all.map(async (manager) => (await manager).close()));
 }
 
 /**

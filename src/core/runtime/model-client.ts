@@ -8,9 +8,9 @@ import type { Logger } from '../host';
 import { ConfigurationError } from '../errors';
 import type { AgentCatalog } from '../agents/loader';
 import type { ModelClient } from '../llm/port';
-import { createModelClientFromEnv } from '../llm/providers/anthropic/anthropic';
 import { createDemoModelClient } from '../llm/providers/demo/demo-model';
-import { createOpenAIClientFromEnv } from '../llm/providers/openai/client';
+import { anthropicSettings, openAISettings } from '../llm/providers/provider-settings';
+import { lazyModelClient } from '../llm/providers/lazy-client';
 import { PROVIDER_NAMES, chooseModel } from '../llm/providers/choice';
 import type { ProviderName } from '../llm/providers/choice';
 import { ProviderRouter } from '../llm/providers/router';
@@ -32,27 +32,34 @@ export interface ModelConfig {
 
 export type ModelProviderFactory = (config: ModelConfig) => ModelClient;
 
+const definedSettings = (config: ModelConfig) => ({
+  env: config.env ?? {},
+  ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
+  ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
+});
+
+// The key is checked now (a run without one fails before any work); the SDK loads with the first call.
 const providers = new Map<string, ModelProviderFactory>([
   [
     'anthropic',
-    (config) =>
-      createModelClientFromEnv({
-        env: config.env ?? {},
-        ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
-        ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
-        ...(config.logger ? { logger: config.logger } : {}),
-      }),
+    (config) => {
+      const settings = anthropicSettings(definedSettings(config));
+      return lazyModelClient(async () => {
+        const { AnthropicModelClient } = await import('../llm/providers/anthropic/anthropic.js');
+        return new AnthropicModelClient({ ...settings, ...(config.logger ? { logger: config.logger } : {}) });
+      });
+    },
   ],
   ['demo', () => createDemoModelClient()],
   [
     'openai',
-    (config) =>
-      createOpenAIClientFromEnv({
-        env: config.env ?? {},
-        ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
-        ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
-        ...(config.logger ? { logger: config.logger } : {}),
-      }),
+    (config) => {
+      const settings = openAISettings(definedSettings(config));
+      return lazyModelClient(async () => {
+        const { OpenAIModelClient } = await import('../llm/providers/openai/client.js');
+        return new OpenAIModelClient({ ...settings, ...(config.logger ? { logger: config.logger } : {}) });
+      });
+    },
   ],
 ]);
 

@@ -105,7 +105,7 @@ export function renderForModel(outcome: ToolOutcome): string {
   const { content, observation } = outcome;
   if (!observation) return content;
   const before: string[] = [];
-  const summary = observation.summary.replace(/…$/, '');
+  const summary = observation.summary.replace(/\u2026$/, '');
   if (content.trim() === '' || !content.trimStart().startsWith(summary)) before.push(`Summary: ${observation.summary}`);
   // page/pages come from paging, and the page note in the content already says them.
   const facts = Object.entries(observation.keyFacts).filter(([key]) => !(key === 'page' || key === 'pages'));

@@ -3,8 +3,8 @@
 
 import { strict as assert } from 'node:assert';
 import type { Logger } from '../../../src/core/host';
-import { OpenAIModelClient } from '../../../src/core/llm/providers/openai/client';
 import { ScriptedModelClient } from '../../../src/core/llm/scripted';
+import { chatText, startFakeOpenAI } from '../../support/fake-openai';
 import { createModelClient, createProviderRouter, modelProviderFactory, modelProviderNames, registerModelProvider } from '../../../src/core/runtime';
 import type { ModelConfig } from '../../../src/core/runtime';
 
@@ -31,13 +31,24 @@ describe('one provider registry', () => {
     }
   });
 
-  it('createModelClient knows every provider an agent may name, as the router does', () => {
+  it('createModelClient knows every provider an agent may name, as the router does', async () => {
     assert.deepEqual(modelProviderNames().slice(0, 3), ['anthropic', 'demo', 'openai']);
     assert.throws(
       () => createModelClient({ provider: 'openai', env: {} }),
       /^ConfigurationError: No OpenAI API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server \(Ollama, LM Studio, vLLM need no key\)\.$/,
     );
-    assert.ok(createModelClient({ provider: 'openai', env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } }) instanceof OpenAIModelClient);
+    // The client loads its SDK with its first call, and that call goes to the OpenAI-compatible endpoint.
+    const fake = await startFakeOpenAI();
+    try {
+      fake.enqueue(chatText('hello from the fake'));
+      const client = createModelClient({ provider: 'openai', env: { OPENAI_BASE_URL: fake.url }, logger: silent });
+      const answer = await client.complete({ model: 'local-model', system: '', messages: [{ role: 'user', content: 'hi' }], tools: [], maxTokens: 16 });
+      assert.deepEqual(answer.content, [{ type: 'text', text: 'hello from the fake' }]);
+      assert.equal(fake.requests.length, 1);
+      assert.equal(fake.requests[0].body.model, 'local-model');
+    } finally {
+      await fake.close();
+    }
     const router = createProviderRouter({ env: {}, logger: silent });
     assert.throws(() => router.clientFor('anthropic'), /^ConfigurationError: No Anthropic API key/);
   });

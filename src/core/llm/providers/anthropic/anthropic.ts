@@ -5,11 +5,11 @@
 
 import { Anthropic } from '@anthropic-ai/sdk';
 import type { Logger } from '../../../host';
-import { ConfigurationError } from '../../../errors';
 import { redact, registerSecret } from '../../../redact';
 import type { ModelClient, ModelRequest, ModelResponse } from '../../port';
 import { fromAnthropicMessage, toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from './anthropic-mapping';
-import { mapModelError } from '../../errors';
+import { mapModelError } from './anthropic-errors';
+import { anthropicSettings } from '../provider-settings';
 import { usageWithCost } from './pricing';
 import { DEFAULT_STREAM_IDLE_MS, watchStream } from '../stream-watchdog';
 import type { StreamWatchdog } from '../stream-watchdog';
@@ -101,20 +101,7 @@ export interface ModelClientFromEnvOptions extends AnthropicClientOptions {
  * a run never gets halfway and then dies on its first model call.
  */
 export function createModelClientFromEnv(options: ModelClientFromEnvOptions = {}): ModelClient {
-  const env = options.env ?? process.env;
-  const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(env.ANTHROPIC_API_KEY);
-  if (!apiKey) {
-    throw new ConfigurationError(
-      'No Anthropic API key: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a proxy or gateway), or use --demo for the scripted demo model.',
-      { variable: 'ANTHROPIC_API_KEY' },
-    );
-  }
-  const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(env.ANTHROPIC_BASE_URL);
-  return new AnthropicModelClient({ ...options, apiKey, ...(baseURL ? { baseURL } : {}) });
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value && value.trim() ? value.trim() : undefined;
+  return new AnthropicModelClient({ ...options, ...anthropicSettings(options) });
 }
 
 const stderrLogger: Logger = {

@@ -5,21 +5,17 @@
 
 import OpenAI from 'openai';
 import type { Logger } from '../../../host';
-import { ConfigurationError } from '../../../errors';
 import type { ModelClient, ModelRequest, ModelResponse } from '../../port';
 import { usageWithCost } from '../anthropic/pricing';
 import { fromOpenAICompletion, toOpenAIMessages, toOpenAIToolChoice, toOpenAITools } from './mapping';
 import { mapOpenAIError } from './errors';
+import { openAISettings } from '../provider-settings';
 import { DEFAULT_STREAM_IDLE_MS, watchStream } from '../stream-watchdog';
 import type { StreamWatchdog } from '../stream-watchdog';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_MAX_RETRIES = 4;
-/**
- * Local servers take any key, and the SDK refuses to start without one; this stands in for it. It
- * is sent only to a base URL the person chose, never to api.openai.com.
- */
-export const NO_KEY_PLACEHOLDER = 'no-key';
+export { NO_KEY_PLACEHOLDER } from '../provider-settings';
 
 export interface OpenAIClientOptions {
   apiKey: string;
@@ -99,17 +95,5 @@ export interface OpenAIFromEnvOptions {
  * local server (Ollama, LM Studio, vLLM) and works; no key for api.openai.com fails before a run.
  */
 export function createOpenAIClientFromEnv(options: OpenAIFromEnvOptions): OpenAIModelClient {
-  const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(options.env.OPENAI_API_KEY);
-  const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(options.env.OPENAI_BASE_URL);
-  if (!apiKey && !baseURL) {
-    throw new ConfigurationError(
-      'No OpenAI API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server (Ollama, LM Studio, vLLM need no key).',
-      { variable: 'OPENAI_API_KEY' },
-    );
-  }
-  return new OpenAIModelClient({ apiKey: apiKey ?? NO_KEY_PLACEHOLDER, ...(baseURL ? { baseURL } : {}), ...(options.logger ? { logger: options.logger } : {}) });
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value && value.trim() ? value.trim() : undefined;
+  return new OpenAIModelClient({ ...openAISettings(options), ...(options.logger ? { logger: options.logger } : {}) });
 }

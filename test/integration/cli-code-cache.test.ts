@@ -1,0 +1,106 @@
+// `node dist/cli.js` runs the CLI bundle through a V8 code cache kept in the user's cache folder
+// (src/cli/code-cache.ts): written once per bundle build, then taken as is; a cache V8 refuses is
+// written again; a folder others may write is never used; IRONBEES_CODE_CACHE=0 turns it off.
+
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { version } from '../../package.json';
+import { codeCacheFile } from '../../src/cli/code-cache';
+import { CLI, ensureCliBuilt } from '../support/cli-harness';
+
+const posix = process.platform !== 'win32';
+
+function cliVersion(cacheDir: string, extraEnv: Record<string, string> = {}): void {
+  const result = spawnSync(process.execPath, [CLI, '--version'], { env: { ...process.env, IRONBEES_CACHE_DIR: cacheDir, ...extraEnv }, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stdout.trim(), version);
+}
+
+function onlyCacheFile(cacheDir: string): string {
+  const files = readdirSync(path.join(cacheDir, 'code-cache'));
+  assert.equal(files.length, 1, `one cache file, found: ${files.join(', ')}`);
+  assert.match(files[0], new RegExp(`^cli-[0-9a-f]{32}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.bin$`));
+  return path.join(cacheDir, 'code-cache', files[0]);
+}
+
+describe('CLI code cache', function () {
+  this.timeout(120_000);
+  let cacheDir: string;
+
+  before(() => ensureCliBuilt());
+  beforeEach(() => {
+    cacheDir = mkdtempSync(path.join(tmpdir(), 'ironbees-code-cache-'));
+  });
+  afterEach(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+  it('is written by the first start, private to the user, then taken as is', () => {
+    cliVersion(cacheDir);
+    const file = onlyCacheFile(cacheDir);
+    const first = statSync(file);
+    assert.ok(first.size > 100_000, `a cache of the compiled bundle, got ${first.size} bytes`);
+    if (posix) {
+      assert.equal(first.mode & 0o777, 0o600);
+      assert.equal(statSync(path.dirname(file)).mode & 0o777, 0o700);
+    }
+    cliVersion(cacheDir);
+    const second = statSync(file);
+    // Taken: not written again (a refused cache is replaced by a new file).
+    assert.equal(second.ino, first.ino);
+    assert.equal(second.mtimeMs, first.mtimeMs);
+  });
+
+  it('keeps the four newest caches when it writes one (older builds of the bundle)', () => {
+    const folder = path.join(cacheDir, 'code-cache');
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const old = Array.from({ length: 5 }, (_, i) => path.join(folder, `cli-${String(i).repeat(32)}-v0-x.bin`));
+    old.forEach((file, i) => {
+      writeFileSync(file, 'old');
+      const at = new Date(Date.now() - (i + 1) * 60_000);
+      utimesSync(file, at, at);
+    });
+    cliVersion(cacheDir);
+    const kept = readdirSync(folder).sort();
+    assert.equal(kept.length, 4);
+    assert.deepEqual(kept.filter((name) => !name.endsWith('-v0-x.bin')).length, 1, 'the new one');
+    assert.deepEqual(old.slice(0, 3).map((file) => path.basename(file)).sort(), kept.filter((name) => name.endsWith('-v0-x.bin')));
+  });
+
+  it('writes again a cache V8 refuses', () => {
+    cliVersion(cacheDir);
+    const file = onlyCacheFile(cacheDir);
+    const garbage = Buffer.alloc(statSync(file).size, 7);
+    writeFileSync(file, garbage);
+    cliVersion(cacheDir);
+    const rewritten = readFileSync(file);
+    assert.notDeepEqual(rewritten.subarray(0, 64), garbage.subarray(0, 64));
+  });
+
+  it('leaves alone a cache folder others may write', function () {
+    if (!posix) this.skip();
+    const folder = path.join(cacheDir, 'code-cache');
+    mkdirSync(folder, { recursive: true });
+    chmodSync(folder, 0o777);
+    cliVersion(cacheDir);
+    assert.deepEqual(readdirSync(folder), []);
+  });
+
+  it('is off with IRONBEES_CODE_CACHE=0', () => {
+    cliVersion(cacheDir, { IRONBEES_CODE_CACHE: '0' });
+    assert.deepEqual(readdirSync(cacheDir), []);
+  });
+
+  it('runs a bundle with no import() left, which a script made from a cache could not run', () => {
+    // esbuild.mjs lowers them (the OTLP exporter loads http this way) and refuses a bundle that keeps one.
+    assert.doesNotMatch(readFileSync(path.join(path.dirname(CLI), 'cli-main.js'), 'utf8'), /\bimport\("/);
+  });
+
+  it('is named by the bundle hash, and only for a hash', () => {
+    assert.equal(codeCacheFile('/c', null), null);
+    assert.equal(codeCacheFile(null, 'ab'.repeat(16)), null);
+    assert.equal(codeCacheFile('/c', '../../etc/passwd'), null);
+    assert.equal(codeCacheFile('/c', 'ab'.repeat(16)), path.join('/c', 'code-cache', `cli-${'ab'.repeat(16)}-${process.version}-${process.arch}.bin`));
+  });
+});

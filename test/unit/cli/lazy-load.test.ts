@@ -1,0 +1,46 @@
+// What a CLI start loads: the command line (src/cli/app.ts, which reaches every command's code) and
+// the model clients made for a run load neither model SDK, the MCP SDK nor OpenTelemetry. Those load
+// with their first use: a call to the provider, `ironbees mcp`, an agent's MCP tool, an OTLP endpoint
+// (their own suites prove they still work). Checked in a fresh process, whose require cache is its own.
+
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+
+const REPO = path.resolve(__dirname, '..', '..', '..');
+
+const PROBE = `
+const { runCli } = require('./src/cli/app.ts');
+const { createModelClient, createProviderRouter } = require('./src/core/runtime/model-client.ts');
+const packagesLoaded = () => [...new Set(Object.keys(require.cache).map((file) => (/node_modules[\\\\/]((?:@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(file) || [])[1]).filter(Boolean))].sort();
+(async () => {
+  const io = { stdin: process.stdin, stdout: { write: () => true }, stderr: { write: () => true }, env: {}, onInterrupt: () => () => {}, exitNow: () => {} };
+  await runCli(['--version'], io);
+  createModelClient({ provider: 'demo' });
+  createModelClient({ provider: 'anthropic', env: { ANTHROPIC_API_KEY: 'sk-probe-key-0123456789' } });
+  createModelClient({ provider: 'openai', env: { OPENAI_BASE_URL: 'http://127.0.0.1:9' } });
+  const router = createProviderRouter({ env: { ANTHROPIC_API_KEY: 'sk-probe-key-0123456789' }, logger: console });
+  router.clientFor('anthropic');
+  const atStart = packagesLoaded();
+  // A call loads the SDK (a call already cancelled: nothing is sent).
+  await createModelClient({ provider: 'openai', env: { OPENAI_BASE_URL: 'http://127.0.0.1:9' } })
+    .complete({ model: 'm', system: '', messages: [{ role: 'user', content: 'hi' }], tools: [], maxTokens: 8, signal: AbortSignal.abort() })
+    .catch(() => {});
+  process.stdout.write(JSON.stringify({ atStart, afterCall: packagesLoaded() }));
+  process.exit(0);
+})();
+`;
+
+describe('CLI start-up loads no heavy SDK', function () {
+  this.timeout(120_000);
+
+  it('loads the model SDKs, MCP and OpenTelemetry only when used', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', PROBE], { cwd: REPO, encoding: 'utf8', timeout: 110_000 });
+    assert.equal(result.status, 0, result.stderr);
+    const { atStart, afterCall } = JSON.parse(result.stdout) as { atStart: string[]; afterCall: string[] };
+    const heavy = (loaded: string[]) => loaded.filter((name) => /^(@anthropic-ai\/sdk|openai|@modelcontextprotocol\/sdk|@opentelemetry\/.*)$/.test(name));
+    assert.deepEqual(heavy(atStart), []);
+    assert.ok(atStart.includes('zod') && atStart.includes('xstate'), `the probe sees bundled packages: ${atStart.join(', ')}`);
+    assert.deepEqual(heavy(afterCall), ['openai']);
+  });
+});
