@@ -3,7 +3,8 @@
 // panel says so and stays saying so — an "Interrupted" banner with Resume, "Paused" in the status
 // bar. The panel's HANDOFF.md button opens the run's hand-off as a rendered Markdown preview, its
 // commands (Resume, Revert) beside it as buttons. Resume picks the run up at the plan and it goes
-// on to success; the banner is gone. Screenshots in test-results/ (08-interrupted, 09-handoff-preview).
+// on to success (its diff accepted with the review's key binding); the banner is gone.
+// Screenshots in test-results/ (08-interrupted, 09-handoff-preview).
 
 import { strict as assert } from 'node:assert';
 import { readdirSync } from 'node:fs';
@@ -83,19 +84,20 @@ describe('e2e: an interrupted run in code-server', function () {
     assert.equal(await statusBarItem(page, 'Paused').count(), 0);
     await panel.getByTestId('approve-plan').waitFor({ state: 'visible', timeout: UI_STEP_MS });
 
-    // 6. The resumed run goes on as any: approve, accept the hunk in the diff editor, success.
+    // 6. The resumed run goes on as any: approve, then accept the file with the review's key binding
+    // (Ctrl+Alt+Y, bound only while the diff under review has the focus), success.
     await panel.getByTestId('approve-plan').click();
     const acceptHunk = page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: 'Accept' }).first();
     await acceptHunk.waitFor({ state: 'visible', timeout: DOTNET_STEP_MS });
-    await acceptHunk.click();
+    await page.locator('.monaco-diff-editor .editor.modified .view-lines').first().click();
+    await page.keyboard.press('Control+Alt+KeyY');
     await statusBarItem(page, /Ironbees.*Succeeded/).waitFor({ state: 'visible', timeout: DOTNET_STEP_MS });
     assert.equal(await panel.getByTestId('banner-interrupted').count(), 0);
     assert.equal(await panel.locator('[data-testid="run"]').getAttribute('data-node'), 'SUCCESS');
   });
 });
 
-/** The id of the one run in the served workspace copy (`.ironbees/runs/<id>/`). */
-/** The one run's id (runs/ also holds `.open-applies/`, the index of unfinished edit applies). */
+/** The id of the one run in the served workspace copy (`.ironbees/runs/<id>/`; runs/ also holds `.open-applies/`). */
 function onlyRunId(workspace: string): string {
   const runs = readdirSync(join(workspace, '.ironbees', 'runs'), { withFileTypes: true }).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'));
   assert.equal(runs.length, 1, `one run in the workspace: ${runs.map((r) => r.name).join(', ')}`);
