@@ -2,7 +2,7 @@
 // holds when it is called; the summary is for the person reviewing the diffs.
 
 import { z } from 'zod';
-import type { ToolDefinition } from '../../tools/types';
+import { terminalTool } from '../unit';
 
 export const submitChangesInput = z.object({
   summary: z.string().min(1).describe('What was changed and why, for the person reviewing the diffs'),
@@ -11,12 +11,9 @@ export type SubmitChangesInput = z.infer<typeof submitChangesInput>;
 
 export const SUBMIT_CHANGES_TOOL_NAME = 'submit_changes';
 
-export const submitChangesTool: ToolDefinition<SubmitChangesInput> = {
-  name: SUBMIT_CHANGES_TOOL_NAME,
-  description:
-    'Submit your staged changes for review, build and tests, with a summary. This ends your turn; call it once, when every edit is made.',
-  input: submitChangesInput,
-  readonly: true,
-  timeoutMs: 5_000,
-  execute: async () => ({ ok: true, content: 'Changes received.' }),
-};
+export const submitChangesTool = terminalTool<SubmitChangesInput>(
+  SUBMIT_CHANGES_TOOL_NAME,
+  'Submit your staged changes for review, build and tests, with a summary. This ends your turn; call it once, when every edit is made.',
+  submitChangesInput,
+  'Changes received.',
+);

@@ -5,8 +5,8 @@
 
 import { z } from 'zod';
 import type { ExecutionPlan } from '../../model';
-import type { ToolDefinition } from '../../tools/types';
 import { parseJsonText, upperCased } from '../../tools/workspace/lenient';
+import { terminalTool } from '../unit';
 
 const ACTION_TYPES = ['CREATE', 'MODIFY', 'DELETE', 'REFACTOR'] as const;
 const COMPLEXITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
@@ -59,12 +59,9 @@ export type SubmitPlanInput = z.infer<typeof submitPlanInput>;
 
 export const SUBMIT_PLAN_TOOL_NAME = 'submit_plan';
 
-export const submitPlanTool: ToolDefinition<SubmitPlanInput> = {
-  name: SUBMIT_PLAN_TOOL_NAME,
-  description:
-    'Submit the specification and the execution plan. This ends your turn; call it once, when the plan is complete.',
-  input: submitPlanInput,
-  readonly: true,
-  timeoutMs: 5_000,
-  execute: async () => ({ ok: true, content: 'Plan received.' }),
-};
+export const submitPlanTool = terminalTool<SubmitPlanInput>(
+  SUBMIT_PLAN_TOOL_NAME,
+  'Submit the specification and the execution plan. This ends your turn; call it once, when the plan is complete.',
+  submitPlanInput,
+  'Plan received.',
+);
