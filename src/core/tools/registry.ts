@@ -103,7 +103,9 @@ export class ToolRegistry {
    */
   parseInput(tool: ToolDefinition, rawInput: unknown): { ok: true; input: ParsedToolInput } | { ok: false; outcome: ToolOutcome } {
     const { input: args, page } = splitPageArgument(rawInput ?? {});
-    const parsed = tool.input.safeParse(args ?? {});
+    // Without zod's compiled fast path: a tool's schema checks a handful of calls per run, and compiling
+    // it (`new Function`) on its first call costs more than every later call saves.
+    const parsed = tool.input.safeParse(args ?? {}, { jitless: true });
     if (!parsed.success) return { ok: false, outcome: { ok: false, kind: 'InvalidInput', error: describeInputError(tool.name, parsed.error) } };
     return { ok: true, input: { raw: rawInput, args, page, value: parsed.data } };
   }
