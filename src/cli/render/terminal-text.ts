@@ -13,7 +13,12 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 /** Wide in a terminal: Hangul Jamo, CJK, Hangul syllables, compatibility ideographs, full-width forms, emoji. */
 const WIDE = /^(?:[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]|\p{Extended_Pictographic})/u;
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made on first use: building a Segmenter loads ICU's break data (~10 ms), which a `--json` run never needs.
+let segmenter: Intl.Segmenter | undefined;
+function graphemes(): Intl.Segmenter {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return segmenter;
+}
 
 /** `text` without escape sequences and control characters; tabs become spaces, newlines stay. */
 export function terminalSafe(text: string): string {
@@ -23,7 +28,7 @@ export function terminalSafe(text: string): string {
 /** The cells `text` (already terminal-safe, one line) takes. */
 export function displayWidth(text: string): number {
   let width = 0;
-  for (const { segment } of graphemes.segment(text)) width += cellsOf(segment);
+  for (const { segment } of graphemes().segment(text)) width += cellsOf(segment);
   return width;
 }
 
@@ -34,7 +39,7 @@ export function displayWidth(text: string): number {
 export function lastCells(text: string, width: number): string {
   if (width <= 0) return '';
   if (displayWidth(text) <= width) return text;
-  const parts = Array.from(graphemes.segment(text), ({ segment }) => segment);
+  const parts = Array.from(graphemes().segment(text), ({ segment }) => segment);
   let used = 1; // the ellipsis
   let start = parts.length;
   while (start > 0 && used + cellsOf(parts[start - 1]) <= width) {

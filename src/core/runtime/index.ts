@@ -69,13 +69,18 @@ export interface AssembledRuntime<H extends Host> {
 }
 
 export async function assembleRuntime<H extends Host>(config: RuntimeConfig<H>): Promise<AssembledRuntime<H>> {
+  // The agents are read and checked (CPU) while the SDK check waits on the disk or on dotnet; a
+  // missing SDK is still the error a run reports first, and no host is made before the SDK is there.
+  const agentUnits = config.agentUnits ?? builtinAgentRegistry();
+  const tools = createDefaultToolRegistry(agentUnits);
+  const loadingAgents = loadRunAgents({ ...config, agentUnits }, tools.names());
+  loadingAgents.catch(() => undefined); // awaited below; unobserved only when the SDK check fails first
   const version = await checkDotnet(config.dotnetRunner, config.workspaceRoot);
   config.logger.debug(`dotnet ${version}`);
   const host = config.createHost();
   const mcp = config.mcp?.(host);
-  const agentUnits = config.agentUnits ?? builtinAgentRegistry();
-  const tools = createDefaultToolRegistry(agentUnits).addSource(mcp ?? lazyWorkspaceMcpSource(host));
-  const agents = await loadRunAgents({ ...config, agentUnits }, tools.names());
+  tools.addSource(mcp ?? lazyWorkspaceMcpSource(host));
+  const agents = await loadingAgents;
   const approval = config.askToolApproval ? { askToolApproval: config.askToolApproval } : {};
   const model = typeof config.model === 'function' ? config.model(agents) : config.model;
   const orchestrator = createOrchestrator({ host, model, agents, tools, agentUnits, ...approval });

@@ -103,7 +103,9 @@ export class ToolRegistry {
    */
   parseInput(tool: ToolDefinition, rawInput: unknown): { ok: true; input: ParsedToolInput } | { ok: false; outcome: ToolOutcome } {
     const { input: args, page } = splitPageArgument(rawInput ?? {});
-    const parsed = tool.input.safeParse(args ?? {});
+    // Without zod's compiled fast path: a tool's schema checks a handful of calls per run, and compiling
+    // it (`new Function`) on its first call costs more than every later call saves.
+    const parsed = tool.input.safeParse(args ?? {}, { jitless: true });
     if (!parsed.success) return { ok: false, outcome: { ok: false, kind: 'InvalidInput', error: describeInputError(tool.name, parsed.error) } };
     return { ok: true, input: { raw: rawInput, args, page, value: parsed.data } };
   }
@@ -204,11 +206,29 @@ function withPageArgument(schema: Record<string, unknown>): Record<string, unkno
   return { ...schema, properties };
 }
 
-/** The model's view of a zod schema: input-side JSON Schema, without the noise that costs tokens. */
+/** Each schema's JSON Schema, made once per process: every step's tool loop shows the model the same tools. */
+const JSON_SCHEMAS = new WeakMap<ZodType, Record<string, unknown>>();
+
+/**
+ * The model's view of a zod schema: input-side JSON Schema, without the noise that costs tokens.
+ * Shared by every caller, so frozen: whoever needs another shape copies it (as the providers do).
+ */
 export function inputJsonSchema(schema: ZodType): Record<string, unknown> {
+  const known = JSON_SCHEMAS.get(schema);
+  if (known) return known;
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
-  return stripSafeIntegerBounds(json) as Record<string, unknown>;
+  const made = deepFreeze(stripSafeIntegerBounds(json)) as Record<string, unknown>;
+  JSON_SCHEMAS.set(schema, made);
+  return made;
+}
+
+function deepFreeze<T>(node: T): T {
+  if (node !== null && typeof node === 'object') {
+    for (const value of Object.values(node)) deepFreeze(value);
+    Object.freeze(node);
+  }
+  return node;
 }
 
 function stripSafeIntegerBounds(node: unknown): unknown {

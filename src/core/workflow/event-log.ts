@@ -18,8 +18,10 @@ interface FileQueue {
   /** The last seq handed out; null until the existing file was read (on resume it continues). */
   lastSeq: number | null;
   tail: Promise<void>;
-  /** Appends queued and not yet settled; at 0 the queue is dropped (the next append re-reads the file). */
+  /** Appends queued and not yet settled; at 0 (and not held) the queue is dropped (the next append re-reads the file). */
   pending: number;
+  /** Holders (holdTraceFile) keeping the queue, and so its last seq, between appends. */
+  held: number;
 }
 
 const queues = new Map<string, FileQueue>();
@@ -44,12 +46,7 @@ export function lastSeqOf(text: string): number {
  * The returned promise settles when this line is written; a failed write does not block the next.
  */
 export function appendTraceLine(host: Host, file: string, event: TraceEvent): Promise<void> {
-  let queue = queues.get(file);
-  if (!queue) {
-    queue = { lastSeq: null, tail: Promise.resolve(), pending: 0 };
-    queues.set(file, queue);
-  }
-  const q = queue;
+  const q = queueOf(file);
   q.pending += 1;
   const write = q.tail.then(async () => {
     if (q.lastSeq === null) {
@@ -62,12 +59,44 @@ export function appendTraceLine(host: Host, file: string, event: TraceEvent): Pr
     q.lastSeq = line.seq;
   });
   q.tail = write.catch(() => undefined).finally(() => {
-    // Every run has its own file: a queue kept after its last write would be kept for the life of
-    // the process (found by the load bench: one per run, forever).
     q.pending -= 1;
-    if (q.pending === 0 && queues.get(file) === q) queues.delete(file);
+    dropIfIdle(file, q);
   });
   return write;
+}
+
+/**
+ * Keeps `file`'s queue, and so its last seq, between appends until the returned function is called.
+ * For the run this process drives: it holds the run's lock, so no other process appends to its trace,
+ * and each event is written at once instead of after reading the whole file again for its number.
+ */
+export function holdTraceFile(file: string): () => void {
+  const q = queueOf(file);
+  q.held += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    q.held -= 1;
+    dropIfIdle(file, q);
+  };
+}
+
+function queueOf(file: string): FileQueue {
+  let queue = queues.get(file);
+  if (!queue) {
+    queue = { lastSeq: null, tail: Promise.resolve(), pending: 0, held: 0 };
+    queues.set(file, queue);
+  }
+  return queue;
+}
+
+/**
+ * Every run has its own file: a queue kept after its last write and its holder would be kept for the
+ * life of the process (found by the load bench: one per run, forever).
+ */
+function dropIfIdle(file: string, q: FileQueue): void {
+  if (q.pending === 0 && q.held === 0 && queues.get(file) === q) queues.delete(file);
 }
 
 /** Whether the process still keeps a queue for `file` (for tests: not once its writes have settled). */

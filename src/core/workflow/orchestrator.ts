@@ -296,12 +296,14 @@ export class RunOrchestrator implements Orchestrator {
         () => undefined,
       ),
     });
+    const releaseEvents = this.store.holdEvents(runId);
     try {
       actor.start();
       onSnapshot(actor.getSnapshot());
       for await (const state of queue) yield state;
       await persisting;
     } finally {
+      releaseEvents();
       subscription.unsubscribe();
       signal?.removeEventListener('abort', interrupt);
       this.live.delete(runId);

@@ -11,7 +11,7 @@ import { AgentModeError, StateNotFoundError, errorMessage } from '../errors';
 import { EditJournal } from './journal';
 import { redact, redactDeep } from '../redact';
 import type { RunSummary, TraceEvent } from '../trace';
-import { appendTraceLine } from './event-log';
+import { appendTraceLine, holdTraceFile } from './event-log';
 import type { TraceLine } from './event-log';
 
 export const STATE_SCHEMA_VERSION = 1;
@@ -82,6 +82,11 @@ export class RunStore {
 
   async save(run: PersistedRun): Promise<void> {
     await this.host.fs.writeFile(path.join(this.runDir(run.runId), 'state.json'), JSON.stringify(run, null, 1));
+  }
+
+  /** While the run is driven here (its lock held): its trace's next number is kept, not read again per event. */
+  holdEvents(runId: string): () => void {
+    return holdTraceFile(path.join(this.runDir(runId), 'events.jsonl'));
   }
 
   async appendEvent(runId: string, event: TraceEvent): Promise<void> {

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { AgentConfigError, findBundledAgentsDir, loadAgents, requireAgent } from '../../../src/core/agents/loader';
 import { ConfigurationError } from '../../../src/core/errors';
 import { createDefaultToolRegistry } from '../../../src/core/agents/builtin';
+import { functionsCompiledDuring } from '../../support/compiled-functions';
 
 const BUNDLED = path.resolve(__dirname, '../../../agents');
 const KNOWN_TOOLS = createDefaultToolRegistry().names();
@@ -47,6 +48,15 @@ async function loadError(files: Record<string, string>, name = 'coder'): Promise
 }
 
 describe('agent loader', () => {
+  it('checks the definitions without compiling their schema (each is read once per run)', async () => {
+    let names: string[] = [];
+    const compiled = await functionsCompiledDuring(async () => {
+      names = [...(await loadAgents({ bundledDir: BUNDLED, knownTools: KNOWN_TOOLS })).keys()].sort();
+    });
+    assert.equal(compiled, 0);
+    assert.deepEqual(names, ['coder', 'planner', 'validator']);
+  });
+
   it('loads the bundled planner, coder and validator, with their prompts and defaults', async () => {
     const agents = await loadAgents({ bundledDir: BUNDLED, knownTools: KNOWN_TOOLS });
     assert.deepEqual([...agents.keys()].sort(), ['coder', 'planner', 'validator']);

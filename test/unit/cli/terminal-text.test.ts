@@ -2,8 +2,36 @@
 
 import assert from 'node:assert/strict';
 import { displayWidth, lastCells, terminalSafe } from '../../../src/cli/render/terminal-text';
+import type * as TerminalText from '../../../src/cli/render/terminal-text';
 
 describe('terminal text', () => {
+  it('builds its grapheme Segmenter on first measure, once (a --json run never loads the break data)', () => {
+    const modulePath = require.resolve('../../../src/cli/render/terminal-text');
+    const Original = Intl.Segmenter;
+    const intl = Intl as { Segmenter: typeof Intl.Segmenter };
+    let made = 0;
+    intl.Segmenter = class extends Original {
+      constructor(...args: ConstructorParameters<typeof Original>) {
+        super(...args);
+        made += 1;
+      }
+    };
+    const cached = require.cache[modulePath];
+    delete require.cache[modulePath];
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const fresh = require(modulePath) as typeof TerminalText;
+      assert.equal(fresh.terminalSafe('a\tb'), 'a b');
+      assert.equal(made, 0);
+      assert.equal(fresh.displayWidth('日本'), 4);
+      assert.equal(fresh.lastCells('hello world', 6), '…world');
+      assert.equal(made, 1);
+    } finally {
+      intl.Segmenter = Original;
+      if (cached) require.cache[modulePath] = cached;
+    }
+  });
+
   it('terminalSafe removes escape sequences and controls, keeps newlines, makes tabs spaces', () => {
     assert.equal(terminalSafe('\x1b]0;title\x07a\x1b[1Ab\tc\r\nd\x00\x9b'), 'ab c\nd');
   });

@@ -2,6 +2,8 @@
 // and the order of the checks a face relies on (dotnet before the host, agents after the tools).
 
 import { strict as assert } from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { ConfigurationError } from '../../../src/core/errors';
 import type { RunResult, ProcessRunner } from '../../../src/core/host';
@@ -82,6 +84,55 @@ describe('composition root (core/runtime)', () => {
       ConfigurationError,
     );
     assert.equal(hostsMade, 0);
+  });
+
+  it('assembleRuntime: the agents are read while the SDK check runs; a missing SDK is still the error said, broken agents or not', async () => {
+    let agentsRead = false;
+    let readBeforeDotnetAnswered = false;
+    const host = memoryHost();
+    const slowDotnet = {
+      run: async () => {
+        // The SDK check waits (bounded) for the agents: it sees them read only when both run at once.
+        for (const deadline = Date.now() + 5_000; !agentsRead && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 5));
+        readBeforeDotnetAnswered = agentsRead;
+        return { exitCode: 0, stdout: '10.0.100\n', stderr: '', timedOut: false, durationMs: 1 } as RunResult;
+      },
+    } as unknown as ProcessRunner;
+    const runtime = await assembleRuntime({
+      workspaceRoot: host.workspaceRoot,
+      logger: host.logger,
+      model: new ScriptedModelClient([]),
+      dotnetRunner: slowDotnet,
+      createHost: () => host,
+      bundledAgentsDir: BUNDLED_AGENTS,
+      // Asked once the bundled and workspace agents are loaded (loadRunAgents).
+      agentOverridesDir: () => {
+        agentsRead = true;
+        return undefined;
+      },
+    });
+    assert.equal(readBeforeDotnetAnswered, true);
+    assert.deepEqual([...runtime.agents.keys()].sort(), ['coder', 'planner', 'validator']);
+    await runtime.closeMcp();
+
+    const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'ironbees-runtime-'));
+    try {
+      await fs.mkdir(path.join(workspace, '.ironbees', 'agents', 'coder'), { recursive: true });
+      await fs.writeFile(path.join(workspace, '.ironbees', 'agents', 'coder', 'agent.yaml'), 'name: [not a name\n');
+      await assert.rejects(
+        assembleRuntime({
+          workspaceRoot: workspace,
+          logger: host.logger,
+          model: new ScriptedModelClient([]),
+          dotnetRunner: dotnetAnswering(new Error('spawn dotnet ENOENT')),
+          createHost: () => host,
+          bundledAgentsDir: BUNDLED_AGENTS,
+        }),
+        { message: 'dotnet was not found on PATH (spawn dotnet ENOENT). Install the .NET SDK (https://dot.net) or put it on PATH.' },
+      );
+    } finally {
+      await fs.rm(workspace, { recursive: true, force: true });
+    }
   });
 
   it('assembleRuntime: the bundled agents, the built-in tools plus an MCP source, an orchestrator', async () => {

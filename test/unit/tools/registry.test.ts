@@ -7,6 +7,7 @@ import { ResultPages, renderForModel } from '../../../src/core/tools/paging';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolDefinition } from '../../../src/core/tools/types';
 import { bare, memoryHost, toolContext } from './memory-host';
+import { functionsCompiledDuring } from '../../support/compiled-functions';
 
 function tool<Input>(name: string, input: z.ZodType<Input>, execute: ToolDefinition<Input>['execute'], timeoutMs = 1000): ToolDefinition<Input> {
   return { name, description: `the ${name} tool`, input, readonly: true, timeoutMs, execute };
@@ -119,6 +120,38 @@ describe('ToolRegistry', () => {
     const search = tools.find((t) => t.name === 'search_text');
     assert.ok(search && search.kind === 'custom');
     assert.deepEqual((search.inputSchema.properties as Record<string, unknown>).isRegex, { type: 'boolean', description: 'Treat query as a JavaScript regular expression (default false)' });
+  });
+
+  it('makes each tool\'s JSON Schema once: the next step\'s tool loop gets the same, frozen, schema', () => {
+    const registry = createDefaultToolRegistry();
+    const schemaOf = (name: string) => {
+      const found = registry.toModelTools(registry.forAgent(CODER_TOOL_NAMES)).find((t) => t.name === name);
+      assert.ok(found && found.kind === 'custom');
+      return found.inputSchema;
+    };
+    const first = schemaOf('read_file');
+    const second = schemaOf('read_file');
+    assert.deepEqual(second, first);
+    // The page argument is added to a copy; what lies under it is the one schema made for the tool.
+    const pathOf = (schema: Record<string, unknown>) => (schema.properties as Record<string, Record<string, unknown>>).path;
+    assert.equal(pathOf(second), pathOf(first));
+    assert.ok(Object.isFrozen(pathOf(first)));
+    assert.throws(() => {
+      pathOf(first).type = 'number';
+    }, TypeError);
+  });
+
+  it('checks a call\'s input without compiling the schema (zod\'s fast path costs more than a few calls save)', async () => {
+    const fresh = tool('fresh', z.object({ text: z.string(), nested: z.object({ n: z.coerce.number().int() }) }), async (input) => ({ ok: true, content: `${input.text}${input.nested.n}` }));
+    const registry = new ToolRegistry().register(fresh);
+    let outcome: Awaited<ReturnType<ToolRegistry['execute']>> | undefined;
+    const compiled = await functionsCompiledDuring(async () => {
+      outcome = await registry.execute(fresh, { text: 'n=', nested: { n: '3' } }, ctx);
+    });
+    assert.equal(compiled, 0);
+    assert.deepEqual(bare(outcome as NonNullable<typeof outcome>), { ok: true, content: 'n=3' });
+    const bad = registry.parseInput(fresh, { text: 'x', nested: { n: 'many' } });
+    assert.ok(!bad.ok && bad.outcome.ok === false && /nested\.n: /.test(bad.outcome.error));
   });
 });
 

@@ -80,6 +80,30 @@ describe('events.jsonl: numbered lines in the order they were recorded', () => {
     assert.deepEqual(lines(ws, 'r5').map((l) => l.seq), [1, 2, 3, 4]);
   });
 
+  it('while the run is held (driven here), one event after another is numbered without reading the file again; released, no queue stays', async () => {
+    let reads = 0;
+    const inner = ws.host.fs;
+    const counting: HostFileSystem = Object.assign(Object.create(inner) as HostFileSystem, {
+      readFile: (p: string) => ((reads += 1), inner.readFile(p)),
+    });
+    const host: Host = { ...ws.host, fs: counting };
+    ws.write('.ironbees/runs/r6/events.jsonl', '{"seq":1,"kind":"error"}\n');
+    const store = new RunStore(host);
+    const file = store.runDir('r6') + '/events.jsonl';
+    const release = store.holdEvents('r6');
+    // One at a time, as a run records them: each append settles before the next.
+    for (const i of [0, 1, 2, 3]) await store.appendEvent('r6', event(i));
+    assert.equal(reads, 1, 'the file is read once, for the seq to continue from');
+    assert.equal(traceQueueOpen(file), true);
+    release();
+    release(); // twice is once
+    assert.equal(traceQueueOpen(file), false);
+    await store.appendEvent('r6', event(4));
+    assert.equal(reads, 2, 'not held: the next append reads the file again');
+    assert.deepEqual(lines(ws, 'r6').map((l) => l.seq), [1, 2, 3, 4, 5, 6]);
+    assert.equal(traceQueueOpen(file), false);
+  });
+
   it('reads the seq to continue from: last line, torn last line, empty file', () => {
     assert.equal(lastSeqOf(''), 0);
     assert.equal(lastSeqOf('{"seq":9}\n{"seq":10}\n'), 10);

@@ -8,6 +8,7 @@ import type { WorkflowContext } from '../../../src/core/model';
 import { makeFileEdit } from '../../../src/core/workspace/diff';
 import { RunOrchestrator } from '../../../src/core/workflow/orchestrator';
 import { IRONBEES_GITIGNORE, STATE_SCHEMA_VERSION } from '../../../src/core/workflow/store';
+import { traceQueueOpen } from '../../../src/core/workflow/event-log';
 import { FakeSteps } from './fake-steps';
 import { StateStream, TempWorkspace, eventually, orchestratorOver } from './orchestrator-harness';
 import { baseline, codeOutput, failing, passing, planOutput, usage, workflow } from './samples';
@@ -88,6 +89,8 @@ describe('orchestrator', function () {
       const { stream } = start(happySteps(), UNATTENDED);
       for (;;) {
         const state = await stream.next();
+        // The run's trace is held while it is driven (its next number kept), and let go once it ends.
+        assert.equal(traceQueueOpen(path.join(ws.dir, '.ironbees', 'runs', state.stateId, 'events.jsonl')), true);
         const persisted = ws.state(state.stateId);
         assert.equal(persisted.schemaVersion, STATE_SCHEMA_VERSION);
         assert.equal(persisted.runId, state.stateId);
@@ -97,6 +100,7 @@ describe('orchestrator', function () {
         if (state.currentNode === 'SUCCESS') break;
       }
       assert.ok(await stream.ends());
+      assert.equal(traceQueueOpen(path.join(ws.dir, '.ironbees', 'runs', stream.runId, 'events.jsonl')), false);
       assert.deepEqual(ws.transitions(stream.runId), ['∅→INIT', 'INIT→PLAN', 'PLAN→CODE', 'CODE→VALIDATE', 'VALIDATE→DECIDE', 'DECIDE→SUCCESS']);
       for (const event of ws.events(stream.runId)) {
         if (event.kind === 'transition') assert.equal(event.iteration, event.to === 'INIT' || event.to === 'PLAN' ? 0 : 1);
