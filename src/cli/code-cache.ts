@@ -54,16 +54,30 @@ function pruneOldCaches(dir: string, keep = KEPT_CACHES): void {
     .filter((name) => /^cli-.*\.bin$/.test(name))
     .map((name) => ({ file: path.join(dir, name), mtimeMs: fs.statSync(path.join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
     .sort((a, b) => b.mtimeMs - a.mtimeMs);
-  for (const old of caches.slice(keep)) fs.rmSync(old.file, { force: true });
+  for (const old of caches.slice(keep)) {
+    fs.rmSync(old.file, { force: true });
+    fs.rmSync(partialMark(old.file), { force: true });
+  }
 }
 
-function writeCache(file: string, script: vm.Script): void {
+/**
+ * Beside a cache written by a short command (`--version`, `runs`): V8 had compiled only the code that
+ * command used, so the first run or resume writes the cache again, then takes it as is.
+ */
+function partialMark(cacheFile: string): string {
+  return `${cacheFile}.partial`;
+}
+
+function writeCache(file: string, script: vm.Script, fullRun: boolean): void {
   const temporary = `${file}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     if (!isPrivateFolder(path.dirname(file))) return;
+    // Marked before the cache is in place, unmarked after: a crash between leaves a cache written again.
+    if (!fullRun) fs.writeFileSync(partialMark(file), '', { mode: 0o600 });
     fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
     fs.renameSync(temporary, file);
+    if (fullRun) fs.rmSync(partialMark(file), { force: true });
     pruneOldCaches(path.dirname(file));
   } catch {
     // A cache that cannot be written only costs the next start its compile.
@@ -77,9 +91,10 @@ function writeCache(file: string, script: vm.Script): void {
 
 /**
  * Runs `bundleFile` (a CommonJS bundle) as the main program, with the code cache at `cacheFile` when
- * given. A missing or refused cache is written at process exit, when V8 has compiled what the run used.
+ * given. A missing or refused cache is written at process exit, when V8 has compiled what the run used;
+ * so is one a short command wrote, when this is a `fullRun` (a run or resume, which compiles most of it).
  */
-export function runBundle(bundleFile: string, cacheFile: string | null): BundleRun {
+export function runBundle(bundleFile: string, cacheFile: string | null, fullRun = false): BundleRun {
   if (!cacheFile) {
     Module.createRequire(bundleFile)(bundleFile);
     return { cacheFile: null, usedCache: false };
@@ -92,7 +107,7 @@ export function runBundle(bundleFile: string, cacheFile: string | null): BundleR
   // `import()` (esbuild.mjs turns them into requires and refuses a bundle that keeps one).
   const script = new vm.Script(Module.wrap(source), { filename: bundleFile, cachedData });
   const usedCache = cachedData !== undefined && !script.cachedDataRejected;
-  if (!usedCache) process.once('exit', () => writeCache(cacheFile, script));
+  if (!usedCache || (fullRun && fs.existsSync(partialMark(cacheFile)))) process.once('exit', () => writeCache(cacheFile, script, fullRun));
   const bundle = new Module(bundleFile, module);
   bundle.filename = bundleFile;
   bundle.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(bundleFile));

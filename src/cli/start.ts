@@ -11,4 +11,6 @@ declare const IRONBEES_CLI_MAIN_HASH: string | undefined;
 const bundleHash = typeof IRONBEES_CLI_MAIN_HASH === 'string' ? IRONBEES_CLI_MAIN_HASH : null;
 
 const cacheDir = process.env.IRONBEES_CODE_CACHE === '0' ? null : userCacheDir(process.env);
-runBundle(path.join(__dirname, 'cli-main.js'), codeCacheFile(cacheDir, bundleHash));
+// A run or resume compiles most of the bundle: the cache it writes serves every later start.
+const fullRun = ['run', 'resume'].includes(process.argv[2] ?? '');
+runBundle(path.join(__dirname, 'cli-main.js'), codeCacheFile(cacheDir, bundleHash), fullRun);

@@ -20,7 +20,7 @@ function cliVersion(cacheDir: string, extraEnv: Record<string, string> = {}): vo
 }
 
 function onlyCacheFile(cacheDir: string): string {
-  const files = readdirSync(path.join(cacheDir, 'code-cache'));
+  const files = readdirSync(path.join(cacheDir, 'code-cache')).filter((name) => !name.endsWith('.partial'));
   assert.equal(files.length, 1, `one cache file, found: ${files.join(', ')}`);
   assert.match(files[0], new RegExp(`^cli-[0-9a-f]{32}-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.bin$`));
   return path.join(cacheDir, 'code-cache', files[0]);
@@ -52,6 +52,23 @@ describe('CLI code cache', function () {
     assert.equal(second.mtimeMs, first.mtimeMs);
   });
 
+  it('is written again by the first run after a short command wrote it, then taken as is', () => {
+    cliVersion(cacheDir);
+    const file = onlyCacheFile(cacheDir);
+    const short = statSync(file);
+    assert.deepEqual(readdirSync(path.dirname(file)).sort(), [path.basename(file), `${path.basename(file)}.partial`]);
+    // `run` without a request stops at its usage error: what counts is the command, which would compile most of the bundle.
+    const env = { ...process.env, IRONBEES_CACHE_DIR: cacheDir };
+    const run = spawnSync(process.execPath, [CLI, 'run'], { env, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.status, 2, run.stderr);
+    const full = statSync(file);
+    assert.notEqual(full.ino, short.ino, 'written again by the run');
+    assert.deepEqual(readdirSync(path.dirname(file)), [path.basename(file)], 'no longer marked partial');
+    spawnSync(process.execPath, [CLI, 'run'], { env, encoding: 'utf8', timeout: 60_000 });
+    cliVersion(cacheDir);
+    assert.equal(statSync(file).ino, full.ino, 'then taken as is');
+  });
+
   it('keeps the four newest caches when it writes one (older builds of the bundle)', () => {
     const folder = path.join(cacheDir, 'code-cache');
     mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -63,8 +80,9 @@ describe('CLI code cache', function () {
     });
     cliVersion(cacheDir);
     const kept = readdirSync(folder).sort();
-    assert.equal(kept.length, 4);
-    assert.deepEqual(kept.filter((name) => !name.endsWith('-v0-x.bin')).length, 1, 'the new one');
+    const keptCaches = kept.filter((name) => name.endsWith('.bin'));
+    assert.equal(keptCaches.length, 4);
+    assert.deepEqual(keptCaches.filter((name) => !name.endsWith('-v0-x.bin')).length, 1, 'the new one');
     assert.deepEqual(old.slice(0, 3).map((file) => path.basename(file)).sort(), kept.filter((name) => name.endsWith('-v0-x.bin')));
   });
 
