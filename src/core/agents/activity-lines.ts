@@ -5,6 +5,7 @@
 
 import type { ToolOutcome } from '../tools/types';
 import { ACTIVITY_LIMITS } from '../activity';
+import { clip } from '../text';
 
 type Input = Record<string, unknown>;
 type Formatter = (input: Input, outcome: ToolOutcome & { ok: true }) => string;
@@ -61,8 +62,8 @@ const FORMATTERS: Record<string, Formatter> = {
 export function describeToolCall(tool: string, rawInput: unknown, outcome: ToolOutcome): string {
   const input: Input = rawInput && typeof rawInput === 'object' && !Array.isArray(rawInput) ? (rawInput as Input) : {};
   const formatter = Object.hasOwn(FORMATTERS, tool) ? FORMATTERS[tool] : undefined;
-  if (!outcome.ok) return clip(`${tool}${subject(input)} — failed: ${firstSentence(outcome.error)}`);
-  return clip(formatter ? formatter(input, outcome) : `${tool} — ${firstLine(outcome.content) || 'done'}`);
+  if (!outcome.ok) return clipLine(`${tool}${subject(input)} — failed: ${firstSentence(outcome.error)}`);
+  return clipLine(formatter ? formatter(input, outcome) : `${tool} — ${firstLine(outcome.content) || 'done'}`);
 }
 
 /** The total a tool's first lines state (`3 match(es)`), 0 when they say none, null when neither. */
@@ -112,7 +113,6 @@ function firstSentence(value: string): string {
   return /^(.*?[.!?])\s+[A-Z]/.exec(line)?.[1] ?? line;
 }
 
-function clip(line: string): string {
-  const max = ACTIVITY_LIMITS.lineChars;
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+function clipLine(line: string): string {
+  return clip(line, ACTIVITY_LIMITS.lineChars);
 }

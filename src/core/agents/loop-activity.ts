@@ -6,6 +6,7 @@
 import type { ActivitySink } from '../activity';
 import { ACTIVITY_LIMITS } from '../activity';
 import type { ModelResponse, ToolUseBlock } from '../llm/port';
+import { clip } from '../text';
 import type { ToolOutcome } from '../tools/types';
 import { describeToolCall } from './activity-lines';
 
@@ -94,6 +95,3 @@ export class LoopActivity {
   }
 }
 
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}

@@ -4,6 +4,7 @@
 // in full goes once to a results file in the run folder (see workflow/validation-results.ts).
 
 import type { Baseline, ErrorContext, TestFailure, TestResult } from '../model';
+import { clip } from '../text';
 import { shortenStack } from './stack-frames';
 
 /** Failures listed in a saved test result (the panel, the CLI and HANDOFF.md list fewer). */
@@ -18,10 +19,6 @@ const MAX_NAME_CHARS = 300;
 const MAX_MESSAGE_CHARS = 400;
 const MAX_STACK_LINES = 4;
 const MAX_FRAME_CHARS = 200;
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
 
 /** One failure as a saved state keeps it: the name (clipped only if absurd), the message's start, the first frames. */
 export function storedFailure(failure: TestFailure): TestFailure {
