@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Anthropic } from '@anthropic-ai/sdk';
-import { AnthropicModelClient, createModelClientFromEnv, DEFAULT_MODEL } from '../../src/core/llm/providers/anthropic/anthropic';
+import { AnthropicModelClient, DEFAULT_MODEL } from '../../src/core/llm/providers/anthropic/anthropic';
+import { createModelClient } from '../../src/core/runtime/model-client';
 import { ModelApiError, ModelAuthenticationError } from '../../src/core/llm/errors';
 import type { ModelRequest, ModelToolDefinition } from '../../src/core/llm/port';
 import { ConfigurationError } from '../../src/core/errors';
@@ -216,16 +217,17 @@ describe('AnthropicModelClient against a fake Messages API (real SDK)', () => {
     assert.equal(fake.requests[0].body.stream, undefined);
   });
 
-  describe('createModelClientFromEnv', () => {
+  describe('the anthropic provider from the environment (createModelClient)', () => {
     it('refuses to start without a key, naming the variable', () => {
       assert.throws(
-        () => createModelClientFromEnv({ env: { ANTHROPIC_API_KEY: '  ' } }),
+        () => createModelClient({ provider: 'anthropic', env: { ANTHROPIC_API_KEY: '  ' } }),
         (error: unknown) => error instanceof ConfigurationError && /No Anthropic API key: set ANTHROPIC_API_KEY/.test(error.message),
       );
     });
 
     it('uses ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment', async () => {
-      const fromEnv = createModelClientFromEnv({
+      const fromEnv = createModelClient({
+        provider: 'anthropic',
         env: { ANTHROPIC_API_KEY: 'sk-env', ANTHROPIC_BASE_URL: fake.url },
         logger: captureLogger(),
       });

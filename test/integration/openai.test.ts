@@ -3,7 +3,8 @@
 // last chunk, the editor tool as a plain function, retries on 429/5xx, a cut stream, no key.
 
 import assert from 'node:assert/strict';
-import { OpenAIModelClient, createOpenAIClientFromEnv } from '../../src/core/llm/providers/openai/client';
+import { OpenAIModelClient } from '../../src/core/llm/providers/openai/client';
+import { createModelClient } from '../../src/core/runtime/model-client';
 import { ModelApiError } from '../../src/core/llm/errors';
 import { ConfigurationError } from '../../src/core/errors';
 import type { ModelRequest } from '../../src/core/llm/port';
@@ -97,8 +98,8 @@ describe('OpenAI-compatible provider (real openai SDK, fake Chat Completions ser
 
   it('a local server works without a key; no key and no base URL fails naming OPENAI_API_KEY', async () => {
     fake.enqueue(chatText('hi'));
-    const local = createOpenAIClientFromEnv({ env: { OPENAI_BASE_URL: fake.url }, logger: silent });
+    const local = createModelClient({ provider: 'openai', env: { OPENAI_BASE_URL: fake.url }, logger: silent });
     assert.deepEqual((await local.complete(request())).content, [{ type: 'text', text: 'hi' }]);
-    assert.throws(() => createOpenAIClientFromEnv({ env: {} }), (error: unknown) => error instanceof ConfigurationError && /No OpenAI API key: set OPENAI_API_KEY/.test(error.message));
+    assert.throws(() => createModelClient({ provider: 'openai', env: {} }), (error: unknown) => error instanceof ConfigurationError && /No OpenAI API key: set OPENAI_API_KEY/.test(error.message));
   });
 });

@@ -9,7 +9,6 @@ import { redact, registerSecret } from '../../../redact';
 import type { ModelClient, ModelRequest, ModelResponse } from '../../port';
 import { fromAnthropicMessage, toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from './anthropic-mapping';
 import { mapModelError } from './anthropic-errors';
-import { anthropicSettings } from '../provider-settings';
 import { usageWithCost } from './pricing';
 import { DEFAULT_STREAM_IDLE_MS, watchStream } from '../stream-watchdog';
 import type { StreamWatchdog } from '../stream-watchdog';
@@ -89,19 +88,6 @@ export class AnthropicModelClient implements ModelClient {
       watchdog?.stop();
     }
   }
-}
-
-export interface ModelClientFromEnvOptions extends AnthropicClientOptions {
-  /** Defaults to process.env. */
-  env?: Readonly<Record<string, string | undefined>>;
-}
-
-/**
- * The client the CLI and the extension use. Fails before any work starts when there is no key, so
- * a run never gets halfway and then dies on its first model call.
- */
-export function createModelClientFromEnv(options: ModelClientFromEnvOptions = {}): ModelClient {
-  return new AnthropicModelClient({ ...options, ...anthropicSettings(options) });
 }
 
 const stderrLogger: Logger = {

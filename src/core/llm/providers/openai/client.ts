@@ -9,7 +9,6 @@ import type { ModelClient, ModelRequest, ModelResponse } from '../../port';
 import { usageWithCost } from '../anthropic/pricing';
 import { fromOpenAICompletion, toOpenAIMessages, toOpenAIToolChoice, toOpenAITools } from './mapping';
 import { mapOpenAIError } from './errors';
-import { openAISettings } from '../provider-settings';
 import { DEFAULT_STREAM_IDLE_MS, watchStream } from '../stream-watchdog';
 import type { StreamWatchdog } from '../stream-watchdog';
 
@@ -81,19 +80,4 @@ export class OpenAIModelClient implements ModelClient {
       watchdog?.stop();
     }
   }
-}
-
-export interface OpenAIFromEnvOptions {
-  env: Readonly<Record<string, string | undefined>>;
-  apiKey?: string;
-  baseURL?: string;
-  logger?: Logger;
-}
-
-/**
- * OPENAI_API_KEY and OPENAI_BASE_URL, read as the SDK reads them. A base URL without a key is a
- * local server (Ollama, LM Studio, vLLM) and works; no key for api.openai.com fails before a run.
- */
-export function createOpenAIClientFromEnv(options: OpenAIFromEnvOptions): OpenAIModelClient {
-  return new OpenAIModelClient({ ...openAISettings(options), ...(options.logger ? { logger: options.logger } : {}) });
 }
