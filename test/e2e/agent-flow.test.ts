@@ -9,7 +9,7 @@
 import { strict as assert } from 'node:assert';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { agentWebview, shot, statusBarItem } from '../support/e2e';
-import { DOTNET_STEP_MS, UI_STEP_MS, openDemoWorkbench, waitForPlan, type DemoWorkbench } from '../support/e2e/agent-run';
+import { DOTNET_STEP_MS, UI_STEP_MS, useDemoWorkbench, waitForPlan } from '../support/e2e/agent-run';
 
 const REQUEST = 'Fix the failing Calculator test';
 /** The file the demo run edits, relative to the workspace. */
@@ -19,24 +19,10 @@ const REVIEW_ACTIONS = ['Accept File', 'Reject File', 'Next Change (Hunk)', 'Acc
 
 describe('e2e: Ironbees in code-server', function () {
   this.timeout(900_000);
-  let workbench: DemoWorkbench | undefined;
-  let page: Page;
-
-  before(async function () {
-    workbench = await openDemoWorkbench();
-    page = workbench.page;
-  });
-
-  afterEach(async function () {
-    // A failure is much easier to understand with a picture of the screen it happened on.
-    if (this.currentTest?.state === 'failed' && workbench) await shot(page, 'failure').catch(() => undefined);
-  });
-
-  after(async function () {
-    await workbench?.close();
-  });
+  const workbench = useDemoWorkbench('failure');
 
   it('runs the agent from the command palette to a green status bar', async function () {
+    const page = workbench().page;
     // 0. The person has the file the run will edit open, so the diff opens beside their editor.
     await openFileByQuickOpen(page, EDITED_FILE);
 

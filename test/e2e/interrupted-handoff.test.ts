@@ -9,9 +9,9 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator } from 'playwright-core';
 import { runCommand, shot, statusBarItem, waitForWorkbench } from '../support/e2e';
-import { DOTNET_STEP_MS, UI_STEP_MS, openDemoWorkbench, startAgentRun, waitForPlan, webviewShowing, type DemoWorkbench } from '../support/e2e/agent-run';
+import { DOTNET_STEP_MS, UI_STEP_MS, useDemoWorkbench, startAgentRun, waitForPlan, webviewShowing } from '../support/e2e/agent-run';
 
 const REQUEST = 'Fix the failing Calculator test';
 /** What the panel's root shows once it has connected (with or without a run). */
@@ -19,29 +19,16 @@ const PANEL = 'main.panel';
 
 describe('e2e: an interrupted run in code-server', function () {
   this.timeout(900_000);
-  let workbench: DemoWorkbench | undefined;
-  let page: Page;
-
-  before(async function () {
-    workbench = await openDemoWorkbench();
-    page = workbench.page;
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && workbench) await shot(page, 'failure-interrupted').catch(() => undefined);
-  });
-
-  after(async function () {
-    await workbench?.close();
-  });
+  const workbench = useDemoWorkbench('failure-interrupted');
 
   it('shows a reloaded run as Interrupted and Paused, opens its HANDOFF.md, and resumes it to success', async function () {
+    const page = workbench().page;
     // 1. A run reaches the plan gate.
     await startAgentRun(page, REQUEST);
     let panel = await webviewShowing(page, PANEL);
     await waitForPlan(page, panel);
     await panel.getByTestId('approve-plan').waitFor({ state: 'visible', timeout: UI_STEP_MS });
-    const runId = onlyRunId(workbench!.server.workspace);
+    const runId = onlyRunId(workbench().server.workspace);
 
     // 2. The window reloads: a new page, a new extension host that follows no run.
     const reloaded = page.waitForEvent('load', { timeout: UI_STEP_MS });

@@ -8,7 +8,7 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { launchBrowser } from '../vscode/browser';
 import { repoRoot } from '../vscode/paths';
 import { startCodeServer, type RunningCodeServer } from './code-server';
-import { runCommand, waitForWorkbench } from './page';
+import { runCommand, shot, waitForWorkbench } from './page';
 
 export const VSIX = join(repoRoot, 'dist', 'ironbees.vsix');
 /** A step that runs real `dotnet build`/`dotnet test` of the fixture (baseline, validation) on 2 cores. */
@@ -55,6 +55,28 @@ export async function openDemoWorkbench(): Promise<DemoWorkbench> {
     await close();
     throw error;
   }
+}
+
+/**
+ * Mocha hooks for a describe block: the demo workbench opened before its tests, a screenshot named
+ * `failureShot` of a failed test's screen, everything closed after. Returns the open workbench.
+ */
+export function useDemoWorkbench(failureShot: string): () => DemoWorkbench {
+  let workbench: DemoWorkbench | undefined;
+  before(async function () {
+    workbench = await openDemoWorkbench();
+  });
+  afterEach(async function () {
+    // A failure is much easier to understand with a picture of the screen it happened on.
+    if (this.currentTest?.state === 'failed' && workbench) await shot(workbench.page, failureShot).catch(() => undefined);
+  });
+  after(async function () {
+    await workbench?.close();
+  });
+  return () => {
+    if (!workbench) throw new Error('the demo workbench is not open (its before hook failed)');
+    return workbench;
+  };
 }
 
 /** Ironbees: Run Agent from the palette, with `request` typed into the input box it opens. */
