@@ -46,6 +46,10 @@ export function lastCells(text: string, width: number): string {
     start -= 1;
     used += cellsOf(parts[start]);
   }
+  // A cut inside a word drops that word's tail too (the line starts at a whole word), unless the kept
+  // text is one word: then a piece of it is all there is to show.
+  const wordBreak = parts.findIndex((part, index) => index >= start && /\s/.test(part));
+  if (start > 0 && !/\s/.test(parts[start - 1]) && wordBreak >= 0) start = wordBreak + 1;
   return `…${parts.slice(start).join('')}`;
 }
 

@@ -50,4 +50,12 @@ describe('terminal text', () => {
     assert.equal(lastCells('日本語です', 6), '…です');
     assert.equal(lastCells('anything', 0), '');
   });
+
+  it('lastCells starts at a whole word: a word cut at its start is left out, unless it is the only one', () => {
+    assert.equal(lastCells('hello world', 8), '…world');
+    assert.equal(lastCells('the quick brown fox', 12), '…brown fox');
+    assert.equal(lastCells('the quick brown fox', 11), '…brown fox');
+    assert.equal(lastCells('abcdefghij', 5), '…ghij');
+    assert.equal(lastCells('日本語 です', 5), '…です');
+  });
 });
