@@ -6,6 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { precheckAgentFolder } from '../../../src/core/agents/agent-precheck';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 
@@ -31,6 +32,31 @@ const packagesLoaded = () => [...new Set(Object.keys(require.cache).map((file) =
 })();
 `;
 
+// A start with the bundled agents checked at build time (what dist/cli-main.js carries): loading them
+// reads no YAML and builds no agent schema; a workspace agent of its own text still loads both.
+const AGENTS_PROBE = `
+const { addPrecheckedAgents } = require('./src/core/agents/prechecked-agents.ts');
+const { loadAgents } = require('./src/core/agents/loader.ts');
+const { createDefaultToolRegistry } = require('./src/core/agents/builtin.ts');
+const fs = require('node:fs'), os = require('node:os'), path = require('node:path');
+const slowPath = () => Object.keys(require.cache).filter((file) => /node_modules[\\/]yaml[\\/]|agent-schema\\.ts$|agent-yaml\\.ts$/.test(file)).length > 0;
+(async () => {
+  addPrecheckedAgents(JSON.parse(process.env.PRECHECKED));
+  const knownTools = createDefaultToolRegistry().names();
+  const workspaceRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'ironbees-lazy-'));
+  const bundled = [...(await loadAgents({ bundledDir: path.resolve('agents'), workspaceRoot, knownTools })).keys()].sort();
+  const atStart = slowPath();
+  const own = path.join(workspaceRoot, '.ironbees', 'agents', 'coder');
+  fs.mkdirSync(own, { recursive: true });
+  fs.writeFileSync(path.join(own, 'agent.yaml'), 'name: coder\\ndescription: own\\nversion: 1.0.0\\nrequiredTools: [submit_changes]\\n');
+  fs.writeFileSync(path.join(own, 'prompt.md'), 'p');
+  const coder = (await loadAgents({ bundledDir: path.resolve('agents'), workspaceRoot, knownTools })).get('coder').description;
+  fs.rmSync(workspaceRoot, { recursive: true, force: true });
+  process.stdout.write(JSON.stringify({ bundled, atStart, coder, afterOwn: slowPath() }));
+  process.exit(0);
+})();
+`;
+
 describe('CLI start-up loads no heavy SDK', function () {
   this.timeout(120_000);
 
@@ -42,5 +68,12 @@ describe('CLI start-up loads no heavy SDK', function () {
     assert.deepEqual(heavy(atStart), []);
     assert.ok(atStart.includes('zod') && atStart.includes('xstate'), `the probe sees bundled packages: ${atStart.join(', ')}`);
     assert.deepEqual(heavy(afterCall), ['openai']);
+  });
+
+  it('loads the bundled agents checked at build time without the YAML parser or the agent schema', () => {
+    const env = { ...process.env, PRECHECKED: JSON.stringify(precheckAgentFolder(path.join(REPO, 'agents'))) };
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', AGENTS_PROBE], { cwd: REPO, env, encoding: 'utf8', timeout: 110_000 });
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), { bundled: ['coder', 'planner', 'validator'], atStart: false, coder: 'own', afterOwn: true });
   });
 });
