@@ -57,6 +57,15 @@ const slowPath = () => Object.keys(require.cache).filter((file) => /node_modules
 })();
 `;
 
+// The built command (npm run build): which of Node's own modules its start loads. Under tsx the loader
+// thread itself loads node:worker_threads, so this looks at dist/cli.js in a plain node.
+const BUILTINS_PROBE = `
+const cli = require('node:path').join(process.cwd(), 'dist', 'cli.js');
+process.argv = [process.argv[0], cli, '--version'];
+process.on('exit', () => require('node:fs').writeSync(2, 'LOADED ' + JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13))) + '\\n'));
+require(cli);
+`;
+
 describe('CLI start-up loads no heavy SDK', function () {
   this.timeout(120_000);
 
@@ -75,5 +84,14 @@ describe('CLI start-up loads no heavy SDK', function () {
     const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', AGENTS_PROBE], { cwd: REPO, env, encoding: 'utf8', timeout: 110_000 });
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout), { bundled: ['coder', 'planner', 'validator'], atStart: false, coder: 'own', afterOwn: true });
+  });
+
+  it('the built CLI starts without node:worker_threads or node:readline (a regex search, a question, the C# engine load them)', () => {
+    const env = { ...process.env, IRONBEES_CODE_CACHE: '0' };
+    const result = spawnSync(process.execPath, ['-e', BUILTINS_PROBE], { cwd: REPO, env, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(result.status, 0, result.stderr);
+    const loaded = JSON.parse(/^LOADED (.*)$/m.exec(result.stderr)?.[1] ?? '[]') as string[];
+    assert.ok(loaded.includes('child_process') && loaded.includes('crypto'), `the probe sees what the bundle loads: ${loaded.join(', ')}`);
+    assert.deepEqual(loaded.filter((name) => ['worker_threads', 'readline', 'readline/promises'].includes(name)), []);
   });
 });
