@@ -2,17 +2,37 @@
 // the trace need these at every start, the zod schema (agent-schema.ts) only when a file must be
 // checked at run time (prechecked-agents.ts explains when it need not be).
 
-import type { z } from 'zod';
 import { ConfigurationError } from '../errors';
-import type { agentYamlSchema } from './agent-schema';
+import type { ProviderName } from '../llm/providers/choice';
 
 export const DEFAULT_MAX_TOKENS = 8192;
 export const DEFAULT_TURN_BUDGET = 30;
 export const DEFAULT_MAX_MALFORMED = 3;
 
-export type AgentYaml = z.output<typeof agentYamlSchema>;
-export type AgentLlmConfig = AgentYaml['llmConfig'];
-export type AgentToolConfig = AgentYaml['toolConfig'];
+/** An agent.yaml as checked, defaults filled in (agent-schema.ts holds its schema to this shape). */
+export interface AgentYaml {
+  name: string;
+  description: string;
+  version: string;
+  requiredTools: string[];
+  promptTemplate: string;
+  llmConfig: AgentLlmConfig;
+  toolConfig: AgentToolConfig;
+}
+
+export interface AgentLlmConfig {
+  model: string;
+  maxTokens: number;
+  temperature?: number | undefined;
+  provider?: ProviderName | undefined;
+}
+
+/** Known settings are checked; others are kept for the tools that read them. */
+export interface AgentToolConfig {
+  turnBudget?: number | undefined;
+  maxMalformed?: number | undefined;
+  [setting: string]: unknown;
+}
 
 /** The agent.yaml fields, plus what the loader adds. */
 export interface AgentDefinition extends AgentYaml {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DEFAULT_MODEL } from '../llm/defaults';
 import { PROVIDER_NAMES } from '../llm/providers/choice';
 import { DEFAULT_MAX_TOKENS } from './agent-definition';
+import type { AgentYaml } from './agent-definition';
 
 // What a loaded agent is lives in agent-definition.ts, which a start needs without this schema.
 export { DEFAULT_MAX_MALFORMED, DEFAULT_MAX_TOKENS, DEFAULT_TURN_BUDGET, requireAgent } from './agent-definition';
@@ -68,5 +69,11 @@ export const agentYamlSchema = z.strictObject(
   },
   { error: 'expected a mapping of agent settings (name, description, version, …)' },
 );
+
+// The rest of Ironbees reads AgentYaml (agent-definition.ts, which a start needs without zod): the
+// schema's output must stay that shape, both ways, or this does not compile.
+type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const outputIsAgentYaml: SameShape<z.output<typeof agentYamlSchema>, AgentYaml> = true;
+void outputIsAgentYaml;
 
 export const AGENT_YAML_FIELDS = Object.keys(agentYamlSchema.shape);
