@@ -8,10 +8,19 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { publishRoslynEngine } from './scripts/build-roslyn.mjs';
 import { extensionBuildOptions } from './scripts/extension-build.mjs';
 
 const require = createRequire(import.meta.url);
+
+/** { agent.yaml text: checked fields } for agents/*, through src/core/agents/agent-precheck.ts; a bad one fails the build. */
+async function precheckBundledAgents() {
+  const checker = await build({ ...common, entryPoints: ['src/core/agents/agent-precheck.ts'], write: false, sourcemap: false, logLevel: 'warning' });
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', checker.outputFiles[0].text)(module, module.exports, require);
+  return module.exports.precheckAgentFolder(join(dirname(fileURLToPath(import.meta.url)), 'agents'));
+}
 
 const common = {
   bundle: true,
@@ -27,6 +36,8 @@ const common = {
 // No real `import()` is left in it (esbuild turns each into a require): a script compiled from a code
 // cache loses its dynamic-import callback (node: ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
 // Without comments (minifyWhitespace) it is smaller and all ASCII, which the starter reads 3x faster.
+// The bundled agents' agent.yaml files are checked now, with the code a run uses, and carried in the
+// bundle (src/core/agents/prechecked-agents.ts): a start neither parses them nor loads the schema.
 const cliMain = await build({
   ...common,
   entryPoints: { 'cli-main': 'src/cli/main.ts' },
@@ -34,6 +45,7 @@ const cliMain = await build({
   supported: { 'dynamic-import': false },
   minifyWhitespace: true,
   metafile: true,
+  define: { IRONBEES_PRECHECKED_AGENTS: JSON.stringify(await precheckBundledAgents()) },
 });
 const dynamicImports = Object.values(cliMain.metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.kind === 'dynamic-import'));
 if (dynamicImports.length > 0) throw new Error(`dist/cli-main.js keeps dynamic imports: ${dynamicImports.map((entry) => entry.path).join(', ')}`);

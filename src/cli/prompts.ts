@@ -2,7 +2,7 @@
 // rather than read with readline's question(): piped answers (tests, scripts) often arrive all at
 // once, before the question is asked, and question() would drop them.
 
-import * as readline from 'node:readline';
+import type * as readline from 'node:readline';
 
 /** The answer stream ended (EOF) or the person pressed Ctrl-C at a prompt: treat it as an interrupt. */
 export class PromptClosedError extends Error {
@@ -73,7 +73,8 @@ export class LinePrompter implements Prompter {
   /** Opened on the first question only, so runs with --yes never touch stdin. */
   private open(): void {
     if (this.rl || this.closedBy) return;
-    const rl = readline.createInterface({
+    // node:readline loads with the first question: a run with --yes never needs it.
+    const rl = process.getBuiltinModule('node:readline').createInterface({
       input: this.options.input,
       output: this.options.terminal ? this.options.output : undefined,
       terminal: this.options.terminal,

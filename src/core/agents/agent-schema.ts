@@ -1,15 +1,16 @@
 // The schema of agent.yaml. Every field carries its own "expected …" wording, so an error can say
 // what was wrong in the person's terms (`llmConfig.maxTokens: expected a positive integer, got
-// "lots"`) rather than zod's.
+// "lots"`) rather than zod's. Loaded only when a file is checked at run time (prechecked-agents.ts).
 
 import { z } from 'zod';
 import { DEFAULT_MODEL } from '../llm/defaults';
 import { PROVIDER_NAMES } from '../llm/providers/choice';
-import { ConfigurationError } from '../errors';
+import { DEFAULT_MAX_TOKENS } from './agent-definition';
+import type { AgentYaml } from './agent-definition';
 
-export const DEFAULT_MAX_TOKENS = 8192;
-export const DEFAULT_TURN_BUDGET = 30;
-export const DEFAULT_MAX_MALFORMED = 3;
+// What a loaded agent is lives in agent-definition.ts, which a start needs without this schema.
+export { DEFAULT_MAX_MALFORMED, DEFAULT_MAX_TOKENS, DEFAULT_TURN_BUDGET, requireAgent } from './agent-definition';
+export type { AgentCatalog, AgentDefinition, AgentLlmConfig, AgentToolConfig, AgentYaml } from './agent-definition';
 
 const positiveInteger = z
   .number({ error: 'expected a positive integer' })
@@ -69,28 +70,10 @@ export const agentYamlSchema = z.strictObject(
   { error: 'expected a mapping of agent settings (name, description, version, …)' },
 );
 
-export type AgentYaml = z.output<typeof agentYamlSchema>;
-export type AgentLlmConfig = AgentYaml['llmConfig'];
-export type AgentToolConfig = AgentYaml['toolConfig'];
-
-/** The agent.yaml fields, plus what the loader adds. */
-export interface AgentDefinition extends AgentYaml {
-  /** The prompt file's text (a template: `{{var}}` is filled in when the agent runs). */
-  prompt: string;
-  /** The folder the agent was loaded from (absolute). */
-  sourceDir: string;
-  origin: 'bundled' | 'workspace';
-}
+// The rest of Ironbees reads AgentYaml (agent-definition.ts, which a start needs without zod): the
+// schema's output must stay that shape, both ways, or this does not compile.
+type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const outputIsAgentYaml: SameShape<z.output<typeof agentYamlSchema>, AgentYaml> = true;
+void outputIsAgentYaml;
 
 export const AGENT_YAML_FIELDS = Object.keys(agentYamlSchema.shape);
-
-export type AgentCatalog = ReadonlyMap<string, AgentDefinition>;
-
-/** The named agent, or a ConfigurationError listing the agents there are. */
-export function requireAgent(agents: AgentCatalog, name: string): AgentDefinition {
-  const agent = agents.get(name);
-  if (!agent) {
-    throw new ConfigurationError(`No agent named "${name}"; loaded agents: ${[...agents.keys()].join(', ') || '(none)'}`, { agent: name });
-  }
-  return agent;
-}

@@ -10,36 +10,18 @@
 import { promises as fs } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
-import type { z } from 'zod';
-import { ConfigurationError } from '../errors';
 import { isMcpToolName } from '../tools/mcp-naming';
-import { AGENT_YAML_FIELDS, agentYamlSchema, llmConfigSchema } from './agent-schema';
-import type { AgentCatalog, AgentDefinition } from './agent-schema';
+import type { AgentCatalog, AgentDefinition, AgentYaml } from './agent-definition';
+import { AgentConfigError, describeValue, formatProblem } from './agent-problems';
+import type { AgentConfigProblem } from './agent-problems';
+import { precheckedAgentYaml } from './prechecked-agents';
 import { builtinAgentRegistry } from './builtin';
 import type { AgentRegistry } from './unit';
 
-export { requireAgent } from './agent-schema';
-export type { AgentCatalog, AgentDefinition, AgentLlmConfig, AgentToolConfig } from './agent-schema';
-
-
-export interface AgentConfigProblem {
-  /** As shown to the person: relative to the package (bundled) or to the workspace root. */
-  file: string;
-  /** Dotted field path (`llmConfig.maxTokens`), or null for the file as a whole. */
-  field: string | null;
-  message: string;
-}
-
-export class AgentConfigError extends ConfigurationError {
-  constructor(readonly problems: readonly AgentConfigProblem[]) {
-    super(problems.map(formatProblem).join('\n'), { problems });
-  }
-}
-
-export function formatProblem(problem: AgentConfigProblem): string {
-  return problem.field ? `${problem.file}: ${problem.field}: ${problem.message}` : `${problem.file}: ${problem.message}`;
-}
+export { requireAgent } from './agent-definition';
+export type { AgentCatalog, AgentDefinition, AgentLlmConfig, AgentToolConfig } from './agent-definition';
+export { AgentConfigError, formatProblem } from './agent-problems';
+export type { AgentConfigProblem } from './agent-problems';
 
 export interface LoadAgentsOptions {
   /** The bundled agents folder (absolute). */
@@ -110,8 +92,9 @@ async function loadFolder(
   }
   const result: FolderResult = { exists: true, agents: [], problems: [] };
   const folders = entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name);
-  for (const folder of folders.sort()) {
-    const loaded = await loadAgentFolder(path.join(dir, folder), displayRoot, origin, checks);
+  // The folders are read side by side (each is two small reads in turn); results keep the sorted order.
+  const loads = await Promise.all(folders.sort().map((folder) => loadAgentFolder(path.join(dir, folder), displayRoot, origin, checks)));
+  for (const loaded of loads) {
     if ('agent' in loaded) result.agents.push(loaded.agent);
     else result.problems.push(...loaded.problems);
   }
@@ -129,25 +112,14 @@ async function loadAgentFolder(
   const source = await readText(yamlPath);
   if (source === null) return { problems: [{ file, field: null, message: 'agent.yaml is missing (every agent folder needs one)' }] };
 
-  let raw: unknown;
-  try {
-    raw = parseYaml(source, { prettyErrors: true });
-  } catch (error) {
-    return { problems: [yamlProblem(file, error)] };
-  }
-  if (raw === null || raw === undefined) {
-    return { problems: [{ file, field: null, message: `the file is empty; expected the fields ${AGENT_YAML_FIELDS.join(', ')}` }] };
-  }
-
-  // Each definition is checked once per run: zod's compiled fast path would cost more than it saves.
-  const parsed = agentYamlSchema.safeParse(raw, { jitless: true });
-  if (!parsed.success) return { problems: parsed.error.issues.flatMap((issue) => schemaProblems(file, raw, issue)) };
-  const yaml = parsed.data;
+  const checked = await checkedAgentYaml(source, file);
+  if ('problems' in checked) return checked;
+  const yaml = checked.yaml;
 
   const problems: AgentConfigProblem[] = [];
   const folderName = path.basename(agentDir);
   if (yaml.name !== folderName) {
-    problems.push({ file, field: 'name', message: `expected "${folderName}" (the folder name), got ${describe(yaml.name)}` });
+    problems.push({ file, field: 'name', message: `expected "${folderName}" (the folder name), got ${describeValue(yaml.name)}` });
   }
   if (knownTools) {
     yaml.requiredTools.forEach((tool, index) => {
@@ -184,54 +156,13 @@ async function loadAgentFolder(
   return { agent: { ...yaml, prompt, sourceDir: agentDir, origin } };
 }
 
-function yamlProblem(file: string, error: unknown): AgentConfigProblem {
-  if (error instanceof YAMLParseError) {
-    const position = error.linePos?.[0];
-    const where = position ? `line ${position.line}, column ${position.col}: ` : '';
-    const firstLine = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    return { file, field: null, message: `invalid YAML at ${where}${firstLine}` };
-  }
-  return { file, field: null, message: `invalid YAML: ${error instanceof Error ? error.message : String(error)}` };
-}
-
-function schemaProblems(file: string, raw: unknown, issue: z.core.$ZodIssue): AgentConfigProblem[] {
-  if (issue.code === 'unrecognized_keys') {
-    const known = issue.path.length === 0 ? AGENT_YAML_FIELDS : (NESTED_FIELDS[String(issue.path[0])] ?? []);
-    return issue.keys.map((key) => ({
-      file,
-      field: formatPath([...issue.path, key]),
-      message: `unknown field${known.length ? `; expected one of ${known.join(', ')}` : ''}`,
-    }));
-  }
-  const field = issue.path.length > 0 ? formatPath(issue.path) : null;
-  return [{ file, field, message: `${issue.message}, got ${describe(valueAt(raw, issue.path))}` }];
-}
-
-const NESTED_FIELDS: Record<string, readonly string[]> = { llmConfig: Object.keys(llmConfigSchema.shape) };
-
-function formatPath(segments: readonly PropertyKey[]): string {
-  return segments.reduce<string>((out, segment) => {
-    if (typeof segment === 'number') return `${out}[${segment}]`;
-    return out ? `${out}.${String(segment)}` : String(segment);
-  }, '');
-}
-
-function valueAt(raw: unknown, segments: readonly PropertyKey[]): unknown {
-  let current: unknown = raw;
-  for (const segment of segments) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[segment];
-  }
-  return current;
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing (the field is missing)';
-  if (value === null) return 'an empty value';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a mapping';
-  const text = JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+/** A bundled text checked at build time as it was then; any other text read and checked now. */
+async function checkedAgentYaml(source: string, file: string): Promise<{ yaml: AgentYaml } | { problems: AgentConfigProblem[] }> {
+  const prechecked = precheckedAgentYaml(source);
+  if (prechecked) return { yaml: prechecked };
+  // The YAML parser and the schema load only for a text the build did not check.
+  const { parseAgentYaml } = await import('./agent-yaml.js');
+  return parseAgentYaml(source, file);
 }
 
 async function readText(file: string): Promise<string | null> {

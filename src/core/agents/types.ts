@@ -8,7 +8,7 @@ import type { ToolRegistry } from '../tools/registry';
 import type { ToolApprovalGate } from '../tools/types';
 import type { TraceSink } from '../trace';
 import type { ActivitySink } from '../activity';
-import type { AgentCatalog } from './agent-schema';
+import type { AgentCatalog } from './agent-definition';
 
 export interface AgentRuntime {
   host: Host;

@@ -9,7 +9,7 @@ import { AgentModeError, errorMessage } from '../errors';
 import type { Usage, WorkflowContext, WorkflowNode } from '../model';
 import type { TraceEvent, TraceSink, TurnEvent, TurnPolicy, TurnToolCall } from '../trace';
 import type { AgentCatalog } from '../agents/loader';
-import { DEFAULT_MAX_MALFORMED, DEFAULT_TURN_BUDGET } from '../agents/agent-schema';
+import { DEFAULT_MAX_MALFORMED, DEFAULT_TURN_BUDGET } from '../agents/agent-definition';
 import { chooseModel } from '../llm/providers/choice';
 
 type ModelCallEvent = Extract<TraceEvent, { kind: 'model_call' }>;

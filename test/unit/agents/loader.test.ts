@@ -57,6 +57,26 @@ describe('agent loader', () => {
     assert.deepEqual(names, ['coder', 'planner', 'validator']);
   });
 
+  it('reads the folders side by side and reports their problems in folder order', async () => {
+    // The big file is the slowest to read: its problem still comes first.
+    const workspaceRoot = await tempWorkspace({
+      'a-agent': { 'agent.yaml': `name: a-agent\ndescription: ${'x'.repeat(400_000)}\nversion: 1.0.0\nllmConfig: {maxTokens: lots}\n`, 'prompt.md': 'p' },
+      'b-agent': { 'agent.yaml': 'name: b-agent\ndescription: y\nversion: 1.0.0\nllmConfig: {maxTokens: none}\n', 'prompt.md': 'p' },
+    });
+    try {
+      await assert.rejects(loadAgents({ bundledDir: BUNDLED, workspaceRoot, knownTools: KNOWN_TOOLS }), (error: unknown) => {
+        assert.ok(error instanceof AgentConfigError);
+        assert.deepEqual(
+          error.problems.map((problem) => `${problem.file}: ${problem.field}`),
+          ['.ironbees/agents/a-agent/agent.yaml: llmConfig.maxTokens', '.ironbees/agents/b-agent/agent.yaml: llmConfig.maxTokens'],
+        );
+        return true;
+      });
+    } finally {
+      await fs.rm(workspaceRoot, { recursive: true, force: true });
+    }
+  });
+
   it('loads the bundled planner, coder and validator, with their prompts and defaults', async () => {
     const agents = await loadAgents({ bundledDir: BUNDLED, knownTools: KNOWN_TOOLS });
     assert.deepEqual([...agents.keys()].sort(), ['coder', 'planner', 'validator']);

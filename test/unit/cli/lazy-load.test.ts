@@ -6,6 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { precheckAgentFolder } from '../../../src/core/agents/agent-precheck';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 
@@ -31,6 +32,40 @@ const packagesLoaded = () => [...new Set(Object.keys(require.cache).map((file) =
 })();
 `;
 
+// A start with the bundled agents checked at build time (what dist/cli-main.js carries): loading them
+// reads no YAML and builds no agent schema; a workspace agent of its own text still loads both.
+const AGENTS_PROBE = `
+const { addPrecheckedAgents } = require('./src/core/agents/prechecked-agents.ts');
+const { loadAgents } = require('./src/core/agents/loader.ts');
+const { createDefaultToolRegistry } = require('./src/core/agents/builtin.ts');
+const fs = require('node:fs'), os = require('node:os'), path = require('node:path');
+const slowPath = () => Object.keys(require.cache).filter((file) => /node_modules[\\/]yaml[\\/]|agent-schema\\.ts$|agent-yaml\\.ts$/.test(file)).length > 0;
+(async () => {
+  addPrecheckedAgents(JSON.parse(process.env.PRECHECKED));
+  const knownTools = createDefaultToolRegistry().names();
+  const workspaceRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'ironbees-lazy-'));
+  const bundled = [...(await loadAgents({ bundledDir: path.resolve('agents'), workspaceRoot, knownTools })).keys()].sort();
+  const atStart = slowPath();
+  const own = path.join(workspaceRoot, '.ironbees', 'agents', 'coder');
+  fs.mkdirSync(own, { recursive: true });
+  fs.writeFileSync(path.join(own, 'agent.yaml'), 'name: coder\\ndescription: own\\nversion: 1.0.0\\nrequiredTools: [submit_changes]\\n');
+  fs.writeFileSync(path.join(own, 'prompt.md'), 'p');
+  const coder = (await loadAgents({ bundledDir: path.resolve('agents'), workspaceRoot, knownTools })).get('coder').description;
+  fs.rmSync(workspaceRoot, { recursive: true, force: true });
+  process.stdout.write(JSON.stringify({ bundled, atStart, coder, afterOwn: slowPath() }));
+  process.exit(0);
+})();
+`;
+
+// The built command (npm run build): which of Node's own modules its start loads. Under tsx the loader
+// thread itself loads node:worker_threads, so this looks at dist/cli.js in a plain node.
+const BUILTINS_PROBE = `
+const cli = require('node:path').join(process.cwd(), 'dist', 'cli.js');
+process.argv = [process.argv[0], cli, '--version'];
+process.on('exit', () => require('node:fs').writeSync(2, 'LOADED ' + JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13))) + '\\n'));
+require(cli);
+`;
+
 describe('CLI start-up loads no heavy SDK', function () {
   this.timeout(120_000);
 
@@ -42,5 +77,21 @@ describe('CLI start-up loads no heavy SDK', function () {
     assert.deepEqual(heavy(atStart), []);
     assert.ok(atStart.includes('zod') && atStart.includes('xstate'), `the probe sees bundled packages: ${atStart.join(', ')}`);
     assert.deepEqual(heavy(afterCall), ['openai']);
+  });
+
+  it('loads the bundled agents checked at build time without the YAML parser or the agent schema', () => {
+    const env = { ...process.env, PRECHECKED: JSON.stringify(precheckAgentFolder(path.join(REPO, 'agents'))) };
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', AGENTS_PROBE], { cwd: REPO, env, encoding: 'utf8', timeout: 110_000 });
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), { bundled: ['coder', 'planner', 'validator'], atStart: false, coder: 'own', afterOwn: true });
+  });
+
+  it('the built CLI starts without node:worker_threads or node:readline (a regex search, a question, the C# engine load them)', () => {
+    const env = { ...process.env, IRONBEES_CODE_CACHE: '0' };
+    const result = spawnSync(process.execPath, ['-e', BUILTINS_PROBE], { cwd: REPO, env, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(result.status, 0, result.stderr);
+    const loaded = JSON.parse(/^LOADED (.*)$/m.exec(result.stderr)?.[1] ?? '[]') as string[];
+    assert.ok(loaded.includes('child_process') && loaded.includes('crypto'), `the probe sees what the bundle loads: ${loaded.join(', ')}`);
+    assert.deepEqual(loaded.filter((name) => ['worker_threads', 'readline', 'readline/promises'].includes(name)), []);
   });
 });

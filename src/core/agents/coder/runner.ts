@@ -6,7 +6,7 @@
 import type { ErrorContext, ExecutionPlan, FileEdit, Usage } from '../../model';
 import { compileGate } from '../../csharp/engine/compile-gate';
 import type { StagedOverlay } from '../../workspace/overlay';
-import { requireAgent } from '../agent-schema';
+import { requireAgent } from '../agent-definition';
 import { runToolLoop } from '../tool-loop';
 import type { TerminalVerdict } from '../tool-loop';
 import type { AgentRuntime } from '../types';

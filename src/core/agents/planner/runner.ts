@@ -5,7 +5,7 @@
 
 import type { Baseline, ExecutionPlan, Usage } from '../../model';
 import { StagedOverlay } from '../../workspace/overlay';
-import { requireAgent } from '../agent-schema';
+import { requireAgent } from '../agent-definition';
 import { runToolLoop } from '../tool-loop';
 import type { TerminalVerdict } from '../tool-loop';
 import type { AgentRuntime } from '../types';

@@ -6,7 +6,6 @@
 
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import treeKill from 'tree-kill';
 import { engineEnv } from './engine-env';
 import { EngineRequestError, EngineUnavailableError } from './errors';
@@ -52,7 +51,8 @@ export class EngineProcess {
     this.child.stderr.on('data', (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_KEPT);
     });
-    createInterface({ input: this.child.stdout }).on('line', (line) => this.onLine(line));
+    // node:readline loads with the engine, not with every start (a run may have the engine off).
+    process.getBuiltinModule('node:readline').createInterface({ input: this.child.stdout }).on('line', (line) => this.onLine(line));
     this.child.on('error', (error) => this.end(new EngineUnavailableError(`the C# engine could not start: ${error.message}`, 'missing')));
     this.child.on('exit', (code, signal) => {
       const how = signal ? `was killed (${signal})` : `exited with code ${code}`;

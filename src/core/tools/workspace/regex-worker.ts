@@ -3,9 +3,8 @@
 // match cannot be interrupted. A worker can: it is terminated at the time limit or when the call
 // is aborted, and the search answers with an error that says why.
 // The worker's source is a string evaluated by node:worker_threads, so it needs no separate file in
-// the CLI and extension bundles.
-
-import { Worker } from 'node:worker_threads';
+// the CLI and extension bundles. node:worker_threads itself (~2 ms to load) is loaded by the first
+// search with a pattern, not by every start (test/unit/cli/lazy-load.test.ts).
 
 export interface RegexFile {
   path: string;
@@ -66,6 +65,7 @@ export function searchLinesInWorker(pattern: string, flags: string, files: reado
       resolve({ stopped: 'aborted', message: 'The search was stopped before it started.' });
       return;
     }
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { pattern, flags, files, max: options.max } });
     running++;
     worker.once('exit', () => running--);
