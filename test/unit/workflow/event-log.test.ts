@@ -104,6 +104,26 @@ describe('events.jsonl: numbered lines in the order they were recorded', () => {
     assert.equal(traceQueueOpen(file), false);
   });
 
+  it('writes the events recorded while a write is in flight together, in one append, in order', async () => {
+    const appends: string[][] = [];
+    const inner = ws.host.fs;
+    const counting: HostFileSystem = Object.assign(Object.create(inner) as HostFileSystem, {
+      appendFile: (p: string, text: string) => (appends.push(text.trimEnd().split('\n').map((l) => (JSON.parse(l) as { message: string }).message)), inner.appendFile(p, text)),
+    });
+    const store = new RunStore({ ...ws.host, fs: counting });
+    // A model turn: its model call, two tool calls and the turn line come at once.
+    await Promise.all([0, 1, 2, 3].map((i) => store.appendEvent('r7', event(i))));
+    await store.appendEvent('r7', event(4));
+    assert.deepEqual(appends, [['event 0'], ['event 1', 'event 2', 'event 3'], ['event 4']]);
+    assert.deepEqual(lines(ws, 'r7').map((l) => [l.seq, l.kind === 'error' ? l.message : '']), [
+      [1, 'event 0'],
+      [2, 'event 1'],
+      [3, 'event 2'],
+      [4, 'event 3'],
+      [5, 'event 4'],
+    ]);
+  });
+
   it('reads the seq to continue from: last line, torn last line, empty file', () => {
     assert.equal(lastSeqOf(''), 0);
     assert.equal(lastSeqOf('{"seq":9}\n{"seq":10}\n'), 10);
