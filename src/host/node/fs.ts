@@ -60,8 +60,7 @@ export class NodeFileSystem implements HostFileSystem {
   }
 
   async appendFile(absPath: string, text: string): Promise<void> {
-    await fsp.mkdir(path.dirname(absPath), { recursive: true });
-    await fsp.appendFile(absPath, text, 'utf8');
+    await inFolderMadeIfMissing(absPath, () => fsp.appendFile(absPath, text, 'utf8'));
   }
 
   async deleteFile(absPath: string, options: WriteOptions = {}): Promise<void> {
@@ -123,16 +122,34 @@ async function* piecesOf(handle: FileHandle): AsyncGenerator<Uint8Array> {
 /** Writes to a temporary file beside absPath, then renames it over; returns the first folder it had to create. */
 async function writeAtomically(absPath: string, write: (temp: string) => Promise<void>): Promise<string | undefined> {
   const dir = path.dirname(absPath);
-  const created = await fsp.mkdir(dir, { recursive: true });
   const temp = path.join(dir, `.${path.basename(absPath)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await write(temp);
+    const created = await inFolderMadeIfMissing(temp, () => write(temp));
     await copyModeIfExists(absPath, temp);
     await renameWithRetry(temp, absPath);
+    return created;
   } catch (error) {
     await fsp.rm(temp, { force: true });
     throw error;
   }
+}
+
+/**
+ * Runs `write`, which opens `file` first, making file's folder only when opening finds it missing:
+ * most writes go to a folder that exists, and making sure first cost each of them one more round
+ * trip to the file system. Returns the first folder it had to create.
+ */
+async function inFolderMadeIfMissing(file: string, write: () => Promise<void>): Promise<string | undefined> {
+  try {
+    await write();
+    return undefined;
+  } catch (error) {
+    // Only the open of `file` itself: a write that failed later may have used up what it was writing.
+    const { code, syscall, path: failedPath } = error as NodeJS.ErrnoException;
+    if (code !== 'ENOENT' || syscall !== 'open' || failedPath !== file) throw error;
+  }
+  const created = await fsp.mkdir(path.dirname(file), { recursive: true });
+  await write();
   return created;
 }
 
