@@ -10,7 +10,7 @@
 // The queues are shared by every RunStore of the process (the orchestrator's and the MCP
 // server's), keyed by the file, so two writers of the same run never race either.
 
-import type { Host } from '../host';
+import type { FileAppender, Host } from '../host';
 import type { TraceEvent } from '../trace';
 
 /** One line of events.jsonl as written: the event with its sequence number first. */
@@ -31,6 +31,8 @@ interface FileQueue {
   writing: boolean;
   /** Holders (holdTraceFile) keeping the queue, and so its last seq, between appends. */
   held: number;
+  /** While held, the file kept open where the host can (one write per batch); null when it cannot. */
+  appender: Promise<FileAppender | null> | null;
 }
 
 const queues = new Map<string, FileQueue>();
@@ -87,14 +89,37 @@ async function writeLines(host: Host, file: string, q: FileQueue, batch: readonl
   }
   const first = q.lastSeq + 1;
   const text = batch.map((line, i) => `${JSON.stringify({ seq: first + i, ...line.event } satisfies TraceLine)}\n`).join('');
-  await host.fs.appendFile(file, text);
+  const appender = q.held > 0 ? await appenderOf(host, file, q) : null;
+  if (appender) {
+    try {
+      await appender.append(text);
+    } catch (error) {
+      // Not kept after a failure: the next write opens the file again.
+      closeAppender(q);
+      throw error;
+    }
+  } else {
+    await host.fs.appendFile(file, text);
+  }
   q.lastSeq = first + batch.length - 1;
+}
+
+function appenderOf(host: Host, file: string, q: FileQueue): Promise<FileAppender | null> {
+  q.appender ??= host.fs.openAppender ? host.fs.openAppender(file).catch(() => null) : Promise.resolve(null);
+  return q.appender;
+}
+
+function closeAppender(q: FileQueue): void {
+  const appender = q.appender;
+  q.appender = null;
+  void appender?.then((open) => open?.close()).catch(() => undefined);
 }
 
 /**
  * Keeps `file`'s queue, and so its last seq, between appends until the returned function is called.
  * For the run this process drives: it holds the run's lock, so no other process appends to its trace,
  * and each event is written at once instead of after reading the whole file again for its number.
+ * Where the host can, the file stays open meanwhile (one write per batch, not an open and a close too).
  */
 export function holdTraceFile(file: string): () => void {
   const q = queueOf(file);
@@ -111,7 +136,7 @@ export function holdTraceFile(file: string): () => void {
 function queueOf(file: string): FileQueue {
   let queue = queues.get(file);
   if (!queue) {
-    queue = { lastSeq: null, waiting: [], writing: false, held: 0 };
+    queue = { lastSeq: null, waiting: [], writing: false, held: 0, appender: null };
     queues.set(file, queue);
   }
   return queue;
@@ -122,7 +147,9 @@ function queueOf(file: string): FileQueue {
  * life of the process (found by the load bench: one per run, forever).
  */
 function dropIfIdle(file: string, q: FileQueue): void {
-  if (!q.writing && q.waiting.length === 0 && q.held === 0 && queues.get(file) === q) queues.delete(file);
+  if (q.writing || q.waiting.length > 0 || q.held > 0) return;
+  closeAppender(q);
+  if (queues.get(file) === q) queues.delete(file);
 }
 
 /** Whether the process still keeps a queue for `file` (for tests: not once its writes have settled). */

@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { HostFileSystem, WriteOptions } from '../../core/host';
+import type { FileAppender, HostFileSystem, WriteOptions } from '../../core/host';
 import { isInsideWorkspace } from '../../core/workspace/paths';
 
 /** Build output and tool folders: never source, often huge. Compared case-insensitively. */
@@ -61,6 +61,14 @@ export class NodeFileSystem implements HostFileSystem {
 
   async appendFile(absPath: string, text: string): Promise<void> {
     await inFolderMadeIfMissing(absPath, () => fsp.appendFile(absPath, text, 'utf8'));
+  }
+
+  async openAppender(absPath: string): Promise<FileAppender> {
+    let handle: FileHandle | undefined;
+    await inFolderMadeIfMissing(absPath, async () => void (handle = await fsp.open(absPath, 'a')));
+    const open = handle as FileHandle;
+    // Opened for appending: every write lands at the end, whoever else appends to the file.
+    return { append: (text) => open.writeFile(text, 'utf8'), close: () => open.close() };
   }
 
   async deleteFile(absPath: string, options: WriteOptions = {}): Promise<void> {
