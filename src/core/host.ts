@@ -13,6 +13,12 @@ export interface WriteOptions {
   durable?: boolean;
 }
 
+/** A file kept open for appending (HostFileSystem.openAppender); closed once, when its writer is done. */
+export interface FileAppender {
+  append(text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
 export interface HostFileSystem {
   /** Null when the file does not exist. Bytes, so CRLF and encodings survive a round trip. */
   readFile(absPath: string): Promise<Uint8Array | null>;
@@ -31,6 +37,12 @@ export interface HostFileSystem {
   writeChunks?(absPath: string, pieces: Iterable<string>): Promise<void>;
   /** Appends text (creating the file and its folders as needed): the run trace grows line by line. */
   appendFile(absPath: string, text: string): Promise<void>;
+  /**
+   * Opens a file for appending (creating it and its folders as needed) and keeps it open, so each
+   * append is one write instead of an open, a write and a close: for a file one process appends to
+   * often (a run's trace while the run is driven here). Optional: without it, appendFile each time.
+   */
+  openAppender?(absPath: string): Promise<FileAppender>;
   deleteFile(absPath: string, options?: WriteOptions): Promise<void>;
   exists(absPath: string): Promise<boolean>;
   /**

@@ -78,18 +78,28 @@ export async function driveRun(
   let escalatedUnattended = false;
   try {
     for await (const state of start(controller.signal)) {
-      if (options.json) io.stdout.write(`${JSON.stringify(state)}\n`);
-      for (const line of describeTransition(last, state, colors)) err(line);
+      const previous = last;
+      const show = (): void => {
+        if (options.json) io.stdout.write(`${JSON.stringify(state)}\n`);
+        for (const line of describeTransition(previous, state, colors)) err(line);
+      };
       last = state;
+      if (options.yes && GATES.includes(state.currentNode) && state.currentNode !== 'WAIT_HUMAN') {
+        // Answered, then shown: the next step starts at once and the printing runs while it waits
+        // for its first files (the lines come out in the same order: the next state waits for this loop).
+        try {
+          await orchestrator.approve(state.stateId, { type: 'APPROVE' });
+        } finally {
+          show();
+        }
+        continue;
+      }
+      show();
       if (!GATES.includes(state.currentNode)) continue;
       if (options.yes) {
-        if (state.currentNode === 'WAIT_HUMAN') {
-          // Unattended, nobody can give guidance: stop here, at the gate, so a person can resume it.
-          escalatedUnattended = true;
-          break;
-        }
-        await orchestrator.approve(state.stateId, { type: 'APPROVE' });
-        continue;
+        // Unattended, nobody can give guidance: stop here, at the gate, so a person can resume it.
+        escalatedUnattended = true;
+        break;
       }
       const decision = await askGateDecision(gateIo, state);
       if (!decision) continue;

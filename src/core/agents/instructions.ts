@@ -53,31 +53,42 @@ function depthOf(folder: string): number {
 }
 
 export async function loadInstructions(host: Host, options: InstructionsOptions): Promise<Instructions> {
+  // Every candidate is read at once (the fallbacks too, used only without a root AGENTS.md): a step
+  // waits for these before its first model call, and one after another they were a wait each.
+  const candidates = agentsFileCandidates(options.workFiles);
+  const [agentsFiles, fallbacks, contextFiles] = await Promise.all([
+    Promise.all(candidates.map((rel) => readInside(host, rel))),
+    Promise.all(FALLBACKS.map((rel) => readInside(host, rel))),
+    Promise.all((options.contextFiles ?? []).map((file) => readContextFile(host, file, options.warn))),
+  ]);
   const found: Array<{ path: string; text: string }> = [];
-  for (const rel of agentsFileCandidates(options.workFiles)) {
-    const text = await readInside(host, rel);
+  candidates.forEach((rel, i) => {
+    const text = agentsFiles[i];
     if (text !== null) found.push({ path: rel, text });
-  }
+  });
   if (!found.some((file) => file.path === 'AGENTS.md')) {
-    for (const rel of FALLBACKS) {
-      const text = await readInside(host, rel);
+    FALLBACKS.forEach((rel, i) => {
+      const text = fallbacks[i];
       if (text !== null) found.unshift({ path: rel, text });
-    }
-  }
-  for (const file of options.contextFiles ?? []) {
-    const abs = path.resolve(host.workspaceRoot, file);
-    const bytes = await host.fs.readFile(abs).catch((error: unknown) => {
-      options.warn?.(`Could not read the context file ${file}: ${errorMessage(error)}`);
-      return null;
     });
-    if (bytes === null) {
-      options.warn?.(`The context file ${file} does not exist; it is left out.`);
-      continue;
-    }
-    const rel = path.relative(host.workspaceRoot, abs);
-    found.push({ path: rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : abs, text: decode(bytes) });
   }
+  for (const file of contextFiles) if (file !== null) found.push(file);
   return render(found, options.maxChars ?? MAX_INSTRUCTIONS_CHARS);
+}
+
+/** A file the person named: its path as shown (workspace-relative when inside), or null with a warning. */
+async function readContextFile(host: Host, file: string, warn?: (message: string) => void): Promise<{ path: string; text: string } | null> {
+  const abs = path.resolve(host.workspaceRoot, file);
+  const bytes = await host.fs.readFile(abs).catch((error: unknown) => {
+    warn?.(`Could not read the context file ${file}: ${errorMessage(error)}`);
+    return null;
+  });
+  if (bytes === null) {
+    warn?.(`The context file ${file} does not exist; it is left out.`);
+    return null;
+  }
+  const rel = path.relative(host.workspaceRoot, abs);
+  return { path: rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : abs, text: decode(bytes) };
 }
 
 /** Through the one containment check: plan paths come from the model. */

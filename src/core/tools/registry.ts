@@ -96,6 +96,18 @@ export class ToolRegistry {
   }
 
   /**
+   * Makes the JSON Schema of each named registered tool now (kept for the process), so the first
+   * step that shows them to the model does not wait for it. Names not registered here (MCP tools,
+   * resolved on first use) are skipped.
+   */
+  prepareModelTools(names: readonly string[]): void {
+    for (const name of names) {
+      const def = this.tools.get(name);
+      if (def && !def.inputJsonSchema && def.anthropicType !== 'text_editor_20250728') inputJsonSchema(def.input);
+    }
+  }
+
+  /**
    * Parses a call's input once, for the tool loop and for execute: the adapter's own `resultPage`
    * is split off, and the rest is validated (and coerced) by the tool's schema. Bad input is an
    * InvalidInput outcome that says how to fix it. A stand-in (MCP, resolved on first use) is checked
@@ -221,6 +233,11 @@ export function inputJsonSchema(schema: ZodType): Record<string, unknown> {
   const made = deepFreeze(stripSafeIntegerBounds(json)) as Record<string, unknown>;
   JSON_SCHEMAS.set(schema, made);
   return made;
+}
+
+/** Whether `schema`'s JSON Schema is already made (for tests of when it is made). */
+export function jsonSchemaMade(schema: ZodType): boolean {
+  return JSON_SCHEMAS.has(schema);
 }
 
 function deepFreeze<T>(node: T): T {

@@ -8,9 +8,9 @@ import type { Actor, AnyActorLogic, Snapshot, SnapshotFrom } from 'xstate';
 import type { Host } from '../host';
 import { EMPTY_USAGE, TERMINAL_NODES, addUsage } from '../model';
 import { gatesAnswering } from '../nodes';
-import type { ApprovalDecision, CodingState, ExecutionPlan, Usage, WorkflowContext, WorkflowNode } from '../model';
-import { executionPlanSchema } from '../agents/planner/terminal-tool';
-import { ConfigurationError, InvalidStateError, OrchestratorError, errorMessage } from '../errors';
+import type { ApprovalDecision, CodingState, Usage, WorkflowContext, WorkflowNode } from '../model';
+import { InvalidStateError, OrchestratorError, errorMessage } from '../errors';
+import { checkWorkflow, checkedEditedPlan } from './run-checks';
 import { runMachine } from './machine';
 import type { RunContext, RunEvent, RunInput } from './run-context';
 import { HELP_NODES, endedDuring, toCodingState } from './run-context';
@@ -215,6 +215,9 @@ export class RunOrchestrator implements Orchestrator {
     let persisting: Promise<void> = Promise.resolve();
     /** The run as of its last transition, with only the usage the machine has taken in. */
     let committed: PersistedRun | null = null;
+    /** What state.json holds now, and how many writes of it were queued: a checkpoint adds nothing to either. */
+    let written: PersistedRun | null = null;
+    let savesQueued = 0;
 
     const onSnapshot = (snapshot: RunSnapshot): void => {
       if (interrupted) return;
@@ -234,12 +237,14 @@ export class RunOrchestrator implements Orchestrator {
       const live = this.live.get(runId);
       // The end of a run is shown only once it is on disk and the workspace lock is released (below).
       if (live && snapshot.status !== 'done') live.latest = state;
+      savesQueued += 1;
       persisting = persisting
         .then(() => {
           committed = { schemaVersion: STATE_SCHEMA_VERSION, runId, createdAt, updatedAt: state.timestamp, codingState: state, machine: persisted };
           return this.persist(plusInFlight(committed, live?.stepUsage ?? EMPTY_USAGE), from);
         })
         .then(async (saved) => {
+          written = saved;
           await milestones;
           if (interrupted) return;
           if (live) live.latest = saved.codingState;
@@ -264,12 +269,16 @@ export class RunOrchestrator implements Orchestrator {
       this.activity.publish({ kind: 'usage', runId, usage: runUsage });
       const reached = budgetReached(context.workflow.budget, runUsage, Date.now() - sessionStartedAt);
       if (reached) void this.requestHelp(runId, reached.message, reached);
+      const queued = (savesQueued += 1);
       persisting = persisting
         .then(async () => {
           const last = committed;
-          if (!last || TERMINAL_NODES.includes(last.codingState.currentNode)) return;
+          // Not written when a later write will count this call too, nor when it adds nothing to what is on disk.
+          if (!last || TERMINAL_NODES.includes(last.codingState.currentNode) || queued !== savesQueued) return;
           const checkpoint = plusInFlight(last, live.stepUsage);
+          if (checkpoint === written) return;
           await this.store.save(checkpoint);
+          written = checkpoint;
           if (live.latest.currentNode === last.codingState.currentNode) live.latest = { ...live.latest, usage: checkpoint.codingState.usage };
         })
         .catch((error) => this.host.logger.warn(`Could not save the usage so far: ${errorMessage(error)}`));
@@ -315,7 +324,23 @@ export class RunOrchestrator implements Orchestrator {
     }
   }
 
+  /**
+   * Writes a transition: its events.jsonl line and, alongside, state.json (after HANDOFF.md at the
+   * end, so state.json never names a hand-off that is not there). Both are on disk when this
+   * resolves, before the state is shown; the line does not wait for state.json, nor it for the line.
+   */
   private async persist(run: PersistedRun, from: WorkflowNode | null): Promise<PersistedRun> {
+    const state = run.codingState;
+    const [line, written] = await Promise.allSettled([
+      this.store.appendEvent(run.runId, { kind: 'transition', at: state.timestamp, from, to: state.currentNode, iteration: state.iterationCount }),
+      this.writeState(run),
+    ]);
+    if (written.status === 'rejected') throw written.reason;
+    if (line.status === 'rejected') throw line.reason;
+    return written.value;
+  }
+
+  private async writeState(run: PersistedRun): Promise<PersistedRun> {
     const state = run.codingState;
     let saved = run;
     if (TERMINAL_NODES.includes(state.currentNode)) {
@@ -323,36 +348,8 @@ export class RunOrchestrator implements Orchestrator {
       saved = { ...run, codingState: { ...state, metadata: { ...state.metadata, handoffPath } } };
     }
     await this.store.save(saved);
-    await this.store.appendEvent(run.runId, { kind: 'transition', at: state.timestamp, from, to: state.currentNode, iteration: state.iterationCount });
     return saved;
   }
-}
-
-const PLAN_POLICIES: readonly string[] = ['always', 'never'];
-const DIFF_POLICIES: readonly string[] = ['always', 'first', 'never'];
-
-/** Settings come from files and flags: refuse bad ones with a message that says what is expected. */
-function checkWorkflow(context: WorkflowContext): void {
-  if (!Number.isInteger(context.maxIterations) || context.maxIterations < 1) {
-    throw new ConfigurationError(`maxIterations must be a whole number of at least 1 (got ${String(context.maxIterations)})`, { field: 'maxIterations' });
-  }
-  if (!PLAN_POLICIES.includes(context.approval?.plan)) {
-    throw new ConfigurationError(`approval.plan must be ${PLAN_POLICIES.join(' or ')} (got ${String(context.approval?.plan)})`, { field: 'approval.plan' });
-  }
-  if (!DIFF_POLICIES.includes(context.approval?.diffs)) {
-    throw new ConfigurationError(`approval.diffs must be ${DIFF_POLICIES.join(', ')} (got ${String(context.approval?.diffs)})`, { field: 'approval.diffs' });
-  }
-}
-
-/** The edited plan, normalised as a submitted plan is; an OrchestratorError naming each bad field otherwise. */
-function checkedEditedPlan(stateId: string, editedPlan: unknown): ExecutionPlan {
-  const parsed = executionPlanSchema.safeParse(editedPlan);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'plan'}: ${issue.message}`);
-  throw new OrchestratorError(
-    `The edited plan of run ${stateId} is not valid (${problems.join('; ')}); expected {summary, steps: [{number, description, actionType: CREATE|MODIFY|DELETE|REFACTOR, filePath, rationale}], affectedFiles, complexity: LOW|MEDIUM|HIGH}. The run still waits for its plan approval.`,
-    { stateId, problems },
-  );
 }
 
 /** The run counting the usage of its step in flight, in its CodingState and in the snapshot a resume restores. */

@@ -20,6 +20,7 @@ import { buildErrorContext } from '../dotnet/error-context';
 import type { ToolRegistry } from '../tools/registry';
 import { StagedOverlay } from '../workspace/overlay';
 import { renderHandoff } from './handoff';
+import { afterFirstProcessStarts, prepareAgentTools } from './tool-warmup';
 import { toolApprovalGate } from './tool-approval';
 import type { ToolApprover } from './tool-approval';
 import type { RunStore } from './store';
@@ -107,7 +108,8 @@ export function createStepActors(
   return {
     captureBaseline: fromPromise<Baseline, BaselineInput>(async ({ input, signal }) => {
       const baseline = await captureBaseline({
-        host: deps.host,
+        // While dotnet works, the agents' tools are made ready for the steps after (tool-warmup.ts).
+        host: afterFirstProcessStarts(deps.host, () => prepareAgentTools(deps.tools, deps.agents, units)),
         target: input.workflow.target,
         timeouts: input.workflow.timeouts,
         signal,

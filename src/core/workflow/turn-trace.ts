@@ -89,6 +89,9 @@ class TurnRecorder {
   private open: OpenTurn | null = null;
   private turns = 0;
   private lastNeedsRepair = false;
+  /** The same for every turn of the step: worked out once (a hash, a model choice), not per turn. */
+  private readonly traceId: string;
+  private readonly providers = new Map<string, string>();
 
   readonly sink: TraceSink = {
     record: (event: TraceEvent): void => {
@@ -105,7 +108,9 @@ class TurnRecorder {
   constructor(
     private readonly trace: TraceSink,
     private readonly context: TurnTraceContext,
-  ) {}
+  ) {
+    this.traceId = traceIdOf(context.runId);
+  }
 
   /** Writes the open turn: `end` null when the conversation goes on (another model call came). */
   close(end: { status: 'done' | 'failed' | 'cancelled'; error?: string } | null): void {
@@ -113,7 +118,10 @@ class TurnRecorder {
     if (!open) return;
     this.open = null;
     this.turns += 1;
-    const event = buildTurn(open, this.turns, this.lastNeedsRepair, this.context, end);
+    const agent = open.model.agent;
+    let provider = this.providers.get(agent);
+    if (provider === undefined) this.providers.set(agent, (provider = this.context.providerOf(agent)));
+    const event = buildTurn(open, { turn: this.turns, retry: this.lastNeedsRepair, traceId: this.traceId, provider }, this.context, end);
     this.lastNeedsRepair = event.outcome.status === 'malformed' || event.tool_calls.some((call) => !call.tool_result.ok);
     this.trace.record(event);
   }
@@ -121,8 +129,7 @@ class TurnRecorder {
 
 function buildTurn(
   open: OpenTurn,
-  turn: number,
-  retry: boolean,
+  { turn, retry, traceId, provider }: { turn: number; retry: boolean; traceId: string; provider: string },
   context: TurnTraceContext,
   end: { status: 'done' | 'failed' | 'cancelled'; error?: string } | null,
 ): TurnEvent {
@@ -143,13 +150,13 @@ function buildTurn(
   return {
     kind: 'turn',
     at: new Date(endedAt).toISOString(),
-    trace_id: traceIdOf(context.runId),
+    trace_id: traceId,
     step: context.step,
     iteration: context.iteration,
     turn,
     role: agent,
     intent,
-    provider: context.providerOf(agent),
+    provider,
     model: open.model.model,
     stop_reason: open.model.stopReason,
     tool_calls: calls,

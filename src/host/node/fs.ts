@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { HostFileSystem, WriteOptions } from '../../core/host';
+import type { FileAppender, HostFileSystem, WriteOptions } from '../../core/host';
 import { isInsideWorkspace } from '../../core/workspace/paths';
 
 /** Build output and tool folders: never source, often huge. Compared case-insensitively. */
@@ -60,8 +60,15 @@ export class NodeFileSystem implements HostFileSystem {
   }
 
   async appendFile(absPath: string, text: string): Promise<void> {
-    await fsp.mkdir(path.dirname(absPath), { recursive: true });
-    await fsp.appendFile(absPath, text, 'utf8');
+    await inFolderMadeIfMissing(absPath, () => fsp.appendFile(absPath, text, 'utf8'));
+  }
+
+  async openAppender(absPath: string): Promise<FileAppender> {
+    let handle: FileHandle | undefined;
+    await inFolderMadeIfMissing(absPath, async () => void (handle = await fsp.open(absPath, 'a')));
+    const open = handle as FileHandle;
+    // Opened for appending: every write lands at the end, whoever else appends to the file.
+    return { append: (text) => open.writeFile(text, 'utf8'), close: () => open.close() };
   }
 
   async deleteFile(absPath: string, options: WriteOptions = {}): Promise<void> {
@@ -123,16 +130,34 @@ async function* piecesOf(handle: FileHandle): AsyncGenerator<Uint8Array> {
 /** Writes to a temporary file beside absPath, then renames it over; returns the first folder it had to create. */
 async function writeAtomically(absPath: string, write: (temp: string) => Promise<void>): Promise<string | undefined> {
   const dir = path.dirname(absPath);
-  const created = await fsp.mkdir(dir, { recursive: true });
   const temp = path.join(dir, `.${path.basename(absPath)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await write(temp);
+    const created = await inFolderMadeIfMissing(temp, () => write(temp));
     await copyModeIfExists(absPath, temp);
     await renameWithRetry(temp, absPath);
+    return created;
   } catch (error) {
     await fsp.rm(temp, { force: true });
     throw error;
   }
+}
+
+/**
+ * Runs `write`, which opens `file` first, making file's folder only when opening finds it missing:
+ * most writes go to a folder that exists, and making sure first cost each of them one more round
+ * trip to the file system. Returns the first folder it had to create.
+ */
+async function inFolderMadeIfMissing(file: string, write: () => Promise<void>): Promise<string | undefined> {
+  try {
+    await write();
+    return undefined;
+  } catch (error) {
+    // Only the open of `file` itself: a write that failed later may have used up what it was writing.
+    const { code, syscall, path: failedPath } = error as NodeJS.ErrnoException;
+    if (code !== 'ENOENT' || syscall !== 'open' || failedPath !== file) throw error;
+  }
+  const created = await fsp.mkdir(path.dirname(file), { recursive: true });
+  await write();
   return created;
 }
 

@@ -34,6 +34,23 @@ describe('instructions files (AGENTS.md and friends)', () => {
     assert.deepEqual(planner.files.map((f) => f.path), ['AGENTS.md']);
   });
 
+  it('reads every candidate at once, keeping the order of the files in what it returns', async () => {
+    const host = createMemoryHost({ 'src/App/AGENTS.md': 'app rules', 'AGENTS.md': 'root rules', 'docs/style.md': 'style guide' });
+    const inner = host.fs.readFile.bind(host.fs);
+    let inFlight = 0;
+    let most = 0;
+    host.fs.readFile = async (p: string) => {
+      most = Math.max(most, (inFlight += 1));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight -= 1;
+      return inner(p);
+    };
+    const result = await loadInstructions(host, { workFiles: ['src/App/Program.cs'], contextFiles: ['docs/style.md'] });
+    // AGENTS.md, src/AGENTS.md, src/App/AGENTS.md, the two fallbacks and the context file: six reads in flight together.
+    assert.equal(most, 6);
+    assert.deepEqual(result.files.map((f) => f.path), ['AGENTS.md', 'src/App/AGENTS.md', 'docs/style.md']);
+  });
+
   it('reads CLAUDE.md and .github/copilot-instructions.md only when the root has no AGENTS.md, plus --context files', async () => {
     const host = createMemoryHost({ 'CLAUDE.md': 'claude rules', '.github/copilot-instructions.md': 'copilot rules', 'docs/style.md': 'style guide' });
     const result = await loadInstructions(host, { workFiles: [], contextFiles: [path.join(host.workspaceRoot, 'docs/style.md')] });

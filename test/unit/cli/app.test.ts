@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { runCli } from '../../../src/cli/app';
 import type { CliDeps, RuntimeOptions } from '../../../src/cli/app';
 import { ConfigurationError } from '../../../src/core/errors';
-import type { CodingState } from '../../../src/core/model';
+import type { ApprovalDecision, CodingState } from '../../../src/core/model';
 import { RunStore, STATE_SCHEMA_VERSION } from '../../../src/core/workflow/store';
 import { version } from '../../../package.json';
 import { CREATE_EDIT, MODIFY_EDIT, PLAN, makeState } from './fixtures';
@@ -135,6 +135,25 @@ describe('runCli', () => {
       });
       assert.match(io.err(), /\[1\/5\] VALIDATE building and testing…/);
       assert.equal(runtimeCalls[0].demo, false);
+    });
+
+    it('--yes answers a gate before printing it, so the next step starts at once; the lines keep their order', async () => {
+      await fs.writeFile(path.join(workspace, 'App.sln'), '');
+      const io = testIo(null, workspace);
+      const printedAtApproval: string[][] = [];
+      const orchestrator = new (class extends FakeOrchestrator {
+        override async approve(stateId: string, decision: ApprovalDecision): Promise<void> {
+          printedAtApproval.push(io.out().trimEnd().split('\n').map((line) => (JSON.parse(line) as CodingState).currentNode));
+          await super.approve(stateId, decision);
+        }
+      })(scriptedRun(true));
+      assert.equal(await runCli(['run', 'Fix it', '--yes', '--json', '--target', 'App.sln'], io, depsWith(orchestrator)), 0);
+      assert.deepEqual(printedAtApproval, [
+        ['INIT', 'PLAN'],
+        ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE'],
+      ]);
+      const states = io.out().trimEnd().split('\n').map((line) => (JSON.parse(line) as CodingState).currentNode);
+      assert.deepEqual(states, ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL', 'VALIDATE', 'SUCCESS']);
     });
 
     it('--yes at an escalation ends with exit 3, the run left waiting with its hand-off', async () => {

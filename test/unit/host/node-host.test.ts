@@ -121,6 +121,35 @@ describe('NodeFileSystem', () => {
     assert.equal(await nodeFs.exists(log), false);
   });
 
+  it('makes a folder only when a write or an append finds it missing, and writes every piece into a new one', async () => {
+    const made: string[] = [];
+    const { mkdir } = fs.promises;
+    fs.promises.mkdir = (async (dir: fs.PathLike, options?: fs.MakeDirectoryOptions) => {
+      made.push(path.relative(root, String(dir)).split(path.sep).join('/'));
+      return mkdir(dir, options);
+    }) as typeof fs.promises.mkdir;
+    try {
+      const run = path.join(root, 'runs', 'r1');
+      await nodeFs.appendFile(path.join(run, 'events.jsonl'), 'a\n');
+      await nodeFs.appendFile(path.join(run, 'events.jsonl'), 'b\n');
+      await nodeFs.writeFile(path.join(run, 'state.json'), '{}');
+      await nodeFs.writeFile(path.join(run, 'state.json'), '{"a":1}');
+      function* pieces(): Generator<string> {
+        yield '{"b":';
+        yield '2}';
+      }
+      await nodeFs.writeChunks(path.join(run, 'validations', '1.json'), pieces());
+      await nodeFs.writeFile(path.join(run, 'edits', 'x.txt'), 'x', { durable: true });
+      assert.deepEqual(made, ['runs/r1', 'runs/r1/validations', 'runs/r1/edits']);
+      assert.equal(fs.readFileSync(path.join(run, 'events.jsonl'), 'utf8'), 'a\nb\n');
+      assert.equal(fs.readFileSync(path.join(run, 'state.json'), 'utf8'), '{"a":1}');
+      assert.equal(fs.readFileSync(path.join(run, 'validations', '1.json'), 'utf8'), '{"b":2}');
+      assert.equal(fs.readFileSync(path.join(run, 'edits', 'x.txt'), 'utf8'), 'x');
+    } finally {
+      fs.promises.mkdir = mkdir;
+    }
+  });
+
   it('lists files with forward slashes, skipping build and tool folders, bounded', async () => {
     for (const rel of ['b.cs', 'src/A.cs', 'src/bin/Debug/x.dll', 'src/OBJ/y.cs', '.git/HEAD', '.ironbees/runs/r/state.json', 'node_modules/p/i.js', '.vs/s', 'src/Sub/C.cs']) {
       fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });

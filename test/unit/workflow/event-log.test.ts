@@ -104,6 +104,52 @@ describe('events.jsonl: numbered lines in the order they were recorded', () => {
     assert.equal(traceQueueOpen(file), false);
   });
 
+  it('writes the events recorded while a write is in flight together, in one append, in order', async () => {
+    const appends: string[][] = [];
+    const inner = ws.host.fs;
+    const counting: HostFileSystem = Object.assign(Object.create(inner) as HostFileSystem, {
+      appendFile: (p: string, text: string) => (appends.push(text.trimEnd().split('\n').map((l) => (JSON.parse(l) as { message: string }).message)), inner.appendFile(p, text)),
+    });
+    const store = new RunStore({ ...ws.host, fs: counting });
+    // A model turn: its model call, two tool calls and the turn line come at once.
+    await Promise.all([0, 1, 2, 3].map((i) => store.appendEvent('r7', event(i))));
+    await store.appendEvent('r7', event(4));
+    assert.deepEqual(appends, [['event 0'], ['event 1', 'event 2', 'event 3'], ['event 4']]);
+    assert.deepEqual(lines(ws, 'r7').map((l) => [l.seq, l.kind === 'error' ? l.message : '']), [
+      [1, 'event 0'],
+      [2, 'event 1'],
+      [3, 'event 2'],
+      [4, 'event 3'],
+      [5, 'event 4'],
+    ]);
+  });
+
+  it('while held, keeps the file open: one write per batch, closed on release; then appends as before', async () => {
+    const calls: string[] = [];
+    const inner = ws.host.fs;
+    const watching: HostFileSystem = Object.assign(Object.create(inner) as HostFileSystem, {
+      appendFile: (p: string, text: string) => (calls.push('appendFile'), inner.appendFile(p, text)),
+      openAppender: async (p: string) => {
+        calls.push('open');
+        const open = await inner.openAppender!(p);
+        return { append: (text: string) => (calls.push('append'), open.append(text)), close: () => (calls.push('close'), open.close()) };
+      },
+    });
+    const store = new RunStore({ ...ws.host, fs: watching });
+    const release = store.holdEvents('r8');
+    await store.appendEvent('r8', event(0));
+    await Promise.all([1, 2, 3].map((i) => store.appendEvent('r8', event(i))));
+    await store.appendEvent('r8', event(4));
+    // Opened once; event 0, event 1, events 2 and 3 (recorded while 1 was written), event 4.
+    assert.deepEqual(calls, ['open', 'append', 'append', 'append', 'append']);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(calls.slice(5), ['close']);
+    await store.appendEvent('r8', event(5));
+    assert.deepEqual(calls.slice(6), ['appendFile']);
+    assert.deepEqual(lines(ws, 'r8').map((l) => [l.seq, l.kind === 'error' ? l.message : '']), [0, 1, 2, 3, 4, 5].map((i) => [i + 1, `event ${i}`]));
+  });
+
   it('reads the seq to continue from: last line, torn last line, empty file', () => {
     assert.equal(lastSeqOf(''), 0);
     assert.equal(lastSeqOf('{"seq":9}\n{"seq":10}\n'), 10);

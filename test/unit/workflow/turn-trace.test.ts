@@ -26,11 +26,15 @@ describe('turn trace', () => {
   beforeEach(async () => (root = await copyCalculator()));
   afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
+  let providerLookups = 0;
+
   async function planWith(model: ScriptedModelClient): Promise<{ turns: TurnEvent[]; error: unknown }> {
     const rt = await agentRuntime(root, model);
     const base = rt.trace!;
     const flow = workflow({ workspaceRoot: root, maxIterations: 4, approval: { plan: 'never', diffs: 'first' }, budget: { maxTokens: 9000 } });
-    const context = stepTurnContext(rt.agents, { stateId: 'run-7', workflow: flow }, 'PLAN', 0, SUBMIT_PLAN_TOOL);
+    const step = stepTurnContext(rt.agents, { stateId: 'run-7', workflow: flow }, 'PLAN', 0, SUBMIT_PLAN_TOOL);
+    providerLookups = 0;
+    const context = { ...step, providerOf: (agent: string) => ((providerLookups += 1), step.providerOf(agent)) };
     let error: unknown = null;
     try {
       await withTurnTrace(base, context, (trace) => runPlanner({ ...rt, trace }, { request: 'Fix Divide', baseline: null }));
@@ -73,6 +77,9 @@ describe('turn trace', () => {
     assert.deepEqual(first.policy, { max_turns: 25, max_malformed: 3, max_iterations: 4, approvals: { plan: 'never', diffs: 'first' }, budget: { max_tokens: 9000 } });
     assert.deepEqual(first.tokens, { input: 100, output: 10, cache_read: 0, cache_write: 0, cost_usd: 0.5 });
     assert.equal(turns[4].tokens.cache_read, 7);
+    // Worked out once for the step, not per turn; every turn names it.
+    assert.equal(providerLookups, 1);
+    assert.deepEqual(new Set(turns.map((t) => `${t.trace_id} ${t.provider}`)), new Set([`${traceIdOf('run-7')} anthropic`]));
 
     const summary = summarizeTurns(turns);
     assert.deepEqual(summary.turnsPerStep, [{ label: 'PLAN', turns: 5 }]);
