@@ -3,7 +3,7 @@
 // runs only the test projects that can see it.
 
 import * as path from 'node:path';
-import type { Host, RunOptions } from '../host';
+import type { Host } from '../host';
 import type { Baseline, BuildResult, CompilationError, TestFailure, TestResult } from '../model';
 import type { TraceSink } from '../trace';
 import { errorMessage } from '../errors';
@@ -19,6 +19,7 @@ import { buildWithoutReferenceWalk, hasFreshOutputs, upstreamOf } from './refere
 import { relativeFramePaths } from './stack-frames';
 import { runTests } from './test';
 import type { TestRun } from './test';
+import { afterFirstProcessStarts, withProcessLabel } from './process-hooks';
 
 export interface ValidatorOptions {
   host: Host;
@@ -27,6 +28,11 @@ export interface ValidatorOptions {
   timeouts: { buildMs: number; testMs: number };
   signal?: AbortSignal;
   trace?: TraceSink;
+}
+
+export interface BaselineOptions extends ValidatorOptions {
+  /** Called once, soon after the baseline's first dotnet process has started: work to do while it runs. */
+  onFirstProcess?: () => void;
 }
 
 export interface ValidationOutcome {
@@ -148,13 +154,14 @@ async function failingFirst(options: ValidateOptions, session: DotnetSession, gr
 }
 
 /** A full build and every test project, before any edit. */
-export async function captureBaseline(options: ValidatorOptions): Promise<Baseline> {
+export async function captureBaseline(options: BaselineOptions): Promise<Baseline> {
   const startedAt = Date.now();
   const session = dotnetSession(options.host, options.target);
   const graph = await session.graph();
   const fullScope: ChangeScope = { full: true, needsRestore: true, buildRoots: [], testProjects: graph.projects.filter((project) => project.isTest) };
   // Its terminals say "baseline": red output here is the starting point, not the agent's doing.
-  const labelled = { ...options, host: withProcessLabel(options.host, 'baseline') };
+  const processHost = withProcessLabel(options.host, 'baseline');
+  const labelled = { ...options, host: options.onFirstProcess ? afterFirstProcessStarts(processHost, options.onFirstProcess) : processHost };
   const build = await buildScope(labelled, session, graph, fullScope);
   const test = build.success ? (await testProjects(labelled, graph, fullScope.testProjects, undefined, options.host)).result : null;
   const detail = `${graph.target.relPath}: ${describeBuild(build)}; ${describeTests(test)}`;
@@ -234,13 +241,4 @@ export async function validate(options: ValidateOptions): Promise<ValidationOutc
     fixedFailures: comparison.fixedFailures,
     toleratedFailures,
   };
-}
-
-/** The same host, whose commands carry `label` (a VS Code task names its terminal after it). */
-function withProcessLabel(host: Host, label: string): Host {
-  const labelled = Object.create(host) as Host;
-  Object.defineProperty(labelled, 'process', {
-    value: { run: (command: string, args: readonly string[], options: RunOptions) => host.process.run(command, args, { ...options, label }) },
-  });
-  return labelled;
 }

@@ -20,7 +20,7 @@ import { buildErrorContext } from '../dotnet/error-context';
 import type { ToolRegistry } from '../tools/registry';
 import { StagedOverlay } from '../workspace/overlay';
 import { renderHandoff } from './handoff';
-import { afterFirstProcessStarts, prepareAgentTools } from './tool-warmup';
+import { prepareAgentTools } from './tool-warmup';
 import { toolApprovalGate } from './tool-approval';
 import type { ToolApprover } from './tool-approval';
 import type { RunStore } from './store';
@@ -109,7 +109,8 @@ export function createStepActors(
     captureBaseline: fromPromise<Baseline, BaselineInput>(async ({ input, signal }) => {
       const baseline = await captureBaseline({
         // While dotnet works, the agents' tools are made ready for the steps after (tool-warmup.ts).
-        host: afterFirstProcessStarts(deps.host, () => prepareAgentTools(deps.tools, deps.agents, units)),
+        host: deps.host,
+        onFirstProcess: () => prepareAgentTools(deps.tools, deps.agents, units),
         target: input.workflow.target,
         timeouts: input.workflow.timeouts,
         signal,

@@ -2,31 +2,11 @@
 // most of it is each tool's JSON Schema, ~4 ms of zod in the first PLAN step and ~1 ms in the first
 // CODE step, between the transition and the first model call. INIT waits seconds for dotnet to build
 // and test the baseline, so they are made then — once the first dotnet process has started, so the
-// baseline does not start later for them.
+// baseline does not start later for them (captureBaseline's onFirstProcess).
 
-import type { Host } from '../host';
 import type { AgentCatalog } from '../agents/loader';
 import type { AgentRegistry } from '../agents/unit';
 import type { ToolRegistry } from '../tools/registry';
-
-/** `host`, calling `then` once, on the next turn of the event loop after its first process has started. */
-export function afterFirstProcessStarts(host: Host, then: () => void): Host {
-  let started = false;
-  const watched = Object.create(host) as Host;
-  Object.defineProperty(watched, 'process', {
-    value: {
-      run: (...args: Parameters<Host['process']['run']>) => {
-        const running = host.process.run(...args);
-        if (!started) {
-          started = true;
-          setImmediate(then);
-        }
-        return running;
-      },
-    },
-  });
-  return watched;
-}
 
 /** Makes the model-facing form of every registered agent's tools. */
 export function prepareAgentTools(tools: ToolRegistry, agents: AgentCatalog, units: AgentRegistry): void {

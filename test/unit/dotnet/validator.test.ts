@@ -190,6 +190,20 @@ describe('validator (scripted dotnet)', () => {
     assert.equal(tolerated.test?.onlyLastFailures, undefined, 'every test ran');
   });
 
+  it('calls onFirstProcess once, after the baseline\'s first dotnet process started, and its failures still lead the next validation', async () => {
+    fake.tests.set('Reporting.Tests', [{ name: 'Reporting.Tests.ReportTests.Anchor', outcome: 'Failed', message: 'broken before' }]);
+    const seen: number[] = [];
+    const baseline = await captureBaseline({ ...options(), onFirstProcess: () => seen.push(fake.calls.length) });
+    assert.equal(seen.length, 1, 'called once');
+    assert.ok((seen[0] ?? 0) >= 1, 'after a process started');
+    fake.calls.length = 0;
+    await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
+    // The baseline's session (found by the workspace host, not the watching one) remembered the failure.
+    const tests = fake.calls.filter((call) => call.args[0] === 'test');
+    assert.equal(tests.length, 1, 'the failing-first round ran and was the verdict');
+    assert.ok(tests[0]?.args.includes('--filter'));
+  });
+
   it('runs each test project from the assembly its build printed (dotnet vstest, no second MSBuild evaluation), with the same results', async () => {
     const dll = (name: string): string => path.join(root, 'tests', name, 'bin', 'Debug', 'net10.0', `${name}.dll`);
     for (const name of ['TextKit.Tests', 'Reporting.Tests']) {

@@ -7,7 +7,8 @@ import type { AgentUnit } from '../../../src/core/agents/unit';
 import type { Host, RunResult } from '../../../src/core/host';
 import { ToolRegistry, jsonSchemaMade } from '../../../src/core/tools/registry';
 import type { ToolDefinition } from '../../../src/core/tools/types';
-import { afterFirstProcessStarts, prepareAgentTools } from '../../../src/core/workflow/tool-warmup';
+import { afterFirstProcessStarts } from '../../../src/core/dotnet/process-hooks';
+import { prepareAgentTools } from '../../../src/core/workflow/tool-warmup';
 import { memoryHost } from '../tools/memory-host';
 
 function tool(name: string): ToolDefinition {
