@@ -96,14 +96,17 @@ export class ToolRegistry {
   }
 
   /**
-   * Makes the JSON Schema of each named registered tool now (kept for the process), so the first
-   * step that shows them to the model does not wait for it. Names not registered here (MCP tools,
-   * resolved on first use) are skipped.
+   * Makes the input schema and its JSON Schema of each named registered tool now (both kept for the
+   * process), so neither the first step that shows them to the model nor a tool's first call waits
+   * for them. Names not registered here (MCP tools, resolved on first use) are skipped.
    */
   prepareModelTools(names: readonly string[]): void {
     for (const name of names) {
       const def = this.tools.get(name);
-      if (def && !def.inputJsonSchema && def.anthropicType !== 'text_editor_20250728') inputJsonSchema(def.input);
+      if (!def) continue;
+      // Reading it makes a built-in tool's zod schema (lazy-schema.ts), the text editor's too.
+      const input = def.input;
+      if (!def.inputJsonSchema && def.anthropicType !== 'text_editor_20250728') inputJsonSchema(input);
     }
   }
 
