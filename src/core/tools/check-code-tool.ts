@@ -2,13 +2,13 @@
 // edited files (and those depending on them) are compiled in memory with the staged text; the
 // answer lists only errors the code on disk does not already have. Nothing is written.
 
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazySchema } from '../lazy-schema';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { checkReport, stagedSources } from '../csharp/engine/code-checker';
 import { EngineUnavailableError } from '../csharp/engine/errors';
 
-const checkCodeInput = lazySchema(() => z.object({}).passthrough());
+const checkCodeInput = lazySchema((z) => z.object({}).passthrough());
 export type CheckCodeInput = z.infer<ReturnType<typeof checkCodeInput>>;
 
 export const checkCodeTool: ToolDefinition<CheckCodeInput> = {

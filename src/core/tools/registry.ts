@@ -4,8 +4,8 @@
 // call under its time limit and retry policy, checks the output, and pages what is too long. Every
 // failure comes back as a ToolOutcome with a taxonomy kind the model can act on.
 
-import { z } from 'zod';
-import type { ZodType } from 'zod';
+import type { ZodType, z } from 'zod';
+import { loadZod } from '../lazy-schema';
 import { AgentModeError, ToolNotFoundError, errorMessage } from '../errors';
 import { cancelledOutcome, runWithPolicy } from './adapter';
 import type { AttemptOptions } from './adapter';
@@ -231,7 +231,7 @@ const JSON_SCHEMAS = new WeakMap<ZodType, Record<string, unknown>>();
 export function inputJsonSchema(schema: ZodType): Record<string, unknown> {
   const known = JSON_SCHEMAS.get(schema);
   if (known) return known;
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = loadZod().toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
   const made = deepFreeze(stripSafeIntegerBounds(json)) as Record<string, unknown>;
   JSON_SCHEMAS.set(schema, made);

@@ -9,7 +9,7 @@
 // Every question carries the run's staged C# edits (queryOptions): the engine answers on the text
 // the model read with read_file, not the disk's older text.
 
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazySchema } from '../lazy-schema';
 import type { SourcePosition, SymbolDefinition, SymbolKind, SymbolLocation, SymbolQueryOptions } from '../host';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
@@ -37,7 +37,7 @@ const lenientDirection = (v: unknown): unknown => {
   return typeof v === 'string' ? v.trim().toLowerCase() : v;
 };
 
-const findSymbolsInput = lazySchema(() =>
+const findSymbolsInput = lazySchema((z) =>
   z.object({
     query: optionalString('Name or part of it; camel humps work ("CalcTe"); "Type.Member" narrows by container. With hierarchy: the exact type name'),
     kind: z
@@ -127,7 +127,7 @@ async function hierarchyOf(typeName: string, direction: HierarchyDirection, ctx:
   return { ok: true, content: relationsText(relations, direction) };
 }
 
-const findReferencesInput = lazySchema(() =>
+const findReferencesInput = lazySchema((z) =>
   z.object({
     symbol: optionalString('The symbol name ("Add", or "Calculator.Add"); required unless at is given'),
     limit: optionalInt(`At most this many places (default ${DEFAULT_REFERENCES}, at most ${MAX_RESULTS})`),

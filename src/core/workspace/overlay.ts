@@ -3,9 +3,9 @@
 // Reads see staged content first, so the model reads back what it just wrote.
 
 import * as path from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AgentModeError } from '../errors';
-import { lazySchema } from '../lazy-schema';
+import { lazySchema, loadZod } from '../lazy-schema';
 import type { Host } from '../host';
 import type { FileEdit } from '../model';
 import { makeFileEdit } from './diff';
@@ -20,7 +20,7 @@ interface StagedFile {
   format: TextFormat;
 }
 
-const stagedFileJson = lazySchema(() =>
+const stagedFileJson = lazySchema((z) =>
   z.object({
     path: z.string().min(1),
     content: z.string().nullable(),
@@ -28,7 +28,7 @@ const stagedFileJson = lazySchema(() =>
     eol: z.enum(['lf', 'crlf']),
   }),
 );
-const overlayJson = lazySchema(() =>
+const overlayJson = lazySchema((z) =>
   z.object({ version: z.literal(1), files: z.array(stagedFileJson()) }),
 );
 export type StagedOverlayJson = z.infer<ReturnType<typeof overlayJson>>;
@@ -131,7 +131,7 @@ export class StagedOverlay {
   static fromJSON(host: Host, json: unknown): StagedOverlay {
     const parsed = overlayJson().safeParse(json);
     if (!parsed.success) {
-      throw new AgentModeError(`Not a staged overlay: ${z.prettifyError(parsed.error)}`, 'BAD_OVERLAY_JSON');
+      throw new AgentModeError(`Not a staged overlay: ${loadZod().prettifyError(parsed.error)}`, 'BAD_OVERLAY_JSON');
     }
     const overlay = new StagedOverlay(host);
     for (const f of parsed.data.files) {

@@ -1,11 +1,11 @@
 // The coder's terminal tool, submit_changes {summary}: the edits are whatever the staged overlay
 // holds when it is called; the summary is for the person reviewing the diffs.
 
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazySchema } from '../../lazy-schema';
 import { terminalTool } from '../unit';
 
-export const submitChangesInput = lazySchema(() =>
+export const submitChangesInput = lazySchema((z) =>
   z.object({
     summary: z.string().min(1).describe('What was changed and why, for the person reviewing the diffs'),
   }),

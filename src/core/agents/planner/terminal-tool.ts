@@ -3,7 +3,7 @@
 // the public contract shape, lenient only where it cannot change meaning (case, numbers as text,
 // a missing rationale, a plan sent as a JSON string).
 
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazySchema } from '../../lazy-schema';
 import type { ExecutionPlan } from '../../model';
 import { parseJsonText, upperCased } from '../../tools/workspace/lenient';
@@ -12,7 +12,7 @@ import { terminalTool } from '../unit';
 const ACTION_TYPES = ['CREATE', 'MODIFY', 'DELETE', 'REFACTOR'] as const;
 const COMPLEXITIES = ['LOW', 'MEDIUM', 'HIGH'] as const;
 
-const planStepSchema = lazySchema(() =>
+const planStepSchema = lazySchema((z) =>
   z.object({
     number: z.coerce.number().int().positive().meta({ type: 'integer', description: 'Step number, from 1' }),
     description: z.string().min(1).describe('What to do'),
@@ -24,7 +24,7 @@ const planStepSchema = lazySchema(() =>
   }),
 );
 
-export const executionPlanSchema = lazySchema(() =>
+export const executionPlanSchema = lazySchema((z) =>
   z.preprocess(
     parseJsonText,
     z
@@ -56,7 +56,7 @@ export const executionPlanSchema = lazySchema(() =>
   ),
 );
 
-export const submitPlanInput = lazySchema(() =>
+export const submitPlanInput = lazySchema((z) =>
   z.object({
     spec: z.string().min(1).describe('The specification: what must be true when the work is done, including how tests show it'),
     plan: executionPlanSchema(),

@@ -1,7 +1,7 @@
 // list_files: the files under a folder, optionally filtered by a glob, bounded, through the overlay
 // so files the coder created (and not those it deleted) show up.
 
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazySchema } from '../../lazy-schema';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
 import { matchesGlob } from '../../workspace/glob';
@@ -14,7 +14,7 @@ const MAX_MAX = 2000;
 /** How far the walk goes before filtering: patterns may match few of many files. */
 const WALK_LIMIT = 20_000;
 
-const listFilesInput = lazySchema(() =>
+const listFilesInput = lazySchema((z) =>
   z.object({
     path: optionalString('Folder relative to the workspace root (default: the root)'),
     pattern: optionalString('Glob to filter by, e.g. "**/*.cs" or "*Tests.cs" (a pattern without "/" matches file names anywhere)'),

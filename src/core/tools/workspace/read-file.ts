@@ -1,7 +1,7 @@
 // read_file: a page of a file with line numbers. Pages are bounded in lines and characters so one
 // large generated file cannot flood the context; the result says how to fetch the next page.
 
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazySchema } from '../../lazy-schema';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
 import { optionalInt, requiredText } from './lenient';
@@ -12,7 +12,7 @@ const DEFAULT_LIMIT = 400;
 const MAX_LIMIT = 2000;
 const MAX_CHARS = 40_000;
 
-const readFileInput = lazySchema(() =>
+const readFileInput = lazySchema((z) =>
   z.object({
     path: requiredText('path', 'a file relative to the workspace root').describe('File path relative to the workspace root'),
     offset: optionalInt('First line to show, 1-based (default 1)'),

@@ -3,7 +3,7 @@
 // text is matched here; a regular expression is matched in a worker thread with its own time limit
 // (regex-worker.ts), so a pattern that backtracks without end cannot freeze the run.
 
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazySchema } from '../../lazy-schema';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
 import { matchesGlob } from '../../workspace/glob';
@@ -25,7 +25,7 @@ const TOOL_TIMEOUT_MS = 30_000;
 /** Texts handed to one worker at a time, so a large workspace is never held in memory twice at once. */
 const REGEX_BATCH_CHARS = 8_000_000;
 
-const searchTextInput = lazySchema(() =>
+const searchTextInput = lazySchema((z) =>
   z.object({
     query: requiredText('query', 'the text (or regular expression) to look for', { trim: false }).describe('Text to find (or a regular expression when isRegex is true)'),
     isRegex: optionalBool('Treat query as a JavaScript regular expression (default false)'),

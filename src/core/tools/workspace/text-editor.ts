@@ -4,7 +4,7 @@
 // overwrites), `str_replace` (exactly one match), `insert` after a line (0 = top). This version
 // has no undo_edit.
 
-import { z } from 'zod';
+import type { z } from 'zod';
 import { lazySchema } from '../../lazy-schema';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
 import { insertLines, replaceExactlyOnce } from './edit-ops';
@@ -20,7 +20,7 @@ const COMMANDS = ['view', 'create', 'str_replace', 'insert'] as const;
 const VIEW_MAX_CHARS = 40_000;
 const SNIPPET_CONTEXT = 4;
 
-const textEditorInput = lazySchema(() =>
+const textEditorInput = lazySchema((z) =>
   z
     .object({
       command: z.enum(COMMANDS, {
