@@ -60,6 +60,16 @@ export class AgentRegistry {
  * An agent's terminal tool: its arguments are the agent's result and a valid call ends the agent's
  * loop, so it reads nothing, writes nothing and only acknowledges (`receipt`).
  */
-export function terminalTool<I>(name: string, description: string, input: ToolDefinition<I>['input'], receipt: string): ToolDefinition<I> {
-  return { name, description, input, readonly: true, timeoutMs: 5_000, execute: async () => ({ ok: true, content: receipt }) };
+export function terminalTool<I>(name: string, description: string, input: () => ToolDefinition<I>['input'], receipt: string): ToolDefinition<I> {
+  return {
+    name,
+    description,
+    // Made on first use (tools/lazy-schema.ts), like every built-in tool's schema.
+    get input() {
+      return input();
+    },
+    readonly: true,
+    timeoutMs: 5_000,
+    execute: async () => ({ ok: true, content: receipt }),
+  };
 }

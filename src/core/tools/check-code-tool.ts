@@ -2,13 +2,14 @@
 // edited files (and those depending on them) are compiled in memory with the staged text; the
 // answer lists only errors the code on disk does not already have. Nothing is written.
 
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../lazy-schema';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { checkReport, stagedSources } from '../csharp/engine/code-checker';
 import { EngineUnavailableError } from '../csharp/engine/errors';
 
-const checkCodeInput = z.object({}).passthrough();
-export type CheckCodeInput = z.infer<typeof checkCodeInput>;
+const checkCodeInput = lazySchema((z) => z.object({}).passthrough());
+export type CheckCodeInput = z.infer<ReturnType<typeof checkCodeInput>>;
 
 export const checkCodeTool: ToolDefinition<CheckCodeInput> = {
   name: 'check_code',
@@ -16,7 +17,9 @@ export const checkCodeTool: ToolDefinition<CheckCodeInput> = {
     'Compile your staged edits now, in memory (nothing is written), and list the compile errors they introduce: ' +
     'path:line:column, the CSxxxx code and the message. Errors that were already there before your edits are left out. ' +
     'Call it after editing and before submit_changes; it takes seconds, a full build takes much longer.',
-  input: checkCodeInput,
+  get input() {
+    return checkCodeInput();
+  },
   readonly: true,
   timeoutMs: 300_000,
   execute: checkCode,

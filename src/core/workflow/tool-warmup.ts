@@ -1,8 +1,9 @@
 // The agents' tools as the model sees them are made once per process, on first use (registry.ts):
 // most of it is each tool's JSON Schema, ~4 ms of zod in the first PLAN step and ~1 ms in the first
-// CODE step, between the transition and the first model call. INIT waits seconds for dotnet to build
-// and test the baseline, so they are made then — once the first dotnet process has started, so the
-// baseline does not start later for them (captureBaseline's onFirstProcess).
+// CODE step, between the transition and the first model call. Zod itself and the tools' zod schemas
+// are not made at start either (lazy-schema.ts). INIT waits seconds for dotnet to build and test the
+// baseline, so all of it is made then — once the first dotnet process has started, so the baseline
+// does not start later for it (captureBaseline's onFirstProcess).
 
 import type { AgentCatalog } from '../agents/loader';
 import type { AgentRegistry } from '../agents/unit';

@@ -1,5 +1,5 @@
 // What a CLI start loads: the command line (src/cli/app.ts, which reaches every command's code) and
-// the model clients made for a run load neither model SDK, the MCP SDK nor OpenTelemetry. Those load
+// the model clients made for a run load neither model SDK, the MCP SDK, OpenTelemetry nor zod. Those load
 // with their first use: a call to the provider, `ironbees mcp`, an agent's MCP tool, an OTLP endpoint
 // (their own suites prove they still work). Checked in a fresh process, whose require cache is its own.
 
@@ -57,6 +57,28 @@ const slowPath = () => Object.keys(require.cache).filter((file) => /node_modules
 })();
 `;
 
+// A start builds no tool input schema (zod, a few milliseconds): every built-in tool reads its schema
+// through a getter that makes it on first use; the warm-up during the baseline (prepareModelTools) makes
+// them all, the planner's plan schema with its step schema included.
+const SCHEMAS_PROBE = `
+const { runCli } = require('./src/cli/app.ts');
+const { createDefaultToolRegistry } = require('./src/core/agents/builtin.ts');
+const { lazySchemasMade } = require('./src/core/lazy-schema.ts');
+(async () => {
+  const io = { stdin: process.stdin, stdout: { write: () => true }, stderr: { write: () => true }, env: {}, onInterrupt: () => () => {}, exitNow: () => {} };
+  await runCli(['--version'], io);
+  const registry = createDefaultToolRegistry();
+  const names = registry.names();
+  const eager = names.filter((name) => typeof Object.getOwnPropertyDescriptor(registry.get(name), 'input')?.get !== 'function');
+  const atStart = lazySchemasMade();
+  registry.prepareModelTools(names);
+  const prepared = lazySchemasMade();
+  registry.prepareModelTools(names);
+  process.stdout.write(JSON.stringify({ tools: names.length, eager, atStart, prepared, again: lazySchemasMade() }));
+  process.exit(0);
+})();
+`;
+
 // The built command (npm run build): which of Node's own modules its start loads. Under tsx the loader
 // thread itself loads node:worker_threads, so this looks at dist/cli.js in a plain node.
 const BUILTINS_PROBE = `
@@ -73,9 +95,10 @@ describe('CLI start-up loads no heavy SDK', function () {
     const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', PROBE], { cwd: REPO, encoding: 'utf8', timeout: 110_000 });
     assert.equal(result.status, 0, result.stderr);
     const { atStart, afterCall } = JSON.parse(result.stdout) as { atStart: string[]; afterCall: string[] };
-    const heavy = (loaded: string[]) => loaded.filter((name) => /^(@anthropic-ai\/sdk|openai|@modelcontextprotocol\/sdk|@opentelemetry\/.*)$/.test(name));
+    // zod too: the tools' schemas and zod itself load with a tool's first use (src/core/lazy-schema.ts).
+    const heavy = (loaded: string[]) => loaded.filter((name) => /^(@anthropic-ai\/sdk|openai|@modelcontextprotocol\/sdk|@opentelemetry\/.*|zod)$/.test(name));
     assert.deepEqual(heavy(atStart), []);
-    assert.ok(atStart.includes('zod') && atStart.includes('xstate'), `the probe sees bundled packages: ${atStart.join(', ')}`);
+    assert.ok(atStart.includes('xstate') && atStart.includes('fast-xml-parser'), `the probe sees bundled packages: ${atStart.join(', ')}`);
     assert.deepEqual(heavy(afterCall), ['openai']);
   });
 
@@ -84,6 +107,13 @@ describe('CLI start-up loads no heavy SDK', function () {
     const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', AGENTS_PROBE], { cwd: REPO, env, encoding: 'utf8', timeout: 110_000 });
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout), { bundled: ['coder', 'planner', 'validator'], atStart: false, coder: 'own', afterOwn: true });
+  });
+
+  it('builds no tool input schema at start; the warm-up builds each once', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', SCHEMAS_PROBE], { cwd: REPO, encoding: 'utf8', timeout: 110_000 });
+    assert.equal(result.status, 0, result.stderr);
+    // 9 tools, 11 schemas: submit_plan's input holds the plan schema, which holds the step schema.
+    assert.deepEqual(JSON.parse(result.stdout), { tools: 9, eager: [], atStart: 0, prepared: 11, again: 11 });
   });
 
   it('the built CLI starts without node:worker_threads or node:readline (a regex search, a question, the C# engine load them)', () => {
