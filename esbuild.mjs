@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publishRoslynEngine } from './scripts/build-roslyn.mjs';
 import { extensionBuildOptions } from './scripts/extension-build.mjs';
+import { oneZod } from './scripts/one-zod.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -29,6 +30,7 @@ const common = {
   format: 'cjs',
   sourcemap: true,
   logLevel: 'warning',
+  plugins: [oneZod],
 };
 
 // The CLI proper (dist/cli-main.js), then the `ironbees` command itself (dist/cli.js, a few KB), which

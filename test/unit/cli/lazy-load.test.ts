@@ -5,6 +5,7 @@
 
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { precheckAgentFolder } from '../../../src/core/agents/agent-precheck';
 
@@ -123,5 +124,13 @@ describe('CLI start-up loads no heavy SDK', function () {
     const loaded = JSON.parse(/^LOADED (.*)$/m.exec(result.stderr)?.[1] ?? '[]') as string[];
     assert.ok(loaded.includes('child_process') && loaded.includes('crypto'), `the probe sees what the bundle loads: ${loaded.join(', ')}`);
     assert.deepEqual(loaded.filter((name) => ['worker_threads', 'readline', 'readline/promises'].includes(name)), []);
+  });
+
+  it('the CLI bundle holds one copy of zod, its ES build, though zod is required on first use (npm run build)', () => {
+    // esbuild names each module it wraps; a require('zod') left to the default would add zod's .cjs files.
+    const bundle = readFileSync(path.join(REPO, 'dist', 'cli-main.js'), 'latin1');
+    const zodModules = bundle.match(/"node_modules\/zod\/[^"]*"/g) ?? [];
+    assert.ok(zodModules.some((name) => name.endsWith('.js"')), 'zod is in the bundle');
+    assert.deepEqual(zodModules.filter((name) => name.endsWith('.cjs"')), []);
   });
 });
