@@ -64,7 +64,7 @@ export function terminalTool<I>(name: string, description: string, input: () => 
   return {
     name,
     description,
-    // Made on first use (tools/lazy-schema.ts), like every built-in tool's schema.
+    // Made on first use (core/lazy-schema.ts), like every built-in tool's schema.
     get input() {
       return input();
     },
