@@ -8,10 +8,6 @@ import { PROVIDER_NAMES } from '../llm/providers/choice';
 import { DEFAULT_MAX_TOKENS } from './agent-definition';
 import type { AgentYaml } from './agent-definition';
 
-// What a loaded agent is lives in agent-definition.ts, which a start needs without this schema.
-export { DEFAULT_MAX_MALFORMED, DEFAULT_MAX_TOKENS, DEFAULT_TURN_BUDGET, requireAgent } from './agent-definition';
-export type { AgentCatalog, AgentDefinition, AgentLlmConfig, AgentToolConfig, AgentYaml } from './agent-definition';
-
 const positiveInteger = z
   .number({ error: 'expected a positive integer' })
   .int({ error: 'expected a positive integer' })

@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { builtinAgentRegistry, createDefaultToolRegistry } from '../../../src/core/agents/builtin';
-import { requireAgent } from '../../../src/core/agents/agent-schema';
+import { requireAgent } from '../../../src/core/agents/agent-definition';
 import { loadAgents } from '../../../src/core/agents/loader';
 import { runToolLoop } from '../../../src/core/agents/tool-loop';
 import type { AgentRuntime } from '../../../src/core/agents/types';
