@@ -20,16 +20,18 @@ interface StagedFile {
   format: TextFormat;
 }
 
-const stagedFileJson = lazySchema((z) =>
-  z.object({
-    path: z.string().min(1),
-    content: z.string().nullable(),
-    bom: z.boolean(),
-    eol: z.enum(['lf', 'crlf']),
-  }),
-);
 const overlayJson = lazySchema((z) =>
-  z.object({ version: z.literal(1), files: z.array(stagedFileJson()) }),
+  z.object({
+    version: z.literal(1),
+    files: z.array(
+      z.object({
+        path: z.string().min(1),
+        content: z.string().nullable(),
+        bom: z.boolean(),
+        eol: z.enum(['lf', 'crlf']),
+      }),
+    ),
+  }),
 );
 export type StagedOverlayJson = z.infer<ReturnType<typeof overlayJson>>;
 
