@@ -12,7 +12,7 @@ import { createStepActors } from '../../../src/core/workflow/step-actors';
 import type { OrchestratorDeps } from '../../../src/core/workflow/step-actors';
 import type { TraceSink } from '../../../src/core/trace';
 import { FakeSteps } from './fake-steps';
-import { StateStream, TempWorkspace } from './orchestrator-harness';
+import { StateStream, tempWorkspaceEachTest } from './orchestrator-harness';
 import { baseline, usage, workflow } from './samples';
 
 const spent = (tokens: number, costUsd: number, costUnknown = false): Usage => ({
@@ -49,13 +49,8 @@ describe('run budgets', () => {
 
 describe('a run that reaches its budget (orchestrator over fake steps)', function () {
   this.timeout(15_000);
-  let ws: TempWorkspace;
-  const controllers: AbortController[] = [];
-  beforeEach(() => (ws = new TempWorkspace()));
-  afterEach(() => {
-    for (const controller of controllers.splice(0)) controller.abort();
-    ws.remove();
-  });
+  const suite = tempWorkspaceEachTest();
+  const { controllers } = suite;
 
   /** A planner that makes two model calls of 13 and 17 tokens, then works until it is stopped. */
   let plannerStops = 0;
@@ -71,15 +66,15 @@ describe('a run that reaches its budget (orchestrator over fake steps)', functio
   }
 
   it('escalates at the call that reaches --max-tokens, names it in the state and HANDOFF.md; raised at WAIT_HUMAN, the run plans again', async () => {
-    const deps = { host: ws.host } as unknown as OrchestratorDeps;
-    const runs = new RunOrchestrator(ws.host, (store, traceFor) => ({
+    const deps = { host: suite.ws.host } as unknown as OrchestratorDeps;
+    const runs = new RunOrchestrator(suite.ws.host, (store, traceFor) => ({
       ...new FakeSteps().script('captureBaseline', { output: baseline() }).actors(),
       writeHandoff: createStepActors(deps, store, traceFor).writeHandoff,
       plan: spendingPlanner(traceFor),
     }));
     const controller = new AbortController();
     controllers.push(controller);
-    const stream = new StateStream(runs.execute('Fix Add', workflow({ workspaceRoot: ws.dir, budget: { maxTokens: 20 } }), controller.signal));
+    const stream = new StateStream(runs.execute('Fix Add', workflow({ workspaceRoot: suite.ws.dir, budget: { maxTokens: 20 } }), controller.signal));
     const waiting = await stream.until('WAIT_HUMAN');
     assert.deepEqual(stream.nodes(), ['INIT', 'PLAN', 'ESCALATE', 'WAIT_HUMAN']);
     assert.equal(plannerStops, 1, 'the planner was stopped at that boundary');
@@ -87,11 +82,11 @@ describe('a run that reaches its budget (orchestrator over fake steps)', functio
     const help = waiting.metadata.helpRequest as { from: string; budget: Record<string, unknown> };
     assert.equal(help.from, 'PLAN');
     assert.deepEqual(help.budget, { budget: 'maxTokens', flag: '--max-tokens', limit: 20, spent: 30, message: 'Budget reached: --max-tokens 20 (used 30 tokens).' });
-    assert.match(ws.runFile(waiting.stateId, 'HANDOFF.md') ?? '', /Budget reached: --max-tokens 20 \(used 30 tokens\)\. The run stopped during PLAN; raise the budget to continue, or stop\./);
+    assert.match(suite.ws.runFile(waiting.stateId, 'HANDOFF.md') ?? '', /Budget reached: --max-tokens 20 \(used 30 tokens\)\. The run stopped during PLAN; raise the budget to continue, or stop\./);
 
     await runs.approve(waiting.stateId, { type: 'CONTINUE', guidance: 'go on', additionalIterations: 1, budget: { maxTokens: 1000 } });
     await stream.until('PLAN');
-    const machine = ws.state(waiting.stateId).machine as { context: { workflow: { budget: unknown } } };
+    const machine = suite.ws.state(waiting.stateId).machine as { context: { workflow: { budget: unknown } } };
     assert.deepEqual(machine.context.workflow.budget, { maxTokens: 1000 });
     // The planner spends 30 more (60 in all): under the raised budget, it is not stopped.
     assert.equal(await stream.quietFor(300), true);

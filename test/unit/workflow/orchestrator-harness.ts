@@ -8,7 +8,7 @@ import type { OrchestratorDeps } from '../../../src/core/workflow/step-actors';
 import type { FakeSteps } from './fake-steps';
 import { WAIT_MS } from './machine-driver';
 
-export { TempWorkspace } from './temp-workspace';
+export { TempWorkspace, tempWorkspaceEachTest } from './temp-workspace';
 
 /**
  * An orchestrator whose steps are the fakes, except the hand-off, which is the real one (it only

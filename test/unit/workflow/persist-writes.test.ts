@@ -13,7 +13,7 @@ import { createStepActors } from '../../../src/core/workflow/step-actors';
 import type { OrchestratorDeps } from '../../../src/core/workflow/step-actors';
 import type { TraceEvent, TraceSink } from '../../../src/core/trace';
 import { FakeSteps } from './fake-steps';
-import { StateStream, TempWorkspace, eventually } from './orchestrator-harness';
+import { StateStream, tempWorkspaceEachTest, eventually } from './orchestrator-harness';
 import { baseline, planOutput, usage, workflow } from './samples';
 
 function modelCall(spent: Usage): TraceEvent {
@@ -36,13 +36,8 @@ function watchedHost(host: Host, onStateWrite: (text: string) => Promise<void> |
 
 describe('what a run writes between its steps', function () {
   this.timeout(15_000);
-  let ws: TempWorkspace;
-  const controllers: AbortController[] = [];
-  beforeEach(() => (ws = new TempWorkspace()));
-  afterEach(() => {
-    for (const controller of controllers.splice(0)) controller.abort();
-    ws.remove();
-  });
+  const suite = tempWorkspaceEachTest();
+  const { controllers } = suite;
 
   function start(host: Host, plan?: (traceFor: (runId: string) => TraceSink) => ReturnType<typeof fromPromise<PlanOutput, PlanInput>>): StateStream {
     const deps = { host } as unknown as OrchestratorDeps;
@@ -54,30 +49,30 @@ describe('what a run writes between its steps', function () {
     }));
     const controller = new AbortController();
     controllers.push(controller);
-    return new StateStream(runs.execute('Fix Add', workflow({ workspaceRoot: ws.dir, approval: { plan: 'always', diffs: 'always' } }), controller.signal));
+    return new StateStream(runs.execute('Fix Add', workflow({ workspaceRoot: suite.ws.dir, approval: { plan: 'always', diffs: 'always' } }), controller.signal));
   }
 
   it("writes a transition's events.jsonl line without waiting for its state.json, and shows the state only once both are on disk", async () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     // state.json of WAIT_PLAN_APPROVAL is slow to write (a loaded disk).
-    const stream = start(watchedHost(ws.host, (text) => (text.includes('"currentNode": "WAIT_PLAN_APPROVAL"') ? held : undefined)));
+    const stream = start(watchedHost(suite.ws.host, (text) => (text.includes('"currentNode": "WAIT_PLAN_APPROVAL"') ? held : undefined)));
     const planning = await stream.until('PLAN');
     const runId = planning.stateId;
-    await eventually(() => ws.transitions(runId).includes('PLAN→WAIT_PLAN_APPROVAL'), 'the line written while state.json is held');
-    assert.equal(ws.state(runId).codingState.currentNode, 'PLAN');
+    await eventually(() => suite.ws.transitions(runId).includes('PLAN→WAIT_PLAN_APPROVAL'), 'the line written while state.json is held');
+    assert.equal(suite.ws.state(runId).codingState.currentNode, 'PLAN');
     assert.ok(await stream.quietFor(100), 'not shown before its state.json is on disk');
     release();
     const waiting = await stream.next();
     assert.equal(waiting.currentNode, 'WAIT_PLAN_APPROVAL');
-    assert.equal(ws.state(runId).codingState.currentNode, 'WAIT_PLAN_APPROVAL');
+    assert.equal(suite.ws.state(runId).codingState.currentNode, 'WAIT_PLAN_APPROVAL');
   });
 
   it('rewrites state.json after a model call only when the call adds to the usage on disk, and once for calls recorded together', async () => {
     const writes: Array<{ node: string; inputTokens: number }> = [];
     let planner: TraceSink | null = null;
     let finish: () => void = () => undefined;
-    const host = watchedHost(ws.host, (text) => {
+    const host = watchedHost(suite.ws.host, (text) => {
       const { codingState } = JSON.parse(text) as { codingState: { currentNode: string; usage: Usage } };
       writes.push({ node: codingState.currentNode, inputTokens: codingState.usage.inputTokens });
     });

@@ -7,28 +7,20 @@ import * as path from 'node:path';
 import type { ValidationOutcome } from '../../../src/core/dotnet/validator';
 import { generatedFailures, testNameOf } from '../../support/many-failures';
 import { runThatBreaks as breakingRun } from './breaking-run';
-import { TempWorkspace } from './orchestrator-harness';
+import { tempWorkspaceEachTest } from './orchestrator-harness';
 
 const LIMIT = 256 * 1024;
 const FAILING = 500;
 
 describe('validation results stored once', function () {
   this.timeout(60_000);
-  let ws: TempWorkspace;
-  const controllers: AbortController[] = [];
-
-  beforeEach(() => {
-    ws = new TempWorkspace();
-  });
-  afterEach(() => {
-    for (const controller of controllers.splice(0)) controller.abort();
-    ws.remove();
-  });
+  const suite = tempWorkspaceEachTest();
+  const { controllers } = suite;
 
   async function runThatBreaks(baselineFailing: number) {
     const controller = new AbortController();
     controllers.push(controller);
-    return breakingRun(ws.dir, { tests: FAILING, failing: FAILING, baselineFailing }, controller.signal);
+    return breakingRun(suite.ws.dir, { tests: FAILING, failing: FAILING, baselineFailing }, controller.signal);
   }
 
   it('keeps every --json line and state.json under 256 KB with 500 failures, the full results in one file', async () => {
@@ -36,7 +28,7 @@ describe('validation results stored once', function () {
     const lines = states.map((state) => Buffer.byteLength(JSON.stringify(state)));
     const largest = Math.max(...lines);
     assert.ok(largest <= LIMIT, `largest --json line ${largest} bytes`);
-    const stateBytes = ws.read(path.join('.ironbees', 'runs', runId, 'state.json'))?.length ?? Infinity;
+    const stateBytes = suite.ws.read(path.join('.ironbees', 'runs', runId, 'state.json'))?.length ?? Infinity;
     assert.ok(stateBytes <= LIMIT, `state.json ${stateBytes} bytes`);
 
     const last = states[states.length - 1];
@@ -59,18 +51,18 @@ describe('validation results stored once', function () {
     assert.deepEqual([last?.errorContext?.newTestFailures.length, last?.errorContext?.newTestFailuresOmitted], [20, 480]);
 
     // The file holds every failure with its whole message.
-    const full = JSON.parse(ws.read(resultsFile)?.toString('utf8') ?? '{}') as Omit<ValidationOutcome, 'newTestFailures'> & { iteration: number; newTestFailures: string[] };
+    const full = JSON.parse(suite.ws.read(resultsFile)?.toString('utf8') ?? '{}') as Omit<ValidationOutcome, 'newTestFailures'> & { iteration: number; newTestFailures: string[] };
     assert.equal(full.iteration, 1);
     assert.equal(full.test?.failures.length, FAILING);
     assert.equal(full.newTestFailures[499], testNameOf(499));
-    assert.equal(full.test?.failures[499]?.message, generatedFailures(ws.dir, FAILING)[499]?.message);
+    assert.equal(full.test?.failures[499]?.message, generatedFailures(suite.ws.dir, FAILING)[499]?.message);
     assert.equal(full.test?.failures[499]?.stackTrace.split('\n')[0], `   at ${testNameOf(499)}() in tests/Ledger.Tests/PostingTests.cs:line 519`);
 
     // The coder's context was built from the full outcome: the same text as before, under its cap.
     assert.match(last?.errorContext?.text ?? '', /^Validation failed \(iteration 1\): 500 test\(s\) fail\.\n## Tests: 500 of 501 failed \(500 new, 0 already failing before any edit\)/);
     assert.match(last?.errorContext?.text ?? '', /… and \d+ more failing test\(s\): /);
 
-    const handoff = ws.runFile(runId, 'HANDOFF.md') ?? '';
+    const handoff = suite.ws.runFile(runId, 'HANDOFF.md') ?? '';
     assert.ok(handoff.includes(`- … and 480 more failing tests (every failure in full: \`${resultsFile}\`)`), handoff);
   });
 
@@ -83,7 +75,7 @@ describe('validation results stored once', function () {
     assert.deepEqual([last?.errorContext?.preExistingFailures.length, last?.errorContext?.preExistingFailuresOmitted], [50, 250]);
     const largest = Math.max(...states.map((state) => Buffer.byteLength(JSON.stringify(state))));
     assert.ok(largest <= LIMIT, `largest --json line ${largest} bytes`);
-    const stateBytes = ws.read(path.join('.ironbees', 'runs', runId, 'state.json'))?.length ?? Infinity;
+    const stateBytes = suite.ws.read(path.join('.ironbees', 'runs', runId, 'state.json'))?.length ?? Infinity;
     assert.ok(stateBytes <= LIMIT, `state.json ${stateBytes} bytes`);
   });
 });

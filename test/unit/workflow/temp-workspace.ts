@@ -52,3 +52,27 @@ export class TempWorkspace {
     return path.join(this.dir, rel);
   }
 }
+
+/**
+ * Mocha hooks for a suite of runs: `ws` is a fresh workspace in each test; after it, every run the test
+ * put in `controllers` is stopped (nothing a failed test left running outlives it) and the workspace removed.
+ */
+export function tempWorkspaceEachTest(): { readonly ws: TempWorkspace; readonly controllers: AbortController[] } {
+  let current: TempWorkspace | null = null;
+  const controllers: AbortController[] = [];
+  beforeEach(() => {
+    current = new TempWorkspace();
+  });
+  afterEach(() => {
+    for (const controller of controllers.splice(0)) controller.abort();
+    current?.remove();
+    current = null;
+  });
+  return {
+    get ws(): TempWorkspace {
+      if (!current) throw new Error('tempWorkspaceEachTest: the workspace exists only inside a test');
+      return current;
+    },
+    controllers,
+  };
+}

@@ -13,7 +13,7 @@ import type { OrchestratorDeps } from '../../../src/core/workflow/step-actors';
 import { RunStore } from '../../../src/core/workflow/store';
 import type { TraceEvent, TraceSink } from '../../../src/core/trace';
 import { FakeSteps } from './fake-steps';
-import { StateStream, TempWorkspace, eventually } from './orchestrator-harness';
+import { StateStream, tempWorkspaceEachTest, eventually } from './orchestrator-harness';
 import { baseline, planOutput, usage, workflow } from './samples';
 
 function modelCall(spent: Usage): TraceEvent {
@@ -36,17 +36,12 @@ function spendingPlanner(traceFor: (runId: string) => TraceSink) {
 
 describe('usage of a run, however its steps end', function () {
   this.timeout(15_000);
-  let ws: TempWorkspace;
-  const controllers: AbortController[] = [];
-  beforeEach(() => (ws = new TempWorkspace()));
-  afterEach(() => {
-    for (const controller of controllers.splice(0)) controller.abort();
-    ws.remove();
-  });
+  const suite = tempWorkspaceEachTest();
+  const { controllers } = suite;
 
   function orchestrator(steps: FakeSteps, spendingPlan = false): RunOrchestrator {
-    const deps = { host: ws.host } as unknown as OrchestratorDeps;
-    return new RunOrchestrator(ws.host, (store, traceFor) => ({
+    const deps = { host: suite.ws.host } as unknown as OrchestratorDeps;
+    return new RunOrchestrator(suite.ws.host, (store, traceFor) => ({
       ...steps.actors(),
       writeHandoff: createStepActors(deps, store, traceFor).writeHandoff,
       ...(spendingPlan ? { plan: spendingPlanner(traceFor) } : {}),
@@ -56,7 +51,7 @@ describe('usage of a run, however its steps end', function () {
   function start(runs: RunOrchestrator, approval: 'always' | 'never' = 'always'): { stream: StateStream; controller: AbortController } {
     const controller = new AbortController();
     controllers.push(controller);
-    const flow = workflow({ workspaceRoot: ws.dir, approval: { plan: approval, diffs: approval } });
+    const flow = workflow({ workspaceRoot: suite.ws.dir, approval: { plan: approval, diffs: approval } });
     return { stream: new StateStream(runs.execute('Fix Add', flow, controller.signal)), controller };
   }
 
@@ -69,29 +64,29 @@ describe('usage of a run, however its steps end', function () {
     const failed = await stream.until('FAILED');
     const expected = addUsage(planOutput().usage, usage(40, 9));
     assert.deepEqual(failed.usage, expected);
-    assert.deepEqual(ws.state(failed.stateId).codingState.usage, expected);
-    const [listed] = await new RunStore(ws.host).list();
+    assert.deepEqual(suite.ws.state(failed.stateId).codingState.usage, expected);
+    const [listed] = await new RunStore(suite.ws.host).list();
     assert.deepEqual(listed?.usage, expected, '`ironbees runs` shows it');
-    assert.match(ws.runFile(failed.stateId, 'HANDOFF.md') ?? '', /140 input tokens, 29 output tokens/);
+    assert.match(suite.ws.runFile(failed.stateId, 'HANDOFF.md') ?? '', /140 input tokens, 29 output tokens/);
   });
 
   it('counts what the step in flight spent when the run is cancelled', async () => {
     const runs = orchestrator(new FakeSteps().script('captureBaseline', { output: baseline() }), true);
     const { stream } = start(runs);
     const planning = await stream.until('PLAN');
-    await eventually(() => ws.state(planning.stateId).codingState.usage.inputTokens === BOTH_CALLS.inputTokens, 'usage checkpointed');
+    await eventually(() => suite.ws.state(planning.stateId).codingState.usage.inputTokens === BOTH_CALLS.inputTokens, 'usage checkpointed');
     await runs.cancel(planning.stateId);
     const cancelled = await stream.until('CANCELLED');
     assert.deepEqual(cancelled.usage, BOTH_CALLS);
-    assert.deepEqual(ws.state(planning.stateId).codingState.usage, BOTH_CALLS);
-    assert.match(ws.runFile(planning.stateId, 'HANDOFF.md') ?? '', /24 input tokens, 6 output tokens/);
+    assert.deepEqual(suite.ws.state(planning.stateId).codingState.usage, BOTH_CALLS);
+    assert.match(suite.ws.runFile(planning.stateId, 'HANDOFF.md') ?? '', /24 input tokens, 6 output tokens/);
   });
 
   it('counts what the step in flight spent when help is requested', async () => {
     const runs = orchestrator(new FakeSteps().script('captureBaseline', { output: baseline() }), true);
     const { stream } = start(runs);
     const planning = await stream.until('PLAN');
-    await eventually(() => ws.state(planning.stateId).codingState.usage.inputTokens === BOTH_CALLS.inputTokens, 'usage checkpointed');
+    await eventually(() => suite.ws.state(planning.stateId).codingState.usage.inputTokens === BOTH_CALLS.inputTokens, 'usage checkpointed');
     assert.equal(await runs.requestHelp(planning.stateId, 'Which Add?'), true);
     const waiting = await stream.until('WAIT_HUMAN');
     assert.deepEqual(waiting.usage, BOTH_CALLS);
@@ -102,14 +97,14 @@ describe('usage of a run, however its steps end', function () {
     const { stream, controller } = start(first);
     const planning = await stream.until('PLAN');
     const runId = planning.stateId;
-    await eventually(() => ws.state(runId).codingState.usage.inputTokens === BOTH_CALLS.inputTokens, 'usage checkpointed');
+    await eventually(() => suite.ws.state(runId).codingState.usage.inputTokens === BOTH_CALLS.inputTokens, 'usage checkpointed');
     // What a kill leaves behind: the snapshot a resume restores counts the calls too.
-    const persisted = ws.state(runId);
+    const persisted = suite.ws.state(runId);
     assert.equal(persisted.codingState.currentNode, 'PLAN');
     assert.deepEqual((persisted.machine as { context: { usage: Usage } }).context.usage, BOTH_CALLS);
     controller.abort();
     assert.ok(await stream.ends());
-    assert.deepEqual(ws.state(runId).codingState.usage, BOTH_CALLS);
+    assert.deepEqual(suite.ws.state(runId).codingState.usage, BOTH_CALLS);
 
     const second = orchestrator(new FakeSteps().script('plan', { output: planOutput() }));
     const resumed = new StateStream(second.resume(runId, AbortSignal.timeout(10_000)));
@@ -119,8 +114,8 @@ describe('usage of a run, however its steps end', function () {
 
   it('does not count a step twice: once it ends, its own usage replaces what was in flight', async () => {
     // Like the real steps: the calls are traced as they happen, and the output reports their sum.
-    const deps = { host: ws.host } as unknown as OrchestratorDeps;
-    const runs = new RunOrchestrator(ws.host, (store, traceFor) => ({
+    const deps = { host: suite.ws.host } as unknown as OrchestratorDeps;
+    const runs = new RunOrchestrator(suite.ws.host, (store, traceFor) => ({
       ...new FakeSteps().script('captureBaseline', { output: baseline() }).actors(),
       writeHandoff: createStepActors(deps, store, traceFor).writeHandoff,
       plan: fromPromise<PlanOutput, PlanInput>(async ({ input }) => {
@@ -133,7 +128,7 @@ describe('usage of a run, however its steps end', function () {
     const { stream } = start(runs);
     const waiting = await stream.until('WAIT_PLAN_APPROVAL');
     assert.deepEqual(waiting.usage, BOTH_CALLS);
-    assert.deepEqual(ws.state(waiting.stateId).codingState.usage, BOTH_CALLS);
+    assert.deepEqual(suite.ws.state(waiting.stateId).codingState.usage, BOTH_CALLS);
     await runs.cancel(waiting.stateId);
     assert.deepEqual((await stream.until('CANCELLED')).usage, BOTH_CALLS);
   });
