@@ -10,15 +10,15 @@
 //    the process groups that earlier commands left behind when it kills one (POSIX; on Windows tests run
 //    without servers so the command's own tree holds the test host).
 
-import { randomUUID } from 'node:crypto';
 import { ConfigurationError } from '../errors';
 import type { Host, RunOptions, RunResult } from '../host';
+import { uniqueHex } from '../unique-hex';
 
 export const DOTNET_NOT_FOUND_MESSAGE =
   'dotnet was not found on PATH; install the .NET SDK (https://dot.net/download) or add its folder to PATH';
 
 /** Per process, so two Ironbees processes (or a developer's own builds) never share MSBuild nodes. */
-const HANDSHAKE_SALT = `ironbees-${process.pid}-${randomUUID().slice(0, 8)}`;
+const HANDSHAKE_SALT = `ironbees-${process.pid}-${uniqueHex(4)}`;
 
 const SERVER_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 

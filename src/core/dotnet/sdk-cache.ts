@@ -5,7 +5,6 @@
 // from the workspace (its content, and its place when it lists SDK paths) and the variables that steer SDK selection. A failed check is
 // never kept: the person sees the real error every time until it is fixed.
 
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { userCacheDir } from '../user-cache';
@@ -45,7 +44,11 @@ async function globalJsonFrom(dir: string): Promise<string | null> {
   }
 }
 
-/** What `dotnet --version` in `workspaceRoot` depends on, hashed; null when dotnet is not on PATH (no caching). */
+/**
+ * What `dotnet --version` in `workspaceRoot` depends on, as the cache entry's key; null when dotnet is
+ * not on PATH (no caching). Kept whole, not hashed: a few hundred characters, and hashing would load
+ * node:crypto at every start (lazy-crypto.ts).
+ */
 export async function sdkCacheKey(workspaceRoot: string, env: Env = process.env): Promise<string | null> {
   const found = await onPath('dotnet', env);
   if (!found) return null;
@@ -58,7 +61,7 @@ export async function sdkCacheKey(workspaceRoot: string, env: Env = process.env)
   // two workspaces with the same pin share one answer.
   const where = globalJson && /"paths"\s*:/.test(pin) ? globalJson : '';
   const parts = [dotnet, binary.size, binary.mtimeMs, sdks?.mtimeMs ?? 0, where, pin, ...SELECTION_VARIABLES.map((name) => `${name}=${env[name] ?? ''}`)];
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  return JSON.stringify(parts);
 }
 
 async function readCache(file: string): Promise<Record<string, CacheEntry>> {

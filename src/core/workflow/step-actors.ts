@@ -7,6 +7,7 @@ import type { Host } from '../host';
 import { EMPTY_USAGE, addUsage } from '../model';
 import type { Baseline, Usage, WorkflowContext } from '../model';
 import { AgentModeError, errorMessage } from '../errors';
+import { nodeCrypto } from '../lazy-crypto';
 import type { ModelClient } from '../llm/port';
 import type { AgentCatalog } from '../agents/loader';
 import type { AgentRuntime } from '../agents/types';
@@ -108,9 +109,13 @@ export function createStepActors(
   return {
     captureBaseline: fromPromise<Baseline, BaselineInput>(async ({ input, signal }) => {
       const baseline = await captureBaseline({
-        // While dotnet works, the agents' tools are made ready for the steps after (tool-warmup.ts).
+        // While dotnet works, the agents' tools are made ready for the steps after (tool-warmup.ts), and
+        // node:crypto is loaded for the trace id and the edit journal (lazy-crypto.ts).
         host: deps.host,
-        onFirstProcess: () => prepareAgentTools(deps.tools, deps.agents, units),
+        onFirstProcess: () => {
+          prepareAgentTools(deps.tools, deps.agents, units);
+          nodeCrypto();
+        },
         target: input.workflow.target,
         timeouts: input.workflow.timeouts,
         signal,

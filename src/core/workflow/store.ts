@@ -4,8 +4,8 @@
 // Everything goes through the Host, so the same store works in the CLI and in VS Code.
 
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { Host } from '../host';
+import { uniqueHex } from '../unique-hex';
 import type { CodingState } from '../model';
 import { AgentModeError, StateNotFoundError, errorMessage } from '../errors';
 import { EditJournal } from './journal';
@@ -57,7 +57,7 @@ export class RunStore {
 
   static newRunId(now: Date = new Date()): string {
     const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-    return `${stamp}-${randomBytes(3).toString('hex')}`;
+    return `${stamp}-${uniqueHex(3)}`;
   }
 
   runDir(runId: string): string {

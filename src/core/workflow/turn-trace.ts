@@ -4,8 +4,8 @@
 // it. Why here and not in the tool loop: the loop stays as it is, and the step knows what the loop does
 // not (the run's trace id, the step, the iteration, the run's policy).
 
-import { createHash } from 'node:crypto';
 import { AgentModeError, errorMessage } from '../errors';
+import { sha256Hex } from '../lazy-crypto';
 import type { Usage, WorkflowContext, WorkflowNode } from '../model';
 import type { TraceEvent, TraceSink, TurnEvent, TurnPolicy, TurnToolCall } from '../trace';
 import type { AgentCatalog } from '../agents/loader';
@@ -17,7 +17,7 @@ type ToolCallEvent = Extract<TraceEvent, { kind: 'tool_call' }>;
 
 /** The run's trace id: 32 hex digits (an OTLP trace id), the same for every process that touches the run. */
 export function traceIdOf(runId: string): string {
-  return createHash('sha256').update(`ironbees-run:${runId}`).digest('hex').slice(0, 32);
+  return sha256Hex(`ironbees-run:${runId}`).slice(0, 32);
 }
 
 export interface TurnTraceContext {
