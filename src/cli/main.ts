@@ -8,7 +8,10 @@ function onInterrupt(handler: () => void): () => void {
 }
 
 runCli(process.argv.slice(2), {
-  stdin: process.stdin,
+  // Opened when first read (a question, `ironbees mcp`): a run with --yes never does.
+  get stdin() {
+    return process.stdin;
+  },
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,

@@ -56,7 +56,10 @@ export async function driveRun(
   const controller = new AbortController();
   let interrupted = false;
 
-  const prompter = new LinePrompter({ input: io.stdin, output: io.stderr, terminal: isTty(io.stdin), onInterrupt: interrupt });
+  // Made at the first question: a run with --yes asks none, and opening stdin is ~1 ms of its start.
+  const opened: { prompter: LinePrompter | null } = { prompter: null };
+  const prompterNow = (): LinePrompter =>
+    (opened.prompter ??= new LinePrompter({ input: io.stdin, output: io.stderr, terminal: isTty(io.stdin), onInterrupt: interrupt }));
   function interrupt(): void {
     if (interrupted) {
       // A second Ctrl-C: the person wants out now, persisted or not.
@@ -65,12 +68,18 @@ export async function driveRun(
     }
     interrupted = true;
     err(colors.yellow('\nInterrupting… the run is kept and can be resumed (Ctrl-C again to quit at once).'));
-    prompter.cancel();
+    opened.prompter?.cancel();
     controller.abort();
   }
   const unsubscribe = io.onInterrupt?.(interrupt) ?? ((): void => undefined);
   const stopActivity = followActivity(ctx, options, lines);
-  const gateIo = { prompter, show: err, colors };
+  const gateIo = {
+    get prompter(): LinePrompter {
+      return prompterNow();
+    },
+    show: err,
+    colors,
+  };
   const detachToolApprovals = ctx.toolApprovals?.attach(options.yes ? approveEveryTool : (request) => askToolDecision(gateIo, request)) ?? ((): void => undefined);
 
   let last: CodingState | null = null;
@@ -120,7 +129,7 @@ export async function driveRun(
     unsubscribe();
     stopActivity();
     detachToolApprovals();
-    prompter.close();
+    opened.prompter?.close();
   }
   return finish(last, { interrupted, stoppedByPerson, escalatedUnattended }, err);
 }

@@ -156,6 +156,20 @@ describe('runCli', () => {
       assert.deepEqual(states, ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL', 'VALIDATE', 'SUCCESS']);
     });
 
+    it('opens stdin only for a question: a run with --yes never reads it, one that asks does', async () => {
+      await fs.writeFile(path.join(workspace, 'App.sln'), '');
+      const reads = { yes: 0, asked: 0 };
+      const counting = (io: ReturnType<typeof testIo>, key: keyof typeof reads): ReturnType<typeof testIo> => {
+        const stdin = io.stdin;
+        return Object.defineProperty(io, 'stdin', { get: () => ((reads[key] += 1), stdin) });
+      };
+      const unattended = counting(testIo(null, workspace), 'yes');
+      assert.equal(await runCli(['run', 'Fix it', '--yes', '--target', 'App.sln'], unattended, depsWith(new FakeOrchestrator(scriptedRun(true)))), 0);
+      const asked = counting(testIo(['a', 'a'], workspace), 'asked');
+      assert.equal(await runCli(['run', 'Fix it', '--target', 'App.sln'], asked, depsWith(new FakeOrchestrator(scriptedRun(true)))), 0);
+      assert.deepEqual(reads, { yes: 0, asked: 2 });
+    });
+
     it('--yes at an escalation ends with exit 3, the run left waiting with its hand-off', async () => {
       const orchestrator = new FakeOrchestrator(scriptedRun(false));
       const io = testIo(null, workspace);
