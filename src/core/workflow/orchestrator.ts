@@ -89,9 +89,12 @@ export class RunOrchestrator implements Orchestrator {
     // Before anything is written: a second run on the workspace is refused here, naming the first.
     const lock = acquireRunLock(this.host.workspaceRoot, stateId);
     try {
-      await this.store.ensureLayout();
+      // .ironbees/.gitignore is no file an apply writes: it is made beside the recovery, not before it.
+      const layout = this.store.ensureLayout();
+      layout.catch(() => undefined); // awaited below; unobserved only when the recovery fails first
       // An apply cut short by a crash or power loss is finished before anything else (edit-journal-wal.ts).
       await this.store.journal.recoverUnfinished();
+      await layout;
       const input: RunInput = { stateId, userRequest: request, workflow: context, createdAt: new Date().toISOString() };
       await this.lifecycle.emit({ kind: 'run_started', runId: stateId, request });
       yield* this.drive(createActor(this.machine, { input, inspect: this.stepEnds(input.stateId) }), input.stateId, input.createdAt, lock, signal);

@@ -71,6 +71,9 @@ describe('the workspace journal', () => {
     Object.defineProperty(host, 'fs', { value: fs });
     const store = new RunStore(host);
     await store.journal.recoverUnfinished();
+    // The first start in a workspace: the index is complete (nothing to walk); losing this file only
+    // makes a later start walk runs/ again (the fault matrix's ".indexed absent" row), so it is not flushed.
+    assert.deepEqual(writes, ['write .ironbees/runs/.open-applies/.indexed']);
     writes.length = 0;
     await store.journal.applyEdits('r1', [makeFileEdit('src/Calc.cs', text(BOM_CRLF), 'class C {}\n'), makeFileEdit('src/New.cs', null, 'class N {}\n')]);
     assert.deepEqual(writes, [
