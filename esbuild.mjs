@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { publishRoslynEngine } from './scripts/build-roslyn.mjs';
 import { extensionBuildOptions } from './scripts/extension-build.mjs';
 import { oneZod } from './scripts/one-zod.mjs';
+import { ZOD_BUNDLE_REQUEST, zodBeside, zodBundleEntry } from './scripts/zod-beside.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -40,8 +41,11 @@ const common = {
 // Without comments (minifyWhitespace) it is smaller and all ASCII, which the starter reads 3x faster.
 // The bundled agents' agent.yaml files are checked now, with the code a run uses, and carried in the
 // bundle (src/core/agents/prechecked-agents.ts): a start neither parses them nor loads the schema.
+// Zod is not in it: it is dist/cli-zod.js, with its own code cache (scripts/zod-beside.mjs).
+const zodEntries = new Set();
 const cliMain = await build({
   ...common,
+  plugins: [zodBeside(zodEntries)],
   entryPoints: { 'cli-main': 'src/cli/main.ts' },
   outdir: 'dist',
   supported: { 'dynamic-import': false },
@@ -51,13 +55,22 @@ const cliMain = await build({
 });
 const dynamicImports = Object.values(cliMain.metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.kind === 'dynamic-import'));
 if (dynamicImports.length > 0) throw new Error(`dist/cli-main.js keeps dynamic imports: ${dynamicImports.map((entry) => entry.path).join(', ')}`);
-const cliMainHash = createHash('sha256').update(readFileSync('dist/cli-main.js')).digest('hex').slice(0, 32);
+await build({
+  ...common,
+  stdin: { contents: zodBundleEntry(zodEntries), resolveDir: '.', sourcefile: 'cli-zod-entries.js', loader: 'js' },
+  outfile: 'dist/cli-zod.js',
+  minifyWhitespace: true,
+});
+const bundleHash = (file) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32);
 await build({
   ...common,
   entryPoints: { cli: 'src/cli/start.ts' },
   outdir: 'dist',
   banner: { js: '#!/usr/bin/env node' },
-  define: { IRONBEES_CLI_MAIN_HASH: JSON.stringify(cliMainHash) },
+  define: {
+    IRONBEES_CLI_MAIN_HASH: JSON.stringify(bundleHash('dist/cli-main.js')),
+    IRONBEES_CLI_SIDE_BUNDLES: JSON.stringify({ [ZOD_BUNDLE_REQUEST]: { name: 'cli-zod', hash: bundleHash('dist/cli-zod.js') } }),
+  },
 });
 
 await build(extensionBuildOptions({ production: process.argv.includes('--production') }));
