@@ -6,6 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { precheckAgentFolder } from '../../../src/core/agents/agent-precheck';
 
@@ -126,12 +127,21 @@ describe('CLI start-up loads no heavy SDK', function () {
     assert.deepEqual(loaded.filter((name) => ['worker_threads', 'readline', 'readline/promises'].includes(name)), []);
   });
 
-  it('the CLI bundle holds one copy of zod, its ES build, though zod is required on first use (npm run build)', () => {
+  it('the CLI keeps zod in its own bundle beside the main one: one copy, its ES build, reached only by require (npm run build)', () => {
     // esbuild names each module it wraps; a require('zod') left to the default would add zod's .cjs files.
-    const bundle = readFileSync(path.join(REPO, 'dist', 'cli-main.js'), 'latin1');
     // (named from the build's folder: "node_modules/zod/…", or "../x/node_modules/zod/…" through a linked node_modules)
-    const zodModules = bundle.match(/"[^"\n]*node_modules\/zod\/[^"\n]*"/g) ?? [];
-    assert.ok(zodModules.some((name) => name.endsWith('.js"')), 'zod is in the bundle');
-    assert.deepEqual(zodModules.filter((name) => name.endsWith('.cjs"')), []);
+    const zodModules = (file: string) => readFileSync(path.join(REPO, 'dist', file), 'latin1').match(/"[^"\n]*node_modules\/zod\/[^"\n]*"/g) ?? [];
+    assert.deepEqual(zodModules('cli-main.js'), [], 'no zod module in the main bundle: its code cache, read at every start, holds none');
+    const beside = zodModules('cli-zod.js');
+    assert.ok(beside.some((name) => name.endsWith('/v4/classic/external.js"')), `zod is in dist/cli-zod.js: ${beside.length} modules`);
+    assert.deepEqual(beside.filter((name) => name.endsWith('.cjs"')), []);
+    assert.deepEqual(beside.filter((name, i) => beside.indexOf(name) !== i), [], 'each zod module once');
+    // Every zod entry the main bundle uses is a property of the one side bundle (the MCP SDK's v3 and mini too).
+    const main = readFileSync(path.join(REPO, 'dist', 'cli-main.js'), 'latin1');
+    const entries = [...main.matchAll(/require\("\.\/cli-zod\.js"\)\["([^"]+)"\]/g)].map((match) => match[1]).sort();
+    assert.deepEqual(entries, ['zod', 'zod/v3', 'zod/v4', 'zod/v4-mini']);
+    const side = createRequire(__filename)(path.join(REPO, 'dist', 'cli-zod.js')) as Record<string, { z?: unknown }>;
+    assert.deepEqual(Object.keys(side).sort(), entries);
+    assert.equal(side.zod.z, side['zod/v4'].z, "'zod' and 'zod/v4' are one zod");
   });
 });
