@@ -129,11 +129,12 @@ function runCached(bundle: Module, requireFn: NodeJS.Require, cacheFile: string,
 }
 
 /**
- * The `require` of the main bundle: Node's own, except for the side bundles it names (a request such as
- * './cli-zod.js' → that bundle's cache file). A side bundle holds libraries a start does not need (zod,
- * first used by the tool warm-up while the baseline builds): kept out of the main bundle's cache, its
- * bytecode is read at its first require, not at every start. It is registered in Node's module cache
- * before it runs, as Node would, so every later require of it — ours or Node's — gets the one instance.
+ * The `require` of a bundle of ours: Node's own, except for the side bundles (a request such as
+ * './cli-zod.js', beside the bundle → that side bundle's cache file). A side bundle holds libraries a
+ * start does not need (zod, first used by the tool warm-up while the baseline builds; a model SDK, by
+ * the first model call): kept out of the main bundle's cache, its bytecode is read at its first
+ * require, not at every start. It is registered in Node's module cache before it runs, as Node would,
+ * so every later require of it — ours or Node's — gets the one instance.
  */
 function requireWithSideBundles(main: Module, sideBundles: Readonly<Record<string, string | null>>, fullRun: boolean): NodeJS.Require {
   const plain = Module.createRequire(main.filename);
@@ -146,7 +147,7 @@ function requireWithSideBundles(main: Module, sideBundles: Readonly<Record<strin
     const side = bundleModule(file, main);
     plain.cache[file] = side;
     try {
-      runCached(side, Module.createRequire(file), cacheFile, fullRun);
+      runCached(side, requireWithSideBundles(side, sideBundles, fullRun), cacheFile, fullRun);
     } catch (error) {
       delete plain.cache[file];
       throw error;

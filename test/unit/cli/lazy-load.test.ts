@@ -127,21 +127,36 @@ describe('CLI start-up loads no heavy SDK', function () {
     assert.deepEqual(loaded.filter((name) => ['worker_threads', 'readline', 'readline/promises'].includes(name)), []);
   });
 
+  // esbuild names each module it wraps ("node_modules/zod/…", or "../x/node_modules/zod/…" through a linked node_modules).
+  const builtFile = (file: string) => readFileSync(path.join(REPO, 'dist', file), 'latin1');
+  const modulesOf = (file: string, pkg: string): string[] => builtFile(file).match(new RegExp(`"[^"\\n]*node_modules/${pkg}/[^"\\n]*"`, 'g')) ?? [];
+  const entriesServedBy = (bundle: string): string[] =>
+    [...builtFile('cli-main.js').matchAll(new RegExp(`require\\("\\./${bundle}\\.js"\\)\\["([^"]+)"\\]`, 'g'))].map((match) => match[1]).sort();
+  const sideBundle = (bundle: string) => createRequire(__filename)(path.join(REPO, 'dist', `${bundle}.js`)) as Record<string, Record<string, unknown>>;
+
   it('the CLI keeps zod in its own bundle beside the main one: one copy, its ES build, reached only by require (npm run build)', () => {
-    // esbuild names each module it wraps; a require('zod') left to the default would add zod's .cjs files.
-    // (named from the build's folder: "node_modules/zod/…", or "../x/node_modules/zod/…" through a linked node_modules)
-    const zodModules = (file: string) => readFileSync(path.join(REPO, 'dist', file), 'latin1').match(/"[^"\n]*node_modules\/zod\/[^"\n]*"/g) ?? [];
-    assert.deepEqual(zodModules('cli-main.js'), [], 'no zod module in the main bundle: its code cache, read at every start, holds none');
-    const beside = zodModules('cli-zod.js');
+    assert.deepEqual(modulesOf('cli-main.js', 'zod'), [], 'no zod module in the main bundle: its code cache, read at every start, holds none');
+    const beside = modulesOf('cli-zod.js', 'zod');
     assert.ok(beside.some((name) => name.endsWith('/v4/classic/external.js"')), `zod is in dist/cli-zod.js: ${beside.length} modules`);
+    // A require('zod') left to esbuild's default would add zod's .cjs files.
     assert.deepEqual(beside.filter((name) => name.endsWith('.cjs"')), []);
     assert.deepEqual(beside.filter((name, i) => beside.indexOf(name) !== i), [], 'each zod module once');
     // Every zod entry the main bundle uses is a property of the one side bundle (the MCP SDK's v3 and mini too).
-    const main = readFileSync(path.join(REPO, 'dist', 'cli-main.js'), 'latin1');
-    const entries = [...main.matchAll(/require\("\.\/cli-zod\.js"\)\["([^"]+)"\]/g)].map((match) => match[1]).sort();
-    assert.deepEqual(entries, ['zod', 'zod/v3', 'zod/v4', 'zod/v4-mini']);
-    const side = createRequire(__filename)(path.join(REPO, 'dist', 'cli-zod.js')) as Record<string, { z?: unknown }>;
-    assert.deepEqual(Object.keys(side).sort(), entries);
+    assert.deepEqual(entriesServedBy('cli-zod'), ['zod', 'zod/v3', 'zod/v4', 'zod/v4-mini']);
+    const side = sideBundle('cli-zod');
+    assert.deepEqual(Object.keys(side).sort(), entriesServedBy('cli-zod'));
     assert.equal(side.zod.z, side['zod/v4'].z, "'zod' and 'zod/v4' are one zod");
+  });
+
+  it('the CLI keeps each model SDK in its own bundle beside the main one, reached only by require (npm run build)', () => {
+    for (const [bundle, pkg] of [['cli-anthropic', '@anthropic-ai/sdk'], ['cli-openai', 'openai']]) {
+      assert.deepEqual(modulesOf('cli-main.js', pkg), [], `no ${pkg} module in the main bundle`);
+      const beside = modulesOf(`${bundle}.js`, pkg);
+      assert.ok(beside.length > 10, `${pkg} is in dist/${bundle}.js: ${beside.length} modules`);
+      assert.deepEqual(beside.filter((name, i) => beside.indexOf(name) !== i), [], `each ${pkg} module once`);
+      assert.deepEqual(modulesOf(`${bundle}.js`, 'zod'), [], 'no zod of its own');
+      assert.deepEqual(entriesServedBy(bundle), [pkg]);
+      assert.equal(typeof sideBundle(bundle)[pkg].default, 'function', `the ${pkg} client class`);
+    }
   });
 });
