@@ -4,7 +4,7 @@
 
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { version } from '../../package.json';
@@ -101,17 +101,19 @@ describe('CLI code cache', function () {
     assert.equal(statSync(file).ino, full.ino, 'then taken as is');
   });
 
-  it('keeps the four newest caches when it writes one (older builds of the bundle)', () => {
+  it('keeps the four newest caches of a bundle when it writes one (older builds of the bundle; a side bundle counts apart)', () => {
     const folder = path.join(cacheDir, 'code-cache');
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     const old = Array.from({ length: 5 }, (_, i) => path.join(folder, `cli-${String(i).repeat(32)}-v0-x.bin`));
-    old.forEach((file, i) => {
+    const side = path.join(folder, `cli-zod-${'9'.repeat(32)}-v0-x.bin`);
+    [...old, side].forEach((file, i) => {
       writeFileSync(file, 'old');
       const at = new Date(Date.now() - (i + 1) * 60_000);
       utimesSync(file, at, at);
     });
     cliVersion(cacheDir);
-    const kept = readdirSync(folder).sort();
+    const kept = readdirSync(folder).sort().filter((name) => name !== path.basename(side));
+    assert.ok(existsSync(side), "the oldest file, but zod's bundle's only one");
     const keptCaches = kept.filter((name) => name.endsWith('.bin'));
     assert.equal(keptCaches.length, 4);
     assert.deepEqual(keptCaches.filter((name) => !name.endsWith('-v0-x.bin')).length, 1, 'the new one');
