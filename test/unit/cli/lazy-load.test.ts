@@ -128,35 +128,56 @@ describe('CLI start-up loads no heavy SDK', function () {
   });
 
   // esbuild names each module it wraps ("node_modules/zod/…", or "../x/node_modules/zod/…" through a linked node_modules).
+  const SIDE_BUNDLES = ['cli-anthropic', 'cli-mcp', 'cli-openai', 'cli-otel', 'cli-otel-api', 'cli-yaml', 'cli-zod'];
   const builtFile = (file: string) => readFileSync(path.join(REPO, 'dist', file), 'latin1');
   const modulesOf = (file: string, pkg: string): string[] => builtFile(file).match(new RegExp(`"[^"\\n]*node_modules/${pkg}/[^"\\n]*"`, 'g')) ?? [];
-  const entriesServedBy = (bundle: string): string[] =>
-    [...builtFile('cli-main.js').matchAll(new RegExp(`require\\("\\./${bundle}\\.js"\\)\\["([^"]+)"\\]`, 'g'))].map((match) => match[1]).sort();
+  /** The entries of `bundle` that the main bundle and the other side bundles require. */
+  const entriesServedBy = (bundle: string): string[] => [
+    ...new Set(
+      ['cli-main', ...SIDE_BUNDLES].flatMap((file) =>
+        [...builtFile(`${file}.js`).matchAll(new RegExp(`require\\("\\./${bundle}\\.js"\\)\\["([^"]+)"\\]`, 'g'))].map((match) => match[1]),
+      ),
+    ),
+  ].sort();
   const sideBundle = (bundle: string) => createRequire(__filename)(path.join(REPO, 'dist', `${bundle}.js`)) as Record<string, Record<string, unknown>>;
 
   it('the CLI keeps zod in its own bundle beside the main one: one copy, its ES build, reached only by require (npm run build)', () => {
-    assert.deepEqual(modulesOf('cli-main.js', 'zod'), [], 'no zod module in the main bundle: its code cache, read at every start, holds none');
+    for (const file of ['cli-main', ...SIDE_BUNDLES.filter((bundle) => bundle !== 'cli-zod')]) {
+      assert.deepEqual(modulesOf(`${file}.js`, 'zod'), [], `no zod module in dist/${file}.js`);
+    }
     const beside = modulesOf('cli-zod.js', 'zod');
     assert.ok(beside.some((name) => name.endsWith('/v4/classic/external.js"')), `zod is in dist/cli-zod.js: ${beside.length} modules`);
     // A require('zod') left to esbuild's default would add zod's .cjs files.
     assert.deepEqual(beside.filter((name) => name.endsWith('.cjs"')), []);
     assert.deepEqual(beside.filter((name, i) => beside.indexOf(name) !== i), [], 'each zod module once');
-    // Every zod entry the main bundle uses is a property of the one side bundle (the MCP SDK's v3 and mini too).
+    // Every zod entry the CLI uses is a property of the one side bundle (the MCP SDK's v3 and mini too).
     assert.deepEqual(entriesServedBy('cli-zod'), ['zod', 'zod/v3', 'zod/v4', 'zod/v4-mini']);
     const side = sideBundle('cli-zod');
     assert.deepEqual(Object.keys(side).sort(), entriesServedBy('cli-zod'));
     assert.equal(side.zod.z, side['zod/v4'].z, "'zod' and 'zod/v4' are one zod");
   });
 
-  it('the CLI keeps each model SDK in its own bundle beside the main one, reached only by require (npm run build)', () => {
-    for (const [bundle, pkg] of [['cli-anthropic', '@anthropic-ai/sdk'], ['cli-openai', 'openai']]) {
-      assert.deepEqual(modulesOf('cli-main.js', pkg), [], `no ${pkg} module in the main bundle`);
+  it('the CLI keeps the model SDKs, MCP, OpenTelemetry and YAML each in one bundle beside the main one, reached only by require (npm run build)', () => {
+    const packages: Array<[string, string]> = [
+      ['cli-anthropic', '@anthropic-ai/sdk'],
+      ['cli-openai', 'openai'],
+      ['cli-mcp', '@modelcontextprotocol/sdk'],
+      ['cli-otel', '@opentelemetry/sdk-trace-base'],
+      ['cli-otel-api', '@opentelemetry/api'],
+      ['cli-yaml', 'yaml'],
+    ];
+    for (const [bundle, pkg] of packages) {
+      for (const file of ['cli-main', ...SIDE_BUNDLES.filter((other) => other !== bundle)]) {
+        assert.deepEqual(modulesOf(`${file}.js`, pkg), [], `no ${pkg} module in dist/${file}.js`);
+      }
       const beside = modulesOf(`${bundle}.js`, pkg);
-      assert.ok(beside.length > 10, `${pkg} is in dist/${bundle}.js: ${beside.length} modules`);
+      assert.ok(beside.length > 5, `${pkg} is in dist/${bundle}.js: ${beside.length} modules`);
       assert.deepEqual(beside.filter((name, i) => beside.indexOf(name) !== i), [], `each ${pkg} module once`);
-      assert.deepEqual(modulesOf(`${bundle}.js`, 'zod'), [], 'no zod of its own');
-      assert.deepEqual(entriesServedBy(bundle), [pkg]);
-      assert.equal(typeof sideBundle(bundle)[pkg].default, 'function', `the ${pkg} client class`);
+      const entries = entriesServedBy(bundle);
+      assert.ok(entries.length > 0 && entries.every((entry) => entry.startsWith(bundle === 'cli-otel' ? '@opentelemetry/' : pkg)), `${bundle}: ${entries.join(', ')}`);
+      assert.deepEqual(Object.keys(sideBundle(bundle)).sort(), entries);
     }
+    assert.equal(typeof sideBundle('cli-anthropic')['@anthropic-ai/sdk'].Anthropic, 'function', 'the Anthropic client class');
+    assert.equal(typeof sideBundle('cli-openai').openai.default, 'function', 'the OpenAI client class');
   });
 });
