@@ -1,7 +1,8 @@
 // The `ironbees` command (bundled alone to dist/cli.js, a few KB): runs the CLI proper
 // (dist/cli-main.js, from main.ts) through the V8 code cache, so a start does not compile the whole
-// bundle again. Zod and the model SDKs, each in a bundle of its own beside it (dist/cli-zod.js…,
-// scripts/side-bundles.mjs), go through a cache of their own at their first require.
+// bundle again. Libraries a start does not need (zod, the model SDKs, MCP…), each in a bundle of its
+// own beside it (dist/cli-zod.js…, scripts/side-bundles.mjs), go through a cache of their own at their
+// first require.
 // IRONBEES_CODE_CACHE=0 turns the caches off.
 
 import * as path from 'node:path';
