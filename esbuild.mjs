@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { publishRoslynEngine } from './scripts/build-roslyn.mjs';
 import { extensionBuildOptions } from './scripts/extension-build.mjs';
 import { oneZod } from './scripts/one-zod.mjs';
+import { SIDE_BUNDLES, besideBundles, sideBundleEntry, sideBundleRequest } from './scripts/side-bundles.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -21,6 +22,12 @@ async function precheckBundledAgents() {
   const module = { exports: {} };
   new Function('module', 'exports', 'require', checker.outputFiles[0].text)(module, module.exports, require);
   return module.exports.precheckAgentFolder(join(dirname(fileURLToPath(import.meta.url)), 'agents'));
+}
+
+/** A bundle run from a code cache cannot keep an `import()`: the script loses its dynamic-import callback. */
+function refuseDynamicImports(file, result) {
+  const kept = Object.values(result.metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.kind === 'dynamic-import'));
+  if (kept.length > 0) throw new Error(`${file} keeps dynamic imports: ${kept.map((entry) => entry.path).join(', ')}`);
 }
 
 const common = {
@@ -40,8 +47,12 @@ const common = {
 // Without comments (minifyWhitespace) it is smaller and all ASCII, which the starter reads 3x faster.
 // The bundled agents' agent.yaml files are checked now, with the code a run uses, and carried in the
 // bundle (src/core/agents/prechecked-agents.ts): a start neither parses them nor loads the schema.
+// Zod and the model SDKs are not in it: each is a bundle beside it with its own code cache
+// (scripts/side-bundles.mjs), built from the entries the main bundle (and they) import.
+const sideEntries = new Map();
 const cliMain = await build({
   ...common,
+  plugins: [besideBundles(sideEntries)],
   entryPoints: { 'cli-main': 'src/cli/main.ts' },
   outdir: 'dist',
   supported: { 'dynamic-import': false },
@@ -49,15 +60,35 @@ const cliMain = await build({
   metafile: true,
   define: { IRONBEES_PRECHECKED_AGENTS: JSON.stringify(await precheckBundledAgents()) },
 });
-const dynamicImports = Object.values(cliMain.metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.kind === 'dynamic-import'));
-if (dynamicImports.length > 0) throw new Error(`dist/cli-main.js keeps dynamic imports: ${dynamicImports.map((entry) => entry.path).join(', ')}`);
-const cliMainHash = createHash('sha256').update(readFileSync('dist/cli-main.js')).digest('hex').slice(0, 32);
+refuseDynamicImports('dist/cli-main.js', cliMain);
+// A side bundle may import another's package (served by that one): built again until no entry is new.
+const built = new Map();
+for (let pass = 0; SIDE_BUNDLES.some(({ name }) => (sideEntries.get(name)?.size ?? 0) !== (built.get(name) ?? 0)); pass += 1) {
+  if (pass > 3) throw new Error('side bundles: their entries do not settle');
+  for (const { name } of SIDE_BUNDLES) {
+    const entries = sideEntries.get(name) ?? new Set();
+    if (entries.size === (built.get(name) ?? 0)) continue;
+    built.set(name, entries.size);
+    const side = await build({
+      ...common,
+      plugins: [besideBundles(sideEntries, name), oneZod],
+      stdin: { contents: sideBundleEntry(entries), resolveDir: '.', sourcefile: `${name}-entries.js`, loader: 'js' },
+      outfile: `dist/${name}.js`,
+      supported: { 'dynamic-import': false },
+      minifyWhitespace: true,
+      metafile: true,
+    });
+    refuseDynamicImports(`dist/${name}.js`, side);
+  }
+}
+const bundleHash = (file) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32);
+const sideBundles = Object.fromEntries([...built.keys()].map((name) => [sideBundleRequest(name), { name, hash: bundleHash(`dist/${name}.js`) }]));
 await build({
   ...common,
   entryPoints: { cli: 'src/cli/start.ts' },
   outdir: 'dist',
   banner: { js: '#!/usr/bin/env node' },
-  define: { IRONBEES_CLI_MAIN_HASH: JSON.stringify(cliMainHash) },
+  define: { IRONBEES_CLI_MAIN_HASH: JSON.stringify(bundleHash('dist/cli-main.js')), IRONBEES_CLI_SIDE_BUNDLES: JSON.stringify(sideBundles) },
 });
 
 await build(extensionBuildOptions({ production: process.argv.includes('--production') }));

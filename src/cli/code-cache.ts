@@ -21,11 +21,14 @@ export interface BundleRun {
   usedCache: boolean;
 }
 
-/** The cache file for a bundle build, or null when caching is off or the build has no hash. */
-export function codeCacheFile(cacheDir: string | null, bundleHash: string | null): string | null {
-  if (!cacheDir || !bundleHash || !/^[0-9a-f]{16,64}$/.test(bundleHash)) return null;
+/**
+ * The cache file for a build of the bundle `name` ('cli' the main one, 'cli-zod' a side bundle), or
+ * null when caching is off or the build has no hash.
+ */
+export function codeCacheFile(cacheDir: string | null, bundleHash: string | null, name = 'cli'): string | null {
+  if (!cacheDir || !bundleHash || !/^[0-9a-f]{16,64}$/.test(bundleHash) || !/^[a-z]+(-[a-z]+)*$/.test(name)) return null;
   // V8 refuses a cache from another version or architecture; naming them apart keeps each one's file.
-  return path.join(cacheDir, 'code-cache', `cli-${bundleHash}-${process.version}-${process.arch}.bin`);
+  return path.join(cacheDir, 'code-cache', `${name}-${bundleHash}-${process.version}-${process.arch}.bin`);
 }
 
 /** A folder this process's user owns and that neither group nor others can write (POSIX); Windows: exists. */
@@ -47,11 +50,17 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
-/** Each build of the bundle leaves its own file; the few newest stay (two checkouts, an upgrade and back). */
-function pruneOldCaches(dir: string, keep = KEPT_CACHES): void {
+/** The bundle a cache file is for: what its name holds before the hash. */
+function bundleNameOf(cacheFile: string): string | undefined {
+  return /^(.*?)-[0-9a-f]{16,64}-.*\.bin$/.exec(path.basename(cacheFile))?.[1];
+}
+
+/** Each build of a bundle leaves its own file; the few newest of that bundle stay (two checkouts, an upgrade and back). */
+function pruneOldCaches(dir: string, bundleName: string | undefined, keep = KEPT_CACHES): void {
+  if (!bundleName) return;
   const caches = fs
     .readdirSync(dir)
-    .filter((name) => /^cli-.*\.bin$/.test(name))
+    .filter((name) => name.endsWith('.bin') && bundleNameOf(name) === bundleName)
     .map((name) => ({ file: path.join(dir, name), mtimeMs: fs.statSync(path.join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
     .sort((a, b) => b.mtimeMs - a.mtimeMs);
   for (const old of caches.slice(keep)) {
@@ -78,7 +87,7 @@ function writeCache(file: string, script: vm.Script, fullRun: boolean): void {
     fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
     fs.renameSync(temporary, file);
     if (fullRun) fs.rmSync(partialMark(file), { force: true });
-    pruneOldCaches(path.dirname(file));
+    pruneOldCaches(path.dirname(file), bundleNameOf(file));
   } catch {
     // A cache that cannot be written only costs the next start its compile.
     try {
@@ -89,17 +98,23 @@ function writeCache(file: string, script: vm.Script, fullRun: boolean): void {
   }
 }
 
+/** A module as Node's loader makes one for `file` (a bundle of ours), its exports still empty. */
+function bundleModule(file: string, parent: Module | undefined): Module {
+  const bundle = new Module(file, parent);
+  bundle.filename = file;
+  bundle.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(file));
+  bundle.loaded = true;
+  return bundle;
+}
+
 /**
- * Runs `bundleFile` (a CommonJS bundle) as the main program, with the code cache at `cacheFile` when
- * given. A missing or refused cache is written at process exit, when V8 has compiled what the run used;
- * so is one a short command wrote, when this is a `fullRun` (a run or resume, which compiles most of it).
+ * Compiles and runs `bundle`'s file with the code cache at `cacheFile`, handing it `requireFn`. A
+ * missing or refused cache is written at process exit, when V8 has compiled what the process used; so
+ * is one a short command wrote, when this is a `fullRun`. True when V8 took the cache.
  */
-export function runBundle(bundleFile: string, cacheFile: string | null, fullRun = false): BundleRun {
-  if (!cacheFile) {
-    Module.createRequire(bundleFile)(bundleFile);
-    return { cacheFile: null, usedCache: false };
-  }
-  // An ASCII bundle (ours is) is its own Latin-1 text: decoded about three times faster than as UTF-8.
+function runCached(bundle: Module, requireFn: NodeJS.Require, cacheFile: string, fullRun: boolean): boolean {
+  const bundleFile = bundle.filename;
+  // An ASCII bundle (ours are) is its own Latin-1 text: decoded about three times faster than as UTF-8.
   const bytes = fs.readFileSync(bundleFile);
   const source = (isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')).replace(/^#!.*/, '');
   const cachedData = readCache(cacheFile);
@@ -108,11 +123,52 @@ export function runBundle(bundleFile: string, cacheFile: string | null, fullRun 
   const script = new vm.Script(Module.wrap(source), { filename: bundleFile, cachedData });
   const usedCache = cachedData !== undefined && !script.cachedDataRejected;
   if (!usedCache || (fullRun && fs.existsSync(partialMark(cacheFile)))) process.once('exit', () => writeCache(cacheFile, script, fullRun));
-  const bundle = new Module(bundleFile, module);
-  bundle.filename = bundleFile;
-  bundle.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(bundleFile));
-  bundle.loaded = true;
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  wrapper.call(bundle.exports, bundle.exports, Module.createRequire(bundleFile), bundle, bundleFile, path.dirname(bundleFile));
+  wrapper.call(bundle.exports, bundle.exports, requireFn, bundle, bundleFile, path.dirname(bundleFile));
+  return usedCache;
+}
+
+/**
+ * The `require` of a bundle of ours: Node's own, except for the side bundles (a request such as
+ * './cli-zod.js', beside the bundle → that side bundle's cache file). A side bundle holds libraries a
+ * start does not need (zod, first used by the tool warm-up while the baseline builds; a model SDK, by
+ * the first model call): kept out of the main bundle's cache, its bytecode is read at its first
+ * require, not at every start. It is registered in Node's module cache before it runs, as Node would,
+ * so every later require of it — ours or Node's — gets the one instance.
+ */
+function requireWithSideBundles(main: Module, sideBundles: Readonly<Record<string, string | null>>, fullRun: boolean): NodeJS.Require {
+  const plain = Module.createRequire(main.filename);
+  const serve = (request: string): unknown => {
+    const cacheFile = Object.hasOwn(sideBundles, request) ? sideBundles[request] : null;
+    if (!cacheFile) return plain(request);
+    const file = path.resolve(path.dirname(main.filename), request);
+    const known = plain.cache[file];
+    if (known) return known.exports;
+    const side = bundleModule(file, main);
+    plain.cache[file] = side;
+    try {
+      runCached(side, requireWithSideBundles(side, sideBundles, fullRun), cacheFile, fullRun);
+    } catch (error) {
+      delete plain.cache[file];
+      throw error;
+    }
+    return side.exports;
+  };
+  return Object.assign(serve, { resolve: plain.resolve, cache: plain.cache, main: plain.main, extensions: plain.extensions });
+}
+
+/**
+ * Runs `bundleFile` (a CommonJS bundle) as the main program, with the code cache at `cacheFile` when
+ * given, and each of its `sideBundles` (request → cache file) through its own cache at its first
+ * require. A missing or refused cache is written at process exit, when V8 has compiled what the run
+ * used; so is one a short command wrote, when this is a `fullRun` (a run or resume, which compiles most of it).
+ */
+export function runBundle(bundleFile: string, cacheFile: string | null, fullRun = false, sideBundles: Readonly<Record<string, string | null>> = {}): BundleRun {
+  if (!cacheFile) {
+    Module.createRequire(bundleFile)(bundleFile);
+    return { cacheFile: null, usedCache: false };
+  }
+  const bundle = bundleModule(bundleFile, module);
+  const usedCache = runCached(bundle, requireWithSideBundles(bundle, sideBundles, fullRun), cacheFile, fullRun);
   return { cacheFile, usedCache };
 }

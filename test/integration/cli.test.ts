@@ -144,9 +144,10 @@ describe('ironbees CLI end to end (real dotnet, real SDK, fake Messages API)', f
       edit('public static int Add(int a, int b) => a + b;', 'public static int Add(int a, int b) => b + a;'),
       toolUse('submit_changes', { summary: 'Swapped operands (does not fix anything).' }),
     );
+    // Without the code cache (the other runs here use it): Node's own require loads the bundle, and zod's beside it.
     const result = await runCli(
       ['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json', '--max-iterations', '1'],
-      env,
+      { ...env, IRONBEES_CODE_CACHE: '0' },
     );
     assert.equal(result.code, 3, result.stderr);
     const final = result.states.at(-1);

@@ -6,6 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { precheckAgentFolder } from '../../../src/core/agents/agent-precheck';
 
@@ -127,12 +128,57 @@ describe('CLI start-up loads no heavy SDK', function () {
     assert.deepEqual(loaded.filter((name) => ['worker_threads', 'readline', 'readline/promises', 'crypto'].includes(name)), []);
   });
 
-  it('the CLI bundle holds one copy of zod, its ES build, though zod is required on first use (npm run build)', () => {
-    // esbuild names each module it wraps; a require('zod') left to the default would add zod's .cjs files.
-    const bundle = readFileSync(path.join(REPO, 'dist', 'cli-main.js'), 'latin1');
-    // (named from the build's folder: "node_modules/zod/…", or "../x/node_modules/zod/…" through a linked node_modules)
-    const zodModules = bundle.match(/"[^"\n]*node_modules\/zod\/[^"\n]*"/g) ?? [];
-    assert.ok(zodModules.some((name) => name.endsWith('.js"')), 'zod is in the bundle');
-    assert.deepEqual(zodModules.filter((name) => name.endsWith('.cjs"')), []);
+  // esbuild names each module it wraps ("node_modules/zod/…", or "../x/node_modules/zod/…" through a linked node_modules).
+  const SIDE_BUNDLES = ['cli-anthropic', 'cli-mcp', 'cli-openai', 'cli-otel', 'cli-otel-api', 'cli-yaml', 'cli-zod'];
+  const builtFile = (file: string) => readFileSync(path.join(REPO, 'dist', file), 'latin1');
+  const modulesOf = (file: string, pkg: string): string[] => builtFile(file).match(new RegExp(`"[^"\\n]*node_modules/${pkg}/[^"\\n]*"`, 'g')) ?? [];
+  /** The entries of `bundle` that the main bundle and the other side bundles require. */
+  const entriesServedBy = (bundle: string): string[] => [
+    ...new Set(
+      ['cli-main', ...SIDE_BUNDLES].flatMap((file) =>
+        [...builtFile(`${file}.js`).matchAll(new RegExp(`require\\("\\./${bundle}\\.js"\\)\\["([^"]+)"\\]`, 'g'))].map((match) => match[1]),
+      ),
+    ),
+  ].sort();
+  const sideBundle = (bundle: string) => createRequire(__filename)(path.join(REPO, 'dist', `${bundle}.js`)) as Record<string, Record<string, unknown>>;
+
+  it('the CLI keeps zod in its own bundle beside the main one: one copy, its ES build, reached only by require (npm run build)', () => {
+    for (const file of ['cli-main', ...SIDE_BUNDLES.filter((bundle) => bundle !== 'cli-zod')]) {
+      assert.deepEqual(modulesOf(`${file}.js`, 'zod'), [], `no zod module in dist/${file}.js`);
+    }
+    const beside = modulesOf('cli-zod.js', 'zod');
+    assert.ok(beside.some((name) => name.endsWith('/v4/classic/external.js"')), `zod is in dist/cli-zod.js: ${beside.length} modules`);
+    // A require('zod') left to esbuild's default would add zod's .cjs files.
+    assert.deepEqual(beside.filter((name) => name.endsWith('.cjs"')), []);
+    assert.deepEqual(beside.filter((name, i) => beside.indexOf(name) !== i), [], 'each zod module once');
+    // Every zod entry the CLI uses is a property of the one side bundle (the MCP SDK's v3 and mini too).
+    assert.deepEqual(entriesServedBy('cli-zod'), ['zod', 'zod/v3', 'zod/v4', 'zod/v4-mini']);
+    const side = sideBundle('cli-zod');
+    assert.deepEqual(Object.keys(side).sort(), entriesServedBy('cli-zod'));
+    assert.equal(side.zod.z, side['zod/v4'].z, "'zod' and 'zod/v4' are one zod");
+  });
+
+  it('the CLI keeps the model SDKs, MCP, OpenTelemetry and YAML each in one bundle beside the main one, reached only by require (npm run build)', () => {
+    const packages: Array<[string, string]> = [
+      ['cli-anthropic', '@anthropic-ai/sdk'],
+      ['cli-openai', 'openai'],
+      ['cli-mcp', '@modelcontextprotocol/sdk'],
+      ['cli-otel', '@opentelemetry/sdk-trace-base'],
+      ['cli-otel-api', '@opentelemetry/api'],
+      ['cli-yaml', 'yaml'],
+    ];
+    for (const [bundle, pkg] of packages) {
+      for (const file of ['cli-main', ...SIDE_BUNDLES.filter((other) => other !== bundle)]) {
+        assert.deepEqual(modulesOf(`${file}.js`, pkg), [], `no ${pkg} module in dist/${file}.js`);
+      }
+      const beside = modulesOf(`${bundle}.js`, pkg);
+      assert.ok(beside.length > 5, `${pkg} is in dist/${bundle}.js: ${beside.length} modules`);
+      assert.deepEqual(beside.filter((name, i) => beside.indexOf(name) !== i), [], `each ${pkg} module once`);
+      const entries = entriesServedBy(bundle);
+      assert.ok(entries.length > 0 && entries.every((entry) => entry.startsWith(bundle === 'cli-otel' ? '@opentelemetry/' : pkg)), `${bundle}: ${entries.join(', ')}`);
+      assert.deepEqual(Object.keys(sideBundle(bundle)).sort(), entries);
+    }
+    assert.equal(typeof sideBundle('cli-anthropic')['@anthropic-ai/sdk'].Anthropic, 'function', 'the Anthropic client class');
+    assert.equal(typeof sideBundle('cli-openai').openai.default, 'function', 'the OpenAI client class');
   });
 });
