@@ -20,6 +20,38 @@ export function estimateTokens(system: string, tools: readonly ModelToolDefiniti
   return Math.ceil((system.length + JSON.stringify(tools).length + JSON.stringify(messages).length) / 4);
 }
 
+/**
+ * estimateTokens for the requests of one tool loop, with each part measured once: the system prompt
+ * and the tools are the same in every request, and a message once in the conversation is not changed
+ * (compaction puts new objects in its place). Measuring the whole conversation again before every
+ * model call cost time between the calls that grew with the conversation (a long run's file reads).
+ */
+export class RequestSizer {
+  private readonly fixedChars: number;
+  private readonly messageChars = new WeakMap<ModelMessage, number>();
+
+  constructor(system: string, tools: readonly ModelToolDefinition[]) {
+    this.fixedChars = system.length + JSON.stringify(tools).length;
+  }
+
+  /** Exactly estimateTokens(system, tools, messages). */
+  tokens(messages: readonly ModelMessage[]): number {
+    // JSON.stringify(messages).length: the brackets, a comma between two messages, each message.
+    let chars = 2 + Math.max(0, messages.length - 1);
+    for (const message of messages) chars += this.charsOf(message);
+    return Math.ceil((this.fixedChars + chars) / 4);
+  }
+
+  private charsOf(message: ModelMessage): number {
+    let chars = this.messageChars.get(message);
+    if (chars === undefined) {
+      chars = JSON.stringify(message).length;
+      this.messageChars.set(message, chars);
+    }
+    return chars;
+  }
+}
+
 export interface CompactionResult {
   messages: ModelMessage[];
   compactedResults: number;

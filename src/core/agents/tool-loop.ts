@@ -19,7 +19,7 @@ import { renderTemplate } from './prompt-template';
 import { runToolCalls } from './tool-calls';
 import { chooseModel } from '../llm/providers/choice';
 import { RepeatedFailureDetector } from './loop-detector';
-import { COMPACT_AT_SHARE, DEFAULT_CONTEXT_WINDOW_TOKENS, compactMessages, estimateTokens } from './compaction';
+import { COMPACT_AT_SHARE, DEFAULT_CONTEXT_WINDOW_TOKENS, RequestSizer, compactMessages } from './compaction';
 import type { TerminalTool } from './tool-calls';
 import type { AgentRuntime } from './types';
 import { LoopActivity } from './loop-activity';
@@ -91,9 +91,11 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
 
   const contextWindow = positiveNumber(agent.toolConfig.contextWindowTokens) ?? DEFAULT_CONTEXT_WINDOW_TOKENS;
 
+  const sizer = new RequestSizer(system, modelTools);
+
   for (let turn = 1; turn <= turnBudget; turn++) {
     throwIfCancelled(runtime.signal, agent.name);
-    compactIfNeeded(runtime, agent.name, contextWindow, system, modelTools, messages);
+    compactIfNeeded(runtime, agent.name, contextWindow, sizer, messages);
     const response = await callModel(runtime, agent, {
       provider: choice.provider,
       model: choice.model,
@@ -206,15 +208,14 @@ function compactIfNeeded(
   runtime: AgentRuntime,
   agentName: string,
   contextWindow: number,
-  system: string,
-  tools: ModelRequest['tools'],
+  sizer: RequestSizer,
   messages: ModelMessage[],
 ): void {
-  const before = estimateTokens(system, tools, messages);
+  const before = sizer.tokens(messages);
   if (before <= contextWindow * COMPACT_AT_SHARE) return;
   const compacted = compactMessages(messages);
   if (compacted.compactedResults === 0) return;
   messages.splice(0, messages.length, ...compacted.messages);
-  const after = estimateTokens(system, tools, messages);
+  const after = sizer.tokens(messages);
   runtime.trace?.record({ kind: 'compaction', at: new Date(runtime.host.clock.now()).toISOString(), agent: agentName, estimatedTokensBefore: before, estimatedTokensAfter: after, compactedResults: compacted.compactedResults });
 }

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { runPlanner } from '../../../src/core/agents/planner/runner';
-import { compactMessages, signatureLines } from '../../../src/core/agents/compaction';
-import type { ToolResultBlock } from '../../../src/core/llm/port';
+import { RequestSizer, compactMessages, estimateTokens, signatureLines } from '../../../src/core/agents/compaction';
+import type { ModelMessage, ModelToolDefinition, ToolResultBlock } from '../../../src/core/llm/port';
 import { ScriptedModelClient, modelTurn, textBlock, toolUseBlock } from '../../../src/core/llm/scripted';
 import { agentRuntime, copyCalculator } from './agent-harness';
 
@@ -77,5 +77,28 @@ describe('compaction of long conversations', function () {
     assert.equal(traced.length, 1);
     assert.equal(traced[0].kind === 'compaction' && traced[0].compactedResults, 1);
     assert.ok(traced[0].kind === 'compaction' && traced[0].estimatedTokensAfter < traced[0].estimatedTokensBefore);
+  });
+
+  it('sizes each request as estimateTokens does, measuring the tools once and each message once', () => {
+    // toJSON is what JSON.stringify calls on each object it measures: counted, and answering the object as it is.
+    const measured = new Map<string, number>();
+    const counted = <T extends object>(name: string, value: T): T =>
+      Object.defineProperty(value, 'toJSON', { enumerable: false, value: () => (measured.set(name, (measured.get(name) ?? 0) + 1), { ...value }) });
+    const tools: ModelToolDefinition[] = [counted('tool', { kind: 'custom', name: 'read_file', description: 'Reads a file.', inputSchema: { type: 'object' } })];
+    const conversation: ModelMessage[] = [
+      counted('m0', { role: 'user', content: 'Fix Subtract' }),
+      counted('m1', { role: 'assistant', content: [toolUseBlock('read_file', { path: 'a.cs' }, 'a')] }),
+      counted('m2', { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: 'é'.repeat(900) }] }),
+      counted('m3', { role: 'assistant', content: [textBlock('Done.')] }),
+    ];
+    const sizer = new RequestSizer('the system prompt', tools);
+    const sizes: number[] = [];
+    // One request per turn, the conversation one message longer each time (and an empty one).
+    for (let length = 0; length <= conversation.length; length++) sizes.push(sizer.tokens(conversation.slice(0, length)));
+    assert.deepEqual(Object.fromEntries(measured), { tool: 1, m0: 1, m1: 1, m2: 1, m3: 1 }, 'measured once each');
+    measured.clear();
+    const expected = Array.from({ length: conversation.length + 1 }, (_, length) => estimateTokens('the system prompt', tools, conversation.slice(0, length)));
+    assert.deepEqual(sizes, expected);
+    assert.deepEqual(expected, [30, 40, 66, 312, 328]);
   });
 });
