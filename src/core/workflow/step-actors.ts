@@ -7,7 +7,6 @@ import type { Host } from '../host';
 import { EMPTY_USAGE, addUsage } from '../model';
 import type { Baseline, Usage, WorkflowContext } from '../model';
 import { AgentModeError, errorMessage } from '../errors';
-import { nodeCrypto } from '../lazy-crypto';
 import type { ModelClient } from '../llm/port';
 import type { AgentCatalog } from '../agents/loader';
 import type { AgentRuntime } from '../agents/types';
@@ -21,7 +20,7 @@ import { buildErrorContext } from '../dotnet/error-context';
 import type { ToolRegistry } from '../tools/registry';
 import { StagedOverlay } from '../workspace/overlay';
 import { renderHandoff } from './handoff';
-import { prepareAgentTools } from './tool-warmup';
+import { prepareRunSteps } from './tool-warmup';
 import { toolApprovalGate } from './tool-approval';
 import type { ToolApprover } from './tool-approval';
 import type { RunStore } from './store';
@@ -109,13 +108,9 @@ export function createStepActors(
   return {
     captureBaseline: fromPromise<Baseline, BaselineInput>(async ({ input, signal }) => {
       const baseline = await captureBaseline({
-        // While dotnet works, the agents' tools are made ready for the steps after (tool-warmup.ts), and
-        // node:crypto is loaded for the trace id and the edit journal (lazy-crypto.ts).
+        // While dotnet works, the steps after are made ready: the agents' tools, the trace id (tool-warmup.ts).
         host: deps.host,
-        onFirstProcess: () => {
-          prepareAgentTools(deps.tools, deps.agents, units);
-          nodeCrypto();
-        },
+        onFirstProcess: () => prepareRunSteps(input.stateId, deps.tools, deps.agents, units),
         target: input.workflow.target,
         timeouts: input.workflow.timeouts,
         signal,

@@ -15,9 +15,15 @@ import { chooseModel } from '../llm/providers/choice';
 type ModelCallEvent = Extract<TraceEvent, { kind: 'model_call' }>;
 type ToolCallEvent = Extract<TraceEvent, { kind: 'tool_call' }>;
 
+/** The last run's trace id: every step of a run (and its spans) asks again for the same one. */
+let lastTraceId: { runId: string; traceId: string } | null = null;
+
 /** The run's trace id: 32 hex digits (an OTLP trace id), the same for every process that touches the run. */
 export function traceIdOf(runId: string): string {
-  return sha256Hex(`ironbees-run:${runId}`).slice(0, 32);
+  if (lastTraceId?.runId !== runId) {
+    lastTraceId = { runId, traceId: sha256Hex(`ironbees-run:${runId}`).slice(0, 32) };
+  }
+  return lastTraceId.traceId;
 }
 
 export interface TurnTraceContext {

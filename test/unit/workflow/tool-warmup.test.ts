@@ -8,7 +8,9 @@ import type { Host, RunResult } from '../../../src/core/host';
 import { ToolRegistry, jsonSchemaMade } from '../../../src/core/tools/registry';
 import type { ToolDefinition } from '../../../src/core/tools/types';
 import { afterFirstProcessStarts } from '../../../src/core/dotnet/process-hooks';
-import { prepareAgentTools } from '../../../src/core/workflow/tool-warmup';
+import { prepareAgentTools, prepareRunSteps } from '../../../src/core/workflow/tool-warmup';
+import { traceIdOf } from '../../../src/core/workflow/turn-trace';
+import { countHashes } from '../../support/count-hashes';
 import { memoryHost } from '../tools/memory-host';
 
 function tool(name: string): ToolDefinition {
@@ -54,5 +56,22 @@ describe('tool warm-up while the baseline runs', () => {
     prepareAgentTools(tools, agents, units);
     // read, edit and both terminal tools; not the tool only an unregistered agent lists; the MCP name is left to its source.
     assert.deepEqual(all.map((def) => jsonSchemaMade(def.input)), [true, true, false, true, true]);
+  });
+
+  it("works out the run's trace id too: the steps after hash nothing for it", () => {
+    const [read, done] = [tool('read'), tool('planner_done')];
+    const tools = new ToolRegistry().register(read).register(done);
+    const agents = new Map([['planner', { requiredTools: ['read', 'planner_done'] }]]) as unknown as ReadonlyMap<string, AgentDefinition>;
+    const hashes = countHashes();
+    try {
+      prepareRunSteps('run-warmed', tools, agents, new AgentRegistry([unit('planner')]));
+      assert.deepEqual(hashes.algorithms, ['sha256'], 'made while the baseline runs');
+      assert.deepEqual([read, done].map((def) => jsonSchemaMade(def.input)), [true, true], 'and the tools, as before');
+      traceIdOf('run-warmed');
+      traceIdOf('run-warmed');
+      assert.deepEqual(hashes.algorithms, ['sha256'], 'the PLAN and CODE steps ask again: no hash between the steps');
+    } finally {
+      hashes.restore();
+    }
   });
 });

@@ -10,6 +10,7 @@ import { stepTurnContext, traceIdOf, withTurnTrace } from '../../../src/core/wor
 import { percentile, summarizeTurns, turnsOf } from '../../../src/core/trace-summary';
 import { CALCULATOR_SOURCE, agentRuntime, copyCalculator } from '../agents/agent-harness';
 import { workflow } from './samples';
+import { countHashes } from '../../support/count-hashes';
 
 const PLAN = {
   spec: 'Divide returns a / b.',
@@ -105,5 +106,20 @@ describe('turn trace', () => {
     assert.equal(percentile([5], 95), 5);
     assert.equal(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 100], 95), 19);
     assert.equal(percentile([3, 1, 2], 95), 3);
+  });
+});
+
+describe('trace id', () => {
+  it('is worked out once for a run, however many of its steps and spans ask, and again for another run', () => {
+    const hashes = countHashes();
+    try {
+      const ids = ['run-a', 'run-a', 'run-a', 'run-b', 'run-b'].map(traceIdOf);
+      const expected = (runId: string): string => hashes.createHash('sha256').update(`ironbees-run:${runId}`).digest('hex').slice(0, 32);
+      assert.deepEqual(ids, [expected('run-a'), expected('run-a'), expected('run-a'), expected('run-b'), expected('run-b')]);
+      assert.match(ids[0], /^[0-9a-f]{32}$/);
+      assert.deepEqual(hashes.algorithms, ['sha256', 'sha256']);
+    } finally {
+      hashes.restore();
+    }
   });
 });
