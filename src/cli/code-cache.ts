@@ -122,7 +122,9 @@ function runCached(bundle: Module, requireFn: NodeJS.Require, cacheFile: string,
   // `import()` (esbuild.mjs turns them into requires and refuses a bundle that keeps one).
   const script = new vm.Script(Module.wrap(source), { filename: bundleFile, cachedData });
   const usedCache = cachedData !== undefined && !script.cachedDataRejected;
-  if (!usedCache || (fullRun && fs.existsSync(partialMark(cacheFile)))) process.once('exit', () => writeCache(cacheFile, script, fullRun));
+  // Only a run that ended well (exit 0) has compiled most of the bundle: one that failed at its start
+  // (a bad flag, no dotnet) leaves its cache marked partial, for the next run to write again.
+  if (!usedCache || (fullRun && fs.existsSync(partialMark(cacheFile)))) process.once('exit', (code) => writeCache(cacheFile, script, fullRun && code === 0));
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(bundle.exports, bundle.exports, requireFn, bundle, bundleFile, path.dirname(bundleFile));
   return usedCache;
@@ -161,7 +163,7 @@ function requireWithSideBundles(main: Module, sideBundles: Readonly<Record<strin
  * Runs `bundleFile` (a CommonJS bundle) as the main program, with the code cache at `cacheFile` when
  * given, and each of its `sideBundles` (request → cache file) through its own cache at its first
  * require. A missing or refused cache is written at process exit, when V8 has compiled what the run
- * used; so is one a short command wrote, when this is a `fullRun` (a run or resume, which compiles most of it).
+ * used; so is one a short command wrote, when this is a `fullRun` (a run or resume, which compiles most of it) that ends with exit 0.
  */
 export function runBundle(bundleFile: string, cacheFile: string | null, fullRun = false, sideBundles: Readonly<Record<string, string | null>> = {}): BundleRun {
   if (!cacheFile) {

@@ -84,18 +84,26 @@ describe('CLI code cache', function () {
     assert.equal(second.mtimeMs, first.mtimeMs);
   });
 
-  it('is written again by the first run after a short command wrote it, then taken as is', () => {
+  it('is written again by the first run that ends well after a short command or a failed run wrote it, then taken as is', () => {
     cliVersion(cacheDir);
     const file = onlyCacheFile(cacheDir);
     const short = statSync(file);
-    assert.deepEqual(readdirSync(path.dirname(file)).sort(), [path.basename(file), `${path.basename(file)}.partial`]);
-    // `run` without a request stops at its usage error: what counts is the command, which would compile most of the bundle.
+    const marked = [path.basename(file), `${path.basename(file)}.partial`];
+    assert.deepEqual(readdirSync(path.dirname(file)).sort(), marked);
+    // `run` without a request stops at its usage error (exit 2): it compiled little, so it is written again and still marked.
     const env = { ...process.env, IRONBEES_CACHE_DIR: cacheDir };
-    const run = spawnSync(process.execPath, [CLI, 'run'], { env, encoding: 'utf8', timeout: 60_000 });
-    assert.equal(run.status, 2, run.stderr);
+    const failed = spawnSync(process.execPath, [CLI, 'run'], { env, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(failed.status, 2, failed.stderr);
+    const afterFailed = statSync(file);
+    assert.notEqual(afterFailed.ino, short.ino, 'written again by the failed run');
+    assert.deepEqual(readdirSync(path.dirname(file)).sort(), marked, 'still marked partial');
+    // A run that ends well (exit 0, here once its baseline build has started: ZOD_PROBE) writes it whole.
+    const probe = path.join(cacheDir, 'probe.cjs');
+    writeFileSync(probe, ZOD_PROBE);
+    runUpToWarmUp(cacheDir, probe);
     const full = statSync(file);
-    assert.notEqual(full.ino, short.ino, 'written again by the run');
-    assert.deepEqual(readdirSync(path.dirname(file)), [path.basename(file)], 'no longer marked partial');
+    assert.notEqual(full.ino, afterFailed.ino, 'written again by the run');
+    assert.deepEqual(readdirSync(path.dirname(file)).filter((name) => !name.startsWith('cli-zod-')), [path.basename(file)], 'no longer marked partial');
     spawnSync(process.execPath, [CLI, 'run'], { env, encoding: 'utf8', timeout: 60_000 });
     cliVersion(cacheDir);
     assert.equal(statSync(file).ino, full.ino, 'then taken as is');
