@@ -163,7 +163,8 @@ function requireWithSideBundles(main: Module, sideBundles: Readonly<Record<strin
  * Runs `bundleFile` (a CommonJS bundle) as the main program, with the code cache at `cacheFile` when
  * given, and each of its `sideBundles` (request → cache file) through its own cache at its first
  * require. A missing or refused cache is written at process exit, when V8 has compiled what the run
- * used; so is one a short command wrote, when this is a `fullRun` (a run or resume, which compiles most of it) that ends with exit 0.
+ * used; so is one a short command wrote, when this is a `fullRun` (a run or resume, which compiles
+ * most of it). It stays marked partial unless that run ended with exit 0.
  */
 export function runBundle(bundleFile: string, cacheFile: string | null, fullRun = false, sideBundles: Readonly<Record<string, string | null>> = {}): BundleRun {
   if (!cacheFile) {
