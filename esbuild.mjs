@@ -1,5 +1,6 @@
-// Bundles the entry points. The CLI is one CommonJS file with its dependencies inlined (and a small
-// starter in front of it), so `node dist/cli.js` works from a checkout with no further step. The extension is one minified
+// Bundles the entry points. The CLI is a CommonJS file with its dependencies inlined (a small starter
+// in front of it, and the libraries a start does not need in bundles beside it: scripts/side-bundles.mjs),
+// so `node dist/cli.js` works from a checkout with no further step. The extension is one minified
 // CommonJS file too (scripts/extension-build.mjs). The webview is a browser IIFE with its CSS beside
 // it, plus the codicon font. `--production` (npm run package) builds the extension without its test
 // hooks; without it (npm run build) the suites inside a real VS Code can reach the live services.
@@ -47,7 +48,7 @@ const common = {
 // Without comments (minifyWhitespace) it is smaller and all ASCII, which the starter reads 3x faster.
 // The bundled agents' agent.yaml files are checked now, with the code a run uses, and carried in the
 // bundle (src/core/agents/prechecked-agents.ts): a start neither parses them nor loads the schema.
-// Zod and the model SDKs are not in it: each is a bundle beside it with its own code cache
+// Zod, the model SDKs, MCP, OpenTelemetry and YAML are not in it: each is a bundle beside it with its own code cache
 // (scripts/side-bundles.mjs), built from the entries the main bundle (and they) import.
 const sideEntries = new Map();
 const cliMain = await build({

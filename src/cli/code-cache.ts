@@ -1,5 +1,6 @@
 // Runs the CLI bundle as Node would `require` it, but compiled with a V8 code cache: parsing and
-// compiling the 3.6 MB bundle is most of 100 ms of every start on two cores, and V8 can keep that work.
+// compiling it was most of 100 ms of every start on two cores, and V8 can keep that work. Its side
+// bundles (the libraries a start does not need) go the same way at their first require.
 // The cache is one file per bundle build (named by the bundle's hash, fixed at build time) in the
 // user's own cache folder. It is only read from a folder this user owns that nobody else can write
 // (its bytes become code), written whole under a temporary name then renamed (parallel starts never
