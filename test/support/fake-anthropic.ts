@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 
 export type FakeBlock =
   | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown };
+  | { type: 'tool_use'; id: string; name: string; input: unknown; partialJson?: string };
 
 export interface FakeUsage {
   input_tokens?: number;
@@ -237,7 +237,8 @@ function streamTurn(res: http.ServerResponse, turn: FakeTurn, requestedModel: st
         index,
         content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
       });
-      for (const piece of chunks(JSON.stringify(block.input ?? {}))) {
+      // `partialJson`: the input as it was when the answer was cut (a stop_reason max_tokens turn).
+      for (const piece of chunks(block.partialJson ?? JSON.stringify(block.input ?? {}))) {
         send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
       }
     }

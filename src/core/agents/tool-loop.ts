@@ -23,6 +23,8 @@ import { COMPACT_AT_SHARE, DEFAULT_CONTEXT_WINDOW_TOKENS, RequestSizer, compactM
 import type { TerminalTool } from './tool-calls';
 import type { AgentRuntime } from './types';
 import { LoopActivity } from './loop-activity';
+import { CUT_STOP_REASON, cutTurnResults } from './cut-turn';
+import { budgetNote } from './budget-notes';
 
 export type { TerminalTool, TerminalVerdict } from './tool-calls';
 
@@ -121,12 +123,22 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
       }
       const reminder = noToolCallReminder(response, terminal.name, toolNames);
       malformedTurn(reminder);
-      messages.push({ role: 'user', content: reminder });
+      const note = budgetNote(turn, turnBudget, terminal.name);
+      messages.push({ role: 'user', content: note ? `${reminder}\n\n${note}` : reminder });
       // One forced tool call after a plain-text answer; back to 'auto' so the model may reason aloud.
       toolChoice = 'any';
       continue;
     }
     toolChoice = 'auto';
+
+    if (response.stopReason === CUT_STOP_REASON) {
+      // A cut answer's calls are not the model's whole intent: none runs (cut-turn.ts).
+      const cut: ContentBlock[] = cutTurnResults(calls, agent.llmConfig.maxTokens);
+      malformedTurn(`the answer was cut at max_tokens during a call to ${calls[calls.length - 1].name}`);
+      addBudgetNote(cut, turn, turnBudget, terminal.name);
+      messages.push({ role: 'user', content: cut });
+      continue;
+    }
 
     const outcome = await runToolCalls(calls, {
       agentName: agent.name,
@@ -148,10 +160,7 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
     }
     // The same failing call again: said in its result the 2nd time; the 3rd stops the step as stuck.
     const content: ContentBlock[] = repeats.check(agent.name, calls, outcome.results, { usage });
-    const left = turnBudget - turn;
-    if (left === 1) {
-      content.push({ type: 'text', text: `You have one model call left. Call ${terminal.name} now with your best result.` });
-    }
+    addBudgetNote(content, turn, turnBudget, terminal.name);
     messages.push({ role: 'user', content });
   }
   throw new AgentExecutionError(
@@ -176,6 +185,11 @@ async function callModel(runtime: AgentRuntime, agent: AgentDefinition, request:
   });
   if (response.fallback) runtime.trace?.record({ kind: 'model_fallback', at: new Date(ended).toISOString(), agent: agent.name, ...response.fallback });
   return response;
+}
+
+function addBudgetNote(content: ContentBlock[], turn: number, turnBudget: number, terminalName: string): void {
+  const note = budgetNote(turn, turnBudget, terminalName);
+  if (note) content.push({ type: 'text', text: note });
 }
 
 function noToolCallReminder(response: ModelResponse, terminalName: string, toolNames: readonly string[]): string {

@@ -306,6 +306,20 @@ describe('runToolLoop', () => {
     assert.ok(lastMessage.content.some((block) => block.type === 'text' && /one model call left\. Call submit_changes now/.test(block.text)));
   });
 
+  it('tells the model its budget at half and four fifths of it, in the tool results of that turn', async () => {
+    const h = harness(agentDef({ toolConfig: { turnBudget: 10, maxMalformed: 2 } }));
+    for (let i = 0; i < 8; i++) h.model.enqueue(modelTurn([toolUseBlock('echo', { text: String(i) }, `e${i}`)]));
+    h.model.enqueue(modelTurn([toolUseBlock('submit_changes', { summary: 'done' })]));
+    await h.run();
+    const notes = h.model.requests.map((request) => {
+      const last = request.messages[request.messages.length - 1];
+      return Array.isArray(last.content) ? last.content.filter((block) => block.type === 'text').map((block) => (block.type === 'text' ? block.text : '')) : [];
+    });
+    assert.deepEqual(notes[5], ['Budget: you have used 5 of your 10 model calls (5 left). Keep the rest for what matters and call submit_changes before they run out.']);
+    assert.deepEqual(notes[8], ['Budget: you have used 8 of your 10 model calls (2 left). Keep the rest for what matters and call submit_changes before they run out.']);
+    assert.deepEqual([1, 2, 3, 4, 6, 7].map((i) => notes[i]), [[], [], [], [], [], []]);
+  });
+
   it('stops before calling the model when the signal is aborted', async () => {
     const h = harness();
     const controller = new AbortController();

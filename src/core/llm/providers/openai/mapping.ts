@@ -103,8 +103,10 @@ export function fromOpenAICompletion(completion: ChatCompletion): MappedCompleti
     content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
   }
   const finish = choice?.finish_reason ?? 'stop';
-  // Some servers answer tool calls with finish_reason "stop"; the calls are what counts.
-  const stopReason = message?.refusal ? 'refusal' : content.some((block) => block.type === 'tool_use') ? 'tool_use' : (STOP_REASONS[finish] ?? finish);
+  // Some servers answer tool calls with finish_reason "stop"; the calls are what counts, unless the
+  // answer was cut at its length limit: then the last call's arguments are incomplete.
+  const hasCalls = content.some((block) => block.type === 'tool_use');
+  const stopReason = message?.refusal ? 'refusal' : hasCalls && finish !== 'length' ? 'tool_use' : (STOP_REASONS[finish] ?? finish);
   const usage = completion.usage;
   const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
   return {
