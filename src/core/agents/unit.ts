@@ -69,6 +69,7 @@ export function terminalTool<I>(name: string, description: string, input: () => 
       return input();
     },
     readonly: true,
+    unpaged: true,
     timeoutMs: 5_000,
     execute: async () => ({ ok: true, content: receipt }),
   };

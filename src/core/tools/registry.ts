@@ -91,7 +91,7 @@ export class ToolRegistry {
         return { kind: 'text_editor', name: 'str_replace_based_edit_tool', type: 'text_editor_20250728' };
       }
       const schema = def.inputJsonSchema ?? inputJsonSchema(def.input);
-      return { kind: 'custom', name: def.name, description: def.description, inputSchema: withPageArgument(schema) };
+      return { kind: 'custom', name: def.name, description: def.description, inputSchema: def.unpaged ? schema : withPageArgument(schema) };
     });
   }
 

@@ -85,6 +85,8 @@ export interface ToolDefinition<Input = unknown> {
   retry?: RetryPolicy;
   /** Characters of content per page (default 100,000); longer results are paged, never cut silently. */
   maxPayloadChars?: number;
+  /** True for a tool whose answer is never long (an agent's terminal tool): it is not offered `resultPage`. */
+  unpaged?: boolean;
   /** Where it comes from, for traces and the README's naming rule. */
   source?: { kind: 'builtin' } | { kind: 'mcp'; server: string; tool: string };
   /** Anthropic-defined tools (the text editor) are declared by type, not by schema. */

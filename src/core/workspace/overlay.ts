@@ -54,6 +54,14 @@ export class StagedOverlay {
     return raw === null ? null : toLogical(raw);
   }
 
+  /** The file as it is on disk (LF text without BOM), whatever is staged; null when there is none. */
+  async original(rel: string): Promise<string | null> {
+    const { rel: key, abs } = this.resolve(rel);
+    if (key === '') return null;
+    const raw = await this.readDisk(key, abs);
+    return raw === null ? null : toLogical(raw);
+  }
+
   async write(rel: string, content: string): Promise<void> {
     const { rel: key, abs } = this.resolve(rel, true);
     if (key === '') throw new AgentModeError('The workspace root is a folder, not a file; give a file path', 'PATH_IS_DIRECTORY');

@@ -76,11 +76,31 @@ describe('text editor tool (str_replace_based_edit_tool)', () => {
   });
 
   describe('create', () => {
-    it('creates a new file and overwrites an existing one, on the overlay only', async () => {
+    it('creates a new file on the overlay only', async () => {
       assert.equal(await ok({ command: 'create', path: 'src/New.cs', file_text: 'class N {}\n' }), 'File created successfully at: src/New.cs');
-      assert.equal(await ok({ command: 'create', path: 'README.md', file_text: '# new\n' }), 'File overwritten: README.md');
       assert.equal(await ctx.overlay.read('src/New.cs'), 'class N {}\n');
       assert.equal((ctx.host.fs as unknown as { writes: number }).writes, 0);
+    });
+
+    it('refuses a file of the workspace, naming it and its line count, even after it was edited', async () => {
+      const outcome = await call({ command: 'create', path: 'src/Calculator.cs', file_text: '// ...existing code...\n' });
+      assert.deepEqual(outcome, {
+        ok: false,
+        kind: 'InvalidInput',
+        error:
+          'src/Calculator.cs already exists (7 lines); create only makes new files and never overwrites one. ' +
+          'View it (view, with view_range for a part) and change it with str_replace or insert.',
+      });
+      await ok({ command: 'insert', path: 'README.md', insert_line: 1, insert_text: 'more' });
+      await fails({ command: 'create', path: 'README.md', file_text: '# new\n' }, /^README\.md already exists \(1 line\); create only makes new files/);
+      assert.equal(await ctx.overlay.read('src/Calculator.cs'), CALC, 'the file is unchanged');
+      assert.equal(await ctx.overlay.read('README.md'), '# readme\nmore\n');
+    });
+
+    it('may write again a file this attempt created, saying the line counts', async () => {
+      await ok({ command: 'create', path: 'src/New.cs', file_text: 'class N\n{\n}\n' });
+      assert.equal(await ok({ command: 'create', path: 'src/New.cs', file_text: 'class N {}\n' }), 'File overwritten: src/New.cs (a new file of this attempt; 3 → 1 lines)');
+      assert.equal(await ctx.overlay.read('src/New.cs'), 'class N {}\n');
     });
 
     it('needs file_text, and refuses folders and paths outside the workspace', async () => {

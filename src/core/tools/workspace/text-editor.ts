@@ -1,8 +1,8 @@
 // Anthropic's text editor tool (text_editor_20250728, named str_replace_based_edit_tool), run
 // against the staged overlay. The model is trained on its semantics, so they are kept: `view`
-// with `cat -n` numbering and view_range [start, end] (-1 = to the end), `create` (creates or
-// overwrites), `str_replace` (exactly one match), `insert` after a line (0 = top). This version
-// has no undo_edit.
+// with `cat -n` numbering and view_range [start, end] (-1 = to the end), `create` (a new file only:
+// a file of the workspace is refused, one this attempt created may be written again),
+// `str_replace` (exactly one match), `insert` after a line (0 = top). This version has no undo_edit.
 
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-schema';
@@ -56,7 +56,8 @@ export const textEditorTool: ToolDefinition<TextEditorInput> = {
   name: TEXT_EDITOR_TOOL_NAME,
   description:
     'View, create and edit workspace files (staged for review; nothing is written to disk until approved). ' +
-    'Paths are relative to the workspace root.',
+    'Paths are relative to the workspace root. create makes new files only (an existing file is refused: view it, then str_replace or insert); ' +
+    'str_replace needs old_str to match exactly once, whitespace included.',
   get input() {
     return textEditorInput();
   },
@@ -119,8 +120,31 @@ async function view(ctx: ToolContext, rel: string, range: [number, number] | und
 async function create(ctx: ToolContext, rel: string, fileText: string): Promise<ToolOutcome> {
   const kind = await ctx.overlay.kind(rel);
   if (kind === 'directory') return { ok: false, error: `${displayPath(rel)} is a folder; give a file path to create.` };
-  await ctx.overlay.write(rel, normalise(fileText));
-  return { ok: true, content: kind === 'file' ? `File overwritten: ${rel}` : `File created successfully at: ${rel}` };
+  // A path that may not be written (a link) is refused as such before anything else is said of it.
+  resolveWorkspacePath(ctx.host.workspaceRoot, rel, { forWrite: true });
+  // A file of the workspace is changed with str_replace/insert, never rewritten whole: a model that
+  // rewrites leaves "// ...existing code..." placeholders and drops what it did not copy.
+  const original = await ctx.overlay.original(rel);
+  if (original !== null) return { ok: false, kind: 'InvalidInput', error: existingFileMessage(rel, original, kind === 'file') };
+  const text = normalise(fileText);
+  const before = kind === 'file' ? await ctx.overlay.read(rel) : null;
+  await ctx.overlay.write(rel, text);
+  if (before === null) return { ok: true, content: `File created successfully at: ${rel}` };
+  // A file this attempt created itself may be written again; the line counts show what changed.
+  return { ok: true, content: `File overwritten: ${rel} (a new file of this attempt; ${lineCount(before)} → ${lineCount(text)} lines)` };
+}
+
+export function existingFileMessage(rel: string, original: string, present: boolean): string {
+  const lines = lineCount(original);
+  const where = present ? 'already exists' : 'exists in the workspace (you staged its deletion)';
+  return (
+    `${rel} ${where} (${lines} ${lines === 1 ? 'line' : 'lines'}); create only makes new files and never overwrites one. ` +
+    'View it (view, with view_range for a part) and change it with str_replace or insert.'
+  );
+}
+
+function lineCount(text: string): number {
+  return splitLines(text).length;
 }
 
 async function edit(ctx: ToolContext, rel: string, operation: (text: string) => EditOpResult): Promise<ToolOutcome> {
