@@ -75,6 +75,28 @@ describe('ironbees CLI on each provider (real dotnet, real SDKs, local fake serv
       assert.match(readRunFile(workspace, final.stateId, 'HANDOFF.md'), /cost unknown/);
     });
 
+    it('--provider openai --model gpt-5-mini completes against a server that refuses its unsupported parameters (temperature 0 in agent.yaml)', async () => {
+      fake.enqueue(
+        chatToolCall('submit_plan', PLAN),
+        chatToolCall('str_replace_based_edit_tool', EDIT),
+        chatToolCall('submit_changes', { summary: 'Divide now divides.' }),
+      );
+      const env = { ...NO_CREDENTIALS, OPENAI_BASE_URL: fake.url };
+      const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--provider', 'openai', '--model', 'gpt-5-mini', '--yes', '--json'], env);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.states.at(-1)?.currentNode, 'SUCCESS');
+      assert.equal(fake.pending, 0);
+      assert.equal(fake.requests.length, 3, 'no call was refused');
+      for (const request of fake.requests) {
+        assert.equal(request.body.model, 'gpt-5-mini');
+        assert.equal(request.body.temperature, undefined);
+        assert.equal(request.body.max_tokens, undefined);
+        assert.equal(typeof request.body.max_completion_tokens, 'number');
+      }
+      assert.match(result.stderr, /gpt-5-mini takes only its default temperature; the configured temperature 0 is not sent\./);
+      assert.match(readFileSync(path.join(workspace, SOURCE), 'utf8'), /return a \/ b;/);
+    });
+
     it('--provider openai without --model stops before anything runs (exit 2), naming the agent and the way out', async () => {
       const result = await runCli(['run', 'Fix it', '--workspace', workspace, '--provider', 'openai', '--yes'], { ...NO_CREDENTIALS, OPENAI_BASE_URL: fake.url });
       assert.equal(result.code, 2, result.stderr);

@@ -3,6 +3,7 @@
 // last chunk, the editor tool as a plain function, retries on 429/5xx, a cut stream, no key.
 
 import assert from 'node:assert/strict';
+import OpenAI from 'openai';
 import { OpenAIModelClient } from '../../src/core/llm/providers/openai/client';
 import { createModelClient } from '../../src/core/runtime/model-client';
 import { ModelApiError } from '../../src/core/llm/errors';
@@ -59,6 +60,29 @@ describe('OpenAI-compatible provider (real openai SDK, fake Chat Completions ser
     assert.match(editor?.function.description ?? '', /old_str must match EXACTLY one or more consecutive lines of the file, whitespace and indentation included, and occur exactly once/);
     assert.deepEqual((editor?.function.parameters?.properties as { command: { enum: string[] } }).command.enum, ['view', 'create', 'str_replace', 'insert']);
     assert.equal(fake.requests[0].headers.authorization, 'Bearer sk-local');
+  });
+
+  it('the fake refuses a gpt-5 model a temperature but the default, as the real API does; the client sends none and completes', async () => {
+    const raw = new OpenAI({ apiKey: 'sk-local', baseURL: fake.url, maxRetries: 0 });
+    await assert.rejects(
+      raw.chat.completions.create({ model: 'gpt-5-mini', messages: [{ role: 'user', content: 'hi' }], temperature: 0, max_completion_tokens: 10 }),
+      (error: Error & { status?: number }) =>
+        error.status === 400 && /Unsupported value: 'temperature' does not support 0 with this model\. Only the default \(1\) value is supported\./.test(error.message),
+    );
+    await assert.rejects(raw.chat.completions.create({ model: 'gpt-5-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 10 }), /Use 'max_completion_tokens' instead/);
+    assert.equal(fake.pending, 0);
+
+    const warnings: string[] = [];
+    const client = new OpenAIModelClient({ apiKey: 'sk-local', baseURL: fake.url, logger: { ...silent, warn: (m) => warnings.push(m) } });
+    fake.enqueue(chatText('one'), chatText('two'));
+    await client.complete(request({ model: 'gpt-5-mini', temperature: 0 }));
+    const second = await client.complete(request({ model: 'gpt-5-mini', temperature: 0 }));
+    assert.deepEqual(second.content, [{ type: 'text', text: 'two' }]);
+    const body = fake.requests.at(-1)?.body;
+    assert.equal(body?.temperature, undefined);
+    assert.equal(body?.max_completion_tokens, 1000);
+    assert.equal(body?.max_tokens, undefined);
+    assert.deepEqual(warnings.filter((w) => /temperature/.test(w)), ['gpt-5-mini takes only its default temperature; the configured temperature 0 is not sent.'], 'said once per model');
   });
 
   it('sends tool results as tool messages right after the assistant call, errors marked', async () => {

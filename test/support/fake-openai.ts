@@ -3,7 +3,9 @@
 // Streaming answers are real SSE: text and each tool call's arguments are split across several
 // chunks (the arguments mid-JSON), and usage arrives in a last chunk with no choices, as
 // `stream_options.include_usage` asks. It can answer with an HTTP error (429, 5xx…) or cut a
-// stream before its finish_reason. 127.0.0.1 only; an unscripted request gets a loud 500 that
+// stream before its finish_reason. Like the real API, it refuses what a reasoning model (gpt-5*,
+// o1*, o3*, o4*) does not take: a temperature other than 1, and `max_tokens` (HTTP 400, before any
+// scripted answer is used). 127.0.0.1 only; an unscripted request gets a loud 500 that
 // the SDK does not retry, so a test fails instead of hanging.
 
 import * as http from 'node:http';
@@ -30,6 +32,9 @@ export interface FakeOpenAIError {
   status: number;
   headers?: Record<string, string>;
   message?: string;
+  type?: string;
+  param?: string;
+  code?: string;
 }
 
 export interface FakeOpenAIRequestBody {
@@ -99,6 +104,11 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         sendError(res, { status: 404, message: `fake-openai: no route ${req.method ?? ''} ${path}` });
         return;
       }
+      const refused = unsupportedParameter(body);
+      if (refused) {
+        sendError(res, refused);
+        return;
+      }
       const item = queue.shift();
       if (!item) {
         sendError(res, { status: 500, message: `fake-openai: no scripted response left for request #${requests.length}` }, { 'x-should-retry': 'false' });
@@ -136,7 +146,34 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
 }
 
 function sendError(res: http.ServerResponse, error: FakeOpenAIError, headers: Record<string, string> = {}): void {
-  sendJson(res, error.status, { error: { message: error.message ?? `fake-openai: scripted ${error.status}`, type: 'fake_error', code: null } }, headers);
+  const body = { message: error.message ?? `fake-openai: scripted ${error.status}`, type: error.type ?? 'fake_error', param: error.param ?? null, code: error.code ?? null };
+  sendJson(res, error.status, { error: body }, headers);
+}
+
+/** The real API's own words for what its reasoning models refuse (this list is the fake's, on purpose not the client's). */
+const REASONING_MODELS = /^(gpt-5|o1|o3|o4)/;
+
+function unsupportedParameter(body: FakeOpenAIRequestBody): FakeOpenAIError | null {
+  if (typeof body.model !== 'string' || !REASONING_MODELS.test(body.model)) return null;
+  if (body.max_tokens !== undefined) {
+    return {
+      status: 400,
+      type: 'invalid_request_error',
+      param: 'max_tokens',
+      code: 'unsupported_parameter',
+      message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+    };
+  }
+  if (body.temperature !== undefined && body.temperature !== 1) {
+    return {
+      status: 400,
+      type: 'invalid_request_error',
+      param: 'temperature',
+      code: 'unsupported_value',
+      message: `Unsupported value: 'temperature' does not support ${String(body.temperature)} with this model. Only the default (1) value is supported.`,
+    };
+  }
+  return null;
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

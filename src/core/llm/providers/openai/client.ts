@@ -9,6 +9,7 @@ import type { ModelClient, ModelRequest, ModelResponse } from '../../port';
 import { usageWithCost } from '../anthropic/pricing';
 import { fromOpenAICompletion, toOpenAIMessages, toOpenAIToolChoice, toOpenAITools } from './mapping';
 import { mapOpenAIError } from './errors';
+import { samplingParameters } from './model-family';
 import { DEFAULT_STREAM_IDLE_MS, watchStream } from '../stream-watchdog';
 import type { StreamWatchdog } from '../stream-watchdog';
 
@@ -28,9 +29,11 @@ export class OpenAIModelClient implements ModelClient {
   private readonly client: OpenAI;
   private readonly warn: (message: string) => void;
   readonly baseURL: string;
-  /** OpenAI's own API refuses `max_tokens` for its newer models; other servers know only `max_tokens`. */
+  /** OpenAI's own API refuses `max_tokens` for its newer models; other servers know only `max_tokens` (model-family.ts). */
   private readonly useMaxCompletionTokens: boolean;
   private readonly streamIdleMs: number;
+  /** Models already warned about a temperature they do not take (once per model). */
+  private readonly warnedTemperature = new Set<string>();
 
   constructor(options: OpenAIClientOptions) {
     this.streamIdleMs = options.timeoutMs ?? DEFAULT_STREAM_IDLE_MS;
@@ -49,6 +52,11 @@ export class OpenAIModelClient implements ModelClient {
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const tools = toOpenAITools(request.tools);
+    const sampling = samplingParameters(request.model, { maxTokens: request.maxTokens, temperature: request.temperature, officialApi: this.useMaxCompletionTokens });
+    if (sampling.dropped && !this.warnedTemperature.has(request.model)) {
+      this.warnedTemperature.add(request.model);
+      this.warn(`${request.model} takes only its default temperature; the configured temperature ${sampling.dropped.temperature} is not sent.`);
+    }
     let watchdog: StreamWatchdog | undefined;
     try {
       const stream = this.client.chat.completions.stream(
@@ -57,9 +65,8 @@ export class OpenAIModelClient implements ModelClient {
           messages: toOpenAIMessages(request.system, request.messages),
           stream: true,
           stream_options: { include_usage: true },
-          ...(this.useMaxCompletionTokens ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }),
+          ...sampling.params,
           ...(tools.length > 0 ? { tools, tool_choice: toOpenAIToolChoice(request.toolChoice) } : {}),
-          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
         },
         { signal: request.signal },
       );
