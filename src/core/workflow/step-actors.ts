@@ -128,7 +128,8 @@ export function createStepActors(
           request: input.request,
           feedback: input.feedback ?? undefined,
           previousPlan: input.previousPlan,
-          baseline: input.baseline,
+          // Every failing test's name, not the first ones the state keeps: knownFailures must name them exactly.
+          baseline: await fullBaseline(deps.host, store, input.stateId, input.baseline),
         });
         return { ...output, instructionsRead: instructions.files };
       })),

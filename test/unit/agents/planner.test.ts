@@ -64,7 +64,7 @@ describe('runPlanner', () => {
     assert.match(first.system, /You have 25 turns at most/);
     const userMessage = String(first.messages[0].content);
     assert.match(userMessage, /# Request\n\nFix the failing Divide test/);
-    assert.match(userMessage, /Tests: 1 of 7 failing before any change:\n {2}- Calculator\.Tests\.CalcTests\.Divide_ReturnsQuotient: Assert\.Equal\(\) Failure/);
+    assert.match(userMessage, /Tests: 1 of 7 failing before any change \(every name, exactly as knownFailures takes it\):\n {2}- Calculator\.Tests\.CalcTests\.Divide_ReturnsQuotient: Assert\.Equal\(\) Failure/);
 
     const result1 = model.requests[1].messages[2].content as ToolResultBlock[];
     assert.match(result1[0].content, /return a \* b;/, 'the real read_file tool read the workspace');
@@ -84,6 +84,45 @@ describe('runPlanner', () => {
     const [refusal] = model.requests[1].messages[2].content as ToolResultBlock[];
     assert.equal(refusal.is_error, true);
     assert.match(refusal.content, /not workspace-relative: \.\.\/elsewhere\/Calculator\.cs/);
+  });
+
+  it('refuses knownFailures that are not baseline failures, with the nearest names, and accepts the exact ones', async () => {
+    const names = ['Suite.MathTests.Divide_ByZero_Throws', 'Suite.MathTests.Add_Overflows', 'Suite.TextTests.Trim_KeepsInnerSpaces'];
+    const baseline: Baseline = {
+      ...BASELINE,
+      test: { ...BASELINE.test!, failed: 3, failures: names.map((testName) => ({ testName, message: 'boom', stackTrace: '' })) },
+    };
+    const guessed = structuredClone(PLAN_INPUT) as typeof PLAN_INPUT & { plan: { knownFailures?: string[] } };
+    guessed.plan.knownFailures = ['Divide_ByZero_Throws', 'Suite.TextTests.Trim_KeepsInnerSpaces', 'Nothing.Like.It'];
+    const exact = structuredClone(guessed);
+    exact.plan.knownFailures = [names[0], names[2]];
+    const model = new ScriptedModelClient([modelTurn([toolUseBlock('submit_plan', guessed, 'p1')]), modelTurn([toolUseBlock('submit_plan', exact)])]);
+    const result = await runPlanner(await agentRuntime(root, model), { request: 'Fix Divide', baseline });
+    assert.deepEqual(result.plan.knownFailures, [names[0], names[2]]);
+    const [refusal] = model.requests[1].messages[2].content as ToolResultBlock[];
+    assert.equal(refusal.is_error, true);
+    assert.equal(
+      refusal.content,
+      [
+        'plan.knownFailures must name failing baseline tests exactly (as listed in the request); these are not among them:',
+        '- "Divide_ByZero_Throws": did you mean "Suite.MathTests.Divide_ByZero_Throws"?',
+        '- "Nothing.Like.It"',
+        'Correct the names (or leave them out) and call submit_plan again.',
+      ].join('\n'),
+    );
+  });
+
+  it('lists every failing baseline test by name, the first ten with their message', () => {
+    const failures = Array.from({ length: 60 }, (_, i) => ({ testName: `Suite.Tests.Case${i + 1}`, message: `m${i + 1}\nmore`, stackTrace: '' }));
+    const text = summariseBaseline({ ...BASELINE, test: { ...BASELINE.test!, total: 100, failed: 62, failures } });
+    const listed = text.split('\n').filter((line) => line.startsWith('  - '));
+    assert.equal(listed.length, 61);
+    assert.equal(listed[0], '  - Suite.Tests.Case1: m1');
+    assert.equal(listed[9], '  - Suite.Tests.Case10: m10');
+    assert.equal(listed[10], '  - Suite.Tests.Case11');
+    assert.equal(listed[59], '  - Suite.Tests.Case60');
+    assert.equal(listed[60], '  - (2 more failing test(s) whose names were not kept)');
+    assert.doesNotMatch(text, /… and/);
   });
 
   it('cannot change the workspace even when it tries', async () => {

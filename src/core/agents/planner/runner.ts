@@ -11,6 +11,7 @@ import type { TerminalVerdict } from '../tool-loop';
 import type { AgentRuntime } from '../types';
 import type { AgentUnit } from '../unit';
 import { SUBMIT_PLAN_TOOL_NAME, submitPlanTool } from './terminal-tool';
+import { unknownKnownFailures } from './known-failures';
 
 export const PLANNER_AGENT = 'planner';
 export const SUBMIT_PLAN_TOOL = SUBMIT_PLAN_TOOL_NAME;
@@ -35,7 +36,7 @@ export async function runPlanner(rt: AgentRuntime, input: PlannerInput): Promise
     runtime: rt,
     toolContext: { host: rt.host, overlay: new StagedOverlay(rt.host), signal: rt.signal, ...(rt.toolApproval ? { approval: rt.toolApproval } : {}) },
     userMessage: plannerMessage(input),
-    terminal: { name: SUBMIT_PLAN_TOOL, accept: acceptPlan },
+    terminal: { name: SUBMIT_PLAN_TOOL, accept: (raw) => acceptPlan(raw, baselineFailureNames(input.baseline)) },
   });
   return { ...result.value, usage: result.usage };
 }
@@ -47,8 +48,17 @@ export const plannerAgent: AgentUnit<PlannerInput, PlannerOutput> = {
   run: runPlanner,
 };
 
-/** Checks what the schema cannot, and tidies what is safe to tidy (numbering, affectedFiles). */
-export function acceptPlan(input: unknown): TerminalVerdict<{ spec: string; plan: ExecutionPlan }> {
+/** The names of the tests failing before any change; undefined when no baseline is known. */
+export function baselineFailureNames(baseline: Baseline | null | undefined): string[] | undefined {
+  if (!baseline) return undefined;
+  return baseline.test?.failures.map((failure) => failure.testName) ?? [];
+}
+
+/**
+ * Checks what the schema cannot, and tidies what is safe to tidy (numbering, affectedFiles).
+ * With the baseline's failing test names, `knownFailures` must be among them.
+ */
+export function acceptPlan(input: unknown, baselineFailures?: readonly string[]): TerminalVerdict<{ spec: string; plan: ExecutionPlan }> {
   const { spec, plan } = input as { spec: string; plan: ExecutionPlan };
   if (!spec.trim()) return { ok: false, error: 'spec is empty: state the intended behaviour after the change.' };
   if (plan.steps.length === 0) return { ok: false, error: 'plan.steps is empty: list at least one step with its filePath.' };
@@ -58,6 +68,10 @@ export function acceptPlan(input: unknown): TerminalVerdict<{ spec: string; plan
       ok: false,
       error: `These step paths are not workspace-relative: ${badPaths.join(', ')}. Use paths relative to the workspace root, with forward slashes.`,
     };
+  }
+  if (baselineFailures && plan.knownFailures?.length) {
+    const unknown = unknownKnownFailures(plan.knownFailures, baselineFailures);
+    if (unknown) return { ok: false, error: unknown };
   }
   const steps = plan.steps.map((step, index) => ({ ...step, number: index + 1, filePath: normalisePath(step.filePath) }));
   const affectedFiles = [...new Set([...plan.affectedFiles.map(normalisePath), ...steps.map((step) => step.filePath)])];
@@ -115,11 +129,13 @@ export function summariseBaseline(baseline: Baseline): string {
   } else if (test.failed === 0) {
     lines.push(`- Tests: ${test.passed} passed, ${test.skipped} skipped, none failing.`);
   } else {
-    lines.push(`- Tests: ${test.failed} of ${test.total} failing before any change:`);
-    for (const failure of test.failures.slice(0, LISTED)) {
-      lines.push(`  - ${failure.testName}: ${firstLine(failure.message)}`);
-    }
-    if (test.failed > LISTED) lines.push(`  - … and ${test.failed - Math.min(LISTED, test.failures.length)} more`);
+    lines.push(`- Tests: ${test.failed} of ${test.total} failing before any change (every name, exactly as knownFailures takes it):`);
+    // Every name, the first ones with their message: the planner may have to name any of them.
+    test.failures.forEach((failure, index) => {
+      lines.push(index < LISTED ? `  - ${failure.testName}: ${firstLine(failure.message)}` : `  - ${failure.testName}`);
+    });
+    const unnamed = test.failed - test.failures.length;
+    if (unnamed > 0) lines.push(`  - (${unnamed} more failing test(s) whose names were not kept)`);
   }
   if (!build.success || (test && test.failed > 0)) {
     lines.push('These failures are pre-existing: plan to fix them only if the request is about them.');

@@ -103,7 +103,7 @@ function closestLine(fileLines: readonly string[], wanted: string): { line: numb
 }
 
 /** Dice coefficient over character bigrams: cheap, and good at "almost the same line". */
-function similarity(a: string, b: string): number {
+export function similarity(a: string, b: string): number {
   if (a === b) return 1;
   if (a.length < 2 || b.length < 2) return 0;
   const grams = new Map<string, number>();
