@@ -58,7 +58,7 @@ describe('OpenAI-compatible provider (real openai SDK, fake Chat Completions ser
     assert.equal(editor?.type, 'function', 'the editor is an ordinary function');
     assert.match(editor?.function.description ?? '', /"create" makes a NEW file .* it refuses a file that already exists \(view it and use str_replace or insert instead/);
     assert.match(editor?.function.description ?? '', /old_str must match EXACTLY one or more consecutive lines of the file, whitespace and indentation included, and occur exactly once/);
-    assert.deepEqual((editor?.function.parameters?.properties as { command: { enum: string[] } }).command.enum, ['view', 'create', 'str_replace', 'insert']);
+    assert.deepEqual((editor?.function.parameters?.properties as { command: { enum: string[] } }).command.enum, ['view', 'create', 'str_replace', 'insert', 'delete']);
     assert.equal(fake.requests[0].headers.authorization, 'Bearer sk-local');
   });
 

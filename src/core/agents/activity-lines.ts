@@ -47,6 +47,8 @@ const FORMATTERS: Record<string, Formatter> = {
         return `edited ${where} (staged)`;
       case 'insert':
         return `inserted into ${where} after line ${text(input.insert_line) || '?'} (staged)`;
+      case 'delete':
+        return `deleted ${where} (staged)`;
       case 'undo_edit':
         return `undid the last edit of ${where}`;
       default:

@@ -10,7 +10,7 @@ import { EMPTY_USAGE, addUsage } from '../model';
 import type { ErrorContext, ExecutionPlan, IterationRecord, Usage } from '../model';
 import { OrchestratorError, errorMessage } from '../errors';
 import { applyFileDecisions, describeRejectedDiffs } from './diff-decisions';
-import { attemptWithSummary, editedPlanVersions, newPlanVersion, withGateReached, withGuidance } from './steering';
+import { appliedSoFar, attemptWithSummary, editedPlanVersions, newPlanVersion, withGateReached, withGuidance } from './steering';
 import { toCodingState } from './run-context';
 import type {
   ApprovalGate,
@@ -252,6 +252,7 @@ export const runMachine = setup({
           plan: context.plan as ExecutionPlan,
           errorContext: context.errorContext,
           iteration: context.iterationCount,
+          applied: appliedSoFar(context),
         }),
         onDone: [
           {

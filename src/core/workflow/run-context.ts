@@ -182,6 +182,8 @@ export interface CodeInput {
   plan: ExecutionPlan;
   errorContext: ErrorContext | null;
   iteration: number;
+  /** Earlier attempts' changes already applied (files and capped diff). */
+  applied?: Array<Pick<AttemptRecord, 'iteration' | 'files' | 'diff'>>;
 }
 export interface CodeOutput {
   summary: string;

@@ -30,6 +30,11 @@ export function withGuidance(context: RunContext, iteration: number, guidance: s
   return guidance.trim() ? [...given, { iteration, guidance: guidance.trim() }] : given;
 }
 
+/** The proposals applied so far (files and capped diff): a retry's coder is told them first. */
+export function appliedSoFar(context: RunContext): Array<Pick<AttemptRecord, 'iteration' | 'files' | 'diff'>> {
+  return (context.attempts ?? []).filter((a) => a.outcome === 'applied' && a.files.length > 0).map(({ iteration, files, diff }) => ({ iteration, files, diff }));
+}
+
 /** A decided proposal, with the coder's summary of it when it gave one. */
 export function attemptWithSummary(context: RunContext, outcome: AttemptRecord['outcome'], edits: readonly FileEdit[], feedback?: string | null): AttemptRecord {
   const attempt = attemptOf(context.iterationCount, outcome, edits, feedback);

@@ -148,6 +148,7 @@ export function createStepActors(
           errorContext: input.errorContext,
           iteration: input.iteration,
           overlay: new StagedOverlay(deps.host),
+          applied: input.applied ?? [],
         });
         return { ...output, instructionsRead: instructions.files };
       })),

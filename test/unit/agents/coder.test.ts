@@ -6,6 +6,8 @@ import type { ToolResultBlock } from '../../../src/core/llm/port';
 import { ScriptedModelClient, modelTurn, toolUseBlock } from '../../../src/core/llm/scripted';
 import type { ErrorContext, ExecutionPlan } from '../../../src/core/model';
 import { StagedOverlay } from '../../../src/core/workspace/overlay';
+import { AgentModeError } from '../../../src/core/errors';
+import { BLOCKED_CODE, outsidePlanMessage } from '../../../src/core/agents/coder/plan-scope';
 import { CALCULATOR_SOURCE, agentRuntime, copyCalculator } from './agent-harness';
 
 const EDITOR = 'str_replace_based_edit_tool';
@@ -77,6 +79,58 @@ describe('runCoder', () => {
     assert.equal(questioned.is_error, true);
     assert.equal(questioned.content, NOTHING_CHANGED_MESSAGE);
     assert.match(NOTHING_CHANGED_MESSAGE, /^You changed nothing/);
+  });
+
+  it('refuses a first submission that changes files outside the plan, naming them; a second is taken at its word', async () => {
+    const TEST_FILE = 'tests/Calculator.Tests/CalculatorTests.cs';
+    const model = new ScriptedModelClient([
+      modelTurn([toolUseBlock(EDITOR, { command: 'str_replace', path: CALCULATOR_SOURCE, old_str: 'return a * b;', new_str: 'return a / b;' }, 'e1')]),
+      modelTurn([toolUseBlock(EDITOR, { command: 'create', path: TEST_FILE.replace('CalculatorTests.cs', 'Extra.cs'), file_text: '// extra\n' }, 'e2')]),
+      modelTurn([toolUseBlock('submit_changes', { summary: 'Fixed.' }, 's1')]),
+      modelTurn([toolUseBlock('submit_changes', { summary: 'The extra file is needed because …' }, 's2')]),
+    ]);
+    const rt = await agentRuntime(root, model);
+    const result = await runCoder(rt, { request: 'Fix Divide', spec: 's', plan: PLAN, errorContext: null, iteration: 1, overlay: new StagedOverlay(rt.host) });
+    const [refusal] = model.requests[3].messages.at(-1)?.content as ToolResultBlock[];
+    assert.equal(refusal.is_error, true);
+    assert.equal(refusal.content, outsidePlanMessage(['tests/Calculator.Tests/Extra.cs'], PLAN));
+    assert.match(refusal.content, /^Not submitted: you changed files the approved plan does not name: tests\/Calculator\.Tests\/Extra\.cs\. The plan covers src\/Calculator\/Calculator\.cs\./);
+    assert.match(refusal.content, /a summary that starts with "BLOCKED:"/);
+    assert.deepEqual(result.edits.map((edit) => edit.filePath), [CALCULATOR_SOURCE, 'tests/Calculator.Tests/Extra.cs']);
+    assert.equal(result.summary, 'The extra file is needed because …');
+  });
+
+  it('a BLOCKED: summary stops the coder with an escalation carrying its words and its usage, applying nothing', async () => {
+    const model = new ScriptedModelClient([
+      modelTurn([toolUseBlock(EDITOR, { command: 'str_replace', path: CALCULATOR_SOURCE, old_str: 'return a * b;', new_str: 'return a / b;' }, 'e1')], { usage: { inputTokens: 10 } }),
+      modelTurn([toolUseBlock('submit_changes', { summary: 'BLOCKED: the test expects 18 for 6 / 3; the test is wrong, not Divide.' })], { usage: { inputTokens: 20 } }),
+    ]);
+    const rt = await agentRuntime(root, model);
+    const error = await runCoder(rt, { request: 'Fix Divide', spec: 's', plan: PLAN, errorContext: null, iteration: 1, overlay: new StagedOverlay(rt.host) }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof AgentModeError);
+    assert.equal(error.code, BLOCKED_CODE);
+    assert.equal(error.message, 'The coder stopped and asks you to decide: the test expects 18 for 6 / 3; the test is wrong, not Divide.');
+    assert.equal((error.details as { usage: { inputTokens: number } }).usage.inputTokens, 30);
+    assert.match(await fs.readFile(path.join(root, CALCULATOR_SOURCE), 'utf8'), /return a \* b;/);
+  });
+
+  it('starts a retry with what is already applied: files and diff', () => {
+    const errorContext: ErrorContext = { iteration: 1, text: 'Build failed: CS0111 duplicate member', newBuildErrors: [], newTestFailures: [], preExistingFailures: [] };
+    const diff = '--- a/src/Calculator/Calculator.cs\n+++ b/src/Calculator/Calculator.cs\n@@ -1 +1,2 @@\n+public int Mod(int a, int b) => a % b;';
+    const message = coderMessage({ request: 'r', spec: 's', plan: PLAN, errorContext, iteration: 2, applied: [{ iteration: 1, files: [CALCULATOR_SOURCE], diff }] });
+    assert.ok(
+      message.startsWith(
+        '# Already applied (in the workspace now)\n\nYour earlier attempts changed src/Calculator/Calculator.cs; these changes are on disk, and what you view includes them. Do not add them again.\n\n```diff\n' +
+          diff +
+          '\n```\n\n# Attempt 2: your previous attempt did not pass validation',
+      ),
+      message.slice(0, 400),
+    );
+    const huge = coderMessage({ request: 'r', spec: 's', plan: PLAN, errorContext, iteration: 2, applied: [{ iteration: 1, files: ['a.cs'], diff: 'x'.repeat(10_000) }] });
+    assert.match(huge, /\n… 4000 more characters of diff not shown\n```/);
   });
 
   it('leads a later iteration with the error context, the rejections and the guidance', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import { plannerMessage, runPlanner, summariseBaseline } from '../../../src/core/agents/planner/runner';
+import { MAX_PLAN_STEPS, acceptPlan, plannerMessage, runPlanner, summariseBaseline } from '../../../src/core/agents/planner/runner';
 import type { ToolResultBlock } from '../../../src/core/llm/port';
 import { ScriptedModelClient, modelTurn, toolUseBlock } from '../../../src/core/llm/scripted';
 import type { Baseline, ExecutionPlan } from '../../../src/core/model';
@@ -110,6 +110,17 @@ describe('runPlanner', () => {
         'Correct the names (or leave them out) and call submit_plan again.',
       ].join('\n'),
     );
+  });
+
+  it('refuses a plan of more steps than one coder attempt can carry out', () => {
+    const step = { number: 1, description: 'd', actionType: 'MODIFY' as const, filePath: 'a.cs', rationale: '' };
+    const plan = (count: number): ExecutionPlan => ({ summary: 's', steps: Array.from({ length: count }, (_, i) => ({ ...step, number: i + 1 })), affectedFiles: [], complexity: 'HIGH' });
+    assert.equal(MAX_PLAN_STEPS, 20);
+    assert.equal(acceptPlan({ spec: 's', plan: plan(20) }).ok, true);
+    assert.deepEqual(acceptPlan({ spec: 's', plan: plan(21) }), {
+      ok: false,
+      error: 'plan.steps has 21 steps; a plan has at most 20. Merge the steps on one file into one, or plan a smaller first change the person can follow up.',
+    });
   });
 
   it('lists every failing baseline test by name, the first ten with their message', () => {

@@ -111,6 +111,21 @@ describe('text editor tool (str_replace_based_edit_tool)', () => {
     });
   });
 
+  describe('delete', () => {
+    it('stages the removal of a file, which the edits then carry as a DELETE; refuses folders and missing files', async () => {
+      assert.equal(
+        await ok({ command: 'delete', path: 'src/Win.cs' }),
+        'File deleted (staged): src/Win.cs (it had 4 lines). The person reviews the deletion with the other changes.',
+      );
+      assert.equal(await ctx.overlay.read('src/Win.cs'), null);
+      const edits = await ctx.overlay.edits();
+      assert.deepEqual(edits.map((edit) => [edit.filePath, edit.type, edit.newContent]), [['src/Win.cs', 'DELETE', null]]);
+      await fails({ command: 'delete', path: 'src/Win.cs' }, /The path src\/Win\.cs does not exist/);
+      await fails({ command: 'delete', path: 'src' }, /src is a folder; delete removes one file at a time/);
+      assert.equal((ctx.host.fs as unknown as { writes: number }).writes, 0);
+    });
+  });
+
   describe('str_replace', () => {
     it('replaces exactly one match and shows the edited part', async () => {
       const out = await ok({ command: 'str_replace', path: 'src/Calculator.cs', old_str: 'int Add(int a, int b) => a - b;', new_str: 'int Add(int a, int b) => a + b;' });
@@ -209,7 +224,7 @@ describe('text editor tool (str_replace_based_edit_tool)', () => {
   });
 
   it('rejects unknown commands such as undo_edit with the list of valid ones', async () => {
-    await fails({ command: 'undo_edit', path: 'README.md' }, /command must be one of view, create, str_replace, insert/);
+    await fails({ command: 'undo_edit', path: 'README.md' }, /command must be one of view, create, str_replace, insert, delete/);
   });
 
   it('works on an overlay that already has staged work from another call', async () => {

@@ -12,6 +12,9 @@ import type { TerminalVerdict } from '../tool-loop';
 import type { AgentRuntime } from '../types';
 import type { AgentUnit } from '../unit';
 import { SUBMIT_CHANGES_TOOL_NAME, submitChangesTool } from './terminal-tool';
+import { CoderBlockedError, isBlockedSummary, outsidePlan, outsidePlanMessage } from './plan-scope';
+import { appliedSection } from './applied';
+import type { AppliedChange } from './applied';
 
 export const CODER_AGENT = 'coder';
 export const SUBMIT_CHANGES_TOOL = SUBMIT_CHANGES_TOOL_NAME;
@@ -23,6 +26,8 @@ export interface CoderInput {
   errorContext: ErrorContext | null;
   iteration: number;
   overlay: StagedOverlay;
+  /** Earlier attempts' changes already on disk (told first on a retry). */
+  applied?: readonly AppliedChange[];
 }
 
 export interface CoderOutput {
@@ -39,10 +44,18 @@ export const NOTHING_CHANGED_MESSAGE =
 export async function runCoder(rt: AgentRuntime, input: CoderInput): Promise<CoderOutput> {
   const agent = requireAgent(rt.agents, CODER_AGENT);
   let warnedNoEdits = false;
+  let questionedScope = false;
   let bounced = 0;
-  const accept = async (raw: unknown): Promise<TerminalVerdict<{ summary: string; edits: FileEdit[] }>> => {
+  const accept = async (raw: unknown): Promise<TerminalVerdict<{ summary: string; edits: FileEdit[]; blocked?: boolean }>> => {
     const summary = String((raw as { summary: string }).summary ?? '').trim();
+    // The coder says the plan or a test is wrong: the run stops there and the person decides.
+    if (isBlockedSummary(summary)) return { ok: true, value: { summary, edits: [], blocked: true } };
     const edits = await input.overlay.edits();
+    const outside = outsidePlan(input.plan, edits);
+    if (outside.length > 0 && !questionedScope) {
+      questionedScope = true;
+      return { ok: false, error: outsidePlanMessage(outside, input.plan) };
+    }
     // Submitting nothing is usually a slip (an edit that failed unnoticed), so it is questioned
     // once; a second submission is taken at its word.
     if (edits.length === 0 && !warnedNoEdits) {
@@ -65,7 +78,8 @@ export async function runCoder(rt: AgentRuntime, input: CoderInput): Promise<Cod
     userMessage: coderMessage(input),
     terminal: { name: SUBMIT_CHANGES_TOOL, accept },
   });
-  return { ...result.value, usage: result.usage };
+  if (result.value.blocked) throw new CoderBlockedError(result.value.summary, result.usage);
+  return { summary: result.value.summary, edits: result.value.edits, usage: result.usage };
 }
 
 /** The coder as the workflow's CODE step finds it (agents/builtin.ts). */
@@ -78,6 +92,8 @@ export const coderAgent: AgentUnit<CoderInput, CoderOutput> = {
 export function coderMessage(input: Omit<CoderInput, 'overlay'>): string {
   const parts: string[] = [];
   const context = input.errorContext;
+  const applied = context ? appliedSection(input.applied ?? []) : null;
+  if (applied) parts.push(applied);
   if (context) parts.push(...retrySections(context, input.iteration));
   parts.push(`# Request\n\n${input.request.trim()}`);
   parts.push(`# Specification\n\n${input.spec.trim()}`);

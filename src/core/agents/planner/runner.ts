@@ -62,6 +62,12 @@ export function acceptPlan(input: unknown, baselineFailures?: readonly string[])
   const { spec, plan } = input as { spec: string; plan: ExecutionPlan };
   if (!spec.trim()) return { ok: false, error: 'spec is empty: state the intended behaviour after the change.' };
   if (plan.steps.length === 0) return { ok: false, error: 'plan.steps is empty: list at least one step with its filePath.' };
+  if (plan.steps.length > MAX_PLAN_STEPS) {
+    return {
+      ok: false,
+      error: `plan.steps has ${plan.steps.length} steps; a plan has at most ${MAX_PLAN_STEPS}. Merge the steps on one file into one, or plan a smaller first change the person can follow up.`,
+    };
+  }
   const badPaths = plan.steps.map((step) => step.filePath).filter((filePath) => !isWorkspaceRelative(filePath));
   if (badPaths.length > 0) {
     return {
@@ -108,6 +114,8 @@ export function plannerMessage(input: PlannerInput): string {
 }
 
 const LISTED = 10;
+/** One coder attempt carries the plan out whole within its turn budget: more steps than this do not fit. */
+export const MAX_PLAN_STEPS = 20;
 
 /** What was already broken, so the plan neither chases it nor gets blamed for it. */
 export function summariseBaseline(baseline: Baseline): string {

@@ -3,6 +3,8 @@
 // with `cat -n` numbering and view_range [start, end] (-1 = to the end), `create` (a new file only:
 // a file of the workspace is refused, one this attempt created may be written again),
 // `str_replace` (exactly one match), `insert` after a line (0 = top). This version has no undo_edit.
+// One command is ours, not Anthropic's: `delete` stages a file's removal, so a plan's DELETE step
+// is something the coder can do.
 
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-schema';
@@ -16,7 +18,7 @@ import { missingPathMessage, numberLines, numberLinesWithin, splitLines } from '
 
 export const TEXT_EDITOR_TOOL_NAME = 'str_replace_based_edit_tool';
 
-const COMMANDS = ['view', 'create', 'str_replace', 'insert'] as const;
+const COMMANDS = ['view', 'create', 'str_replace', 'insert', 'delete'] as const;
 const VIEW_MAX_CHARS = 40_000;
 const SNIPPET_CONTEXT = 4;
 
@@ -78,6 +80,8 @@ async function runTextEditor(input: TextEditorInput, ctx: ToolContext): Promise<
       return edit(ctx, rel, (text) => replaceExactlyOnce(text, normalise(input.old_str ?? ''), normalise(input.new_str ?? ''), rel));
     case 'insert':
       return edit(ctx, rel, (text) => insertLines(text, input.insert_line ?? 0, normalise(input.insert_text ?? input.new_str ?? ''), rel));
+    case 'delete':
+      return remove(ctx, rel);
   }
 }
 
@@ -145,6 +149,17 @@ export function existingFileMessage(rel: string, original: string, present: bool
 
 function lineCount(text: string): number {
   return splitLines(text).length;
+}
+
+async function remove(ctx: ToolContext, rel: string): Promise<ToolOutcome> {
+  resolveWorkspacePath(ctx.host.workspaceRoot, rel, { forWrite: true });
+  const text = await ctx.overlay.read(rel);
+  if (text === null) {
+    if ((await ctx.overlay.kind(rel)) === 'directory') return { ok: false, error: `${displayPath(rel)} is a folder; delete removes one file at a time.` };
+    return { ok: false, error: await missingPathMessage(ctx.overlay, rel) };
+  }
+  await ctx.overlay.delete(rel);
+  return { ok: true, content: `File deleted (staged): ${rel} (it had ${lineCount(text)} lines). The person reviews the deletion with the other changes.` };
 }
 
 async function edit(ctx: ToolContext, rel: string, operation: (text: string) => EditOpResult): Promise<ToolOutcome> {
