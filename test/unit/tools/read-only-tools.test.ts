@@ -138,6 +138,16 @@ describe('read-only workspace tools', () => {
       await fails(searchTextTool, { query: 'Add(', isRegex: true }, /not a valid regular expression.*set isRegex to false/);
     });
 
+    it('says so when a literal search that finds nothing reads like a regular expression', async () => {
+      const hint = ' The query looks like a regular expression, but it was searched for as literal text: to use it as a regular expression, call search_text again with isRegex: true.';
+      for (const query of ['class \\w+Service', 'Add.*int', 'Add|Sub', 'Add[A-Z]', '^public']) {
+        assert.equal(await ok(searchTextTool, { query }), `No matches for ${JSON.stringify(query)} in ..${hint}`, query);
+      }
+      assert.equal(await ok(searchTextTool, { query: 'NoSuchName' }), 'No matches for "NoSuchName" in ..', 'plain text: no hint');
+      assert.equal(await ok(searchTextTool, { query: 'Nope(int a)' }), 'No matches for "Nope(int a)" in ..', 'a call with parentheses is text');
+      assert.equal(await ok(searchTextTool, { query: 'Nope\\w+', isRegex: true }), 'No matches for "Nope\\\\w+" in ..', 'already a regex: no hint');
+    });
+
     it('restricts to a folder, a single file, or a file pattern', async () => {
       assert.match(await ok(searchTextTool, { query: 'Add', path: 'tests' }), /^1 match/);
       assert.match(await ok(searchTextTool, { query: 'line 7', path: 'long.txt' }), /^111 match\(es\)/);

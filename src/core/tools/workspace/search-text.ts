@@ -48,7 +48,8 @@ export function createSearchTextTool(options: SearchTextOptions = {}): ToolDefin
     name: 'search_text',
     description:
       'Search the text of workspace files (staged edits included) and return matching lines as path:line: text. ' +
-      'Skips bin, obj, .git, .ironbees and node_modules. Case-insensitive unless caseSensitive is true.',
+      'Skips bin, obj, .git, .ironbees and node_modules. Case-insensitive unless caseSensitive is true. ' +
+      'The query is literal text unless isRegex is true (then a JavaScript regular expression).',
     get input() {
       return searchTextInput();
     },
@@ -78,7 +79,7 @@ async function searchText(input: SearchTextInput, ctx: ToolContext, regexTimeLim
   const { hits, total, skipped } = found;
 
   const where = `${displayPath(rel)}${pattern ? ` (files matching ${pattern})` : ''}`;
-  if (total === 0) return { ok: true, content: `No matches for ${JSON.stringify(input.query)} in ${where}.${notes(skipped, ctx)}` };
+  if (total === 0) return { ok: true, content: `No matches for ${JSON.stringify(input.query)} in ${where}.${regexHint(input)}${notes(skipped, ctx)}` };
   const more = total > hits.length ? `\n[${total - hits.length} more matches not shown; narrow the query, path or filePattern, or raise maxResults (at most ${MAX_MAX}).]` : '';
   return { ok: true, content: `${total} match(es) for ${JSON.stringify(input.query)} in ${where}:\n${hits.join('\n')}${more}${notes(skipped, ctx)}` };
 }
@@ -161,6 +162,15 @@ function regexTooSlow(query: string, limitMs: number): string {
     `The regular expression ${JSON.stringify(query)} was stopped after ${limitMs / 1000} s without finishing. ` +
     'It probably backtracks without end (nested quantifiers such as (a+)+ or (.*)*); simplify it, or search for literal text with isRegex false.'
   );
+}
+
+/** Regular-expression syntax that literal source text rarely holds: \w \d \s \b, .* .+, a class [a-z], (?, |, a group with a quantifier. */
+const REGEX_LOOKING = /\\[wdsbWDSB]|\.[*+?]|\[[^\]]*-[^\]]*\]|\(\?|\||\)[*+?]|^\^|\$$/;
+
+/** Said when a literal search finds nothing for a query that reads like a regular expression. */
+export function regexHint(input: SearchTextInput): string {
+  if (input.isRegex || !REGEX_LOOKING.test(input.query)) return '';
+  return ' The query looks like a regular expression, but it was searched for as literal text: to use it as a regular expression, call search_text again with isRegex: true.';
 }
 
 function hitLine(hit: RegexHit): string {
