@@ -25,6 +25,7 @@ import type { AgentRuntime } from './types';
 import { LoopActivity } from './loop-activity';
 import { CUT_STOP_REASON, cutTurnResults } from './cut-turn';
 import { budgetNote } from './budget-notes';
+import { CheckLoopDetector } from './check-loop';
 
 export type { TerminalTool, TerminalVerdict } from './tool-calls';
 
@@ -78,6 +79,7 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
   let malformedStreak = 0;
   let toolChoice: ModelRequest['toolChoice'] = 'auto';
   const repeats = new RepeatedFailureDetector();
+  const checks = new CheckLoopDetector();
   const activity = new LoopActivity(runtime.activity, agent.name, now);
 
   const malformedTurn = (what: string): void => {
@@ -159,7 +161,7 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
       malformedStreak = 0;
     }
     // The same failing call again: said in its result the 2nd time; the 3rd stops the step as stuck.
-    const content: ContentBlock[] = repeats.check(agent.name, calls, outcome.results, { usage });
+    const content: ContentBlock[] = checks.check(calls, repeats.check(agent.name, calls, outcome.results, { usage }));
     addBudgetNote(content, turn, turnBudget, terminal.name);
     messages.push({ role: 'user', content });
   }

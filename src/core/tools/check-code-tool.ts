@@ -16,7 +16,10 @@ export const checkCodeTool: ToolDefinition<CheckCodeInput> = {
   description:
     'Compile your staged edits now, in memory (nothing is written), and list the compile errors they introduce: ' +
     'path:line:column, the CSxxxx code and the message. Errors that were already there before your edits are left out. ' +
-    'Call it after editing and before submit_changes; it takes seconds, a full build takes much longer.',
+    'It runs the C# compiler only: no analyzers, and edits to .csproj/.props files are not applied here (the build checks those), ' +
+    'so a clean result is not a passing build, and it never runs tests. ' +
+    'Call it after editing and before submit_changes; it takes seconds, a full build takes much longer. ' +
+    'The same errors again mean your last edits did not touch their cause: read the lines they name before editing again.',
   get input() {
     return checkCodeInput();
   },
