@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net';
 
 export type FakeBlock =
   | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown; partialJson?: string };
+  | { type: 'tool_use'; id: string; name: string; input: unknown; partialJson?: string }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string };
 
 export interface FakeUsage {
   input_tokens?: number;
@@ -231,6 +233,15 @@ function streamTurn(res: http.ServerResponse, turn: FakeTurn, requestedModel: st
       for (const piece of chunks(block.text)) {
         send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
       }
+    } else if (block.type === 'thinking') {
+      // As the API streams extended thinking: the text in thinking_delta pieces, then the signature.
+      send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      for (const piece of chunks(block.thinking)) {
+        send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } });
+      }
+      send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } });
+    } else if (block.type === 'redacted_thinking') {
+      send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data: block.data } });
     } else {
       send('content_block_start', {
         type: 'content_block_start',

@@ -19,7 +19,23 @@ export interface ToolResultBlock {
   content: string;
   is_error?: boolean;
 }
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock;
+/**
+ * The model's own reasoning (Anthropic's extended thinking), signed by the API. It must go back
+ * unchanged, in its place, in the next request of a tool-use turn, or the API refuses the request.
+ */
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+}
+/** Reasoning the API keeps encrypted; passed back as it came. */
+export interface RedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+/** What a model answer may hold. */
+export type AnswerBlock = TextBlock | ToolUseBlock | ThinkingBlock | RedactedThinkingBlock;
+export type ContentBlock = AnswerBlock | ToolResultBlock;
 
 export interface ModelMessage {
   role: 'user' | 'assistant';
@@ -53,7 +69,7 @@ export interface ModelRequest {
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause_turn' | string;
 
 export interface ModelResponse {
-  content: Array<TextBlock | ToolUseBlock>;
+  content: AnswerBlock[];
   stopReason: StopReason;
   model: string;
   /** Tokens and cost of this one call (cost from the model's price list). */

@@ -39,7 +39,7 @@ describe('Anthropic mapping', () => {
     assert.equal(toAnthropicMessages([{ role: 'user', content: 'plain' }], false)[0].content, 'plain');
   });
 
-  it('keeps text and tool_use blocks of an answer, with every token count', () => {
+  it('keeps thinking, text and tool_use blocks of an answer (not empty text), with every token count', () => {
     const message = {
       id: 'm',
       type: 'message',
@@ -57,6 +57,7 @@ describe('Anthropic mapping', () => {
     } as unknown as Message;
     assert.deepEqual(fromAnthropicMessage(message), {
       content: [
+        { type: 'thinking', thinking: '…', signature: 's' },
         { type: 'text', text: 'hi' },
         { type: 'tool_use', id: 't', name: 'read_file', input: { path: 'a' } },
       ],

@@ -17,7 +17,7 @@ import type {
   TextBlockParam,
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { ContentBlock, ModelMessage, ModelToolDefinition, TextBlock, ToolUseBlock } from '../../port';
+import type { AnswerBlock, ContentBlock, ModelMessage, ModelToolDefinition } from '../../port';
 import type { TokenCounts } from './pricing';
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
@@ -79,6 +79,11 @@ function toBlockParam(block: ContentBlock): ContentBlockParam {
         content: block.content,
         ...(block.is_error ? { is_error: true } : {}),
       };
+    // Back exactly as the API gave them: it checks the signature.
+    case 'thinking':
+      return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', data: block.data };
   }
 }
 
@@ -94,19 +99,24 @@ function withCacheBreakpoint(content: ModelMessage['content']): string | Content
 }
 
 export interface MappedResponse {
-  content: Array<TextBlock | ToolUseBlock>;
+  content: AnswerBlock[];
   stopReason: string;
   model: string;
   tokens: TokenCounts;
 }
 
-/** Keeps the blocks the port knows (text, tool_use); thinking and server-tool blocks are dropped. */
+/**
+ * Keeps the blocks the port knows: text, tool_use, and thinking/redacted_thinking (which must go
+ * back unchanged in the next turn); server-tool blocks are dropped.
+ */
 export function fromAnthropicMessage(message: Message): MappedResponse {
-  const content: Array<TextBlock | ToolUseBlock> = [];
+  const content: AnswerBlock[] = [];
   for (const block of message.content) {
     // An empty text block cannot be sent back in the next turn (the API refuses it), so it is dropped here.
     if (block.type === 'text' && block.text !== '') content.push({ type: 'text', text: block.text });
     else if (block.type === 'tool_use') content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+    else if (block.type === 'thinking') content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+    else if (block.type === 'redacted_thinking') content.push({ type: 'redacted_thinking', data: block.data });
   }
   const usage = message.usage;
   return {
