@@ -143,7 +143,7 @@ function callOf(category: Exclude<FuzzCategory, 'no-tool-call' | 'several-termin
     }
     case 'wrong-enum':
       return pick<Call>(rand, [
-        { name: EDITOR, input: { command: pick<unknown>(rand, ['delete', 'undo_edit', 'rm', 'exec', 'VIEW', 'View ', 42, null, ['view']]), path: 'src/A.cs' } },
+        { name: EDITOR, input: { command: pick<unknown>(rand, ['remove', 'undo_edit', 'rm', 'exec', 'VIEW', 'View ', 42, null, ['view']]), path: 'src/A.cs' } },
         { name: 'find_symbols', input: { query: 'Add', kind: pick(rand, ['banana', 'class-ish', 7, 'CLASSES']) } },
         { name: EDITOR, input: { command: 'view', path: 'src/A.cs', view_range: pick<unknown>(rand, [[1], 'one to two', [1, 2, 3], { start: 1 }]) } },
         { name: 'search_text', input: { query: 'x', isRegex: pick<unknown>(rand, ['maybe', 2, {}]) } },

@@ -20,6 +20,10 @@ import type { ToolDefinition } from '../../../src/core/tools/types';
 import { StagedOverlay } from '../../../src/core/workspace/overlay';
 import { RunOrchestrator } from '../../../src/core/workflow/orchestrator';
 import { createStepActors } from '../../../src/core/workflow/step-actors';
+import { saveBaselineResults } from '../../../src/core/workflow/validation-results';
+import type { Baseline } from '../../../src/core/model';
+import type { BaselineInput } from '../../../src/core/workflow/run-context';
+import { fromPromise } from 'xstate';
 import { FakeSteps } from '../workflow/fake-steps';
 import { StateStream, TempWorkspace } from '../workflow/orchestrator-harness';
 import { baseline, planOutput, workflow } from '../workflow/samples';
@@ -163,6 +167,47 @@ describe('the PLAN step finds its agent through the registry', function () {
       assert.deepEqual(seen, ['Fix Add']);
       assert.deepEqual(atGate.plan, planOutput('From the stand-in').plan);
       assert.equal(atGate.spec, 'Spec: From the stand-in');
+    } finally {
+      controller.abort();
+      await stream.close();
+    }
+  });
+});
+
+describe('the PLAN step gives the planner the whole baseline', function () {
+  this.timeout(15_000);
+  let ws: TempWorkspace;
+  beforeEach(() => {
+    ws = new TempWorkspace();
+  });
+  afterEach(() => ws.remove());
+
+  it('every failing test, read back from the results file, not the first ones the state keeps', async () => {
+    const names = Array.from({ length: 30 }, (_, i) => `Suite.Tests.Case${i + 1}`);
+    const full = baseline();
+    full.test = { success: false, total: 40, passed: 10, failed: 30, skipped: 0, failures: names.map((testName) => ({ testName, message: 'm', stackTrace: '' })), durationMs: 1 };
+    const seen: string[][] = [];
+    const standIn: AgentUnit<{ baseline?: { test: { failures: Array<{ testName: string }> } | null } | null }, ReturnType<typeof planOutput>> = {
+      name: 'planner',
+      terminalTool: submitReviewTool,
+      run: async (_rt, input) => {
+        seen.push(input.baseline?.test?.failures.map((failure) => failure.testName) ?? []);
+        return planOutput('From the stand-in');
+      },
+    };
+    const deps = { host: ws.host, model: new ScriptedModelClient([]), agents: new Map(), tools: createDefaultToolRegistry(), agentUnits: builtinAgentRegistry().register(standIn) };
+    const steps = new FakeSteps();
+    const orchestrator = new RunOrchestrator(ws.host, (store, traceFor) => ({
+      ...steps.actors(),
+      captureBaseline: fromPromise<Baseline, BaselineInput>(({ input }) => saveBaselineResults(ws.host, store, input.stateId, full)),
+      plan: createStepActors(deps, store, traceFor).plan,
+    }));
+    const controller = new AbortController();
+    const stream = new StateStream(orchestrator.execute('Fix Add', workflow({ workspaceRoot: ws.dir }), controller.signal));
+    try {
+      const atGate = await stream.until('WAIT_PLAN_APPROVAL');
+      assert.ok((atGate.baseline?.test?.failures.length ?? 0) < 30, 'the state keeps only the first failures');
+      assert.deepEqual(seen, [names]);
     } finally {
       controller.abort();
       await stream.close();
