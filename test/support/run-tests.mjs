@@ -11,6 +11,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// IRONBEES_NUGET_SOURCE (a feed for an offline machine or a CI mirror) also reaches the tests' own
+// `dotnet` commands, as it reaches the ones Ironbees starts (src/core/dotnet/package-sources.ts).
+if (process.env.IRONBEES_NUGET_SOURCE) {
+  const added = [process.env.RestoreAdditionalProjectSources, process.env.IRONBEES_NUGET_SOURCE].filter(Boolean).join(';');
+  process.env.RestoreAdditionalProjectSources = added;
+}
 const node = process.execPath;
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 // On a fresh machine `npm test` gets its own prerequisites: the Debian packages (installed as root, else

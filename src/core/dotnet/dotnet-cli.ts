@@ -13,6 +13,7 @@
 import { ConfigurationError } from '../errors';
 import type { Host, RunOptions, RunResult } from '../host';
 import { uniqueHex } from '../unique-hex';
+import { extraSourcesEnv } from './package-sources';
 
 export const DOTNET_NOT_FOUND_MESSAGE =
   'dotnet was not found on PATH; install the .NET SDK (https://dot.net/download) or add its folder to PATH';
@@ -25,13 +26,19 @@ const SERVER_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 /** Set once a dotnet command of this process may have started build servers; until then there is nothing to stop. */
 let serversMayRun = false;
 
-/** English output whatever the machine's locale: the parsers read it, and so does the model. */
-const QUIET_ENV: Readonly<Record<string, string>> = {
-  DOTNET_CLI_TELEMETRY_OPTOUT: '1',
-  DOTNET_NOLOGO: '1',
-  DOTNET_SKIP_FIRST_TIME_EXPERIENCE: '1',
-  DOTNET_CLI_UI_LANGUAGE: 'en',
-};
+/**
+ * English output whatever the machine's locale: the parsers read it, and so does the model. The feeds
+ * of IRONBEES_NUGET_SOURCE ride along, so every restore (build, test, the baseline) sees them.
+ */
+function quietEnv(): Record<string, string> {
+  return {
+    DOTNET_CLI_TELEMETRY_OPTOUT: '1',
+    DOTNET_NOLOGO: '1',
+    DOTNET_SKIP_FIRST_TIME_EXPERIENCE: '1',
+    DOTNET_CLI_UI_LANGUAGE: 'en',
+    ...extraSourcesEnv(),
+  };
+}
 
 const NO_SERVER_ENV: Readonly<Record<string, string>> = {
   MSBUILDDISABLENODEREUSE: '1',
@@ -46,10 +53,10 @@ export function buildServersEnabled(): boolean {
 
 /** For `dotnet build` / `dotnet restore`. */
 export function buildEnv(): Record<string, string> {
-  if (!buildServersEnabled()) return { ...QUIET_ENV, ...NO_SERVER_ENV };
+  if (!buildServersEnabled()) return { ...quietEnv(), ...NO_SERVER_ENV };
   serversMayRun = true;
   return {
-    ...QUIET_ENV,
+    ...quietEnv(),
     MSBUILDDISABLENODEREUSE: '0',
     DOTNET_CLI_USE_MSBUILD_SERVER: '1',
     UseSharedCompilation: 'true',
@@ -67,7 +74,7 @@ export function buildEnv(): Record<string, string> {
  * so there the test command runs without servers and its tree holds the test host.
  */
 export function testEnv(): Record<string, string> {
-  return process.platform === 'win32' ? { ...QUIET_ENV, ...NO_SERVER_ENV } : buildEnv();
+  return process.platform === 'win32' ? { ...quietEnv(), ...NO_SERVER_ENV } : buildEnv();
 }
 
 export type DotnetRunOptions = Omit<RunOptions, 'env'> & { env: Record<string, string> };
