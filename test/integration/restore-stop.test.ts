@@ -53,9 +53,9 @@ describe('a baseline restore that cannot reach its feed stops the run at INIT', 
     ].join('\n');
     assert.equal(result.code, 2, result.stderr);
     assert.deepEqual([...new Set(result.states.map((state) => state.currentNode))], ['INIT', 'FAILED']);
-    const last = result.states.at(-1) as { metadata: Record<string, unknown> };
-    assert.equal(last.metadata.error, expected);
-    assert.equal(last.metadata.failureKind, 'configuration');
+    const metadata = result.states.at(-1)?.metadata as Record<string, unknown>;
+    assert.equal(metadata.error, expected);
+    assert.equal(metadata.failureKind, 'configuration');
     assert.ok(result.stderr.includes('IRONBEES_NUGET_SOURCE=<folder or URL>'), result.stderr);
     assert.equal(fake.requests.length, 0);
   });
