@@ -7,8 +7,10 @@
 //  - each process gets its own MSBuild handshake salt: our servers are ours only (never another tool's,
 //    and `shutdownBuildServers` stops only ours), and they exit after 5 idle minutes;
 //  - a killed build or test run can leave a hung task or test host in a server; NodeProcessRunner reaps
-//    the process groups that earlier commands left behind when it kills one (POSIX; on Windows tests run
-//    without servers so the command's own tree holds the test host).
+//    the process groups that earlier commands left behind when it kills one (POSIX);
+//  - Windows has no process groups, and a server started by a build is not in the tree `taskkill /T`
+//    stops: after a time limit or a Cancel it would live on and hold obj/ locked (MSB3027 on the next
+//    build). So on Windows no command starts servers: each build is one tree, stopped whole.
 
 import { ConfigurationError } from '../errors';
 import type { Host, RunOptions, RunResult } from '../host';
@@ -46,14 +48,14 @@ const NO_SERVER_ENV: Readonly<Record<string, string>> = {
   UseSharedCompilation: 'false',
 };
 
-/** Set IRONBEES_DOTNET_BUILD_SERVERS=0 to build without servers (slower, nothing left running). */
-export function buildServersEnabled(): boolean {
-  return process.env.IRONBEES_DOTNET_BUILD_SERVERS !== '0';
+/** Set IRONBEES_DOTNET_BUILD_SERVERS=0 to build without servers (slower, nothing left running). Never on Windows. */
+export function buildServersEnabled(platform: NodeJS.Platform = process.platform): boolean {
+  return platform !== 'win32' && process.env.IRONBEES_DOTNET_BUILD_SERVERS !== '0';
 }
 
 /** For `dotnet build` / `dotnet restore`. */
-export function buildEnv(): Record<string, string> {
-  if (!buildServersEnabled()) return { ...quietEnv(), ...NO_SERVER_ENV };
+export function buildEnv(platform: NodeJS.Platform = process.platform): Record<string, string> {
+  if (!buildServersEnabled(platform)) return { ...quietEnv(), ...NO_SERVER_ENV };
   serversMayRun = true;
   return {
     ...quietEnv(),
@@ -73,8 +75,8 @@ export function buildEnv(): Record<string, string> {
  * the runner reaps the server's process group when a hung test is killed. Windows has no process groups,
  * so there the test command runs without servers and its tree holds the test host.
  */
-export function testEnv(): Record<string, string> {
-  return process.platform === 'win32' ? { ...quietEnv(), ...NO_SERVER_ENV } : buildEnv();
+export function testEnv(platform: NodeJS.Platform = process.platform): Record<string, string> {
+  return buildEnv(platform);
 }
 
 export type DotnetRunOptions = Omit<RunOptions, 'env'> & { env: Record<string, string> };
