@@ -8,10 +8,14 @@ import * as path from 'node:path';
 import { loadProjectGraph, scopeOfChanges } from '../../../src/core/dotnet/project-graph';
 import { machineId } from '../../../src/core/machine-id';
 import { StagedOverlay } from '../../../src/core/workspace/overlay';
+import { makeFileEdit } from '../../../src/core/workspace/diff';
 import { ApplyIntentLog } from '../../../src/core/workflow/edit-journal-wal';
+import { initialContext, toCodingState } from '../../../src/core/workflow/run-context';
+import { RunStore, STATE_SCHEMA_VERSION } from '../../../src/core/workflow/store';
 import { acquireRunLock, runLockPath } from '../../../src/core/workflow/run-lock';
 import { createCaseInsensitiveHost } from '../../support/case-insensitive-host';
 import { createMemoryHost } from '../../support/memory-host';
+import { runInput } from '../workflow/samples';
 
 const LIB = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>\n';
 
@@ -49,6 +53,21 @@ describe('one canonical path per file where names ignore case', () => {
       await overlay.write('a.cs', '1\n');
       await overlay.write('A.cs', '2\n');
       assert.deepEqual(overlay.stagedPaths(), ['A.cs', 'a.cs']);
+    });
+  });
+
+  describe('the journal', () => {
+    it('keeps one original per file: a later edit in another case does not journal the first edit as the original', async () => {
+      const host = createCaseInsensitiveHost({ 'src/Calc.cs': 'v0\n' });
+      const store = new RunStore(host);
+      const at = '2026-01-01T00:00:00.000Z';
+      await store.save({ schemaVersion: STATE_SCHEMA_VERSION, runId: 'r1', createdAt: at, updatedAt: at, codingState: toCodingState(initialContext(runInput()), 'VALIDATE', at), machine: {} });
+      await store.journal.applyEdits('r1', [makeFileEdit('src/Calc.cs', 'v0\n', 'v1\n')]);
+      await store.journal.applyEdits('r1', [makeFileEdit('src/calc.cs', 'v1\n', 'v2\n')]);
+      assert.equal(host.files.get('src/Calc.cs'), 'v2\n');
+      assert.deepEqual(await store.journal.touchedFiles('r1'), ['src/Calc.cs']);
+      assert.deepEqual(await store.journal.revert('r1'), { restored: ['src/Calc.cs'], deleted: [] });
+      assert.equal(host.files.get('src/Calc.cs'), 'v0\n');
     });
   });
 
