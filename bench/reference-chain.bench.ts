@@ -6,7 +6,7 @@
 // Runs are interleaved, build servers on (as the validator runs). Figures: medians with ranges.
 // Run: node --import tsx bench/reference-chain.bench.ts   (IRONBEES_BENCH_RUNS=N, default 5; IRONBEES_CHAIN=N, default 40)
 
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Host } from '../src/core/host';
@@ -31,7 +31,7 @@ function source(index: number): string {
   return `namespace Lib${index};\n\npublic static class Part\n{\n    public static int Value(int x) => ${previous}${index};\n}\n`;
 }
 
-/** The chain, a solution-free test project over its last library, and the fixture's offline nuget.config. */
+/** The chain and a solution-free test project over its last library (packages from the default NuGet feed). */
 function generate(root: string): void {
   for (let index = 1; index <= LENGTH; index++) {
     mkdirSync(path.join(root, `Lib${index}`), { recursive: true });
@@ -43,7 +43,6 @@ function generate(root: string): void {
   const csproj = readFileSync(path.join(MULTI, 'tests', 'TextKit.Tests', 'TextKit.Tests.csproj'), 'utf8').replace('..\\..\\src\\TextKit\\TextKit.csproj', `..\\Lib${LENGTH}\\Lib${LENGTH}.csproj`);
   writeFileSync(path.join(tests, 'Chain.Tests.csproj'), csproj);
   writeFileSync(path.join(tests, 'ChainTests.cs'), `namespace Chain.Tests;\n\npublic class ChainTests\n{\n    [Fact]\n    public void Sums() => Assert.True(Lib${LENGTH}.Part.Value(0) > 0);\n}\n`);
-  cpSync(path.join(MULTI, 'nuget.config'), path.join(root, 'nuget.config'));
 }
 
 function median(values: readonly number[]): number {

@@ -5,6 +5,7 @@
 // everything is there (three look-ups, no apt).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { linuxOnlySkipReason } from './tool-command.cjs';
 
 export const SYSTEM_PACKAGES = [
   { pkg: 'chromium', present: () => onPath('chromium') },
@@ -49,4 +50,12 @@ export function ensureSystemPackages({ log = console.log } = {}) {
   return 0;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.exit(ensureSystemPackages());
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // apt-get and dpkg are Debian's; the stages that need these packages are linux-x64 only.
+  const unsupported = linuxOnlySkipReason();
+  if (unsupported) {
+    console.log(`System packages for the VS Code tests: skipped: ${unsupported}.`);
+    process.exit(0);
+  }
+  process.exit(ensureSystemPackages());
+}

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInstallProgress } from './install-progress.mjs';
+import { linuxOnlySkipReason, npmCommand } from './tool-command.cjs';
 
 export const CODE_SERVER_VERSION = '4.100.3';
 const RIPGREP_CACHE = 'vscode-ripgrep-cache-1.15.11';
@@ -62,7 +63,8 @@ function prepareRipgrepCache(rgPath) {
 /** npm's own output goes to a log, shown only if the install fails: a working install stays quiet. */
 function npmInstall(tmp, logPath) {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['install', '--no-audit', '--no-fund', '--loglevel', 'error'], {
+    const npm = npmCommand(['install', '--no-audit', '--no-fund', '--loglevel', 'error']);
+    const child = spawn(npm.cmd, npm.args, {
       cwd: codeServerHome,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, TMPDIR: tmp, npm_config_unsafe_perm: 'true', npm_config_yes: 'true' },
@@ -82,9 +84,8 @@ function npmInstall(tmp, logPath) {
 /** Silent when code-server is already installed; otherwise a progress line per phase on stderr. */
 export async function installCodeServer(write = (line) => console.error(line)) {
   if (isInstalled()) return;
-  if (process.arch !== 'x64' || process.platform !== 'linux') {
-    throw new Error(`the offline ripgrep trick is for linux-x64; this is ${process.platform}-${process.arch}`);
-  }
+  const unsupported = linuxOnlySkipReason();
+  if (unsupported) throw new Error(`code-server is installed for linux-x64 only (the offline ripgrep trick): ${unsupported}`);
   const progress = createInstallProgress({ label: `code-server ${CODE_SERVER_VERSION}`, write });
   try {
     progress.phase('preparing the offline ripgrep cache');
@@ -111,6 +112,11 @@ export async function installCodeServer(write = (line) => console.error(line)) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const unsupported = linuxOnlySkipReason();
+  if (unsupported) {
+    console.error(`install-code-server: skipped: ${unsupported}.`);
+    process.exit(0);
+  }
   try {
     await installCodeServer();
   } catch (error) {

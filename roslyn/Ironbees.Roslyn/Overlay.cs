@@ -28,11 +28,15 @@ internal static class Overlay
         return solution.AddDocument(docId, Path.GetFileName(abs), text, filePath: abs);
     }
 
+    /** Windows and macOS file systems ignore case: `src\app\A.cs` is in the project at `Src\App\`. */
+    public static readonly StringComparison PathComparison =
+        OperatingSystem.IsWindows() || OperatingSystem.IsMacOS() ? StringComparison.OrdinalIgnoreCase : StringComparison.Ordinal;
+
     public static Project? OwningProject(Solution solution, string abs) =>
         solution.Projects
             .Where(p => p.FilePath is not null && p.Language == LanguageNames.CSharp)
             .Select(p => (project: p, dir: Path.GetDirectoryName(p.FilePath)! + Path.DirectorySeparatorChar))
-            .Where(p => abs.StartsWith(p.dir, StringComparison.Ordinal))
+            .Where(p => abs.StartsWith(p.dir, PathComparison))
             .OrderByDescending(p => p.dir.Length)
             .Select(p => p.project)
             .FirstOrDefault();

@@ -20,6 +20,11 @@ export interface FileAppender {
 }
 
 export interface HostFileSystem {
+  /**
+   * Whether file names ignore case here (one file for `A.cs` and `a.cs`). Absent: the platform's
+   * default (Windows and macOS do; see path-case.ts).
+   */
+  readonly caseInsensitive?: boolean;
   /** Null when the file does not exist. Bytes, so CRLF and encodings survive a round trip. */
   readFile(absPath: string): Promise<Uint8Array | null>;
   /**

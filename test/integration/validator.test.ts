@@ -1,5 +1,5 @@
-// The validator against a real .NET SDK, on copies of the fixtures in a temp folder (offline: each
-// fixture's nuget.config points only at /opt/nuget/packages).
+// The validator against a real .NET SDK, on copies of the fixtures in a temp folder (packages from the
+// default NuGet feed, plus IRONBEES_NUGET_SOURCE when set).
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

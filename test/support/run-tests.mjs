@@ -6,13 +6,22 @@
 // Stages that need VS Code (the suites inside a real extension host, the browser end-to-end test)
 // run only when enabled: a suite that cannot pass yet must not turn `npm test` red. Enable them
 // here once they exist, or choose for one run: IRONBEES_TEST_STAGES=mocha,vscode,e2e npm test.
-import { spawn } from 'node:child_process';
+// They run code-server in chromium, set up with apt-get: linux-x64 only; elsewhere they are skipped
+// and the run says why. Every tool starts as this Node with its script (scripts/tool-command.cjs),
+// so no step needs a shell or a `.cmd` shim on Windows.
+import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { binCommand, linuxOnlySkipReason, npmCommand } from '../../scripts/tool-command.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// IRONBEES_NUGET_SOURCE (a feed for an offline machine or a CI mirror) also reaches the tests' own
+// `dotnet` commands, as it reaches the ones Ironbees starts (src/core/dotnet/package-sources.ts).
+if (process.env.IRONBEES_NUGET_SOURCE) {
+  const added = [process.env.RestoreAdditionalProjectSources, process.env.IRONBEES_NUGET_SOURCE].filter(Boolean).join(';');
+  process.env.RestoreAdditionalProjectSources = added;
+}
 const node = process.execPath;
-const bin = (name) => join(root, 'node_modules', '.bin', name);
 // On a fresh machine `npm test` gets its own prerequisites: the Debian packages (installed as root, else
 // one line says what to run), then code-server. The same script `.ci/run` calls.
 const systemPackages = { name: 'system packages', cmd: node, args: ['scripts/ensure-system-packages.mjs'] };
@@ -21,10 +30,10 @@ const installCodeServer = { name: 'install code-server', cmd: node, args: ['scri
 /** Steps without a test count: they pass or fail as a whole, and a failure stops the run. Each step
  * and stage has a time limit (`timeoutMs`, default 20 min) after which it is stopped and fails. */
 const CHECKS = [
-  { name: 'build', cmd: 'npm', args: ['run', '--silent', 'build'] },
-  { name: 'typecheck', cmd: bin('tsc'), args: ['-p', '.', '--noEmit'] },
-  { name: 'typecheck webview', cmd: bin('tsc'), args: ['-p', 'webview-ui', '--noEmit'] },
-  { name: 'lint', cmd: bin('eslint'), args: ['src', 'test', 'webview-ui'] },
+  { name: 'build', ...npmCommand(['run', '--silent', 'build']) },
+  { name: 'typecheck', ...binCommand('typescript', ['-p', '.', '--noEmit'], 'tsc') },
+  { name: 'typecheck webview', ...binCommand('typescript', ['-p', 'webview-ui', '--noEmit'], 'tsc') },
+  { name: 'lint', ...binCommand('eslint', ['src', 'test', 'webview-ui']) },
 ];
 
 /** Test stages; each must print `N passed, N failed`. `needs` runs first (e.g. the installer). */
@@ -32,8 +41,7 @@ const STAGES = [
   {
     name: 'mocha',
     enabled: true,
-    cmd: bin('mocha'),
-    args: ['--timeout', '300000', 'test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    ...binCommand('mocha', ['--timeout', '300000', 'test/unit/**/*.test.ts', 'test/integration/**/*.test.ts']),
     timeoutMs: 40 * 60_000,
   },
   {
@@ -41,6 +49,7 @@ const STAGES = [
     // failing assertion exit 1 (~25 s). Catches a broken code-server/chromium set-up early.
     name: 'vscode-selftest',
     enabled: true,
+    linuxOnly: true,
     needs: [systemPackages, installCodeServer],
     cmd: node,
     args: ['--import', 'tsx', 'test/support/vscode/selftest/run-selftest.ts'],
@@ -50,15 +59,16 @@ const STAGES = [
     // Proves the browser helpers: code-server with a packaged .vsix, chromium, the palette (~25 s).
     name: 'e2e-smoke',
     enabled: true,
+    linuxOnly: true,
     needs: [systemPackages, installCodeServer],
-    cmd: bin('mocha'),
-    args: ['--timeout', '240000', 'test/support/e2e/selftest/**/*.test.ts'],
+    ...binCommand('mocha', ['--timeout', '240000', 'test/support/e2e/selftest/**/*.test.ts']),
     timeoutMs: 10 * 60_000,
   },
   {
     // The extension's suites inside a real extension host (ext bundles dist/test/vscode/index.js).
     name: 'vscode',
     enabled: true,
+    linuxOnly: true,
     needs: [systemPackages, installCodeServer],
     cmd: node,
     args: ['--import', 'tsx', 'test/support/vscode/run-vscode-tests.ts'],
@@ -68,9 +78,9 @@ const STAGES = [
     // The product end to end in a browser: code-server with the packaged .vsix (npm run package).
     name: 'e2e',
     enabled: true,
-    needs: [systemPackages, installCodeServer, { name: 'package', cmd: 'npm', args: ['run', '--silent', 'package'] }],
-    cmd: bin('mocha'),
-    args: ['--timeout', '600000', 'test/e2e/**/*.test.ts'],
+    linuxOnly: true,
+    needs: [systemPackages, installCodeServer, { name: 'package', ...npmCommand(['run', '--silent', 'package']) }],
+    ...binCommand('mocha', ['--timeout', '600000', 'test/e2e/**/*.test.ts']),
     timeoutMs: 20 * 60_000,
   },
 ];
@@ -83,8 +93,8 @@ let current; // the running child, so Ctrl-C and time limits can stop its whole 
 function run(step) {
   return new Promise((resolve) => {
     console.log(`\n=== ${step.name}: ${[step.cmd, ...step.args].join(' ')}`);
-    // Its own process group: a stage that overruns is stopped with everything it started.
-    const child = spawn(step.cmd, step.args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env, detached: true });
+    // Its own process group (POSIX): a stage that overruns is stopped with everything it started.
+    const child = spawn(step.cmd, step.args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env, detached: !windows, windowsHide: true });
     current = child;
     const limitMs = step.timeoutMs ?? 20 * 60_000;
     let timedOut = false;
@@ -115,7 +125,14 @@ function run(step) {
   });
 }
 
+const windows = process.platform === 'win32';
+
+/** Stops the child and everything it started: its process group on POSIX, its process tree on Windows. */
 function killGroup(child, signal) {
+  if (windows) {
+    if (child.pid !== undefined) spawnSync('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+    return;
+  }
   try {
     process.kill(-child.pid, signal);
   } catch {
@@ -161,6 +178,11 @@ async function main() {
     }
   }
   for (const stage of stages) {
+    const unsupported = stage.linuxOnly ? linuxOnlySkipReason() : null;
+    if (unsupported) {
+      console.log(`\n=== ${stage.name}: skipped: ${unsupported}. The VS Code route on this OS is in README.md ("Set-up on a fresh machine").`);
+      continue;
+    }
     const setup = await runAll(stage.needs ?? []);
     if (setup) {
       problems.push(`${stage.name}: ${setup}`);

@@ -168,5 +168,7 @@ function finish(
     return ExitCode.INTERRUPTED;
   }
   if (last.currentNode === 'CANCELLED' && how.stoppedByPerson) err(`Run ${last.stateId} stopped at the escalation.`);
+  // A set-up problem found at the baseline (a feed or package restore cannot get): nothing was changed.
+  if (last.currentNode === 'FAILED' && last.metadata.failureKind === 'configuration') return ExitCode.USAGE;
   return exitCodeForNode(last.currentNode, how.stoppedByPerson);
 }

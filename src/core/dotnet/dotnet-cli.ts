@@ -7,12 +7,15 @@
 //  - each process gets its own MSBuild handshake salt: our servers are ours only (never another tool's,
 //    and `shutdownBuildServers` stops only ours), and they exit after 5 idle minutes;
 //  - a killed build or test run can leave a hung task or test host in a server; NodeProcessRunner reaps
-//    the process groups that earlier commands left behind when it kills one (POSIX; on Windows tests run
-//    without servers so the command's own tree holds the test host).
+//    the process groups that earlier commands left behind when it kills one (POSIX);
+//  - Windows has no process groups, and a server started by a build is not in the tree `taskkill /T`
+//    stops: after a time limit or a Cancel it would live on and hold obj/ locked (MSB3027 on the next
+//    build). So on Windows no command starts servers: each build is one tree, stopped whole.
 
 import { ConfigurationError } from '../errors';
 import type { Host, RunOptions, RunResult } from '../host';
 import { uniqueHex } from '../unique-hex';
+import { extraSourcesEnv } from './package-sources';
 
 export const DOTNET_NOT_FOUND_MESSAGE =
   'dotnet was not found on PATH; install the .NET SDK (https://dot.net/download) or add its folder to PATH';
@@ -25,13 +28,19 @@ const SERVER_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 /** Set once a dotnet command of this process may have started build servers; until then there is nothing to stop. */
 let serversMayRun = false;
 
-/** English output whatever the machine's locale: the parsers read it, and so does the model. */
-const QUIET_ENV: Readonly<Record<string, string>> = {
-  DOTNET_CLI_TELEMETRY_OPTOUT: '1',
-  DOTNET_NOLOGO: '1',
-  DOTNET_SKIP_FIRST_TIME_EXPERIENCE: '1',
-  DOTNET_CLI_UI_LANGUAGE: 'en',
-};
+/**
+ * English output whatever the machine's locale: the parsers read it, and so does the model. The feeds
+ * of IRONBEES_NUGET_SOURCE ride along, so every restore (build, test, the baseline) sees them.
+ */
+function quietEnv(): Record<string, string> {
+  return {
+    DOTNET_CLI_TELEMETRY_OPTOUT: '1',
+    DOTNET_NOLOGO: '1',
+    DOTNET_SKIP_FIRST_TIME_EXPERIENCE: '1',
+    DOTNET_CLI_UI_LANGUAGE: 'en',
+    ...extraSourcesEnv(),
+  };
+}
 
 const NO_SERVER_ENV: Readonly<Record<string, string>> = {
   MSBUILDDISABLENODEREUSE: '1',
@@ -39,17 +48,17 @@ const NO_SERVER_ENV: Readonly<Record<string, string>> = {
   UseSharedCompilation: 'false',
 };
 
-/** Set IRONBEES_DOTNET_BUILD_SERVERS=0 to build without servers (slower, nothing left running). */
-export function buildServersEnabled(): boolean {
-  return process.env.IRONBEES_DOTNET_BUILD_SERVERS !== '0';
+/** Set IRONBEES_DOTNET_BUILD_SERVERS=0 to build without servers (slower, nothing left running). Never on Windows. */
+export function buildServersEnabled(platform: NodeJS.Platform = process.platform): boolean {
+  return platform !== 'win32' && process.env.IRONBEES_DOTNET_BUILD_SERVERS !== '0';
 }
 
 /** For `dotnet build` / `dotnet restore`. */
-export function buildEnv(): Record<string, string> {
-  if (!buildServersEnabled()) return { ...QUIET_ENV, ...NO_SERVER_ENV };
+export function buildEnv(platform: NodeJS.Platform = process.platform): Record<string, string> {
+  if (!buildServersEnabled(platform)) return { ...quietEnv(), ...NO_SERVER_ENV };
   serversMayRun = true;
   return {
-    ...QUIET_ENV,
+    ...quietEnv(),
     MSBUILDDISABLENODEREUSE: '0',
     DOTNET_CLI_USE_MSBUILD_SERVER: '1',
     UseSharedCompilation: 'true',
@@ -66,8 +75,8 @@ export function buildEnv(): Record<string, string> {
  * the runner reaps the server's process group when a hung test is killed. Windows has no process groups,
  * so there the test command runs without servers and its tree holds the test host.
  */
-export function testEnv(): Record<string, string> {
-  return process.platform === 'win32' ? { ...QUIET_ENV, ...NO_SERVER_ENV } : buildEnv();
+export function testEnv(platform: NodeJS.Platform = process.platform): Record<string, string> {
+  return buildEnv(platform);
 }
 
 export type DotnetRunOptions = Omit<RunOptions, 'env'> & { env: Record<string, string> };

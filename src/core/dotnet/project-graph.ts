@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import type { Host } from '../host';
 import { errorMessage } from '../errors';
+import { PathSpellings, foldPath, pathsIgnoreCase } from '../path-case';
 import { eitherRunner, importedFacts } from './directory-build';
 import { VSTEST_RUNNER, readProjectFile, readSolutionProjects } from './project-file';
 import type { ProjectFileFacts, TestRunnerFacts } from './project-file';
@@ -29,6 +30,11 @@ export interface ProjectGraph {
   byPath: ReadonlyMap<string, ProjectNode>;
   /** Project → the projects that reference it directly. */
   dependents: ReadonlyMap<string, readonly string[]>;
+  /**
+   * File names ignore case (Windows, macOS): every path above is spelled as first seen, and a path in
+   * another case (a ProjectReference, a changed file) names the same project. Absent: they do not.
+   */
+  ignoreCase?: boolean;
 }
 
 const decoder = new TextDecoder();
@@ -57,7 +63,10 @@ async function rootProjects(host: Host, target: BuildTarget): Promise<string[]> 
 /** Reads the target's projects and, transitively, every project they reference. */
 export async function loadProjectGraph(host: Host, target: BuildTarget): Promise<ProjectGraph> {
   const byPath = new Map<string, ProjectNode>();
-  const queue = await rootProjects(host, target);
+  const ignoreCase = pathsIgnoreCase(host.fs);
+  // One spelling per project file: a reference in another case is the same project, not a missing one.
+  const spellings = new PathSpellings(ignoreCase);
+  const queue = (await rootProjects(host, target)).map((file) => spellings.canonical(file));
   while (queue.length > 0) {
     const absPath = queue.shift() as string;
     if (byPath.has(absPath)) continue;
@@ -73,7 +82,7 @@ export async function loadProjectGraph(host: Host, target: BuildTarget): Promise
       host.logger.warn(`Could not read ${relativeTo(host.workspaceRoot, absPath)}: ${errorMessage(error)}`);
     }
     const imported = await importedFacts(host, absPath);
-    facts.references = [...new Set([...facts.references, ...imported.references])];
+    facts.references = [...new Set([...facts.references, ...imported.references].map((reference) => spellings.canonical(reference)))];
     facts.testRunner = eitherRunner(facts.testRunner, imported.testRunner);
     byPath.set(absPath, {
       absPath,
@@ -91,14 +100,23 @@ export async function loadProjectGraph(host: Host, target: BuildTarget): Promise
     project.references = project.references.filter((reference) => byPath.has(reference));
     for (const reference of project.references) dependents.set(reference, [...(dependents.get(reference) ?? []), project.absPath]);
   }
-  return { target, projects: [...byPath.values()], byPath, dependents };
+  return { target, projects: [...byPath.values()], byPath, dependents, ...(ignoreCase ? { ignoreCase } : {}) };
+}
+
+/** The project whose file is `absFile`, in whatever case the file system takes as the same. */
+function projectAt(graph: ProjectGraph, absFile: string): ProjectNode | undefined {
+  const exact = graph.byPath.get(absFile);
+  if (exact || !graph.ignoreCase) return exact;
+  const key = foldPath(absFile, true);
+  return graph.projects.find((project) => foldPath(project.absPath, true) === key);
 }
 
 /** The project a file belongs to: the one with the deepest folder containing it. */
 export function ownerOf(graph: ProjectGraph, absFile: string): ProjectNode | null {
   let owner: ProjectNode | null = null;
+  const fold = (p: string): string => foldPath(p, graph.ignoreCase === true);
   for (const project of graph.projects) {
-    const relative = path.relative(project.dir, absFile);
+    const relative = path.relative(fold(project.dir), fold(absFile));
     const inside = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
     if (inside && (owner === null || project.dir.length > owner.dir.length)) owner = project;
   }
@@ -137,7 +155,7 @@ export function scopeOfChanges(graph: ProjectGraph, changedFiles: readonly strin
   const changed = new Set<string>();
   for (const file of changedFiles) {
     const absFile = path.resolve(workspaceRoot, file);
-    const asProject = graph.byPath.get(absFile);
+    const asProject = projectAt(graph, absFile);
     if (asProject) {
       changed.add(asProject.absPath);
       continue;

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { Host } from '../host';
 import type { CompilationDiagnostic } from '../model';
+import { EXTRA_NUGET_SOURCE_ENV, extraPackageSources } from './package-sources';
 
 const xml = new XMLParser({
   ignoreAttributes: false,
@@ -77,6 +78,8 @@ async function feedsFor(host: Host, projectDir: string): Promise<PackageFeed[]> 
     const relative = path.relative(host.workspaceRoot, dir);
     if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative) || dir === path.dirname(dir)) break;
   }
+  // The feeds the person added for every restore come after the repository's own.
+  feeds.push(...extraPackageSources().map((source) => ({ key: EXTRA_NUGET_SOURCE_ENV, source })));
   return feeds;
 }
 

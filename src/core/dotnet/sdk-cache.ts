@@ -7,6 +7,7 @@
 
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { findOnPath } from '../command-path';
 import { userCacheDir } from '../user-cache';
 
 export { userCacheDir } from '../user-cache';
@@ -23,18 +24,6 @@ interface CacheEntry {
 }
 
 
-async function onPath(command: string, env: Env): Promise<string | null> {
-  const names = process.platform === 'win32' ? [`${command}.exe`, `${command}.cmd`] : [command];
-  for (const dir of (env.PATH ?? env.Path ?? '').split(path.delimiter).filter(Boolean)) {
-    for (const name of names) {
-      const candidate = path.join(dir, name);
-      const stat = await fs.stat(candidate).catch(() => null);
-      if (stat?.isFile()) return candidate;
-    }
-  }
-  return null;
-}
-
 /** The global.json dotnet reads: the first one in the workspace folder or above it. */
 async function globalJsonFrom(dir: string): Promise<string | null> {
   for (let current = path.resolve(dir); ; current = path.dirname(current)) {
@@ -50,7 +39,7 @@ async function globalJsonFrom(dir: string): Promise<string | null> {
  * node:crypto at every start (lazy-crypto.ts).
  */
 export async function sdkCacheKey(workspaceRoot: string, env: Env = process.env): Promise<string | null> {
-  const found = await onPath('dotnet', env);
+  const found = findOnPath('dotnet', { env });
   if (!found) return null;
   const dotnet = await fs.realpath(found);
   const binary = await fs.stat(dotnet);

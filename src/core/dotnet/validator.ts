@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { Host } from '../host';
 import type { Baseline, BuildResult, CompilationError, TestFailure, TestResult } from '../model';
 import type { TraceSink } from '../trace';
-import { errorMessage } from '../errors';
+import { ConfigurationError, errorMessage } from '../errors';
 import { compareTests, newErrorsSince } from './baseline-diff';
 import { runBuild } from './build';
 import type { BuildRequest } from './build';
@@ -16,6 +16,7 @@ import type { ChangeScope, ProjectGraph, ProjectNode } from './project-graph';
 import { NEEDS_RESTORE_CODES, dotnetSession } from './session';
 import type { DotnetSession } from './session';
 import { buildWithoutReferenceWalk, hasFreshOutputs, upstreamOf } from './reference-walk';
+import { restoreFailureMessage } from './restore-stop';
 import { relativeFramePaths } from './stack-frames';
 import { runTests } from './test';
 import type { TestRun } from './test';
@@ -166,6 +167,8 @@ export async function captureBaseline(options: BaselineOptions): Promise<Baselin
   const test = build.success ? (await testProjects(labelled, graph, fullScope.testProjects, undefined, options.host)).result : null;
   const detail = `${graph.target.relPath}: ${describeBuild(build)}; ${describeTests(test)}`;
   record(options, 'baseline', build.success && (test?.success ?? false), Date.now() - startedAt, detail);
+  const restoreFailure = restoreFailureMessage(build);
+  if (restoreFailure) throw new ConfigurationError(restoreFailure, { codes: [...new Set(build.errors.map((error) => error.code))] });
   return { build, test, capturedAt: new Date(options.host.clock.now()).toISOString() };
 }
 

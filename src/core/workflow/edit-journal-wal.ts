@@ -16,7 +16,10 @@ import * as path from 'node:path';
 import type { Host } from '../host';
 import type { FileEdit } from '../model';
 import { sha256Hex } from '../lazy-crypto';
+import { machineId } from '../machine-id';
+import { pathsIgnoreCase, samePath } from '../path-case';
 import { OpenApplyIndex } from './open-apply-index';
+import { onThisMachine } from './run-lock';
 
 export const INTENT_FILE = 'apply-intent.json';
 
@@ -42,6 +45,8 @@ export interface IntentRecord {
    * write anything nobody reviewed here.
    */
   hostname: string;
+  /** This machine's id (machine-id.ts), which outlives a change of host name; absent in older records. */
+  machineId?: string;
   workspaceRoot: string;
   done: boolean;
   files: IntentFile[];
@@ -90,7 +95,7 @@ export class ApplyIntentLog {
       }),
     );
     await this.index.mark(runId);
-    await this.write({ version: 1, runId, startedAt: new Date().toISOString(), hostname: os.hostname(), workspaceRoot: this.host.workspaceRoot, done: false, files });
+    await this.write({ version: 1, runId, startedAt: new Date().toISOString(), hostname: os.hostname(), machineId: machineId(), workspaceRoot: this.host.workspaceRoot, done: false, files });
   }
 
   /** Marks the set applied (after the last file is durably on disk), then drops the run from the index. */
@@ -138,7 +143,8 @@ export class ApplyIntentLog {
 
   /** Written on this machine for this workspace folder (see IntentRecord.hostname). */
   private isOurs(record: IntentRecord): boolean {
-    return record.hostname === os.hostname() && record.workspaceRoot === this.host.workspaceRoot;
+    // `c:\repo` and `C:\repo` are one folder where names ignore case.
+    return onThisMachine(record) && samePath(record.workspaceRoot, this.host.workspaceRoot, pathsIgnoreCase(this.host.fs));
   }
 
   /**

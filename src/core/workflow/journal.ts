@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Host } from '../host';
 import type { FileEdit } from '../model';
 import { AgentModeError } from '../errors';
+import { pathsIgnoreCase, samePath } from '../path-case';
 import { resolveWorkspacePath } from '../workspace/paths';
 import type { TraceEvent } from '../trace';
 import { ApplyIntentLog } from './edit-journal-wal';
@@ -146,9 +147,11 @@ export class EditJournal {
   private async writeEdits(runId: string, edits: readonly FileEdit[]): Promise<void> {
     const durable = { durable: true };
     const journal = await this.readJournal(runId);
+    const ignoreCase = pathsIgnoreCase(this.host.fs);
     for (const edit of edits) {
       const abs = this.workspaceFile(edit.filePath);
-      if (!journal.files[edit.filePath]) {
+      // Where names ignore case, `calc.cs` after `Calc.cs` is the same file: its original is already kept.
+      if (!Object.keys(journal.files).some((file) => samePath(file, edit.filePath, ignoreCase))) {
         // What the coder started from, which is also what the disk held (checked above) unless the
         // edit is already there, in which case the disk no longer shows the original.
         const original = edit.originalContent === null ? null : ENCODER.encode(edit.originalContent);

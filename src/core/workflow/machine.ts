@@ -8,7 +8,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { EMPTY_USAGE, addUsage } from '../model';
 import type { ErrorContext, ExecutionPlan, IterationRecord, Usage } from '../model';
-import { OrchestratorError, errorMessage } from '../errors';
+import { ConfigurationError, OrchestratorError, errorMessage } from '../errors';
 import { applyFileDecisions, describeRejectedDiffs } from './diff-decisions';
 import { appliedSoFar, attemptWithSummary, editedPlanVersions, newPlanVersion, withGateReached, withGuidance } from './steering';
 import { toCodingState } from './run-context';
@@ -186,6 +186,12 @@ export const runMachine = setup({
       error: errorMessage(params.error),
       usage: addUsage(context.usage, usageCarriedBy(params.error) ?? EMPTY_USAGE),
     })),
+    // The baseline could not start for a reason of set-up (a feed or a package restore cannot get):
+    // said apart from a failed run, so the CLI exits 2 (configuration) for it.
+    assignBaselineError: assign((_, params: { error: unknown }) => ({
+      error: errorMessage(params.error),
+      failureKind: params.error instanceof ConfigurationError ? ('configuration' as const) : null,
+    })),
     // A step stopped from outside (cancel, a request for help) cannot report its usage; whoever
     // stopped it counted the model calls it made and passes that along with the event.
     addStoppedStepUsage: assign(({ context }, params: { usage?: Usage }) => ({ usage: addUsage(context.usage, params.usage ?? EMPTY_USAGE) })),
@@ -203,7 +209,7 @@ export const runMachine = setup({
         src: 'captureBaseline',
         input: ({ context }) => ({ stateId: context.stateId, workflow: context.workflow }),
         onDone: { target: 'PLAN', actions: { type: 'assignBaseline', params: ({ event }) => ({ baseline: event.output }) } },
-        onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+        onError: { target: 'FAILED', actions: { type: 'assignBaselineError', params: ({ event }) => ({ error: event.error }) } },
       },
     },
     PLAN: {

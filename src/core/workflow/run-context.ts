@@ -61,6 +61,8 @@ export interface RunContext {
   usage: Usage;
   handoffPath: string | null;
   error: string | null;
+  /** 'configuration' when the run failed for its set-up (the baseline's restore), not its work. Absent in runs persisted before. */
+  failureKind?: 'configuration' | null;
   /**
    * Every proposal of the coder the person decided on, in order: applied (all or part of it went to
    * validation) or rejected whole. For the hand-off. Absent in runs persisted before.
@@ -326,6 +328,8 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       attempts: context.attempts ?? [],
       handoffPath: context.handoffPath ?? undefined,
       error: context.error ?? undefined,
+      // Additive: 'configuration' when the run stopped for its set-up (the CLI's exit 2).
+      failureKind: context.failureKind ?? undefined,
       helpRequest: context.helpRequest ?? undefined,
       ignoredKnownFailures: ignoredKnownFailures(context).length ? ignoredKnownFailuresNote(ignoredKnownFailures(context)) : undefined,
       instructionsRead: context.instructionsRead?.length ? context.instructionsRead : undefined,

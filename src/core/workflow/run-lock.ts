@@ -2,16 +2,21 @@
 // workspace (two terminals, the panel and an MCP client) would both apply edits and build in the
 // same obj/, so the second is refused before it writes anything, with a message naming the first.
 // The lock is created atomically (`wx`); a lock left by a process that died on this machine is
-// taken over; a lock from another machine (a shared folder) is never guessed about.
+// taken over; a lock from another machine (a shared folder) is never guessed about. "This machine" is
+// its id in the user's cache folder (machine-id.ts), not the host name, which macOS changes with the
+// network; a lock written before the id existed is judged by its host name.
 
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { WorkspaceBusyError } from '../errors';
+import { machineId } from '../machine-id';
 
 export interface RunLockInfo {
   pid: number;
   hostname: string;
+  /** This machine's id (machine-id.ts); absent in locks written before it existed. */
+  machineId?: string;
   runId: string;
   startedAt: string;
 }
@@ -29,7 +34,7 @@ export function runLockPath(workspaceRoot: string): string {
 /** Takes the workspace's run lock for `runId`, or throws WorkspaceBusyError naming the run that holds it. */
 export function acquireRunLock(workspaceRoot: string, runId: string, now: Date = new Date()): RunLock {
   const file = runLockPath(workspaceRoot);
-  const info: RunLockInfo = { pid: process.pid, hostname: os.hostname(), runId, startedAt: now.toISOString() };
+  const info: RunLockInfo = { pid: process.pid, hostname: os.hostname(), machineId: machineId(), runId, startedAt: now.toISOString() };
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // Two tries: the second only after a stale lock was removed.
   for (let attempt = 0; ; attempt++) {
@@ -82,7 +87,8 @@ function readLock(file: string): RunLockInfo | null {
   try {
     const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<RunLockInfo>;
     if (typeof parsed.pid !== 'number' || typeof parsed.hostname !== 'string' || typeof parsed.runId !== 'string') return null;
-    return { pid: parsed.pid, hostname: parsed.hostname, runId: parsed.runId, startedAt: String(parsed.startedAt ?? '') };
+    const id = typeof parsed.machineId === 'string' ? { machineId: parsed.machineId } : {};
+    return { pid: parsed.pid, hostname: parsed.hostname, ...id, runId: parsed.runId, startedAt: String(parsed.startedAt ?? '') };
   } catch {
     return null;
   }
@@ -90,7 +96,7 @@ function readLock(file: string): RunLockInfo | null {
 
 /** Only a lock from this machine whose process is gone is stale: another machine's processes cannot be seen from here. */
 function isStale(holder: RunLockInfo): boolean {
-  if (holder.hostname !== os.hostname()) return false;
+  if (!onThisMachine(holder)) return false;
   try {
     process.kill(holder.pid, 0);
     return false;
@@ -98,6 +104,11 @@ function isStale(holder: RunLockInfo): boolean {
     // EPERM: the process exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
+}
+
+/** Written here: by this machine's id, or by the host name for a lock written before ids existed. */
+export function onThisMachine(holder: { hostname: string; machineId?: string }): boolean {
+  return holder.machineId !== undefined ? holder.machineId === machineId() : holder.hostname === os.hostname();
 }
 
 /** Another process may have taken the stale lock over a moment ago: remove only what was judged stale. */
@@ -114,7 +125,7 @@ function busy(file: string, holder: RunLockInfo | null): WorkspaceBusyError {
       { runId: '', pid: 0, hostname: '', startedAt: '' },
     );
   }
-  const where = holder.hostname === os.hostname() ? `process ${holder.pid}` : `process ${holder.pid} on ${holder.hostname}`;
+  const where = onThisMachine(holder) ? `process ${holder.pid}` : `process ${holder.pid} on ${holder.hostname}`;
   return new WorkspaceBusyError(
     `Run ${holder.runId} is in progress on this workspace (${where}, started ${holder.startedAt}); one run at a time per workspace. ` +
       `Wait for it to end or stop it (Ctrl-C in its terminal, Cancel in the panel, or cancel_run over MCP). ` +

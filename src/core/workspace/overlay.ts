@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { AgentModeError } from '../errors';
 import { lazySchema, loadZod } from '../lazy-schema';
 import type { Host } from '../host';
+import { PathSpellings, foldPath, pathsIgnoreCase } from '../path-case';
 import type { FileEdit } from '../model';
 import { makeFileEdit } from './diff';
 import { filterInsideWorkspace, resolveWorkspacePath } from './paths';
@@ -42,8 +43,12 @@ export type PathKind = 'file' | 'directory' | 'missing';
 
 export class StagedOverlay {
   private readonly staged = new Map<string, StagedFile>();
+  /** Where names ignore case, one key per file: the spelling it was first staged with. */
+  private readonly spellings: PathSpellings;
 
-  constructor(private readonly host: Host) {}
+  constructor(private readonly host: Host) {
+    this.spellings = new PathSpellings(pathsIgnoreCase(host.fs));
+  }
 
   /** Staged content, else the disk file, as LF text without BOM; null when missing or staged for deletion. */
   async read(rel: string): Promise<string | null> {
@@ -63,14 +68,14 @@ export class StagedOverlay {
   }
 
   async write(rel: string, content: string): Promise<void> {
-    const { rel: key, abs } = this.resolve(rel, true);
+    const { rel: key, abs } = this.resolve(rel, true, true);
     if (key === '') throw new AgentModeError('The workspace root is a folder, not a file; give a file path', 'PATH_IS_DIRECTORY');
     const format = await this.formatFor(key, abs, content);
     this.staged.set(key, { content: toLogical(content), format });
   }
 
   async delete(rel: string): Promise<void> {
-    const { rel: key, abs } = this.resolve(rel, true);
+    const { rel: key, abs } = this.resolve(rel, true, true);
     const format = await this.formatFor(key, abs, '');
     this.staged.set(key, { content: null, format });
   }
@@ -85,8 +90,8 @@ export class StagedOverlay {
     const staged = this.staged.get(key);
     if (staged && staged.content !== null) return 'file';
     if (key === '') return 'directory';
-    const prefix = `${key}/`;
-    if ([...this.staged].some(([p, f]) => f.content !== null && p.startsWith(prefix))) return 'directory';
+    const prefix = this.fold(`${key}/`);
+    if ([...this.staged].some(([p, f]) => f.content !== null && this.fold(p).startsWith(prefix))) return 'directory';
     if (staged) return 'missing';
     if ((await this.host.fs.readFile(abs)) !== null) return 'file';
     return (await this.host.fs.exists(abs)) ? 'directory' : 'missing';
@@ -101,13 +106,15 @@ export class StagedOverlay {
     const prefix = dir === '' ? '' : `${dir}/`;
     const onDisk = await this.host.fs.listFiles(abs, { maxFiles: options.maxFiles });
     // A listed symlink that leads out of the workspace (or into .git/.ironbees) is not there for the model.
-    const files = new Set(filterInsideWorkspace(this.host.workspaceRoot, onDisk.map((f) => prefix + f)));
+    // Keyed by the folded path: where names ignore case, a staged file and the disk's are one entry.
+    const files = new Map(filterInsideWorkspace(this.host.workspaceRoot, onDisk.map((f) => prefix + f)).map((f) => [this.fold(f), f]));
+    const folded = this.fold(prefix);
     for (const [p, f] of this.staged) {
-      if (!p.startsWith(prefix)) continue;
-      if (f.content === null) files.delete(p);
-      else if (!p.slice(prefix.length).split('/').slice(0, -1).some((s) => SKIPPED_DIRS.has(s.toLowerCase()))) files.add(p);
+      if (!this.fold(p).startsWith(folded)) continue;
+      if (f.content === null) files.delete(this.fold(p));
+      else if (!p.slice(prefix.length).split('/').slice(0, -1).some((s) => SKIPPED_DIRS.has(s.toLowerCase()))) files.set(this.fold(p), files.get(this.fold(p)) ?? p);
     }
-    return [...files].sort();
+    return [...files.values()].sort();
   }
 
   /** One edit per file whose staged content differs from the disk, in path order. */
@@ -145,14 +152,21 @@ export class StagedOverlay {
     }
     const overlay = new StagedOverlay(host);
     for (const f of parsed.data.files) {
-      const { rel } = overlay.resolve(f.path, true);
+      const { rel } = overlay.resolve(f.path, true, true);
       overlay.staged.set(rel, { content: f.content === null ? null : toLogical(f.content), format: { bom: f.bom, eol: f.eol } });
     }
     return overlay;
   }
 
-  private resolve(rel: string, forWrite = false): { rel: string; abs: string } {
-    return resolveWorkspacePath(this.host.workspaceRoot, rel, { forWrite });
+  /** The checked path, keyed by the spelling the file was first staged with (recorded when `staging`). */
+  private resolve(rel: string, forWrite = false, staging = false): { rel: string; abs: string } {
+    const resolved = resolveWorkspacePath(this.host.workspaceRoot, rel, { forWrite });
+    const key = staging ? this.spellings.canonical(resolved.rel) : this.spellings.known(resolved.rel);
+    return key === resolved.rel ? resolved : { rel: key, abs: this.absOf(key) };
+  }
+
+  private fold(p: string): string {
+    return foldPath(p, this.spellings.ignoreCase);
   }
 
   private absOf(key: string): string {

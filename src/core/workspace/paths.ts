@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PathOutsideWorkspaceError } from '../errors';
+import { windowsNameProblem } from './windows-names';
 
 export interface ResolvedPath {
   /** Absolute, in the platform's form. */
@@ -30,6 +31,8 @@ export interface ResolveOptions {
   forWrite?: boolean;
   /** The root's real path, when the caller checks many paths at once (see filterInsideWorkspace). */
   realRoot?: string;
+  /** The platform whose file names are checked (windows-names.ts); this process's when absent. */
+  platform?: NodeJS.Platform;
 }
 
 /** Windows and macOS compare file names without case; realpath may return the disk's spelling. */
@@ -53,6 +56,7 @@ export function resolveWorkspacePath(root: string, rel: string, options: Resolve
     throw new PathOutsideWorkspaceError(rel, `${why}; ${HINT}`);
   }
   refuseProtected(rel, lexical);
+  refuseWindowsNames(rel, lexical, options);
 
   // A symlink inside the workspace may point anywhere: judge where the path really lands.
   const realRoot = options.realRoot ?? realpathOfNearest(absRoot);
@@ -107,6 +111,12 @@ function refuseProtected(requested: string, rel: string): void {
   if (hit !== undefined) {
     throw new PathOutsideWorkspaceError(requested, `${hit}/ belongs to the tooling and is off limits; work with the project's own files`);
   }
+}
+
+function refuseWindowsNames(requested: string, rel: string, options: ResolveOptions): void {
+  if ((options.platform ?? process.platform) !== 'win32' && !options.forWrite) return;
+  const problem = windowsNameProblem(rel);
+  if (problem !== null) throw new PathOutsideWorkspaceError(requested, `${problem}; choose another name`);
 }
 
 function isAbsoluteAnywhere(p: string): boolean {

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { FileAppender, HostFileSystem, WriteOptions } from '../../core/host';
 import { uniqueHex } from '../../core/unique-hex';
 import { isInsideWorkspace } from '../../core/workspace/paths';
+import { refuseReadOnly } from './read-only';
 
 /** Build output and tool folders: never source, often huge. Compared case-insensitively. */
 export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(['bin', 'obj', '.git', '.ironbees', 'node_modules', '.vs']);
@@ -72,6 +73,7 @@ export class NodeFileSystem implements HostFileSystem {
   }
 
   async deleteFile(absPath: string, options: WriteOptions = {}): Promise<void> {
+    await refuseReadOnly(absPath);
     await fsp.rm(absPath, { force: true });
     if (options.durable) await flushFolders(path.dirname(absPath), undefined);
   }
@@ -131,6 +133,7 @@ async function* piecesOf(handle: FileHandle): AsyncGenerator<Uint8Array> {
 async function writeAtomically(absPath: string, write: (temp: string) => Promise<void>): Promise<string | undefined> {
   const dir = path.dirname(absPath);
   const temp = path.join(dir, `.${path.basename(absPath)}.${process.pid}.${uniqueHex(4)}.tmp`);
+  await refuseReadOnly(absPath);
   try {
     const created = await inFolderMadeIfMissing(temp, () => write(temp));
     await copyModeIfExists(absPath, temp);

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import treeKill from 'tree-kill';
 import { childEnvironment } from '../../core/child-env';
+import { resolveCommand } from '../../core/command-path';
 import type { ProcessRunner, RunOptions, RunResult } from '../../core/host';
 
 /** Output kept per stream; the rest is dropped from the front so the end (where errors sum up) survives. */
@@ -93,10 +94,12 @@ export class NodeProcessRunner implements ProcessRunner {
       }
       let child: ChildProcess;
       try {
-        child = spawn(command, [...args], {
+        // Without the model credentials: what runs here (tests, MSBuild targets) is not Ironbees' code.
+        const env = childEnvironment({ set: { ...QUIET_DOTNET_ENV, ...options.env } });
+        // By its absolute path on PATH: never a program of the same name in the workspace (command-path.ts).
+        child = spawn(resolveCommand(command, { env }), [...args], {
           cwd: options.cwd,
-          // Without the model credentials: what runs here (tests, MSBuild targets) is not Ironbees' code.
-          env: childEnvironment({ set: { ...QUIET_DOTNET_ENV, ...options.env } }),
+          env,
           stdio: ['ignore', 'pipe', 'pipe'],
           // Its own process group, so the whole group can be killed even after children re-parent.
           detached: process.platform !== 'win32',

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { npmCommand } from '../../../scripts/tool-command.cjs';
 import { launchBrowser } from '../vscode/browser';
 import { repoRoot } from '../vscode/paths';
 import { startCodeServer, type RunningCodeServer } from './code-server';
@@ -19,7 +20,8 @@ export const UI_STEP_MS = 60_000;
 /** Packages the extension when the test runs on its own (run-tests.mjs packages before the e2e stage). */
 export function ensurePackaged(): void {
   if (existsSync(VSIX)) return;
-  const result = spawnSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: 'inherit', timeout: 300_000 });
+  const npm = npmCommand(['run', '--silent', 'package']);
+  const result = spawnSync(npm.cmd, npm.args, { cwd: repoRoot, stdio: 'inherit', timeout: 300_000 });
   if (result.status !== 0 || !existsSync(VSIX)) throw new Error(`npm run package did not produce ${VSIX}`);
 }
 

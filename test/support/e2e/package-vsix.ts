@@ -1,12 +1,11 @@
 // Packages an extension folder into a .vsix with @vscode/vsce, offline (no dependencies are
 // bundled: the extension ships as esbuild output).
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { repoRoot } from '../vscode/paths';
+import { binCommand } from '../../../scripts/tool-command.cjs';
 
 export function packageExtension(extensionDir: string, outFile: string): string {
-  const vsce = join(repoRoot, 'node_modules', '.bin', 'vsce');
-  const result = spawnSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', outFile], {
+  const vsce = binCommand('@vscode/vsce', ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', outFile]);
+  const result = spawnSync(vsce.cmd, vsce.args, {
     cwd: extensionDir,
     encoding: 'utf8',
     timeout: 180_000,

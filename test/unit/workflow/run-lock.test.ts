@@ -13,6 +13,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { WorkspaceBusyError } from '../../../src/core/errors';
 import { createIronbeesMcpServer } from '../../../src/mcp-server/ironbees-server';
 import { acquireRunLock, runLockPath } from '../../../src/core/workflow/run-lock';
+import { machineId } from '../../../src/core/machine-id';
 import { exitCodeForError } from '../../../src/cli/exit-codes';
 import { FakeSteps } from './fake-steps';
 import { StateStream, TempWorkspace, orchestratorOver } from './orchestrator-harness';
@@ -55,7 +56,7 @@ describe('one run per workspace (run.lock)', function () {
 
   it('is created atomically with pid, host name, run id and start time, and refuses a second holder by name', () => {
     const lock = acquireRunLock(ws.dir, 'run-one', new Date(STARTED));
-    assert.deepEqual(JSON.parse(fs.readFileSync(lockFile, 'utf8')), { pid: process.pid, hostname: os.hostname(), runId: 'run-one', startedAt: STARTED });
+    assert.deepEqual(JSON.parse(fs.readFileSync(lockFile, 'utf8')), { pid: process.pid, hostname: os.hostname(), machineId: machineId(), runId: 'run-one', startedAt: STARTED });
     assert.throws(
       () => acquireRunLock(ws.dir, 'run-two'),
       (error: unknown) => {

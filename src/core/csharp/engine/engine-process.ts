@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import treeKill from 'tree-kill';
+import { resolveCommand } from '../../command-path';
 import { engineEnv } from './engine-env';
 import { EngineRequestError, EngineUnavailableError } from './errors';
 
@@ -40,9 +41,17 @@ export class EngineProcess {
   private ended: EngineUnavailableError | null = null;
 
   constructor(options: EngineProcessOptions) {
-    this.child = spawn('dotnet', [options.enginePath], {
+    const env = engineEnv(process.env, { IRONBEES_ENGINE_CLIENT: '1', ...options.env });
+    // The engine's cwd is the workspace: `dotnet` by its absolute path on PATH, never a workspace's own.
+    let dotnet: string;
+    try {
+      dotnet = resolveCommand('dotnet', { env });
+    } catch (error) {
+      throw new EngineUnavailableError(`the C# engine could not start: ${error instanceof Error ? error.message : String(error)}`, 'missing');
+    }
+    this.child = spawn(dotnet, [options.enginePath], {
       cwd: options.cwd,
-      env: engineEnv(process.env, { IRONBEES_ENGINE_CLIENT: '1', ...options.env }),
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
