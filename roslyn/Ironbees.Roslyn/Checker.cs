@@ -2,8 +2,15 @@
 // since a renamed member breaks its callers) with the edits' text, in memory, and report the
 // compile errors that the code on disk did not already have. Nothing is written: the edits live
 // in a forked immutable Solution that is dropped after the answer.
+//
+// A project the engine cannot judge is answered "unknown", never with errors: one Blind.cs names
+// at load, one whose restore inputs the staged edits change (a new PackageReference is not in the
+// engine's references until a restore), one whose code on disk does not compile here (the engine's
+// view differs from the build's, or the code was broken already: either way the build decides),
+// and every project that references one of those.
 using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Text;
 
 namespace Ironbees.Roslyn;
@@ -11,9 +18,12 @@ namespace Ironbees.Roslyn;
 /** An error as the baseline comparison sees it: line numbers move with edits, so they are left out. */
 internal readonly record struct DiagnosticKey(string File, string Code, string Message);
 
-internal sealed class Checker(Solution solution, PathMap paths, Dictionary<ProjectId, List<DiagnosticKey>> baselineCache)
+internal sealed class Checker(Solution solution, PathMap paths, Dictionary<ProjectId, List<DiagnosticKey>> baselineCache, Dictionary<ProjectId, string> blindAtLoad)
 {
     private const int MaxErrors = 50;
+
+    /** Compiler warnings that say a source generator or analyzer did not run: its output is missing. */
+    private static readonly HashSet<string> GeneratorFailures = ["CS8032", "CS8784", "CS8785", "CS9057"];
 
     public async Task<JsonNode> CheckAsync(JsonObject args)
     {
@@ -34,8 +44,9 @@ internal sealed class Checker(Solution solution, PathMap paths, Dictionary<Proje
             .Distinct()
             .Where(id => solution.GetProject(id)?.Language == LanguageNames.CSharp)
             .ToList();
+        var blind = await BlindAsync(projects, args["buildInputs"] as JsonArray);
         var fresh = new List<JsonObject>();
-        foreach (var id in projects)
+        foreach (var id in projects.Where(id => !blind.ContainsKey(id)))
         {
             var before = await BaselineAsync(id);
             var after = await ErrorsAsync(overlay.GetProject(id));
@@ -63,10 +74,51 @@ internal sealed class Checker(Solution solution, PathMap paths, Dictionary<Proje
         var unique = fresh.DistinctBy(e => $"{e["filePath"]}:{e["line"]}:{e["column"]}:{e["code"]}").ToList();
         return new JsonObject
         {
-            ["projects"] = new JsonArray(projects.Select(id => (JsonNode)solution.GetProject(id)!.Name).Distinct().ToArray()),
+            ["projects"] = new JsonArray(projects.Where(id => !blind.ContainsKey(id)).Select(id => (JsonNode)solution.GetProject(id)!.Name).Distinct().ToArray()),
             ["errors"] = new JsonArray(unique.Take(MaxErrors).ToArray()),
             ["total"] = unique.Count,
+            ["unknown"] = Engine.Unknown(solution, blind.Where(b => projects.Contains(b.Key)).ToDictionary()),
         };
+    }
+
+    /** The projects among `checkedProjects` (and what they reference) the engine cannot judge now, with why. */
+    private async Task<Dictionary<ProjectId, string>> BlindAsync(List<ProjectId> checkedProjects, JsonArray? buildInputs)
+    {
+        var reasons = new Dictionary<ProjectId, string>(blindAtLoad);
+        var inputs = (buildInputs ?? []).Select(n => paths.Absolute(n!.GetValue<string>())).ToList();
+        var graph = solution.GetProjectDependencyGraph();
+        var upstream = checkedProjects.Concat(checkedProjects.SelectMany(graph.GetProjectsThatThisProjectTransitivelyDependsOn)).Distinct();
+        foreach (var id in upstream)
+        {
+            if (reasons.ContainsKey(id) || solution.GetProject(id) is not { } project) continue;
+            var staged = project.FilePath is { } file ? inputs.FirstOrDefault(i => RestoreState.IsInputOf(i, file)) : null;
+            if (staged is not null)
+            {
+                reasons[id] = $"your staged {paths.Relative(staged) ?? Path.GetFileName(staged)} changes its build (references, packages or properties), which only a restore and the build see";
+                continue;
+            }
+            if (project.Language != LanguageNames.CSharp) continue;
+            var before = await BaselineAsync(id);
+            if (before.Count > 0)
+            {
+                var sample = string.Join(", ", before.Select(k => k.Code).Distinct().Take(3));
+                reasons[id] = $"its code on disk does not compile in the engine ({before.Count} error(s): {sample}), so the engine's errors there cannot be told from the build's";
+            }
+            else if (await GeneratorFailedAsync(project) is { } failed)
+            {
+                reasons[id] = $"a source generator or analyzer did not run in the engine ({failed})";
+            }
+        }
+        return Blind.WithDependents(solution, reasons);
+    }
+
+    private static async Task<string?> GeneratorFailedAsync(Project project)
+    {
+        var compilation = await project.GetCompilationAsync();
+        var failure = compilation?.GetDiagnostics().FirstOrDefault(d => GeneratorFailures.Contains(d.Id));
+        if (failure is not null) return $"{failure.Id}: {failure.GetMessage(System.Globalization.CultureInfo.InvariantCulture)}";
+        var unresolved = project.AnalyzerReferences.OfType<UnresolvedAnalyzerReference>().FirstOrDefault();
+        return unresolved is null ? null : $"{unresolved.Display} could not be loaded";
     }
 
     private async Task<List<DiagnosticKey>> BaselineAsync(ProjectId id)

@@ -1,6 +1,9 @@
 // The warm workspace: one MSBuildWorkspace per opened root, kept for the life of the process.
 // The client tells it which files changed on disk ("update"); queries then see the new text
-// without reloading the projects.
+// without reloading the projects. What a restore decides (package references, the assets file) is
+// followed instead: before each question the restore inputs and assets files are compared with
+// the load's, and when a restore ran or an input changed since, the solution is loaded again, so
+// no answer comes from references older than the ones `dotnet build` will use.
 using System.Diagnostics;
 using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
@@ -19,11 +22,19 @@ internal sealed class Engine
     private Solution? solution;
     private readonly Dictionary<ProjectId, List<DiagnosticKey>> baselineErrors = [];
     private readonly StagedFork staged = new();
+    private string target = "";
+    private string fingerprint = "";
+    /** Projects whose compile the engine cannot vouch for, with why (Blind.cs). */
+    private Dictionary<ProjectId, string> blind = [];
+    private JsonArray loadWarnings = [];
 
     public async Task<JsonNode?> HandleAsync(string method, JsonObject args)
     {
         if (method == "ping") return "pong";
         if (method == "open") return await OpenAsync(args);
+        if (solution is null) throw new EngineException("No solution is open; send open first.");
+        if (method == "reload") return await ReloadAsync(force: true);
+        await ReloadAsync(force: false);
         var disk = solution ?? throw new EngineException("No solution is open; send open first.");
         if (method == "update") return Update(args, disk);
         // Symbol questions may carry the coder's staged edits: they are answered on that text, in a
@@ -38,24 +49,61 @@ internal sealed class Engine
             "relatedTypes" => await Symbols.RelatedTypesAsync(current, paths, args),
             "implementations" => await Symbols.ImplementationsAsync(current, paths, args),
             "outline" => await Outline.OfAsync(current, paths, args),
-            "check" => await new Checker(disk, paths, baselineErrors).CheckAsync(args),
+            "check" => await new Checker(disk, paths, baselineErrors, blind).CheckAsync(args),
             _ => throw new EngineException($"Unknown method {method}."),
         };
     }
 
     private async Task<JsonNode> OpenAsync(JsonObject args)
     {
-        var target = args["path"]?.GetValue<string>() ?? throw new EngineException("open needs path (a .sln, .slnx or project file).");
-        root = Path.GetFullPath(args["root"]?.GetValue<string>() ?? Path.GetDirectoryName(target)!);
+        var path = args["path"]?.GetValue<string>() ?? throw new EngineException("open needs path (a .sln, .slnx or project file).");
+        return await LoadAsync(path, Path.GetFullPath(args["root"]?.GetValue<string>() ?? Path.GetDirectoryName(path)!));
+    }
+
+    /** Loads the solution again when a restore ran or a restore input changed since the last load (or when forced). */
+    private async Task<JsonNode> ReloadAsync(bool force)
+    {
+        if (!force && solution is not null && RestoreState.Fingerprint(ProjectFiles(solution)) == fingerprint) return new JsonObject { ["reloaded"] = false };
+        Console.Error.WriteLine("Ironbees.Roslyn: a restore ran or a project input changed since the load; loading again.");
+        var before = solution!;
+        try
+        {
+            var loaded = await LoadAsync(target, root);
+            loaded["reloaded"] = true;
+            return loaded;
+        }
+        catch (EngineException e)
+        {
+            // The projects no longer load (a broken project file on disk): keep answering symbol
+            // questions from the last load, and judge no project until a load succeeds again.
+            solution = before;
+            fingerprint = RestoreState.Fingerprint(ProjectFiles(before));
+            blind = before.ProjectIds.ToDictionary(id => id, _ => $"the solution no longer loads: {e.Message}");
+            return new JsonObject { ["reloaded"] = false, ["error"] = e.Message };
+        }
+    }
+
+    private static IEnumerable<string> ProjectFiles(Solution s) => s.Projects.Select(p => p.FilePath).OfType<string>().Distinct();
+
+    private async Task<JsonObject> LoadAsync(string targetPath, string rootPath)
+    {
+        target = targetPath;
+        root = rootPath;
         var clock = Stopwatch.StartNew();
+        var startedUtc = DateTime.UtcNow;
         workspace?.Dispose();
         baselineErrors.Clear();
         staged.Clear();
         workspace = MSBuildWorkspace.Create();
         var failures = new List<string>();
+        var diagnostics = new List<string>();
         workspace.RegisterWorkspaceFailedHandler(e =>
         {
-            if (e.Diagnostic.Kind == WorkspaceDiagnosticKind.Failure) failures.Add(e.Diagnostic.Message);
+            lock (diagnostics)
+            {
+                diagnostics.Add(e.Diagnostic.Message);
+                if (e.Diagnostic.Kind == WorkspaceDiagnosticKind.Failure) failures.Add(e.Diagnostic.Message);
+            }
         });
         var extension = Path.GetExtension(target).ToLowerInvariant();
         var phases = new LoadPhases(clock);
@@ -81,15 +129,30 @@ internal sealed class Engine
             solution = null;
             throw new EngineException($"{Path.GetFileName(target)} has {projects.Count} C# projects, more than the engine loads ({MaxProjects}).");
         }
+        blind = Blind.WithDependents(solution, Blind.AtLoad(solution, diagnostics, failures, startedUtc));
+        // Written while loading: what was read may predate it, so the next question loads again.
+        fingerprint = ProjectFiles(solution).Any(f => RestoreState.ChangedSince(f, startedUtc)) ? "changed during the load" : RestoreState.Fingerprint(ProjectFiles(solution));
+        loadWarnings = new JsonArray(failures.Take(10).Select(f => (JsonNode)f).ToArray());
         return new JsonObject
         {
             ["projects"] = projects.Count,
             ["documents"] = projects.Sum(p => p.DocumentIds.Count),
             ["loadMs"] = clock.ElapsedMilliseconds,
             ["phases"] = phases.ToJson(),
-            ["warnings"] = new JsonArray(failures.Take(10).Select(f => (JsonNode)f).ToArray()),
+            ["warnings"] = loadWarnings.DeepClone(),
+            ["unknown"] = Unknown(solution, blind),
         };
     }
+
+    /** The projects check answers "unknown" for: [{ project, reason }]. */
+    public static JsonArray Unknown(Solution s, Dictionary<ProjectId, string> reasons) =>
+        new(reasons
+            .Select(r => (name: s.GetProject(r.Key)?.Name, reason: r.Value))
+            .Where(r => r.name is not null)
+            .DistinctBy(r => r.name)
+            .OrderBy(r => r.name, StringComparer.Ordinal)
+            .Select(r => (JsonNode)new JsonObject { ["project"] = r.name, ["reason"] = r.reason })
+            .ToArray());
 
     /** Files changed on disk: re-read them; new .cs files join the project whose folder holds them. */
     private JsonNode Update(JsonObject args, Solution current)

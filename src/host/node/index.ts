@@ -9,6 +9,7 @@ import { EngineCodeChecker } from '../../core/csharp/engine/code-checker';
 import { EngineSymbolProvider } from '../../core/csharp/engine/engine-symbols';
 import { sharedEngine } from '../../core/csharp/engine/roslyn-engine';
 import { CSharpTextIndex } from '../../core/csharp/text-index';
+import { restoresSettled } from '../../core/dotnet/restore-tracker';
 import { findBuildTarget } from '../../core/dotnet/target';
 import { NodeFileSystem } from './fs';
 import { StderrLogger } from './logger';
@@ -36,6 +37,7 @@ export function createNodeHost(workspaceRoot: string, options: NodeHostOptions =
     workspaceRoot: root,
     ...(options.engineTarget ? { targetKey: options.engineTarget } : {}),
     target: async () => (await findBuildTarget({ workspaceRoot: root, fs }, options.engineTarget)).absPath,
+    restoresSettled: () => restoresSettled(root),
     logger,
   });
   if (options.warmEngine) engine.warmUp();
