@@ -5,9 +5,10 @@
 //
 // A project the engine cannot judge is answered "unknown", never with errors: one Blind.cs names
 // at load, one whose restore inputs the staged edits change (a new PackageReference is not in the
-// engine's references until a restore), one whose code on disk does not compile here (the engine's
-// view differs from the build's, or the code was broken already: either way the build decides),
-// and every project that references one of those.
+// engine's references until a restore), one whose code on disk does not compile here although the
+// latest real build had no error in it (the engine's view differs from the build's; with no build
+// known, the same), and every project that references one of those. Where the build fails too
+// (`buildFailed` names the project), the errors on disk are taken as real and left out as before.
 using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
@@ -44,7 +45,8 @@ internal sealed class Checker(Solution solution, PathMap paths, Dictionary<Proje
             .Distinct()
             .Where(id => solution.GetProject(id)?.Language == LanguageNames.CSharp)
             .ToList();
-        var blind = await BlindAsync(projects, args["buildInputs"] as JsonArray);
+        var buildFailed = (args["buildFailed"] as JsonArray)?.Select(n => paths.Absolute(n!.GetValue<string>())).ToHashSet(StringComparer.Ordinal);
+        var blind = await BlindAsync(projects, args["buildInputs"] as JsonArray, buildFailed);
         var fresh = new List<JsonObject>();
         foreach (var id in projects.Where(id => !blind.ContainsKey(id)))
         {
@@ -82,7 +84,7 @@ internal sealed class Checker(Solution solution, PathMap paths, Dictionary<Proje
     }
 
     /** The projects among `checkedProjects` (and what they reference) the engine cannot judge now, with why. */
-    private async Task<Dictionary<ProjectId, string>> BlindAsync(List<ProjectId> checkedProjects, JsonArray? buildInputs)
+    private async Task<Dictionary<ProjectId, string>> BlindAsync(List<ProjectId> checkedProjects, JsonArray? buildInputs, HashSet<string>? buildFailed)
     {
         var reasons = new Dictionary<ProjectId, string>(blindAtLoad);
         var inputs = (buildInputs ?? []).Select(n => paths.Absolute(n!.GetValue<string>())).ToList();
@@ -99,10 +101,11 @@ internal sealed class Checker(Solution solution, PathMap paths, Dictionary<Proje
             }
             if (project.Language != LanguageNames.CSharp) continue;
             var before = await BaselineAsync(id);
-            if (before.Count > 0)
+            if (before.Count > 0 && !(buildFailed?.Contains(project.FilePath ?? "") ?? false))
             {
                 var sample = string.Join(", ", before.Select(k => k.Code).Distinct().Take(3));
-                reasons[id] = $"its code on disk does not compile in the engine ({before.Count} error(s): {sample}), so the engine's errors there cannot be told from the build's";
+                var build = buildFailed is null ? "no build has run yet to compare with" : "the latest build had no error there";
+                reasons[id] = $"its code on disk does not compile in the engine ({before.Count} error(s): {sample}) and {build}, so the engine sees it differently from the build";
             }
             else if (await GeneratorFailedAsync(project) is { } failed)
             {

@@ -9,7 +9,7 @@ import { sha256Hex } from '../lazy-crypto';
 import { buildEnv, runDotnet } from './dotnet-cli';
 import { parseMsbuildOutput, toWorkspacePath } from './msbuild-parser';
 import { explainRestoreErrors } from './restore-diagnostics';
-import { trackRestore } from './restore-tracker';
+import { noteBuildErrors, trackRestore } from './build-tracker';
 
 /** Warnings are kept for the person, not the model; a noisy codebase must not bloat every snapshot. */
 export const MAX_WARNINGS_KEPT = 200;
@@ -80,7 +80,7 @@ function timeoutError(timeoutMs: number): CompilationError {
 }
 
 export function runBuild(request: BuildRequest): Promise<BuildResult> {
-  // A build that restores is what the C# engine waits for before it loads (restore-tracker.ts).
+  // A build that restores is what the C# engine waits for before it loads (build-tracker.ts).
   const build = buildOnce(request);
   return request.restore ? trackRestore(request.host.workspaceRoot, build) : build;
 }
@@ -124,5 +124,6 @@ async function buildOnce(request: BuildRequest): Promise<BuildResult> {
   };
   if (run.timedOut) result.timedOut = true;
   if (!success) result.outputTail = tailOf(output);
+  noteBuildErrors(host.workspaceRoot, errors);
   return result;
 }

@@ -14,7 +14,7 @@ import { EngineCodeChecker } from '../../core/csharp/engine/code-checker';
 import { EngineSymbolProvider } from '../../core/csharp/engine/engine-symbols';
 import { sharedEngine } from '../../core/csharp/engine/roslyn-engine';
 import { CSharpTextIndex } from '../../core/csharp/text-index';
-import { restoresSettled } from '../../core/dotnet/restore-tracker';
+import { projectsFailingToBuild, restoresSettled } from '../../core/dotnet/build-tracker';
 import { findBuildTarget } from '../../core/dotnet/target';
 import { findCSharpExtension } from './csharp-extension';
 import { VscodeDiagnostics } from './diagnostics';
@@ -98,7 +98,7 @@ function engineParts(root: string, fs: VscodeFileSystem, logger: Logger): { symb
     restoresSettled: () => restoresSettled(root),
     logger,
   });
-  return { symbols: new EngineSymbolProvider(engine, new CSharpTextIndex(fs, root), fs, root, logger), codeCheck: new EngineCodeChecker(engine) };
+  return { symbols: new EngineSymbolProvider(engine, new CSharpTextIndex(fs, root), fs, root, logger), codeCheck: new EngineCodeChecker(engine, { projectsFailingToBuild: () => projectsFailingToBuild(root) }) };
 }
 
 export { TaskProcessRunner, TASK_TYPE, TASK_SOURCE } from './task-runner';

@@ -6,11 +6,25 @@ import type { CodeCheckOptions, CodeCheckResult, CodeChecker, CompileError } fro
 import type { StagedOverlay } from '../../workspace/overlay';
 import type { RoslynEngine } from './roslyn-engine';
 
+export interface EngineCodeCheckerOptions {
+  /**
+   * The projects (workspace-relative project files) the latest real build reported errors in; null
+   * before any build. Only there are errors the engine sees in the code on disk taken as real (and
+   * left out of the answer as already there); elsewhere they show the engine sees the project
+   * differently from the build, and the project is answered "unknown".
+   */
+  projectsFailingToBuild?: () => string[] | null;
+}
+
 export class EngineCodeChecker implements CodeChecker {
-  constructor(private readonly engine: RoslynEngine) {}
+  constructor(
+    private readonly engine: RoslynEngine,
+    private readonly options: EngineCodeCheckerOptions = {},
+  ) {}
 
   check(files: ReadonlyArray<{ path: string; text: string | null }>, options: CodeCheckOptions = {}): Promise<CodeCheckResult> {
-    return this.engine.check<CodeCheckResult>({ files, buildInputs: options.buildInputs ?? [] }, options.signal);
+    const buildFailed = this.options.projectsFailingToBuild?.() ?? null;
+    return this.engine.check<CodeCheckResult>({ files, buildInputs: options.buildInputs ?? [], buildFailed }, options.signal);
   }
 }
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { restoreRunning, restoresSettled, trackRestore } from '../../../src/core/dotnet/restore-tracker';
+import { restoreRunning, restoresSettled, trackRestore } from '../../../src/core/dotnet/build-tracker';
 import { RoslynEngine } from '../../../src/core/csharp/engine/roslyn-engine';
 import { useEngine } from '../../support/roslyn-engine';
 
