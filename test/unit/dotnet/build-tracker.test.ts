@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { restoreRunning, restoresSettled, trackRestore } from '../../../src/core/dotnet/build-tracker';
+import { noteBuildErrors, projectsFailingToBuild, restoreRunning, restoresSettled, trackRestore } from '../../../src/core/dotnet/build-tracker';
 import { RoslynEngine } from '../../../src/core/csharp/engine/roslyn-engine';
 import { useEngine } from '../../support/roslyn-engine';
 
@@ -15,8 +15,18 @@ function deferred(): { promise: Promise<void>; resolve: () => void; reject: (e: 
   return { promise, resolve, reject };
 }
 
-describe('restore tracker', () => {
+describe('build tracker', () => {
   const root = path.resolve('/tracked-workspace');
+
+  it('remembers the projects the latest build reported errors in (null before any build)', () => {
+    const other = path.resolve('/never-built');
+    assert.equal(projectsFailingToBuild(other), null);
+    noteBuildErrors(root, [{ project: 'src\\B\\B.csproj' }, { project: 'src/A/A.csproj' }, {}, { project: 'src/A/A.csproj' }]);
+    assert.deepEqual(projectsFailingToBuild(`${root}/`), ['src/A/A.csproj', 'src/B/B.csproj']);
+    noteBuildErrors(root, []);
+    assert.deepEqual(projectsFailingToBuild(root), []);
+    assert.equal(projectsFailingToBuild(other), null);
+  });
 
   it('settles at once when nothing restores, and only after every tracked restore ends (a failed one too)', async () => {
     await restoresSettled(root);
