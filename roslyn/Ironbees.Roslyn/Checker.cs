@@ -11,7 +11,6 @@
 // (`buildFailed` names the project), the errors on disk are taken as real and left out as before.
 using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Text;
 
 namespace Ironbees.Roslyn;
@@ -19,12 +18,9 @@ namespace Ironbees.Roslyn;
 /** An error as the baseline comparison sees it: line numbers move with edits, so they are left out. */
 internal readonly record struct DiagnosticKey(string File, string Code, string Message);
 
-internal sealed class Checker(Solution solution, PathMap paths, Dictionary<ProjectId, List<DiagnosticKey>> baselineCache, Dictionary<ProjectId, string> blindAtLoad)
+internal sealed class Checker(Solution solution, PathMap paths, Baselines baselines, Dictionary<ProjectId, string> blindAtLoad)
 {
     private const int MaxErrors = 50;
-
-    /** Compiler warnings that say a source generator or analyzer did not run: its output is missing. */
-    private static readonly HashSet<string> GeneratorFailures = ["CS8032", "CS8784", "CS8785", "CS9057"];
 
     public async Task<JsonNode> CheckAsync(JsonObject args)
     {
@@ -36,7 +32,7 @@ internal sealed class Checker(Solution solution, PathMap paths, Dictionary<Proje
             var text = file["text"]?.GetValue<string>();
             var abs = paths.Absolute(rel);
             foreach (var id in solution.GetDocumentIdsWithFilePath(abs)) touched.Add(id.ProjectId);
-            if (Overlay.OwningProject(solution, abs) is { } owner && abs.EndsWith(".cs", StringComparison.OrdinalIgnoreCase)) touched.Add(owner.Id);
+            if (abs.EndsWith(".cs", StringComparison.OrdinalIgnoreCase)) touched.UnionWith(Overlay.OwningProjects(solution, abs).Select(p => p.Id));
             overlay = Overlay.WithText(overlay, paths, rel, text is null ? null : SourceText.From(text));
         }
         var graph = solution.GetProjectDependencyGraph();
@@ -51,7 +47,7 @@ internal sealed class Checker(Solution solution, PathMap paths, Dictionary<Proje
         foreach (var id in projects.Where(id => !blind.ContainsKey(id)))
         {
             var before = await BaselineAsync(id);
-            var after = await ErrorsAsync(overlay.GetProject(id));
+            var after = await Baselines.ErrorsAsync(overlay.GetProject(id), paths);
             var remaining = before.GroupBy(k => k).ToDictionary(g => g.Key, g => g.Count());
             foreach (var (key, diagnostic) in after)
             {
@@ -76,7 +72,7 @@ internal sealed class Checker(Solution solution, PathMap paths, Dictionary<Proje
         var unique = fresh.DistinctBy(e => $"{e["filePath"]}:{e["line"]}:{e["column"]}:{e["code"]}").ToList();
         return new JsonObject
         {
-            ["projects"] = new JsonArray(projects.Where(id => !blind.ContainsKey(id)).Select(id => (JsonNode)solution.GetProject(id)!.Name).Distinct().ToArray()),
+            ["projects"] = new JsonArray(projects.Where(id => !blind.ContainsKey(id)).Select(id => solution.GetProject(id)!.Name).Distinct().Order(StringComparer.Ordinal).Select(n => (JsonNode)n).ToArray()),
             ["errors"] = new JsonArray(unique.Take(MaxErrors).ToArray()),
             ["total"] = unique.Count,
             ["unknown"] = Engine.Unknown(solution, blind.Where(b => projects.Contains(b.Key)).ToDictionary()),
@@ -107,7 +103,7 @@ internal sealed class Checker(Solution solution, PathMap paths, Dictionary<Proje
                 var build = buildFailed is null ? "no build has run yet to compare with" : "the latest build had no error there";
                 reasons[id] = $"its code on disk does not compile in the engine ({before.Count} error(s): {sample}) and {build}, so the engine sees it differently from the build";
             }
-            else if (await GeneratorFailedAsync(project) is { } failed)
+            else if (await baselines.GeneratorFailureAsync(id) is { } failed)
             {
                 reasons[id] = $"a source generator or analyzer did not run in the engine ({failed})";
             }
@@ -115,34 +111,5 @@ internal sealed class Checker(Solution solution, PathMap paths, Dictionary<Proje
         return Blind.WithDependents(solution, reasons);
     }
 
-    private static async Task<string?> GeneratorFailedAsync(Project project)
-    {
-        var compilation = await project.GetCompilationAsync();
-        var failure = compilation?.GetDiagnostics().FirstOrDefault(d => GeneratorFailures.Contains(d.Id));
-        if (failure is not null) return $"{failure.Id}: {failure.GetMessage(System.Globalization.CultureInfo.InvariantCulture)}";
-        var unresolved = project.AnalyzerReferences.OfType<UnresolvedAnalyzerReference>().FirstOrDefault();
-        return unresolved is null ? null : $"{unresolved.Display} could not be loaded";
-    }
-
-    private async Task<List<DiagnosticKey>> BaselineAsync(ProjectId id)
-    {
-        if (baselineCache.TryGetValue(id, out var cached)) return cached;
-        var errors = (await ErrorsAsync(solution.GetProject(id))).Select(e => e.key).ToList();
-        baselineCache[id] = errors;
-        return errors;
-    }
-
-    private async Task<List<(DiagnosticKey key, Diagnostic diagnostic)>> ErrorsAsync(Project? project)
-    {
-        if (project is null) return [];
-        var compilation = await project.GetCompilationAsync();
-        if (compilation is null) return [];
-        return compilation.GetDiagnostics()
-            .Where(d => d.Severity == DiagnosticSeverity.Error || d.IsWarningAsError)
-            .Select(d => (new DiagnosticKey(FileOf(d), d.Id, d.GetMessage(System.Globalization.CultureInfo.InvariantCulture)), d))
-            .ToList();
-    }
-
-    private string FileOf(Diagnostic d) =>
-        d.Location.IsInSource ? paths.Relative(d.Location.SourceTree!.FilePath) ?? Path.GetFileName(d.Location.SourceTree!.FilePath) : "";
+    private Task<List<DiagnosticKey>> BaselineAsync(ProjectId id) => baselines.OfAsync(id);
 }

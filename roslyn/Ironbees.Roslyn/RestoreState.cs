@@ -16,6 +16,12 @@ internal static class RestoreState
         "Directory.Build.props", "Directory.Build.targets", "Directory.Packages.props", "global.json", "nuget.config",
     ];
 
+    /** The names looked for in each folder: MSBuild's are exact; NuGet takes these three spellings. */
+    private static readonly string[] InputFiles =
+    [
+        "Directory.Build.props", "Directory.Build.targets", "Directory.Packages.props", "global.json", "nuget.config", "NuGet.config", "NuGet.Config",
+    ];
+
     /** Null when restored; otherwise why not, in words for the person and the model. */
     public static string? NotRestored(string projectFile)
     {
@@ -63,13 +69,15 @@ internal static class RestoreState
     public static IEnumerable<string> Inputs(string projectFile)
     {
         yield return projectFile;
+        // Looked up by name, not listed: a folder above the workspace (the temp folder) may hold thousands of files.
+        var seen = new HashSet<string>(StringComparer.Ordinal);
         for (var dir = Path.GetDirectoryName(projectFile); !string.IsNullOrEmpty(dir); dir = Path.GetDirectoryName(dir))
         {
-            if (!Directory.Exists(dir)) continue;
-            foreach (var file in Directory.EnumerateFiles(dir))
+            foreach (var name in InputFiles)
             {
-                var name = Path.GetFileName(file);
-                if (InputNames.Any(n => string.Equals(n, name, StringComparison.OrdinalIgnoreCase))) yield return file;
+                var file = Path.Combine(dir, name);
+                // A case-insensitive file system finds one nuget.config under all three spellings.
+                if (File.Exists(file) && seen.Add(file.ToLowerInvariant())) yield return file;
             }
         }
     }

@@ -57,6 +57,8 @@ export interface EngineLoadInfo {
    */
   phases?: Record<string, number>;
   warnings: string[];
+  /** True when the solution was built from the warm-start cache of an earlier load on the same inputs (no MSBuild). */
+  fromCache?: boolean;
   /** Projects the engine cannot judge after this load (packages not restored, Razor, a load error), with why. */
   unknown?: Array<{ project: string; reason: string }>;
 }
@@ -189,7 +191,7 @@ export class RoslynEngine {
     }
     const phases = Object.entries(this.loadInfo.phases ?? {}).map(([name, ms]) => `${name.replace(/Ms$/, '')} ${ms} ms`).join(', ');
     this.options.logger?.info(
-      `C# engine: loaded ${path.basename(target)} (${this.loadInfo.projects} projects, ${this.loadInfo.documents} files) in ${this.loadInfo.loadMs} ms${phases ? ` (${phases})` : ''}`,
+      `C# engine: loaded ${path.basename(target)} (${this.loadInfo.projects} projects, ${this.loadInfo.documents} files) in ${this.loadInfo.loadMs} ms${this.loadInfo.fromCache ? ' from the warm-start cache' : ''}${phases ? ` (${phases})` : ''}`,
     );
     for (const warning of this.loadInfo.warnings) this.options.logger?.warn(`C# engine: MSBuild: ${warning}`);
     // Named once: the check answers "unknown" there until a restore or reload settles it.
