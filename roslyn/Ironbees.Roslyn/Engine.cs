@@ -130,19 +130,6 @@ internal sealed class Engine
             await workspace.OpenProjectAsync(target, progress: phases);
             solution = workspace.CurrentSolution;
         }
-        // A project MSBuild failed to evaluate still comes back, empty: it does not count as loaded.
-        var projects = solution.Projects.Where(p => p.Language == LanguageNames.CSharp && p.DocumentIds.Count > 0).ToList();
-        if (projects.Count == 0)
-        {
-            var why = failures.Count > 0 ? string.Join(" | ", failures.Take(3)) : "it has no C# project";
-            solution = null;
-            throw new EngineException($"MSBuild could not load {Path.GetFileName(target)}: {why}");
-        }
-        if (projects.Count > MaxProjects)
-        {
-            solution = null;
-            throw new EngineException($"{Path.GetFileName(target)} has {projects.Count} C# projects, more than the engine loads ({MaxProjects}).");
-        }
         var loaded = Loaded(diagnostics, failures, startedUtc, clock, phases, fromCache: false);
         // Kept for the next engine on the same inputs, unless one was written while loading.
         if (fingerprint != ChangedDuringLoad && WarmCache.Key(target, ProjectFiles(solution)) is { } key)
@@ -163,7 +150,19 @@ internal sealed class Engine
     private JsonObject Loaded(List<string> diagnostics, List<string> failures, DateTime startedUtc, Stopwatch clock, LoadPhases? phases, bool fromCache)
     {
         var current = solution!;
+        // A project MSBuild failed to evaluate still comes back, empty: it does not count as loaded.
         var projects = current.Projects.Where(p => p.Language == LanguageNames.CSharp && p.DocumentIds.Count > 0).ToList();
+        if (projects.Count == 0)
+        {
+            var why = failures.Count > 0 ? string.Join(" | ", failures.Take(3)) : "it has no C# project";
+            solution = null;
+            throw new EngineException($"MSBuild could not load {Path.GetFileName(target)}: {why}");
+        }
+        if (projects.Count > MaxProjects)
+        {
+            solution = null;
+            throw new EngineException($"{Path.GetFileName(target)} has {projects.Count} C# projects, more than the engine loads ({MaxProjects}).");
+        }
         blind = Blind.WithDependents(current, Blind.AtLoad(current, diagnostics, failures, startedUtc));
         // Written while loading: what was read may predate it, so the next question loads again.
         fingerprint = ProjectFiles(current).Any(f => RestoreState.ChangedSince(f, startedUtc)) ? ChangedDuringLoad : RestoreState.Fingerprint(ProjectFiles(current));

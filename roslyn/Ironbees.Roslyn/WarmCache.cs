@@ -22,6 +22,9 @@ internal static class WarmCache
 {
     private const int Version = 1;
 
+    /** The SDK's MSBuild the engine registered: another SDK evaluates projects differently. */
+    public static string MSBuildPath { get; set; } = "";
+
     /** IRONBEES_ROSLYN_CACHE: the folder (default: the user's cache folder); "0" turns the cache off. */
     private static string? Folder()
     {
@@ -277,7 +280,7 @@ internal static class WarmCache
     }
 
     private static string RuntimeEnvironment() =>
-        $"{System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}|{Environment.GetEnvironmentVariable("MSBuildExtensionsPath")}|{AppContext.GetData("MSBuildLocatorPath")}";
+        $"{System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}|{MSBuildPath}|{Environment.GetEnvironmentVariable("MSBuildExtensionsPath")}|{Environment.GetEnvironmentVariable("Configuration")}";
 
     private static JsonArray Paths(IEnumerable<string?> paths) => new(paths.OfType<string>().Select(p => (JsonNode)p).ToArray());
 
