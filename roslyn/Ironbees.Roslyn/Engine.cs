@@ -1,6 +1,9 @@
 // The warm workspace: one MSBuildWorkspace per opened root, kept for the life of the process.
 // The client tells it which files changed on disk ("update"); queries then see the new text
-// without reloading the projects.
+// without reloading the projects. What a restore decides (package references, the assets file) is
+// followed instead: before each question the restore inputs and assets files are compared with
+// the load's, and when a restore ran or an input changed since, the solution is loaded again, so
+// no answer comes from references older than the ones `dotnet build` will use.
 using System.Diagnostics;
 using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
@@ -17,13 +20,29 @@ internal sealed class Engine
     private MSBuildWorkspace? workspace;
     private string root = "";
     private Solution? solution;
-    private readonly Dictionary<ProjectId, List<DiagnosticKey>> baselineErrors = [];
+    /** The code on disk's errors per project, for the solution as it is now. */
+    private Baselines? baselines;
     private readonly StagedFork staged = new();
+    private string target = "";
+    private string fingerprint = "";
+    /** Projects whose compile the engine cannot vouch for, with why (Blind.cs). */
+    private Dictionary<ProjectId, string> blind = [];
+    private JsonArray loadWarnings = [];
 
     public async Task<JsonNode?> HandleAsync(string method, JsonObject args)
     {
         if (method == "ping") return "pong";
         if (method == "open") return await OpenAsync(args);
+        if (solution is null) throw new EngineException("No solution is open; send open first.");
+        if (method == "reload") return await ReloadAsync(force: true);
+        if (method == "warmed")
+        {
+            // For benches: waits until the compile started after the load is done.
+            var clock = Stopwatch.StartNew();
+            if (baselines is not null) await baselines.Warmed;
+            return new JsonObject { ["waitedMs"] = clock.ElapsedMilliseconds };
+        }
+        await ReloadAsync(force: false);
         var disk = solution ?? throw new EngineException("No solution is open; send open first.");
         if (method == "update") return Update(args, disk);
         // Symbol questions may carry the coder's staged edits: they are answered on that text, in a
@@ -38,25 +57,68 @@ internal sealed class Engine
             "relatedTypes" => await Symbols.RelatedTypesAsync(current, paths, args),
             "implementations" => await Symbols.ImplementationsAsync(current, paths, args),
             "outline" => await Outline.OfAsync(current, paths, args),
-            "check" => await new Checker(disk, paths, baselineErrors).CheckAsync(args),
+            "check" => await new Checker(disk, paths, BaselinesOf(disk), blind).CheckAsync(args),
             _ => throw new EngineException($"Unknown method {method}."),
         };
     }
 
     private async Task<JsonNode> OpenAsync(JsonObject args)
     {
-        var target = args["path"]?.GetValue<string>() ?? throw new EngineException("open needs path (a .sln, .slnx or project file).");
-        root = Path.GetFullPath(args["root"]?.GetValue<string>() ?? Path.GetDirectoryName(target)!);
+        var path = args["path"]?.GetValue<string>() ?? throw new EngineException("open needs path (a .sln, .slnx or project file).");
+        return await LoadAsync(path, Path.GetFullPath(args["root"]?.GetValue<string>() ?? Path.GetDirectoryName(path)!));
+    }
+
+    /** Loads the solution again when a restore ran or a restore input changed since the last load (or when forced). */
+    private async Task<JsonNode> ReloadAsync(bool force)
+    {
+        if (!force && solution is not null && RestoreState.Fingerprint(ProjectFiles(solution)) == fingerprint) return new JsonObject { ["reloaded"] = false };
+        Console.Error.WriteLine("Ironbees.Roslyn: a restore ran or a project input changed since the load; loading again.");
+        var before = solution!;
+        try
+        {
+            var loaded = await LoadAsync(target, root);
+            loaded["reloaded"] = true;
+            return loaded;
+        }
+        catch (EngineException e)
+        {
+            // The projects no longer load (a broken project file on disk): keep answering symbol
+            // questions from the last load, and judge no project until a load succeeds again.
+            solution = before;
+            fingerprint = RestoreState.Fingerprint(ProjectFiles(before));
+            blind = before.ProjectIds.ToDictionary(id => id, _ => $"the solution no longer loads: {e.Message}");
+            return new JsonObject { ["reloaded"] = false, ["error"] = e.Message };
+        }
+    }
+
+    private static IEnumerable<string> ProjectFiles(Solution s) => s.Projects.Select(p => p.FilePath).OfType<string>().Distinct();
+
+    private async Task<JsonObject> LoadAsync(string targetPath, string rootPath)
+    {
+        target = targetPath;
+        root = rootPath;
         var clock = Stopwatch.StartNew();
+        var startedUtc = DateTime.UtcNow;
         workspace?.Dispose();
-        baselineErrors.Clear();
+        baselines = null;
         staged.Clear();
         workspace = MSBuildWorkspace.Create();
         var failures = new List<string>();
+        var diagnostics = new List<string>();
         workspace.RegisterWorkspaceFailedHandler(e =>
         {
-            if (e.Diagnostic.Kind == WorkspaceDiagnosticKind.Failure) failures.Add(e.Diagnostic.Message);
+            lock (diagnostics)
+            {
+                diagnostics.Add(e.Diagnostic.Message);
+                if (e.Diagnostic.Kind == WorkspaceDiagnosticKind.Failure) failures.Add(e.Diagnostic.Message);
+            }
         });
+        if (WarmCache.Load(target) is { } warm)
+        {
+            // The same inputs as a load whose result was kept: no MSBuild this time.
+            solution = warm.solution;
+            return Loaded(warm.diagnostics, warm.failures, startedUtc, clock, phases: null, fromCache: true);
+        }
         var extension = Path.GetExtension(target).ToLowerInvariant();
         var phases = new LoadPhases(clock);
         if (extension is ".sln" or ".slnx" or ".slnf")
@@ -68,8 +130,28 @@ internal sealed class Engine
             await workspace.OpenProjectAsync(target, progress: phases);
             solution = workspace.CurrentSolution;
         }
+        var loaded = Loaded(diagnostics, failures, startedUtc, clock, phases, fromCache: false);
+        // Kept for the next engine on the same inputs, unless one was written while loading.
+        if (fingerprint != ChangedDuringLoad && WarmCache.Key(target, ProjectFiles(solution)) is { } key)
+        {
+            WarmCache.Save(target, key, solution, diagnostics, failures);
+        }
+        return loaded;
+    }
+
+    private const string ChangedDuringLoad = "changed during the load";
+
+    private Baselines BaselinesOf(Solution current)
+    {
+        if (baselines is null || !ReferenceEquals(baselines.Solution, current)) baselines = new Baselines(current, root);
+        return baselines;
+    }
+
+    private JsonObject Loaded(List<string> diagnostics, List<string> failures, DateTime startedUtc, Stopwatch clock, LoadPhases? phases, bool fromCache)
+    {
+        var current = solution!;
         // A project MSBuild failed to evaluate still comes back, empty: it does not count as loaded.
-        var projects = solution.Projects.Where(p => p.Language == LanguageNames.CSharp && p.DocumentIds.Count > 0).ToList();
+        var projects = current.Projects.Where(p => p.Language == LanguageNames.CSharp && p.DocumentIds.Count > 0).ToList();
         if (projects.Count == 0)
         {
             var why = failures.Count > 0 ? string.Join(" | ", failures.Take(3)) : "it has no C# project";
@@ -81,15 +163,33 @@ internal sealed class Engine
             solution = null;
             throw new EngineException($"{Path.GetFileName(target)} has {projects.Count} C# projects, more than the engine loads ({MaxProjects}).");
         }
+        blind = Blind.WithDependents(current, Blind.AtLoad(current, diagnostics, failures, startedUtc));
+        // Written while loading: what was read may predate it, so the next question loads again.
+        fingerprint = ProjectFiles(current).Any(f => RestoreState.ChangedSince(f, startedUtc)) ? ChangedDuringLoad : RestoreState.Fingerprint(ProjectFiles(current));
+        loadWarnings = new JsonArray(failures.Take(10).Select(f => (JsonNode)f).ToArray());
+        // Compiled ahead while the run plans: the first check then pays only for the edited project.
+        BaselinesOf(current).Prewarm();
         return new JsonObject
         {
             ["projects"] = projects.Count,
             ["documents"] = projects.Sum(p => p.DocumentIds.Count),
             ["loadMs"] = clock.ElapsedMilliseconds,
-            ["phases"] = phases.ToJson(),
-            ["warnings"] = new JsonArray(failures.Take(10).Select(f => (JsonNode)f).ToArray()),
+            ["phases"] = phases?.ToJson() ?? new JsonObject(),
+            ["fromCache"] = fromCache,
+            ["warnings"] = loadWarnings.DeepClone(),
+            ["unknown"] = Unknown(current, blind),
         };
     }
+
+    /** The projects check answers "unknown" for: [{ project, reason }]. */
+    public static JsonArray Unknown(Solution s, Dictionary<ProjectId, string> reasons) =>
+        new(reasons
+            .Select(r => (name: s.GetProject(r.Key)?.Name, reason: r.Value))
+            .Where(r => r.name is not null)
+            .DistinctBy(r => r.name)
+            .OrderBy(r => r.name, StringComparer.Ordinal)
+            .Select(r => (JsonNode)new JsonObject { ["project"] = r.name, ["reason"] = r.reason })
+            .ToArray());
 
     /** Files changed on disk: re-read them; new .cs files join the project whose folder holds them. */
     private JsonNode Update(JsonObject args, Solution current)
@@ -107,7 +207,7 @@ internal sealed class Engine
         solution = current;
         staged.Clear();
         // The baseline of check is "the code on disk": it moved, so it is computed again on demand.
-        baselineErrors.Clear();
+        baselines = null;
         return new JsonObject { ["changed"] = changed };
     }
 

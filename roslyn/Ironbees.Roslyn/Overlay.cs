@@ -22,15 +22,23 @@ internal static class Overlay
             return solution;
         }
         if (text is null || !abs.EndsWith(".cs", StringComparison.OrdinalIgnoreCase)) return solution;
-        var owner = OwningProject(solution, abs);
-        if (owner is null) return solution;
-        var docId = DocumentId.CreateNewId(owner.Id, rel);
-        return solution.AddDocument(docId, Path.GetFileName(abs), text, filePath: abs);
+        // A multi-targeted project is one project per target framework: the new file joins each.
+        foreach (var owner in OwningProjects(solution, abs))
+        {
+            solution = solution.AddDocument(DocumentId.CreateNewId(owner.Id, rel), Path.GetFileName(abs), text, filePath: abs);
+        }
+        return solution;
     }
 
     /** Windows and macOS file systems ignore case: `src\app\A.cs` is in the project at `Src\App\`. */
     public static readonly StringComparison PathComparison =
         OperatingSystem.IsWindows() || OperatingSystem.IsMacOS() ? StringComparison.OrdinalIgnoreCase : StringComparison.Ordinal;
+
+    /** The project a new file at `abs` belongs to, once per target framework it is loaded for. */
+    public static IEnumerable<Project> OwningProjects(Solution solution, string abs) =>
+        OwningProject(solution, abs) is { FilePath: { } file }
+            ? solution.Projects.Where(p => p.Language == LanguageNames.CSharp && string.Equals(p.FilePath, file, PathComparison))
+            : [];
 
     public static Project? OwningProject(Solution solution, string abs) =>
         solution.Projects

@@ -12,7 +12,7 @@ if (fault == "crash-on-start") return 3;
 if (!MSBuildLocator.IsRegistered)
 {
     // The SDK that runs us is the one whose MSBuild evaluates the user's projects.
-    MSBuildLocator.RegisterDefaults();
+    WarmCache.MSBuildPath = MSBuildLocator.RegisterDefaults().MSBuildPath;
 }
 
 var server = new Server(Console.In, Console.Out, fault);

@@ -206,12 +206,32 @@ export interface CodeCheckResult {
   /** Errors the code on disk does not have (at most some; `total` counts all). */
   errors: CompileError[];
   total: number;
+  /**
+   * Projects the engine cannot judge (packages not restored, a restore input staged, code only a
+   * build generates, a load error): no errors are reported there, the build decides. Absent: none.
+   */
+  unknown?: UnknownProject[];
+}
+
+/** A project the in-memory check answers "unknown" for, and why. */
+export interface UnknownProject {
+  project: string;
+  reason: string;
+}
+
+export interface CodeCheckOptions {
+  signal?: AbortSignal;
+  /**
+   * Staged files that change the build itself (project files, Directory.*.props/targets,
+   * global.json, nuget.config; workspace-relative): the projects they reach are answered "unknown".
+   */
+  buildInputs?: readonly string[];
 }
 
 /** Compiles staged text without writing it (the Roslyn engine). */
 export interface CodeChecker {
   /** `text` null: the file is deleted. Throws EngineUnavailableError (with why) when it cannot check. */
-  check(files: ReadonlyArray<{ path: string; text: string | null }>, options?: { signal?: AbortSignal }): Promise<CodeCheckResult>;
+  check(files: ReadonlyArray<{ path: string; text: string | null }>, options?: CodeCheckOptions): Promise<CodeCheckResult>;
 }
 
 export interface DiagnosticsProvider {

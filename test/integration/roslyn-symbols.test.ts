@@ -13,6 +13,7 @@ import { CSharpTextIndex } from '../../src/core/csharp/text-index';
 import { findReferencesTool, findSymbolsTool } from '../../src/core/tools/symbol-tools';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../../src/core/tools/types';
 import { StagedOverlay } from '../../src/core/workspace/overlay';
+import { runBuild } from '../../src/core/dotnet/build';
 import { NodeFileSystem, createNodeHost } from '../../src/host/node/index';
 import { copyFixtureTo, ensureEngineBuilt, quietLogger, removeAll, useEngine } from '../support/roslyn-engine';
 
@@ -40,6 +41,9 @@ describe('Roslyn engine: symbol tools and check_code on real solutions', functio
     await ensureEngineBuilt();
     root = copyFixtureTo(temps, 'warehouse');
     host = createNodeHost(root, { logger: quietLogger });
+    // As a run does: the baseline restores and builds first (check_code judges no project before its restore).
+    const baseline = await runBuild({ host, projects: [path.join(root, 'Warehouse.slnx')], restore: true, timeoutMs: 240_000 });
+    assert.equal(baseline.success, true);
   });
 
   after(async () => {
@@ -164,6 +168,9 @@ describe('Roslyn engine: check_code against a baseline that already has errors (
     await ensureEngineBuilt();
     const root = copyFixtureTo(temps, 'broken');
     const host = createNodeHost(root, { logger: quietLogger });
+    // The baseline: restored, and its build fails in Broken, so the engine takes the errors on disk as real.
+    const baseline = await runBuild({ host, projects: [path.join(root, 'Broken.csproj')], restore: true, timeoutMs: 240_000 });
+    assert.deepEqual([...new Set(baseline.errors.map((e) => e.project))], ['Broken.csproj']);
     const overlay = new StagedOverlay(host);
     const source = readFileSync(path.join(root, 'Greeter.cs'), 'utf8');
     await overlay.write('Greeter.cs', source.replace('int unused;', 'int unused = missing;'));

@@ -7,3 +7,6 @@ process.env.IRONBEES_ROSLYN ??= '0';
 // a scripted runner, and a version cached from the real SDK must not stand in for their answers. The
 // cache's own tests, and the CLI runs that measure it, turn it on.
 process.env.IRONBEES_SDK_CACHE ??= '0';
+// The C# engine's warm-start cache (roslyn/Ironbees.Roslyn/WarmCache.cs) goes to a folder of this
+// test process, not the user's cache folder; suites that measure it name their own.
+process.env.IRONBEES_ROSLYN_CACHE ??= require('node:path').join(require('node:os').tmpdir(), `ironbees-roslyn-cache-${process.pid}`);

@@ -9,6 +9,7 @@ import { sha256Hex } from '../lazy-crypto';
 import { buildEnv, runDotnet } from './dotnet-cli';
 import { parseMsbuildOutput, toWorkspacePath } from './msbuild-parser';
 import { explainRestoreErrors } from './restore-diagnostics';
+import { noteBuildErrors, trackRestore } from './build-tracker';
 
 /** Warnings are kept for the person, not the model; a noisy codebase must not bloat every snapshot. */
 export const MAX_WARNINGS_KEPT = 200;
@@ -78,7 +79,13 @@ function timeoutError(timeoutMs: number): CompilationError {
   };
 }
 
-export async function runBuild(request: BuildRequest): Promise<BuildResult> {
+export function runBuild(request: BuildRequest): Promise<BuildResult> {
+  // A build that restores is what the C# engine waits for before it loads (build-tracker.ts).
+  const build = buildOnce(request);
+  return request.restore ? trackRestore(request.host.workspaceRoot, build) : build;
+}
+
+async function buildOnce(request: BuildRequest): Promise<BuildResult> {
   const { host } = request;
   if (request.projects.length === 0) throw new Error('runBuild needs at least one project or solution');
   request.signal?.throwIfAborted();
@@ -117,5 +124,6 @@ export async function runBuild(request: BuildRequest): Promise<BuildResult> {
   };
   if (run.timedOut) result.timedOut = true;
   if (!success) result.outputTail = tailOf(output);
+  noteBuildErrors(host.workspaceRoot, errors);
   return result;
 }

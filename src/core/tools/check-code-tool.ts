@@ -36,7 +36,7 @@ async function checkCode(_input: CheckCodeInput, ctx: ToolContext): Promise<Tool
     return { ok: true, content: unchecked.length > 0 ? `No C# file is staged; ${unchecked.join(', ')} will be checked by the build.` : 'Nothing is staged yet: no edits to check.' };
   }
   try {
-    const result = await checker.check(files, { signal: ctx.signal });
+    const result = await checker.check(files, { signal: ctx.signal, buildInputs: unchecked });
     return { ok: true, content: checkReport(result, unchecked), data: result };
   } catch (error) {
     if (error instanceof EngineUnavailableError) {

@@ -9,6 +9,7 @@ import { EngineCodeChecker } from '../../core/csharp/engine/code-checker';
 import { EngineSymbolProvider } from '../../core/csharp/engine/engine-symbols';
 import { sharedEngine } from '../../core/csharp/engine/roslyn-engine';
 import { CSharpTextIndex } from '../../core/csharp/text-index';
+import { projectsFailingToBuild, restoresSettled } from '../../core/dotnet/build-tracker';
 import { findBuildTarget } from '../../core/dotnet/target';
 import { NodeFileSystem } from './fs';
 import { StderrLogger } from './logger';
@@ -36,6 +37,7 @@ export function createNodeHost(workspaceRoot: string, options: NodeHostOptions =
     workspaceRoot: root,
     ...(options.engineTarget ? { targetKey: options.engineTarget } : {}),
     target: async () => (await findBuildTarget({ workspaceRoot: root, fs }, options.engineTarget)).absPath,
+    restoresSettled: () => restoresSettled(root),
     logger,
   });
   if (options.warmEngine) engine.warmUp();
@@ -44,7 +46,7 @@ export function createNodeHost(workspaceRoot: string, options: NodeHostOptions =
     fs,
     process: new NodeProcessRunner(),
     symbols: new EngineSymbolProvider(engine, new CSharpTextIndex(fs, root), fs, root, logger),
-    codeCheck: new EngineCodeChecker(engine),
+    codeCheck: new EngineCodeChecker(engine, { projectsFailingToBuild: () => projectsFailingToBuild(root) }),
     clock: { now: () => Date.now() },
     logger,
   };

@@ -14,6 +14,7 @@ import { EngineCodeChecker } from '../../core/csharp/engine/code-checker';
 import { EngineSymbolProvider } from '../../core/csharp/engine/engine-symbols';
 import { sharedEngine } from '../../core/csharp/engine/roslyn-engine';
 import { CSharpTextIndex } from '../../core/csharp/text-index';
+import { projectsFailingToBuild, restoresSettled } from '../../core/dotnet/build-tracker';
 import { findBuildTarget } from '../../core/dotnet/target';
 import { findCSharpExtension } from './csharp-extension';
 import { VscodeDiagnostics } from './diagnostics';
@@ -91,8 +92,13 @@ export function createVscodeHost(workspaceRoot: string, options: VscodeHostOptio
  * opening the workspace's solution; nothing starts until the first question.
  */
 function engineParts(root: string, fs: VscodeFileSystem, logger: Logger): { symbols: EngineSymbolProvider; codeCheck: CodeChecker } {
-  const engine = sharedEngine({ workspaceRoot: root, target: async () => (await findBuildTarget({ workspaceRoot: root, fs })).absPath, logger });
-  return { symbols: new EngineSymbolProvider(engine, new CSharpTextIndex(fs, root), fs, root, logger), codeCheck: new EngineCodeChecker(engine) };
+  const engine = sharedEngine({
+    workspaceRoot: root,
+    target: async () => (await findBuildTarget({ workspaceRoot: root, fs })).absPath,
+    restoresSettled: () => restoresSettled(root),
+    logger,
+  });
+  return { symbols: new EngineSymbolProvider(engine, new CSharpTextIndex(fs, root), fs, root, logger), codeCheck: new EngineCodeChecker(engine, { projectsFailingToBuild: () => projectsFailingToBuild(root) }) };
 }
 
 export { TaskProcessRunner, TASK_TYPE, TASK_SOURCE } from './task-runner';

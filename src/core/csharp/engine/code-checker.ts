@@ -2,31 +2,51 @@
 // and the pre-review gate ask it), and the shared pieces both use: which staged files to send and
 // how errors read.
 
-import type { CodeCheckResult, CodeChecker, CompileError } from '../../host';
+import type { CodeCheckOptions, CodeCheckResult, CodeChecker, CompileError } from '../../host';
 import type { StagedOverlay } from '../../workspace/overlay';
 import type { RoslynEngine } from './roslyn-engine';
 
-export class EngineCodeChecker implements CodeChecker {
-  constructor(private readonly engine: RoslynEngine) {}
+export interface EngineCodeCheckerOptions {
+  /**
+   * The projects (workspace-relative project files) the latest real build reported errors in; null
+   * before any build. Only there are errors the engine sees in the code on disk taken as real (and
+   * left out of the answer as already there); elsewhere they show the engine sees the project
+   * differently from the build, and the project is answered "unknown".
+   */
+  projectsFailingToBuild?: () => string[] | null;
+}
 
-  check(files: ReadonlyArray<{ path: string; text: string | null }>, options: { signal?: AbortSignal } = {}): Promise<CodeCheckResult> {
-    return this.engine.check<CodeCheckResult>({ files }, options.signal);
+export class EngineCodeChecker implements CodeChecker {
+  constructor(
+    private readonly engine: RoslynEngine,
+    private readonly options: EngineCodeCheckerOptions = {},
+  ) {}
+
+  check(files: ReadonlyArray<{ path: string; text: string | null }>, options: CodeCheckOptions = {}): Promise<CodeCheckResult> {
+    const buildFailed = this.options.projectsFailingToBuild?.() ?? null;
+    return this.engine.check<CodeCheckResult>({ files, buildInputs: options.buildInputs ?? [], buildFailed }, options.signal);
   }
 }
 
 export interface StagedSources {
   /** C# files with their staged text (null: staged for deletion). */
   files: Array<{ path: string; text: string | null }>;
-  /** Staged files the in-memory check cannot judge (project files, props): the real build does. */
+  /**
+   * Staged files the in-memory check cannot judge (project files, props, global.json, nuget.config):
+   * the real build does, and the projects they reach are answered "unknown".
+   */
   unchecked: string[];
 }
+
+/** Files that change what a build restores or how it compiles, not C# the compiler reads. */
+const BUILD_INPUT = /(\.(csproj|props|targets|sln|slnx|slnf)|(^|\/)(global\.json|nuget\.config|packages\.lock\.json))$/i;
 
 export async function stagedSources(overlay: StagedOverlay): Promise<StagedSources> {
   const files: StagedSources['files'] = [];
   const unchecked: string[] = [];
   for (const rel of overlay.stagedPaths()) {
     if (rel.toLowerCase().endsWith('.cs')) files.push({ path: rel, text: await overlay.read(rel) });
-    else if (/\.(csproj|props|targets|sln|slnx)$/i.test(rel)) unchecked.push(rel);
+    else if (BUILD_INPUT.test(rel)) unchecked.push(rel);
   }
   return { files, unchecked };
 }
@@ -37,8 +57,15 @@ export function errorLine(e: CompileError): string {
 
 export function checkReport(result: CodeCheckResult, unchecked: readonly string[]): string {
   const compiled = result.projects.length > 0 ? result.projects.join(', ') : 'no project';
-  const also = unchecked.length > 0 ? `\nNot checked here (the build checks them): ${unchecked.join(', ')}.` : '';
+  const also = (unchecked.length > 0 ? `\nNot checked here (the build checks them): ${unchecked.join(', ')}.` : '') + unknownReport(result);
   if (result.total === 0) return `No new compile errors (compiled ${compiled} with your staged edits).${also}`;
   const more = result.total > result.errors.length ? `\n[${result.total - result.errors.length} more not shown; fix these first.]` : '';
   return `${result.total} new compile error(s) in ${compiled} with your staged edits:\n${result.errors.map(errorLine).join('\n')}${more}${also}`;
+}
+
+/** The projects the check could not judge, one line each; empty when it judged them all. */
+export function unknownReport(result: CodeCheckResult): string {
+  const unknown = result.unknown ?? [];
+  if (unknown.length === 0) return '';
+  return `\nNot compiled here, the build decides (do not change code or packages for this): ${unknown.map((u) => `${u.project} (${u.reason})`).join('; ')}.`;
 }

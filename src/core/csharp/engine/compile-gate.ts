@@ -7,7 +7,7 @@
 import type { CodeCheckResult, Host } from '../../host';
 import type { StagedOverlay } from '../../workspace/overlay';
 import type { TraceSink } from '../../trace';
-import { checkReport, errorLine, stagedSources } from './code-checker';
+import { checkReport, errorLine, stagedSources, unknownReport } from './code-checker';
 import { EngineUnavailableError } from './errors';
 
 /** Submissions bounced back for compile errors before the diff goes to review anyway. */
@@ -40,14 +40,17 @@ export async function compileGate(options: GateOptions): Promise<GateVerdict> {
   if (files.length === 0) return { pass: true };
   let result: CodeCheckResult;
   try {
-    result = await host.codeCheck.check(files, { signal: options.signal });
+    result = await host.codeCheck.check(files, { signal: options.signal, buildInputs: unchecked });
   } catch (error) {
     if (!(error instanceof EngineUnavailableError)) throw error;
     // No check is not a failed check: the diff goes to review and the build decides.
     record(true, 0, `not checked: ${error.message}`);
     return { pass: true };
   }
-  record(result.total === 0, result.total, result.total > 0 ? result.errors.slice(0, 5).map(errorLine).join('\n') : undefined);
+  // Projects the engine could not judge never bounce: the build decides there, and the trace says so.
+  const unknown = unknownReport(result).trim();
+  const errorsShown = result.total > 0 ? result.errors.slice(0, 5).map(errorLine).join('\n') : '';
+  record(result.total === 0, result.total, [errorsShown, unknown].filter(Boolean).join('\n') || undefined);
   if (result.total === 0) return { pass: true };
   const maxRounds = options.maxRounds ?? COMPILE_GATE_ROUNDS;
   if (options.bounced < maxRounds) {

@@ -37,6 +37,13 @@ export interface RoslynEngineOptions {
   /** Starts in all, the first included (default 2: one restart after a crash or a hang). */
   maxStarts?: number;
   logger?: Logger;
+  /**
+   * Resolves once no restore runs in the workspace (the validator's baseline restores while the
+   * engine would load): the load waits for it rather than reading projects without their packages.
+   * The engine itself reloads when a restore ran after its load anyway; this only spares the load
+   * that would be thrown away.
+   */
+  restoresSettled?: () => Promise<void>;
 }
 
 export interface EngineLoadInfo {
@@ -50,6 +57,10 @@ export interface EngineLoadInfo {
    */
   phases?: Record<string, number>;
   warnings: string[];
+  /** True when the solution was built from the warm-start cache of an earlier load on the same inputs (no MSBuild). */
+  fromCache?: boolean;
+  /** Projects the engine cannot judge after this load (packages not restored, Razor, a load error), with why. */
+  unknown?: Array<{ project: string; reason: string }>;
 }
 
 export class RoslynEngine {
@@ -165,6 +176,7 @@ export class RoslynEngine {
     } catch (error) {
       throw new EngineUnavailableError(`no solution to open: ${error instanceof Error ? error.message : String(error)}`, 'load');
     }
+    await this.options.restoresSettled?.();
     this.starts++;
     // Whatever changed before this start is on disk already, and the load reads the disk.
     this.changed.clear();
@@ -179,9 +191,11 @@ export class RoslynEngine {
     }
     const phases = Object.entries(this.loadInfo.phases ?? {}).map(([name, ms]) => `${name.replace(/Ms$/, '')} ${ms} ms`).join(', ');
     this.options.logger?.info(
-      `C# engine: loaded ${path.basename(target)} (${this.loadInfo.projects} projects, ${this.loadInfo.documents} files) in ${this.loadInfo.loadMs} ms${phases ? ` (${phases})` : ''}`,
+      `C# engine: loaded ${path.basename(target)} (${this.loadInfo.projects} projects, ${this.loadInfo.documents} files) in ${this.loadInfo.loadMs} ms${this.loadInfo.fromCache ? ' from the warm-start cache' : ''}${phases ? ` (${phases})` : ''}`,
     );
     for (const warning of this.loadInfo.warnings) this.options.logger?.warn(`C# engine: MSBuild: ${warning}`);
+    // Named once: the check answers "unknown" there until a restore or reload settles it.
+    for (const { project, reason } of this.loadInfo.unknown ?? []) this.options.logger?.info(`C# engine: not judging ${project} for now: ${reason}`);
     return engine;
   }
 }
