@@ -12,6 +12,7 @@ import { EditJournal } from './journal';
 import { redact, redactDeep } from '../redact';
 import type { RunSummary, TraceEvent } from '../trace';
 import { appendTraceLine, holdTraceFile } from './event-log';
+import { checkToolingFolder, resolveToolingPath } from '../workspace/paths';
 import type { TraceLine } from './event-log';
 
 export const STATE_SCHEMA_VERSION = 1;
@@ -44,6 +45,8 @@ export class RunStore {
   readonly journal: EditJournal;
 
   private readonly listeners = new Set<(runId: string, event: TraceEvent) => void>();
+  /** Run folders already checked by the containment check (it costs a few system calls). */
+  private readonly checkedRunDirs = new Set<string>();
 
   constructor(private readonly host: Host) {
     this.runsDir = path.join(host.workspaceRoot, '.ironbees', 'runs');
@@ -61,8 +64,14 @@ export class RunStore {
   }
 
   runDir(runId: string): string {
-    if (!/^[A-Za-z0-9._-]+$/.test(runId)) throw new StateNotFoundError(runId);
-    return path.join(this.runsDir, runId);
+    if (!/^[A-Za-z0-9._-]+$/.test(runId) || runId === '.' || runId === '..') throw new StateNotFoundError(runId);
+    const dir = path.join(this.runsDir, runId);
+    // A run folder (or `.ironbees`, or `runs`) that is a link would read and write a run elsewhere.
+    if (!this.checkedRunDirs.has(runId)) {
+      resolveToolingPath(this.host.workspaceRoot, path.relative(this.host.workspaceRoot, dir));
+      this.checkedRunDirs.add(runId);
+    }
+    return dir;
   }
 
   handoffPath(runId: string): string {
@@ -74,6 +83,7 @@ export class RunStore {
    * while what people configure there (agents/, mcp.json) can be committed.
    */
   async ensureLayout(): Promise<void> {
+    checkToolingFolder(this.host.workspaceRoot);
     const ignore = path.join(this.host.workspaceRoot, '.ironbees', '.gitignore');
     const bytes = await this.host.fs.readFile(ignore);
     // Earlier versions wrote `*`, which also hid agents/ and mcp.json; a file the person wrote stays.

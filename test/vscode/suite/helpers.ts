@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TEST_HOOKS_KEY } from '../../../src/extension/api';
 import type { IronbeesApi, IronbeesTestExports, IronbeesTestHooks, WorkspaceServices } from '../../../src/extension/api';
+import { PERSON_ONLY_SETTINGS } from '../../../src/extension/settings-keys';
 
 export const EXTENSION_ID = 'ironbees.ironbees-agent-mode';
 export const SOURCE = 'src/Calculator/Calculator.cs';
@@ -67,7 +68,9 @@ export function reviewDiffTabs(): vscode.TabInputTextDiff[] {
 }
 
 export async function setSetting(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('ironbees').update(key, value, vscode.ConfigurationTarget.Workspace);
+  // A person-only setting is machine-scoped: VS Code refuses to write it to the workspace.
+  const target = PERSON_ONLY_SETTINGS.includes(key) ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
+  await vscode.workspace.getConfiguration('ironbees').update(key, value, target);
 }
 
 /**
