@@ -70,8 +70,14 @@ export function resolveWorkspacePath(root: string, rel: string, options: Resolve
   const realTarget = realpathOfNearest(abs);
   const real = relativeInside(realRoot, realTarget);
   if (real === null) throw new PathOutsideWorkspaceError(rel, `it goes through a symbolic link that leads outside the workspace; ${HINT}`);
-  refuseProtected(rel, real, options.toolingFolder);
-  if ((options.forWrite || options.toolingFolder) && !samePath(real, lexical)) {
+  if (!options.toolingFolder) refuseProtected(rel, real);
+  if (options.toolingFolder && !samePath(real, lexical)) {
+    throw new PathOutsideWorkspaceError(
+      rel,
+      `it is, or goes through, a symbolic link (it resolves to ${displayPath(real)}); Ironbees opens the files of ${TOOLING_FOLDER}/ only where they are, never through a link`,
+    );
+  }
+  if (options.forWrite && !samePath(real, lexical)) {
     throw new PathOutsideWorkspaceError(
       rel,
       `it is, or goes through, a symbolic link (it resolves to ${displayPath(real)}); Ironbees does not edit through links, ` +
