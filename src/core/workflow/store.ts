@@ -13,6 +13,8 @@ import { redact, redactDeep } from '../redact';
 import type { RunSummary, TraceEvent } from '../trace';
 import { appendTraceLine, holdTraceFile } from './event-log';
 import { checkToolingFolder, resolveToolingPath } from '../workspace/paths';
+import { isSignedHere, signRunOrders } from './run-signature';
+import type { RunOrdersContext } from './run-signature';
 import type { TraceLine } from './event-log';
 
 export const STATE_SCHEMA_VERSION = 1;
@@ -25,6 +27,17 @@ export interface PersistedRun {
   codingState: CodingState;
   /** The statechart's persisted snapshot (xstate getPersistedSnapshot), restored on resume. */
   machine: unknown;
+  /**
+   * The HMAC of the run's orders with this person's key (run-signature.ts), written by save(); a
+   * run without a matching one was not made here and resumes with strict orders.
+   */
+  signature?: string;
+}
+
+/** The statechart context's orders of a persisted run, when its snapshot has them. */
+function ordersContextOf(run: PersistedRun): RunOrdersContext | null {
+  const context = (run.machine as { context?: Partial<RunOrdersContext> } | null)?.context;
+  return context?.workflow ? (context as RunOrdersContext) : null;
 }
 
 export { EditConflictError } from './journal';
@@ -91,7 +104,33 @@ export class RunStore {
   }
 
   async save(run: PersistedRun): Promise<void> {
-    await this.host.fs.writeFile(path.join(this.runDir(run.runId), 'state.json'), JSON.stringify(run, null, 1));
+    const signature = this.signatureOf(run);
+    const signed: PersistedRun = { ...run, ...(signature ? { signature } : {}) };
+    if (!signature) delete signed.signature;
+    await this.host.fs.writeFile(path.join(this.runDir(run.runId), 'state.json'), JSON.stringify(signed, null, 1));
+  }
+
+  /** Whether the run's orders were signed by this person on this machine (see run-signature.ts). */
+  isOwnRun(run: PersistedRun): boolean {
+    const context = ordersContextOf(run);
+    if (!context) return false;
+    try {
+      return isSignedHere(run.runId, context, run.signature);
+    } catch {
+      return false;
+    }
+  }
+
+  private signatureOf(run: PersistedRun): string | null {
+    const context = ordersContextOf(run);
+    if (!context) return null;
+    try {
+      return signRunOrders(run.runId, context);
+    } catch (error) {
+      // No key can be kept (a read-only home): the run is saved unsigned, and resumes with strict orders.
+      this.host.logger.debug(`Run ${run.runId} is saved unsigned: ${errorMessage(error)}`);
+      return null;
+    }
   }
 
   /** While the run is driven here (its lock held): its trace's next number is kept, not read again per event. */
