@@ -60,6 +60,29 @@ export async function eventually<T>(what: string, probe: () => T | undefined | n
   }
 }
 
+/**
+ * Resolves once `probe` holds: checked now, at every configuration change the extension host is told
+ * of, and again every quarter second in case a value arrives without one. No clock window of its
+ * own: however slow the machine, the suite's timeout is the only bound.
+ */
+export function whenSettings<T>(probe: () => T | undefined | null | false): Promise<T> {
+  return new Promise<T>((resolve) => {
+    let done = false;
+    const check = (): void => {
+      if (done) return;
+      const value = probe();
+      if (!value) return;
+      done = true;
+      subscription.dispose();
+      clearInterval(timer);
+      resolve(value);
+    };
+    const subscription = vscode.workspace.onDidChangeConfiguration(check);
+    const timer = setInterval(check, 250);
+    check();
+  });
+}
+
 export function reviewDiffTabs(): vscode.TabInputTextDiff[] {
   return vscode.window.tabGroups.all
     .flatMap((group) => group.tabs)
