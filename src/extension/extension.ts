@@ -63,7 +63,14 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   const settings = (): ReturnType<typeof readSettings> => readSettings(folder.uri, (message) => logger.warn(message));
   // Read now (the names must be kept from the first child on) and again on every change below.
   setSecretEnvironmentVariables(settings().secretEnvironmentVariables);
-  const trusted = (): Promise<boolean> => editorWorkspaceTrust({ workspaceRoot: folder.uri.fsPath, memento: context.globalState, logger });
+  const trusted = (): Promise<boolean> =>
+    editorWorkspaceTrust({
+      workspaceRoot: folder.uri.fsPath,
+      memento: context.globalState,
+      logger,
+      isTrusted: () => vscode.workspace.isTrusted,
+      confirm: (message, detail, button) => vscode.window.showWarningMessage(message, { modal: true, detail }, button),
+    });
   const controllerDeps: RunControllerDeps = { folder, extensionPath: context.extensionUri.fsPath, logger, apiKeys, settings, trusted };
   const controller = new RunController(controllerDeps);
   const review = new ReviewController(controller, logger);

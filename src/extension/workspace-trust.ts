@@ -4,36 +4,34 @@
 // per folder in the extension's global state (outside the workspace). Otherwise each item is named
 // once in the "Ironbees" log and the built-in agents run.
 
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { Logger } from '../core/host';
 import { ignoredLine, workspaceDefinitions } from '../core/runtime/trust';
 import type { WorkspaceDefinition } from '../core/runtime/trust';
 
 const TRUSTED_KEY_PREFIX = 'ironbees.trustedWorkspace:';
-const TRUST_BUTTON = 'Trust and use them';
+export const TRUST_BUTTON = 'Trust and use them';
 
 export interface EditorTrustDeps {
   workspaceRoot: string;
   /** The extension's global state: where a confirmation is remembered. */
   memento: vscode.Memento;
   logger: Logger;
-  /** VS Code's workspace trust (vscode.workspace.isTrusted); a function so tests can answer. */
-  isTrusted?: () => boolean;
-  /** Shows the modal confirmation; resolves with the button chosen (tests answer it). */
-  confirm?: (message: string, detail: string) => Thenable<string | undefined>;
+  /** VS Code's workspace trust (vscode.workspace.isTrusted). */
+  isTrusted: () => boolean;
+  /** Shows a modal confirmation with these buttons; resolves with the one chosen (undefined: dismissed). */
+  confirm: (message: string, detail: string, button: string) => Thenable<string | undefined>;
 }
 
 /** Whether the workspace's own agents and MCP servers may be used for the next runtime. */
 export async function editorWorkspaceTrust(deps: EditorTrustDeps): Promise<boolean> {
   const defined = workspaceDefinitions(deps.workspaceRoot);
   if (defined.length === 0) return false;
-  const isTrusted = deps.isTrusted ?? ((): boolean => vscode.workspace.isTrusted);
-  if (!isTrusted()) return ignoreAll(deps, defined, 'trust the workspace in VS Code, then confirm it to Ironbees');
+  if (!deps.isTrusted()) return ignoreAll(deps, defined, 'trust the workspace in VS Code, then confirm it to Ironbees');
   const key = `${TRUSTED_KEY_PREFIX}${deps.workspaceRoot}`;
   if (deps.memento.get<boolean>(key) === true) return true;
-  const confirm = deps.confirm ?? ((message: string, detail: string) => vscode.window.showWarningMessage(message, { modal: true, detail }, TRUST_BUTTON));
   const detail = defined.map((item) => `${item.path}: ${item.what}`).join('\n');
-  const answer = await confirm('This workspace defines agents or MCP servers that Ironbees would run or contact. Use them?', detail);
+  const answer = await deps.confirm('This workspace defines agents or MCP servers that Ironbees would run or contact. Use them?', detail, TRUST_BUTTON);
   if (answer !== TRUST_BUTTON) return ignoreAll(deps, defined, 'confirm it to Ironbees when asked at the next run to use it');
   await deps.memento.update(key, true);
   return true;
