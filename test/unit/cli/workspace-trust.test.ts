@@ -80,4 +80,41 @@ describe('CLI trust gate', () => {
       await fs.rm(elsewhere, { recursive: true, force: true });
     }
   });
+
+  it('ironbees mcp never asks on its stdin (the protocol): untrusted unless --trust-workspace, each item named on stderr', async () => {
+    await defineAgentAndMcp();
+    const untrusted = testIo([], workspace);
+    assert.equal(await runCli(['mcp'], untrusted, deps()), 0);
+    assert.equal(untrusted.err().split('\n').filter((line) => line.startsWith('Ignored ')).length, 2);
+    assert.equal(untrusted.out(), '', 'nothing but the protocol on stdout');
+    const trusted = testIo([], workspace);
+    assert.equal(await runCli(['mcp', '--trust-workspace'], trusted, deps()), 0);
+    assert.doesNotMatch(trusted.err(), /Ignored /);
+  });
+
+  it('on a terminal the person is asked, listing what the workspace defines; a "y" is remembered for the folder', async () => {
+    await defineAgentAndMcp();
+    const cache = await fs.mkdtemp(path.join(os.tmpdir(), 'ironbees-cli-trust-cache-'));
+    try {
+      const onTerminal = (answers: string[] | null): ReturnType<typeof testIo> => {
+        const io = testIo(null, workspace);
+        Object.assign(io.stdin, { isTTY: true });
+        Object.assign(io.stderr, { isTTY: true });
+        Object.assign(io.env, { IRONBEES_CACHE_DIR: cache });
+        if (answers) io.stdin.end(answers.map((a) => `${a}\n`).join(''));
+        return io;
+      };
+      const first = onTerminal(['y']);
+      assert.equal(await runCli(['run', 'Fix it', '--yes', '--target', 'App.sln'], first, deps()), 0);
+      assert.match(first.err(), /defines what Ironbees would run or contact:\n {2}\.ironbees\/agents\/planner\/ {2}a workspace agent/);
+      assert.match(first.err(), /Trust this folder and use them \(remembered for this folder\)\? \[y\/N\]/);
+      const again = onTerminal(null);
+      assert.equal(await runCli(['run', 'Fix it', '--yes', '--target', 'App.sln'], again, deps()), 0);
+      assert.doesNotMatch(again.err(), /Trust this folder/);
+      assert.deepEqual(calls.map((c) => c.trusted), [true, true]);
+    } finally {
+      await fs.rm(cache, { recursive: true, force: true });
+    }
+  });
 });
+
