@@ -49,19 +49,20 @@ function runKey(env: Env): Buffer {
   return key;
 }
 
-/** The orders, in a fixed order of fields: what a signature is computed over. */
-function ordersText(runId: string, context: RunOrdersContext): string {
+/** The orders, in a fixed order of fields: what a signature is computed over (the run id alone for a run without them). */
+function ordersText(runId: string, context: RunOrdersContext | null): string {
+  if (!context) return JSON.stringify([runId]);
   const w = context.workflow;
   return JSON.stringify([runId, w.workspaceRoot, w.approval?.plan, w.approval?.diffs, w.contextFiles ?? [], context.planApprovedByPerson === true]);
 }
 
 /** The HMAC-SHA256 of the run's orders, in hex. */
-export function signRunOrders(runId: string, context: RunOrdersContext, env: Env = process.env): string {
+export function signRunOrders(runId: string, context: RunOrdersContext | null, env: Env = process.env): string {
   return nodeCrypto().createHmac('sha256', runKey(env)).update(ordersText(runId, context)).digest('hex');
 }
 
 /** Whether `signature` was made by this person's key for exactly these orders. */
-export function isSignedHere(runId: string, context: RunOrdersContext, signature: unknown, env: Env = process.env): boolean {
+export function isSignedHere(runId: string, context: RunOrdersContext | null, signature: unknown, env: Env = process.env): boolean {
   if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return false;
   const expected = Buffer.from(signRunOrders(runId, context, env), 'hex');
   return nodeCrypto().timingSafeEqual(expected, Buffer.from(signature, 'hex'));

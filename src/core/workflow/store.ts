@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Host } from '../host';
 import { uniqueHex } from '../unique-hex';
 import type { CodingState } from '../model';
-import { AgentModeError, StateNotFoundError, errorMessage } from '../errors';
+import { AgentModeError, ConfigurationError, StateNotFoundError, errorMessage } from '../errors';
 import { EditJournal } from './journal';
 import { redact, redactDeep } from '../redact';
 import type { RunSummary, TraceEvent } from '../trace';
@@ -66,7 +66,16 @@ export class RunStore {
     this.journal = new EditJournal(host, {
       runsDir: this.runsDir,
       runDir: (runId) => this.runDir(runId),
-      requireRun: async (runId) => void (await this.load(runId)),
+      // A revert writes the journal's bytes into the person's files: never from a run not made here.
+      requireRun: async (runId) => {
+        const run = await this.load(runId);
+        if (!this.isOwnRun(run)) {
+          throw new ConfigurationError(
+            `Run ${runId} was not created by you on this machine (its run folder came from elsewhere); Ironbees does not write files from it. Restore the files with git instead.`,
+            { runId },
+          );
+        }
+      },
       appendEvent: (runId, event) => this.appendEvent(runId, event),
     });
   }
@@ -112,20 +121,16 @@ export class RunStore {
 
   /** Whether the run's orders were signed by this person on this machine (see run-signature.ts). */
   isOwnRun(run: PersistedRun): boolean {
-    const context = ordersContextOf(run);
-    if (!context) return false;
     try {
-      return isSignedHere(run.runId, context, run.signature);
+      return isSignedHere(run.runId, ordersContextOf(run), run.signature);
     } catch {
       return false;
     }
   }
 
   private signatureOf(run: PersistedRun): string | null {
-    const context = ordersContextOf(run);
-    if (!context) return null;
     try {
-      return signRunOrders(run.runId, context);
+      return signRunOrders(run.runId, ordersContextOf(run));
     } catch (error) {
       // No key can be kept (a read-only home): the run is saved unsigned, and resumes with strict orders.
       this.host.logger.debug(`Run ${run.runId} is saved unsigned: ${errorMessage(error)}`);

@@ -113,4 +113,15 @@ describe('run signature: a shipped run is not obeyed', function () {
       fs.rmSync(otherCache, { recursive: true, force: true });
     }
   });
+
+  it('revert never writes files from a run folder not made here', async () => {
+    ws.write('src/App.cs', 'the person\'s code\n');
+    const runDir = path.join(ws.dir, '.ironbees', 'runs', 'r-shipped');
+    fs.mkdirSync(path.join(runDir, 'edits', 'blobs'), { recursive: true });
+    fs.writeFileSync(path.join(runDir, 'state.json'), JSON.stringify({ schemaVersion: 1, runId: 'r-shipped', createdAt: '', updatedAt: '', codingState: {}, machine: null }));
+    fs.writeFileSync(path.join(runDir, 'edits', 'index.json'), JSON.stringify({ files: { 'src/App.cs': { existed: false, blob: null } } }));
+    await assert.rejects(new RunStore(ws.host).journal.revert('r-shipped'), /was not created by you on this machine/);
+    assert.equal(ws.read('src/App.cs')?.toString('utf8'), 'the person\'s code\n');
+  });
 });
+
