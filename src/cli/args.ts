@@ -31,6 +31,8 @@ export interface RunArgs {
   command: 'run';
   request: string;
   workspace: string;
+  /** --trust-workspace: the workspace's own agents and MCP servers are used (core/runtime/trust.ts). */
+  trustWorkspace: boolean;
   yes: boolean;
   json: boolean;
   demo: boolean;
@@ -62,6 +64,7 @@ export interface ResumeArgs {
   command: 'resume';
   runId: string;
   workspace: string;
+  trustWorkspace: boolean;
   yes: boolean;
   json: boolean;
   demo: boolean;
@@ -91,6 +94,7 @@ export interface TraceArgs {
 export interface McpArgs {
   command: 'mcp';
   workspace: string;
+  trustWorkspace: boolean;
   http: boolean;
   /** 0 = any free port (printed on stderr). */
   port: number;
@@ -115,6 +119,7 @@ const COMMON: Record<string, OptionSpec> = {
   version: { type: 'boolean' },
 };
 const WORKSPACE: Record<string, OptionSpec> = { workspace: { type: 'string', short: 'w' } };
+const TRUST: Record<string, OptionSpec> = { 'trust-workspace': { type: 'boolean' } };
 const DRIVE: Record<string, OptionSpec> = {
   yes: { type: 'boolean', short: 'y' },
   json: { type: 'boolean' },
@@ -127,6 +132,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
   run: {
     ...COMMON,
     ...WORKSPACE,
+    ...TRUST,
     ...DRIVE,
     'max-iterations': { type: 'string' },
     model: { type: 'string' },
@@ -146,11 +152,11 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
   },
   // A resumed run keeps the context it was started with (approval policy, limits, model), so only
   // how this session drives it can be chosen.
-  resume: { ...COMMON, ...WORKSPACE, ...DRIVE },
+  resume: { ...COMMON, ...WORKSPACE, ...TRUST, ...DRIVE },
   runs: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
   revert: { ...COMMON, ...WORKSPACE },
   trace: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
-  mcp: { ...COMMON, ...WORKSPACE, http: { type: 'boolean' }, port: { type: 'string' }, token: { type: 'string' }, demo: { type: 'boolean' } },
+  mcp: { ...COMMON, ...WORKSPACE, ...TRUST, http: { type: 'boolean' }, port: { type: 'string' }, token: { type: 'string' }, demo: { type: 'boolean' } },
 };
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -184,6 +190,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
         command: 'resume',
         runId: onePositional(positionals, 'resume', 'a run id (see `ironbees runs`)'),
         workspace,
+        trustWorkspace: values['trust-workspace'] === true,
         yes: values.yes === true,
         json: values.json === true,
         demo: values.demo === true,
@@ -227,6 +234,7 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     command: 'run',
     request,
     workspace,
+    trustWorkspace: values['trust-workspace'] === true,
     yes: values.yes === true,
     json: values.json === true,
     demo: values.demo === true,
@@ -293,7 +301,7 @@ function parseMcp(values: Values, positionals: string[], workspace: string): Mcp
   if (rawPort !== undefined && (!/^\d+$/.test(rawPort.trim()) || port > 65535)) throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${rawPort}").`, 'mcp');
   const token = stringValue(values, 'token');
   if (token !== undefined && token.trim().length < 16) throw new UsageError('--token must be at least 16 characters.', 'mcp');
-  return { command: 'mcp', workspace, http, port, ...(token !== undefined ? { token: token.trim() } : {}), demo: values.demo === true };
+  return { command: 'mcp', workspace, trustWorkspace: values['trust-workspace'] === true, http, port, ...(token !== undefined ? { token: token.trim() } : {}), demo: values.demo === true };
 }
 
 function stringValue(values: Values, name: string): string | undefined {

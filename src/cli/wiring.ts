@@ -20,6 +20,8 @@ import { version } from '../../package.json';
 
 export interface RuntimeOptions {
   workspaceRoot: string;
+  /** A person trusted the workspace (workspace-trust.ts): its agents and MCP servers are used. */
+  trusted: boolean;
   demo: boolean;
   env: NodeJS.ProcessEnv;
   logger: Logger;
@@ -128,6 +130,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Then dotnet, the tools (the workspace's MCP servers on first use) and the agents: core/runtime.
   const { orchestrator, flushTelemetry } = await assembleRuntime({
     workspaceRoot: options.workspaceRoot,
+    trusted: options.trusted,
     logger: options.logger,
     model,
     dotnetRunner: host.process,

@@ -18,6 +18,7 @@ import { offerUnfinishedRuns } from './resume-offer';
 import { ReviewController } from './review/review-controller';
 import { RecentRequests } from './run-agent';
 import { RunController } from './run-controller';
+import { editorWorkspaceTrust } from './workspace-trust';
 import type { RunControllerDeps } from './run-controller';
 import { ProviderApiKeyStore } from './provider-keys';
 import { providerModelText, readProviderSettings } from './provider-settings';
@@ -62,7 +63,15 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   const settings = (): ReturnType<typeof readSettings> => readSettings(folder.uri, (message) => logger.warn(message));
   // Read now (the names must be kept from the first child on) and again on every change below.
   setSecretEnvironmentVariables(settings().secretEnvironmentVariables);
-  const controllerDeps: RunControllerDeps = { folder, extensionPath: context.extensionUri.fsPath, logger, apiKeys, settings };
+  const trusted = (): Promise<boolean> =>
+    editorWorkspaceTrust({
+      workspaceRoot: folder.uri.fsPath,
+      memento: context.globalState,
+      logger,
+      isTrusted: () => vscode.workspace.isTrusted,
+      confirm: (message, detail, button) => vscode.window.showWarningMessage(message, { modal: true, detail }, button),
+    });
+  const controllerDeps: RunControllerDeps = { folder, extensionPath: context.extensionUri.fsPath, logger, apiKeys, settings, trusted };
   const controller = new RunController(controllerDeps);
   const review = new ReviewController(controller, logger);
   const statusBar = new RunStatusBar(controller, () => {

@@ -34,6 +34,11 @@ export interface RunControllerDeps {
   logger: Logger;
   apiKeys: ApiKeyStore;
   settings: () => IronbeesSettings;
+  /**
+   * Whether the person trusts the workspace's own agents and MCP servers (workspace-trust.ts: VS
+   * Code's workspace trust and Ironbees' confirmation); absent, they are not used.
+   */
+  trusted?: () => Promise<boolean>;
   /** Tests drive runs with a scripted model. */
   model?: ModelClient;
 }
@@ -294,8 +299,10 @@ export class RunController extends Disposable {
   private async buildRuntime(): Promise<ExtensionRuntime> {
     // Loaded on first use: the core, the SDK and xstate are most of the bundle, and activation stays fast.
     const { createExtensionRuntime } = await import('./heavy.js');
+    const trusted = (await this.deps.trusted?.()) ?? false;
     return createExtensionRuntime({
       workspaceRoot: this.workspaceRoot,
+      trusted,
       folder: this.deps.folder,
       settings: this.deps.settings(),
       apiKey: await this.deps.apiKeys.get(),

@@ -24,6 +24,8 @@ import { version } from '../../package.json';
 /** The settings, keys and logger the model client is built from (provider-model.ts), and where the run works. */
 export interface RuntimeOptions extends ModelSettingsOptions {
   workspaceRoot: string;
+  /** The person trusted the workspace (VS Code's workspace trust and Ironbees' confirmation): workspace-trust.ts. */
+  trusted: boolean;
   folder?: vscode.WorkspaceFolder;
   extensionPath: string;
 }
@@ -60,15 +62,17 @@ export async function createExtensionRuntime(options: RuntimeOptions): Promise<E
   const model = createModel(options);
   const runtime = await assembleRuntime({
     workspaceRoot: options.workspaceRoot,
+    trusted: options.trusted,
     logger: options.logger,
     model,
     dotnetRunner: new NodeProcessRunner(),
     createHost: () => createVscodeHost(options.workspaceRoot, { logger: options.logger, folder: options.folder }),
     // Settings servers plus `.ironbees/mcp.json`; a bad entry in the settings stops here, before a run.
-    mcp: () =>
+    mcp: (_host, trusted) =>
       new McpManager({
         servers: mcpServersFromSettings(options.settings.mcpServers, 'setting "ironbees.mcpServers"', options.workspaceRoot),
         workspaceRoot: options.workspaceRoot,
+        readWorkspaceConfig: trusted,
         logger: options.logger,
       }),
     bundledAgentsDir: path.join(options.extensionPath, 'agents'),

@@ -18,5 +18,24 @@ export const SettingKeys = {
   otlpEndpoint: 'telemetry.otlpEndpoint',
 } as const;
 
-/** Only the person's user (or remote machine) settings set these; a workspace value is ignored. */
-export const PERSON_ONLY_SETTINGS: readonly string[] = [SettingKeys.anthropicBaseUrl, SettingKeys.planApproval, SettingKeys.diffApproval, SettingKeys.secretEnvironmentVariables, SettingKeys.otlpEndpoint];
+/**
+ * Only the person's user (or remote machine) settings set these; a workspace value is ignored. They
+ * choose where model traffic goes, what needs approval, what runs (MCP servers, agents and their
+ * prompts), what is read from outside the workspace (context files) and how long a model works.
+ */
+export const PERSON_ONLY_SETTINGS: readonly string[] = [
+  SettingKeys.anthropicBaseUrl,
+  SettingKeys.planApproval,
+  SettingKeys.diffApproval,
+  SettingKeys.secretEnvironmentVariables,
+  SettingKeys.otlpEndpoint,
+  SettingKeys.model,
+  SettingKeys.maxIterations,
+  SettingKeys.agentsFolder,
+  SettingKeys.mcpServers,
+  'contextFiles',
+  'provider',
+  'openaiBaseUrl',
+  'fallback.provider',
+  'fallback.model',
+];

@@ -68,7 +68,7 @@ function reportWorkspaceOverrides(scope: vscode.ConfigurationScope | undefined, 
     const said = `${file}:${setting}=${JSON.stringify(value)}`;
     if (reportedWorkspaceValues.has(said)) continue;
     reportedWorkspaceValues.add(said);
-    warn(`Ignoring "${setting}": ${JSON.stringify(value)} from the workspace settings (${file}). Only your own user settings choose where model traffic goes and what needs your approval; a repository cannot.`);
+    warn(`Ignoring "${setting}": ${JSON.stringify(value)} from the workspace settings (${file}). Only your own user settings choose where model traffic goes, what runs or is read outside the workspace, and what needs your approval; a repository cannot.`);
   }
 }
 
@@ -77,18 +77,20 @@ export function readSettings(scope?: vscode.ConfigurationScope, warn?: (message:
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION, scope);
   if (warn) reportWorkspaceOverrides(scope, warn);
   const names = personValue(config, SettingKeys.secretEnvironmentVariables);
+  // Every person-only key is read from the person's settings alone, whatever the reader.
+  const get = (key: string): unknown => (PERSON_ONLY_SETTINGS.includes(key) ? personValue(config, key) : config.get(key));
   return {
-    model: String(config.get(SettingKeys.model) ?? '').trim(),
-    maxIterations: positiveInt(config.get(SettingKeys.maxIterations), DEFAULT_MAX_ITERATIONS),
+    model: String(get(SettingKeys.model) ?? '').trim(),
+    maxIterations: positiveInt(get(SettingKeys.maxIterations), DEFAULT_MAX_ITERATIONS),
     planApproval: oneOf(personValue(config, SettingKeys.planApproval), ['always', 'never'], 'always'),
     diffApproval: oneOf(personValue(config, SettingKeys.diffApproval), ['always', 'first', 'never'], 'always'),
     buildSeconds: positiveInt(config.get(SettingKeys.buildSeconds), DEFAULT_TIMEOUT_SECONDS),
     testSeconds: positiveInt(config.get(SettingKeys.testSeconds), DEFAULT_TIMEOUT_SECONDS),
-    agentsFolder: String(config.get(SettingKeys.agentsFolder) ?? '').trim(),
+    agentsFolder: String(get(SettingKeys.agentsFolder) ?? '').trim(),
     demoModel: config.get(SettingKeys.demoModel) === true,
     anthropicBaseUrl: String(personValue(config, SettingKeys.anthropicBaseUrl) ?? '').trim(),
-    mcpServers: config.get(SettingKeys.mcpServers) ?? {},
-    ...readProviderSettings((key) => config.get(key)),
+    mcpServers: get(SettingKeys.mcpServers) ?? {},
+    ...readProviderSettings(get),
     secretEnvironmentVariables: Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [],
     // Person-only: a repository must not send the runs' traces (requests, file names, costs) elsewhere.
     otlpEndpoint: String(personValue(config, SettingKeys.otlpEndpoint) ?? '').trim(),

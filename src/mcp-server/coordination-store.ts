@@ -8,10 +8,15 @@
 // concurrently (several HTTP sessions share a process), so each file's changes run one after another
 // on a promise chain; host.fs.writeFile writes a temporary file and renames it, so a reader never sees
 // half a file.
+//
+// Every file is opened through the one containment check (its tooling-folder form): a link anywhere
+// on the way (`.ironbees`, the run folder, `coordination/`, the file itself) is refused, so no tool
+// reads or appends to a file outside the workspace.
 
 import * as path from 'node:path';
 import type { Host } from '../core/host';
 import { RunStore } from '../core/workflow/store';
+import { resolveToolingPath } from '../core/workspace/paths';
 
 export interface AgentRecord {
   agent: string;
@@ -60,13 +65,19 @@ export class CoordinationStore {
     return runId ? path.join(this.runs.runDir(runId), 'coordination') : path.join(this.host.workspaceRoot, '.ironbees', 'coordination');
   }
 
+  /** A file of the store, checked: throws PathOutsideWorkspaceError when a link is on its way. */
+  private file(runId: string | undefined, ...parts: string[]): string {
+    const file = path.join(this.dir(runId), ...parts);
+    return resolveToolingPath(this.host.workspaceRoot, path.relative(this.host.workspaceRoot, file));
+  }
+
   async agents(runId?: string): Promise<Record<string, AgentRecord>> {
-    return (await this.readJson<Record<string, AgentRecord>>(path.join(this.dir(runId), 'agents.json'))) ?? {};
+    return (await this.readJson<Record<string, AgentRecord>>(this.file(runId, 'agents.json'))) ?? {};
   }
 
   async updateAgent(runId: string | undefined, agent: string, change: (record: AgentRecord) => AgentRecord): Promise<AgentRecord> {
     await this.runs.ensureLayout();
-    const file = path.join(this.dir(runId), 'agents.json');
+    const file = this.file(runId, 'agents.json');
     return serialised(file, async () => {
       const all = await this.agents(runId);
       const next = change(all[agent] ?? { agent, status: 'working', artifacts: [] });
@@ -78,18 +89,18 @@ export class CoordinationStore {
 
   async saveCheckpoint(runId: string | undefined, agent: string, checkpoint: Record<string, unknown>): Promise<string> {
     await this.runs.ensureLayout();
-    const file = path.join(this.dir(runId), 'checkpoints', `${agent.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+    const file = this.file(runId, 'checkpoints', `${agent.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
     await this.host.fs.writeFile(file, JSON.stringify(checkpoint, null, 1));
     return path.relative(this.host.workspaceRoot, file).split(path.sep).join('/');
   }
 
   async checkpoints(runId?: string): Promise<Record<string, unknown>[]> {
-    const dir = path.join(this.dir(runId), 'checkpoints');
+    const dir = this.file(runId, 'checkpoints');
     if (!(await this.host.fs.exists(dir))) return [];
     const files = await this.host.fs.listFiles(dir, { maxFiles: 1000 });
     const out: Record<string, unknown>[] = [];
     for (const file of files) {
-      const value = await this.readJson<Record<string, unknown>>(path.join(dir, file));
+      const value = await this.readJson<Record<string, unknown>>(this.file(runId, 'checkpoints', file));
       if (value) out.push(value);
     }
     return out;
@@ -97,11 +108,11 @@ export class CoordinationStore {
 
   async appendMessage(runId: string | undefined, message: CoordinationMessage): Promise<void> {
     await this.runs.ensureLayout();
-    await this.host.fs.appendFile(path.join(this.dir(runId), 'messages.jsonl'), `${JSON.stringify(message)}\n`);
+    await this.host.fs.appendFile(this.file(runId, 'messages.jsonl'), `${JSON.stringify(message)}\n`);
   }
 
   async messages(runId: string | undefined, limit: number): Promise<CoordinationMessage[]> {
-    const bytes = await this.host.fs.readFile(path.join(this.dir(runId), 'messages.jsonl'));
+    const bytes = await this.host.fs.readFile(this.file(runId, 'messages.jsonl'));
     if (!bytes) return [];
     const lines = new TextDecoder().decode(bytes).split('\n').filter(Boolean);
     return lines.slice(-limit).map((line) => JSON.parse(line) as CoordinationMessage);
@@ -109,11 +120,11 @@ export class CoordinationStore {
 
   /** Escalations are help requests not yet answered; answering the run (approve_run) clears them. */
   async escalations(runId?: string): Promise<CoordinationMessage[]> {
-    return (await this.readJson<CoordinationMessage[]>(path.join(this.dir(runId), 'escalations.json'))) ?? [];
+    return (await this.readJson<CoordinationMessage[]>(this.file(runId, 'escalations.json'))) ?? [];
   }
 
   async escalate(runId: string | undefined, message: CoordinationMessage): Promise<void> {
-    const file = path.join(this.dir(runId), 'escalations.json');
+    const file = this.file(runId, 'escalations.json');
     await serialised(file, async () => {
       const open = [...(await this.escalations(runId)), message];
       await this.host.fs.writeFile(file, JSON.stringify(open, null, 1));
@@ -124,7 +135,7 @@ export class CoordinationStore {
   }
 
   async clearEscalations(runId?: string): Promise<void> {
-    const file = path.join(this.dir(runId), 'escalations.json');
+    const file = this.file(runId, 'escalations.json');
     // On the same chain, so a clear between an escalation's read and its write cannot bring cleared ones back.
     await serialised(file, () => this.host.fs.writeFile(file, '[]'));
   }

@@ -51,7 +51,8 @@ export function createIronbeesMcpServer(options: IronbeesMcpServerOptions): Serv
         name,
         description: def.description,
         inputSchema: { ...inputJsonSchema(def.input), type: 'object' as const },
-        annotations: { readOnlyHint: def.readonly },
+        // A tool that runs the repository's MSBuild or tests can do anything that code does: not read-only.
+        annotations: { readOnlyHint: def.readonly && def.runsRepositoryCode !== true },
       };
     }),
   }));

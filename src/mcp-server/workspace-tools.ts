@@ -31,6 +31,7 @@ const buildTool: ToolDefinition<z.infer<typeof buildInput>> = {
   description: 'dotnet build of the workspace; returns {success, errors[], warnings[], durationMs} parsed from MSBuild output.',
   input: buildInput,
   readonly: true,
+  runsRepositoryCode: true,
   timeoutMs: BUILD_TIMEOUT_MS,
   async execute(input, context) {
     const result = await build(context.host, input.target, context.signal);
@@ -44,6 +45,7 @@ const testTool: ToolDefinition<z.infer<typeof testInput>> = {
   description: 'Builds, then runs dotnet test on every test project; returns {success, total, passed, failed, skipped, failures[]} parsed from TRX.',
   input: testInput,
   readonly: true,
+  runsRepositoryCode: true,
   timeoutMs: BUILD_TIMEOUT_MS * 2,
   async execute(input, context) {
     const built = await build(context.host, input.target, context.signal);
@@ -62,6 +64,7 @@ const diagnosticsTool: ToolDefinition<z.infer<typeof diagnosticsInput>> = {
   description: 'Compiler errors: from the language server where there is one, otherwise from a build; optionally only for the given files.',
   input: diagnosticsInput,
   readonly: true,
+  runsRepositoryCode: true,
   timeoutMs: BUILD_TIMEOUT_MS,
   async execute(input, context) {
     // The one containment check: a path outside the workspace (or through a link leading out) is refused, not asked about.

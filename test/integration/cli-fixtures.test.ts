@@ -169,7 +169,7 @@ describe('ironbees CLI stops before anything runs (exit 2, nothing written)', fu
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'agent.yaml'), 'name: coder\ndescription: Edits only\nversion: 1.0.0\nrequiredTools: [read_file, str_replace_based_edit_tool]\n');
     writeFileSync(path.join(dir, 'prompt.md'), 'Edit the code.');
-    const result = await runCli(['run', 'Fix it', '--workspace', workspace, '--yes'], { ANTHROPIC_API_KEY: 'sk-test' });
+    const result = await runCli(['run', 'Fix it', '--workspace', workspace, '--yes', '--trust-workspace'], { ANTHROPIC_API_KEY: 'sk-test' });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /\.ironbees\/agents\/coder\/agent\.yaml: requiredTools: must include submit_changes/);
     assert.equal(existsSync(path.join(workspace, '.ironbees', 'runs')), false);

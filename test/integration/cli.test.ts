@@ -232,7 +232,7 @@ describe('ironbees CLI refuses bad configuration with exit 2 and changes nothing
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'agent.yaml'), 'name: coder\ndescription: x\nversion: 1.0.0\nrequiredTools: []\nllmConfig:\n  model: m\n  maxTokens: lots\n');
     writeFileSync(path.join(dir, 'prompt.md'), 'prompt');
-    const result = await runCli(['run', 'Fix it', '--workspace', workspace], { ANTHROPIC_API_KEY: 'sk-test' });
+    const result = await runCli(['run', 'Fix it', '--workspace', workspace, '--trust-workspace'], { ANTHROPIC_API_KEY: 'sk-test' });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /agents[\\/]coder[\\/]agent\.yaml/);
     assert.match(result.stderr, /maxTokens/);

@@ -107,7 +107,7 @@ describe('an agent run using a tool from a configured MCP server (real CLI, dotn
     );
 
     // Answers, in the order asked: the tool call (no, with a reason), the plan, the diffs.
-    const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--json'], env, 'n\nnot during tests\na\na\n');
+    const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--json', '--trust-workspace'], env, 'n\nnot during tests\na\na\n');
     assert.equal(result.code, 0, result.stderr);
     assert.equal(fake.pending, 0, 'every scripted answer was used');
     assert.equal(result.states.at(-1)?.currentNode, 'SUCCESS');
@@ -137,7 +137,7 @@ describe('an agent run using a tool from a configured MCP server (real CLI, dotn
     });
     fake.enqueue(toolUse('submit_plan', PLAN), ...coderFixes());
 
-    const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json'], env);
+    const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json', '--trust-workspace'], env);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.states.at(-1)?.currentNode, 'SUCCESS');
     assert.doesNotMatch(result.stderr, /broken|no-such-mcp-server/, 'the broken server was never started');

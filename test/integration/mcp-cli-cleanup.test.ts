@@ -61,7 +61,7 @@ describe('ironbees run and the MCP servers it starts', function () {
     const deps: Partial<CliDeps> = { createRuntime: async () => ({ host, orchestrator }), createHost: () => host };
 
     const io = testIo([], workspace);
-    assert.equal(await runCli(['run', 'Fix it', '--yes'], io, deps), 0, io.err());
+    assert.equal(await runCli(['run', 'Fix it', '--yes', '--trust-workspace'], io, deps), 0, io.err());
     assert.ok(pid !== null, 'the run started the server');
     const serverPid = pid;
     assert.ok(await until(() => !alive(serverPid), 1_000, 50), 'the server was stopped by the time runCli returned');

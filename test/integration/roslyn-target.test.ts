@@ -33,7 +33,7 @@ describe('Roslyn engine: opens the run\'s target', function () {
   });
 
   it('--target Inventory.slnx: the engine loads that solution (no Shipping uses); a resumed run keeps it; Warehouse.slnx sees Shipping', async () => {
-    const second = await createRuntime({ workspaceRoot: root, demo: true, env: {}, logger: quietLogger, target: 'Inventory.slnx' });
+    const second = await createRuntime({ workspaceRoot: root, trusted: false, demo: true, env: {}, logger: quietLogger, target: 'Inventory.slnx' });
     assert.equal(second.target, 'Inventory.slnx');
     // The runtime started loading it already, before any question (the load overlaps planning).
     const engine = sharedEngine({ workspaceRoot: root, targetKey: 'Inventory.slnx', target: () => Promise.reject(new Error('not this one')) });
@@ -43,10 +43,10 @@ describe('Roslyn engine: opens the run\'s target', function () {
     assert.equal(second.host.symbols.takeNotice?.(), undefined, 'the engine answered, not the text index');
 
     // resume passes the target its run started with.
-    const resumed = await createRuntime({ workspaceRoot: root, demo: true, env: {}, logger: quietLogger, engineTarget: 'Inventory.slnx' });
+    const resumed = await createRuntime({ workspaceRoot: root, trusted: false, demo: true, env: {}, logger: quietLogger, engineTarget: 'Inventory.slnx' });
     assert.deepEqual(where(await resumed.host.symbols.findReferencesAt!(QUANTITY)), ['src/Inventory/StockItem.cs:8:16', 'src/Inventory/StockItem.cs:12:31']);
 
-    const first = await createRuntime({ workspaceRoot: root, demo: true, env: {}, logger: quietLogger, target: 'Warehouse.slnx' });
+    const first = await createRuntime({ workspaceRoot: root, trusted: false, demo: true, env: {}, logger: quietLogger, target: 'Warehouse.slnx' });
     assert.deepEqual(where(await first.host.symbols.findReferencesAt!(QUANTITY)), [
       'src/Inventory/StockItem.cs:8:16',
       'src/Inventory/StockItem.cs:12:31',

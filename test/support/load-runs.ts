@@ -50,7 +50,7 @@ function readTree(root: string, dir = ''): Record<string, string> {
 
 export async function prepareLoad(): Promise<LoadFixture> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'ironbees-load-'));
-  const agents = await loadRunAgents({ bundledAgentsDir: path.join(REPO_ROOT, 'agents'), workspaceRoot: scratch, logger: silent }, createDefaultToolRegistry().names());
+  const agents = await loadRunAgents({ bundledAgentsDir: path.join(REPO_ROOT, 'agents'), workspaceRoot: scratch, trusted: true, logger: silent }, createDefaultToolRegistry().names());
   return {
     files: readTree(path.join(REPO_ROOT, 'test', 'fixtures', 'calculator')),
     agents,

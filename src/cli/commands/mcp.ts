@@ -17,10 +17,13 @@ import type { CommandContext } from './context';
 import { checkWorkspace } from './context';
 import { disposeRuntime } from './run';
 import type { Runtime } from '../wiring';
+import { cliWorkspaceTrust } from '../workspace-trust';
 
 export async function mcpCommand(ctx: CommandContext, args: McpArgs): Promise<number> {
   await checkWorkspace(args.workspace);
   const host = ctx.deps.createHost(args.workspace, ctx.logger);
+  // stdin is the protocol (or nobody's): only the flag or an earlier "yes" trusts the workspace here.
+  const trusted = await cliWorkspaceTrust(ctx, { workspace: args.workspace, flag: args.trustWorkspace, mayAsk: false });
   let orchestrator: Promise<Orchestrator> | null = null;
   let existing: Orchestrator | null = null;
   let runtime: Runtime | null = null;
@@ -32,7 +35,7 @@ export async function mcpCommand(ctx: CommandContext, args: McpArgs): Promise<nu
       // No askToolApproval: nobody is at a terminal here, so tools with side effects run only in
       // runs started with diffApproval "never".
       orchestrator ??= ctx.deps
-        .createRuntime({ workspaceRoot: args.workspace, demo: args.demo, env: ctx.io.env, logger: ctx.logger })
+        .createRuntime({ workspaceRoot: args.workspace, trusted, demo: args.demo, env: ctx.io.env, logger: ctx.logger })
         .then((created) => {
           runtime = created;
           return (existing = created.orchestrator);

@@ -11,6 +11,7 @@ import { checkWorkspace } from './context';
 import { driveRun } from './drive';
 import { announceDemo, disposeRuntime } from './run';
 import { ToolApprovalRelay } from '../tool-approvals';
+import { cliWorkspaceTrust } from '../workspace-trust';
 
 export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Promise<number> {
   await checkWorkspace(args.workspace);
@@ -24,11 +25,13 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
   // The run keeps the model it started with: a run begun with --demo resumes with the demo model
   // without --demo being given again (--model is in the run's own context already).
   const demo = args.demo || persisted.codingState.metadata.modelProvider === 'demo';
+  const trusted = await cliWorkspaceTrust(ctx, { workspace: args.workspace, flag: args.trustWorkspace, mayAsk: true });
   const toolApprovals = new ToolApprovalRelay();
   // The run keeps the provider and model it was started with; the keys they need are checked now.
   const started = (persisted.machine as { context?: { workflow?: WorkflowContext } } | null)?.context?.workflow;
   const runtime = await ctx.deps.createRuntime({
     workspaceRoot: args.workspace,
+    trusted,
     demo,
     env: ctx.io.env,
     logger: ctx.logger,

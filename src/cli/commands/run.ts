@@ -11,6 +11,7 @@ import type { CommandContext } from './context';
 import { checkWorkspace } from './context';
 import { driveRun } from './drive';
 import { ToolApprovalRelay } from '../tool-approvals';
+import { cliWorkspaceTrust } from '../workspace-trust';
 
 /** --target as the workspace-relative path the workflow expects; it must exist inside the workspace. */
 export async function resolveTarget(workspace: string, target: string): Promise<string> {
@@ -60,9 +61,11 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
   for (const file of args.contextFiles ?? []) {
     if (!(await fs.stat(file).catch(() => null))?.isFile()) throw new ConfigurationError(`--context ${file} is not a file.`);
   }
+  const trusted = await cliWorkspaceTrust(ctx, { workspace: args.workspace, flag: args.trustWorkspace, mayAsk: true });
   const toolApprovals = new ToolApprovalRelay();
   const runtime = await ctx.deps.createRuntime({
     workspaceRoot: args.workspace,
+    trusted,
     demo: args.demo,
     env: ctx.io.env,
     logger: ctx.logger,

@@ -79,6 +79,17 @@ export async function loadInstructions(host: Host, options: InstructionsOptions)
 /** A file the person named: its path as shown (workspace-relative when inside), or null with a warning. */
 async function readContextFile(host: Host, file: string, warn?: (message: string) => void): Promise<{ path: string; text: string } | null> {
   const abs = path.resolve(host.workspaceRoot, file);
+  const inside = path.relative(host.workspaceRoot, abs);
+  // A file of the workspace goes through the containment check like any other (a link in the
+  // repository must not make it read a file outside); a file outside was named by the person.
+  if (!inside.startsWith('..') && !path.isAbsolute(inside)) {
+    try {
+      resolveWorkspacePath(host.workspaceRoot, inside);
+    } catch (error) {
+      warn?.(`The context file ${file} is left out: ${errorMessage(error)}`);
+      return null;
+    }
+  }
   const bytes = await host.fs.readFile(abs).catch((error: unknown) => {
     warn?.(`Could not read the context file ${file}: ${errorMessage(error)}`);
     return null;

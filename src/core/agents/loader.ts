@@ -17,6 +17,8 @@ import type { AgentConfigProblem } from './agent-problems';
 import { precheckedAgentYaml } from './prechecked-agents';
 import { builtinAgentRegistry } from './builtin';
 import type { AgentRegistry } from './unit';
+import { PathOutsideWorkspaceError } from '../errors';
+import { resolveToolingPath } from '../workspace/paths';
 
 export { requireAgent } from './agent-definition';
 export type { AgentCatalog, AgentDefinition, AgentLlmConfig, AgentToolConfig } from './agent-definition';
@@ -55,7 +57,11 @@ export async function loadAgents(options: LoadAgentsOptions): Promise<AgentCatal
 
   if (options.workspaceRoot) {
     const dir = path.join(options.workspaceRoot, WORKSPACE_AGENTS_DIR);
-    const local = await loadFolder(dir, options.workspaceRoot, 'workspace', checks);
+    const root = options.workspaceRoot;
+    // A repository's agent files are read only where they are: no link (a prompt.md pointing at
+    // /proc/self/environ, an agents folder pointing out of the workspace) is followed.
+    const contain = (file: string): string => resolveToolingPath(root, path.relative(root, file));
+    const local = await loadFolder(dir, root, 'workspace', { ...checks, contain });
     if (local.problems.length > 0) {
       if (options.onInvalidWorkspaceAgent !== 'fallback') throw new AgentConfigError(local.problems);
       const warn = options.warn ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
@@ -69,6 +75,8 @@ export async function loadAgents(options: LoadAgentsOptions): Promise<AgentCatal
 interface FolderChecks {
   knownTools: readonly string[] | undefined;
   units: AgentRegistry;
+  /** The workspace's containment check (the absolute path, or a PathOutsideWorkspaceError); none for Ironbees' own agents. */
+  contain?: (file: string) => string;
 }
 
 interface FolderResult {
@@ -85,6 +93,8 @@ async function loadFolder(
 ): Promise<FolderResult> {
   let entries: Dirent[];
   try {
+    const refused = refusal(checks.contain, dir, displayRoot);
+    if (refused) return { exists: true, agents: [], problems: [refused] };
     entries = await fs.readdir(dir, { withFileTypes: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, agents: [], problems: [] };
@@ -105,10 +115,12 @@ async function loadAgentFolder(
   agentDir: string,
   displayRoot: string,
   origin: AgentDefinition['origin'],
-  { knownTools, units }: FolderChecks,
+  { knownTools, units, contain }: FolderChecks,
 ): Promise<{ agent: AgentDefinition } | { problems: AgentConfigProblem[] }> {
   const yamlPath = path.join(agentDir, 'agent.yaml');
   const file = toDisplay(displayRoot, yamlPath);
+  const refusedYaml = refusal(contain, yamlPath, displayRoot);
+  if (refusedYaml) return { problems: [refusedYaml] };
   const source = await readText(yamlPath);
   if (source === null) return { problems: [{ file, field: null, message: 'agent.yaml is missing (every agent folder needs one)' }] };
 
@@ -142,6 +154,8 @@ async function loadAgentFolder(
     });
   }
   const promptPath = path.join(agentDir, yaml.promptTemplate);
+  const refusedPrompt = refusal(contain, promptPath, displayRoot);
+  if (refusedPrompt) return { problems: [...problems, refusedPrompt] };
   const prompt = await readText(promptPath);
   if (prompt === null) {
     problems.push({
@@ -154,6 +168,18 @@ async function loadAgentFolder(
   }
   if (problems.length > 0 || prompt === null) return { problems };
   return { agent: { ...yaml, prompt, sourceDir: agentDir, origin } };
+}
+
+/** The problem that names a file the containment check refuses, or null when it may be read. */
+function refusal(contain: FolderChecks['contain'], file: string, displayRoot: string): AgentConfigProblem | null {
+  if (!contain) return null;
+  try {
+    contain(file);
+    return null;
+  } catch (error) {
+    if (!(error instanceof PathOutsideWorkspaceError)) throw error;
+    return { file: toDisplay(displayRoot, file), field: null, message: `${error.message} (not read)` };
+  }
 }
 
 /** A bundled text checked at build time as it was then; any other text read and checked now. */

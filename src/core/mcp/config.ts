@@ -9,6 +9,7 @@ import { isCredentialVariable } from '../child-env';
 import { ConfigurationError } from '../errors';
 import { registerSecret } from '../redact';
 import { SERVER_NAME_PATTERN } from '../tools/mcp-naming';
+import { resolveToolingPath } from '../workspace/paths';
 
 export const WORKSPACE_MCP_CONFIG = path.join('.ironbees', 'mcp.json');
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -96,7 +97,8 @@ export function mcpServersFromSettings(raw: unknown, where = 'settings', baseDir
 
 /** `.ironbees/mcp.json`, or no servers when it is absent. */
 export async function loadWorkspaceMcpConfig(workspaceRoot: string): Promise<McpServerConfig[]> {
-  const file = path.join(workspaceRoot, WORKSPACE_MCP_CONFIG);
+  // Read where it is: an mcp.json (or .ironbees) that is a link is refused, not followed.
+  const file = resolveToolingPath(workspaceRoot, WORKSPACE_MCP_CONFIG);
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');

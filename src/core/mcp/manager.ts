@@ -19,6 +19,8 @@ export interface McpManagerOptions {
   servers?: readonly McpServerConfig[];
   /** Also where stdio servers without `cwd` run. */
   workspaceRoot?: string;
+  /** Whether `<workspaceRoot>/.ironbees/mcp.json` is read (only for a workspace a person trusted); default true. */
+  readWorkspaceConfig?: boolean;
   logger: Logger;
   /** How long a failed start is remembered before the server is tried again (default 10 s). */
   startCooldownMs?: number;
@@ -66,7 +68,7 @@ export class McpManager implements ExternalToolSource {
   private connections(): Promise<Map<string, McpConnection>> {
     this.servers ??= (async () => {
       const { workspaceRoot, logger, startCooldownMs } = this.options;
-      const fromFile = workspaceRoot ? await loadWorkspaceMcpConfig(workspaceRoot) : [];
+      const fromFile = workspaceRoot && this.options.readWorkspaceConfig !== false ? await loadWorkspaceMcpConfig(workspaceRoot) : [];
       const configs = mergeMcpServers(this.options.servers ?? [], fromFile);
       return new Map(configs.map((config) => [config.name, new McpConnection(config, logger, { workspaceRoot, startCooldownMs })]));
     })();

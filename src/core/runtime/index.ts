@@ -23,10 +23,18 @@ export { createModelClient, createProviderRouter, modelClientForRun, modelProvid
 export type { ModelConfig, ModelProviderFactory, ProviderSetup, RunModelChoice } from './model-client';
 export { checkDotnet } from './dotnet-check';
 export { otlpTracesUrl } from './telemetry/trace-export';
+export { TRUST_WORKSPACE_FLAG, decideWorkspaceTrust, ignoredLine, isRememberedTrusted, rememberTrust, trustQuestion, workspaceDefinitions } from './trust';
+export type { TrustDecision, TrustOptions, WorkspaceDefinition } from './trust';
 export type { TraceExportConfig } from './telemetry/trace-export';
 
 export interface RuntimeConfig<H extends Host> {
   workspaceRoot: string;
+  /**
+   * A person trusted the workspace (trust.ts: decideWorkspaceTrust): only then are its own agents
+   * (`.ironbees/agents/`) loaded and its MCP servers (`.ironbees/mcp.json`) started; otherwise the
+   * built-in agents run and no server of the workspace is started or contacted.
+   */
+  trusted: boolean;
   logger: Logger;
   /**
    * Made first by the face (createModelClient), so a missing key is the first thing a person hears about;
@@ -46,9 +54,10 @@ export interface RuntimeConfig<H extends Host> {
   agentOverridesDir?: () => string | undefined;
   /**
    * The MCP servers' tools: a manager the face configured (the editor's settings), or absent for the
-   * workspace's `.ironbees/mcp.json`, started only when an agent asks for an `mcp__` tool.
+   * workspace's `.ironbees/mcp.json`, started only when an agent asks for an `mcp__` tool. `trusted`:
+   * whether the manager may read the workspace's mcp.json.
    */
-  mcp?: (host: H) => McpManager;
+  mcp?: (host: H, trusted: boolean) => McpManager;
   /** Asks before a tool with side effects runs; absent, such calls are refused (unless the policy is never). */
   askToolApproval?: ToolApprover;
   /** The agents' runners and terminal tools (default: the built-in planner and coder). */
@@ -78,8 +87,9 @@ export async function assembleRuntime<H extends Host>(config: RuntimeConfig<H>):
   const version = await checkDotnet(config.dotnetRunner, config.workspaceRoot);
   config.logger.debug(`dotnet ${version}`);
   const host = config.createHost();
-  const mcp = config.mcp?.(host);
-  tools.addSource(mcp ?? lazyWorkspaceMcpSource(host));
+  const mcp = config.mcp?.(host, config.trusted);
+  if (mcp) tools.addSource(mcp);
+  else if (config.trusted) tools.addSource(lazyWorkspaceMcpSource(host));
   const agents = await loadingAgents;
   const approval = config.askToolApproval ? { askToolApproval: config.askToolApproval } : {};
   const model = typeof config.model === 'function' ? config.model(agents) : config.model;
@@ -101,13 +111,13 @@ export async function assembleRuntime<H extends Host>(config: RuntimeConfig<H>):
  * and field named) rather than silently falling back to the bundled one the person meant to override.
  */
 export async function loadRunAgents(
-  config: Pick<RuntimeConfig<Host>, 'bundledAgentsDir' | 'workspaceRoot' | 'agentOverridesDir' | 'logger' | 'agentUnits'>,
+  config: Pick<RuntimeConfig<Host>, 'bundledAgentsDir' | 'workspaceRoot' | 'trusted' | 'agentOverridesDir' | 'logger' | 'agentUnits'>,
   knownTools: readonly string[],
 ): Promise<AgentCatalog> {
   const warn = (message: string): void => config.logger.warn(message);
   const agents = await loadAgents({
     bundledDir: config.bundledAgentsDir,
-    workspaceRoot: config.workspaceRoot,
+    ...(config.trusted ? { workspaceRoot: config.workspaceRoot } : {}),
     knownTools,
     onInvalidWorkspaceAgent: 'fail',
     warn,

@@ -74,6 +74,8 @@ export const findSymbolsTool: ToolDefinition<FindSymbolsInput> = {
     return findSymbolsInput();
   },
   readonly: true,
+  // The C# engine evaluates the projects' MSBuild files to load them.
+  runsRepositoryCode: true,
   timeoutMs: 60_000,
   execute: findSymbols,
 };
@@ -149,6 +151,7 @@ export const findReferencesTool: ToolDefinition<FindReferencesInput> = {
     return findReferencesInput();
   },
   readonly: true,
+  runsRepositoryCode: true,
   timeoutMs: 60_000,
   execute: findReferences,
 };

@@ -81,6 +81,12 @@ export interface ToolDefinition<Input = unknown> {
    * follow the approval gate. Edits to the overlay are approved as diffs instead.
    */
   externalEffects?: boolean;
+  /**
+   * True for tools that run the repository's own code: a build or test (MSBuild targets, the tests),
+   * or the C# engine, which evaluates the projects' MSBuild files. Such a tool is never advertised
+   * as read-only to an MCP client, whatever it changes in the workspace.
+   */
+  runsRepositoryCode?: boolean;
   timeoutMs: number;
   retry?: RetryPolicy;
   /** Characters of content per page (default 100,000); longer results are paged, never cut silently. */

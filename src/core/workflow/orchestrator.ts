@@ -19,6 +19,7 @@ import { problemWithFileDecisions } from './diff-decisions';
 import { RunStore, STATE_SCHEMA_VERSION } from './store';
 import type { PersistedRun } from './store';
 import { AsyncQueue } from './async-queue';
+import { strictOrders } from './run-signature';
 import { acquireRunLock } from './run-lock';
 import type { RunLock } from './run-lock';
 import { createStepActors } from './step-actors';
@@ -111,6 +112,9 @@ export class RunOrchestrator implements Orchestrator {
       return;
     }
     const snapshot = run.machine as Snapshot<unknown> & { context: RunContext };
+    // A run folder this person did not make here (shipped in a repository, copied from elsewhere)
+    // is data, not orders: what would loosen an approval or add context is not taken from it.
+    if (!this.store.isOwnRun(run)) snapshot.context = strictOrders(snapshot.context, this.host.workspaceRoot, (line) => this.host.logger.warn(line));
     // `input` is ignored when a snapshot is restored; it is given because the types require it.
     const { userRequest, workflow, createdAt } = snapshot.context;
     const input: RunInput = { stateId, userRequest, workflow, createdAt };

@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { WorkspaceBusyError } from '../errors';
 import { machineId } from '../machine-id';
+import { checkToolingFolder } from '../workspace/paths';
 
 export interface RunLockInfo {
   pid: number;
@@ -33,6 +34,8 @@ export function runLockPath(workspaceRoot: string): string {
 
 /** Takes the workspace's run lock for `runId`, or throws WorkspaceBusyError naming the run that holds it. */
 export function acquireRunLock(workspaceRoot: string, runId: string, now: Date = new Date()): RunLock {
+  // The first write of every run: a `.ironbees` that is a link is refused before anything is written.
+  checkToolingFolder(workspaceRoot);
   const file = runLockPath(workspaceRoot);
   const info: RunLockInfo = { pid: process.pid, hostname: os.hostname(), machineId: machineId(), runId, startedAt: now.toISOString() };
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -7,11 +7,14 @@ import * as path from 'node:path';
 import type { Host } from '../host';
 import { uniqueHex } from '../unique-hex';
 import type { CodingState } from '../model';
-import { AgentModeError, StateNotFoundError, errorMessage } from '../errors';
+import { AgentModeError, ConfigurationError, StateNotFoundError, errorMessage } from '../errors';
 import { EditJournal } from './journal';
 import { redact, redactDeep } from '../redact';
 import type { RunSummary, TraceEvent } from '../trace';
 import { appendTraceLine, holdTraceFile } from './event-log';
+import { checkToolingFolder, resolveToolingPath } from '../workspace/paths';
+import { isSignedHere, signRunOrders } from './run-signature';
+import type { RunOrdersContext } from './run-signature';
 import type { TraceLine } from './event-log';
 
 export const STATE_SCHEMA_VERSION = 1;
@@ -24,6 +27,17 @@ export interface PersistedRun {
   codingState: CodingState;
   /** The statechart's persisted snapshot (xstate getPersistedSnapshot), restored on resume. */
   machine: unknown;
+  /**
+   * The HMAC of the run's orders with this person's key (run-signature.ts), written by save(); a
+   * run without a matching one was not made here and resumes with strict orders.
+   */
+  signature?: string;
+}
+
+/** The statechart context's orders of a persisted run, when its snapshot has them. */
+function ordersContextOf(run: PersistedRun): RunOrdersContext | null {
+  const context = (run.machine as { context?: Partial<RunOrdersContext> } | null)?.context;
+  return context?.workflow ? (context as RunOrdersContext) : null;
 }
 
 export { EditConflictError } from './journal';
@@ -44,13 +58,24 @@ export class RunStore {
   readonly journal: EditJournal;
 
   private readonly listeners = new Set<(runId: string, event: TraceEvent) => void>();
+  /** Run folders already checked by the containment check (it costs a few system calls). */
+  private readonly checkedRunDirs = new Set<string>();
 
   constructor(private readonly host: Host) {
     this.runsDir = path.join(host.workspaceRoot, '.ironbees', 'runs');
     this.journal = new EditJournal(host, {
       runsDir: this.runsDir,
       runDir: (runId) => this.runDir(runId),
-      requireRun: async (runId) => void (await this.load(runId)),
+      // A revert writes the journal's bytes into the person's files: never from a run not made here.
+      requireRun: async (runId) => {
+        const run = await this.load(runId);
+        if (!this.isOwnRun(run)) {
+          throw new ConfigurationError(
+            `Run ${runId} was not created by you on this machine (its run folder came from elsewhere); Ironbees does not write files from it. Restore the files with git instead.`,
+            { runId },
+          );
+        }
+      },
       appendEvent: (runId, event) => this.appendEvent(runId, event),
     });
   }
@@ -61,8 +86,14 @@ export class RunStore {
   }
 
   runDir(runId: string): string {
-    if (!/^[A-Za-z0-9._-]+$/.test(runId)) throw new StateNotFoundError(runId);
-    return path.join(this.runsDir, runId);
+    if (!/^[A-Za-z0-9._-]+$/.test(runId) || runId === '.' || runId === '..') throw new StateNotFoundError(runId);
+    const dir = path.join(this.runsDir, runId);
+    // A run folder (or `.ironbees`, or `runs`) that is a link would read and write a run elsewhere.
+    if (!this.checkedRunDirs.has(runId)) {
+      resolveToolingPath(this.host.workspaceRoot, path.relative(this.host.workspaceRoot, dir));
+      this.checkedRunDirs.add(runId);
+    }
+    return dir;
   }
 
   handoffPath(runId: string): string {
@@ -74,6 +105,7 @@ export class RunStore {
    * while what people configure there (agents/, mcp.json) can be committed.
    */
   async ensureLayout(): Promise<void> {
+    checkToolingFolder(this.host.workspaceRoot);
     const ignore = path.join(this.host.workspaceRoot, '.ironbees', '.gitignore');
     const bytes = await this.host.fs.readFile(ignore);
     // Earlier versions wrote `*`, which also hid agents/ and mcp.json; a file the person wrote stays.
@@ -81,7 +113,29 @@ export class RunStore {
   }
 
   async save(run: PersistedRun): Promise<void> {
-    await this.host.fs.writeFile(path.join(this.runDir(run.runId), 'state.json'), JSON.stringify(run, null, 1));
+    const signature = this.signatureOf(run);
+    const signed: PersistedRun = { ...run, ...(signature ? { signature } : {}) };
+    if (!signature) delete signed.signature;
+    await this.host.fs.writeFile(path.join(this.runDir(run.runId), 'state.json'), JSON.stringify(signed, null, 1));
+  }
+
+  /** Whether the run's orders were signed by this person on this machine (see run-signature.ts). */
+  isOwnRun(run: PersistedRun): boolean {
+    try {
+      return isSignedHere(run.runId, ordersContextOf(run), run.signature);
+    } catch {
+      return false;
+    }
+  }
+
+  private signatureOf(run: PersistedRun): string | null {
+    try {
+      return signRunOrders(run.runId, ordersContextOf(run));
+    } catch (error) {
+      // No key can be kept (a read-only home): the run is saved unsigned, and resumes with strict orders.
+      this.host.logger.debug(`Run ${run.runId} is saved unsigned: ${errorMessage(error)}`);
+      return null;
+    }
   }
 
   /** While the run is driven here (its lock held): its trace's next number is kept, not read again per event. */

@@ -4,7 +4,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PathOutsideWorkspaceError } from '../errors';
+import { ConfigurationError, PathOutsideWorkspaceError } from '../errors';
 import { windowsNameProblem } from './windows-names';
 
 export interface ResolvedPath {
@@ -33,7 +33,18 @@ export interface ResolveOptions {
   realRoot?: string;
   /** The platform whose file names are checked (windows-names.ts); this process's when absent. */
   platform?: NodeJS.Platform;
+  /**
+   * Ironbees itself opens a file of its own folder (`.ironbees/`: agents, mcp.json, runs, the
+   * coordination store). That segment is allowed (`.git` stays refused), and no symbolic link is
+   * allowed on the way, as for a write: what a repository ships there is read as it is, never
+   * through a link to `/proc/self/environ` or a file outside, and the run's state is never written
+   * through a `.ironbees` that is a link.
+   */
+  toolingFolder?: boolean;
 }
+
+/** The folder Ironbees keeps its configuration and its runs in, at the workspace root. */
+export const TOOLING_FOLDER = '.ironbees';
 
 /** Windows and macOS compare file names without case; realpath may return the disk's spelling. */
 const CASE_INSENSITIVE_FS = process.platform === 'win32' || process.platform === 'darwin';
@@ -55,7 +66,7 @@ export function resolveWorkspacePath(root: string, rel: string, options: Resolve
     const why = isAbsoluteAnywhere(cleaned) ? 'it is an absolute path outside the workspace' : 'it leads outside the workspace';
     throw new PathOutsideWorkspaceError(rel, `${why}; ${HINT}`);
   }
-  refuseProtected(rel, lexical);
+  refuseProtected(rel, lexical, options.toolingFolder);
   refuseWindowsNames(rel, lexical, options);
 
   // A symlink inside the workspace may point anywhere: judge where the path really lands.
@@ -63,7 +74,13 @@ export function resolveWorkspacePath(root: string, rel: string, options: Resolve
   const realTarget = realpathOfNearest(abs);
   const real = relativeInside(realRoot, realTarget);
   if (real === null) throw new PathOutsideWorkspaceError(rel, `it goes through a symbolic link that leads outside the workspace; ${HINT}`);
-  refuseProtected(rel, real);
+  if (!options.toolingFolder) refuseProtected(rel, real);
+  if (options.toolingFolder && !samePath(real, lexical)) {
+    throw new PathOutsideWorkspaceError(
+      rel,
+      `it is, or goes through, a symbolic link (it resolves to ${displayPath(real)}); Ironbees opens the files of ${TOOLING_FOLDER}/ only where they are, never through a link`,
+    );
+  }
   if (options.forWrite && !samePath(real, lexical)) {
     throw new PathOutsideWorkspaceError(
       rel,
@@ -106,8 +123,12 @@ function relativeInside(root: string, target: string): string | null {
   return relative.split(path.sep).join('/');
 }
 
-function refuseProtected(requested: string, rel: string): void {
-  const hit = rel.split('/').find((segment) => PROTECTED_SEGMENTS.has(segment.toLowerCase()));
+function refuseProtected(requested: string, rel: string, toolingFolder = false): void {
+  const segments = rel.split('/');
+  if (toolingFolder && segments[0]?.toLowerCase() !== TOOLING_FOLDER) {
+    throw new PathOutsideWorkspaceError(requested, `it is not inside ${TOOLING_FOLDER}/, where Ironbees keeps its own files`);
+  }
+  const hit = segments.slice(toolingFolder ? 1 : 0).find((segment) => PROTECTED_SEGMENTS.has(segment.toLowerCase()));
   if (hit !== undefined) {
     throw new PathOutsideWorkspaceError(requested, `${hit}/ belongs to the tooling and is off limits; work with the project's own files`);
   }
@@ -153,6 +174,40 @@ function danglingLinkTarget(p: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * `<root>/<rel>` for a file of Ironbees' own folder (`rel` starts with `.ironbees/`), or throws
+ * PathOutsideWorkspaceError when it, or any folder on its way, `.ironbees` included, is a symbolic
+ * link or leads outside the workspace.
+ */
+export function resolveToolingPath(root: string, rel: string): string {
+  return resolveWorkspacePath(root, rel, { toolingFolder: true }).abs;
+}
+
+/**
+ * Before a run, `ironbees mcp` or anything else writes its state: `.ironbees` must be a real folder
+ * of the workspace (or not exist yet). A `.ironbees` that is a symbolic link (a repository can ship
+ * one) would put the run's state, its lock and its journal wherever the link points: a
+ * ConfigurationError (the CLI's exit 2), before anything is written.
+ */
+export function checkToolingFolder(root: string): void {
+  try {
+    resolveToolingPath(root, TOOLING_FOLDER);
+  } catch (error) {
+    if (!(error instanceof PathOutsideWorkspaceError)) throw error;
+    throw new ConfigurationError(
+      `${path.join(root, TOOLING_FOLDER)} is a symbolic link (or leads outside the workspace); Ironbees keeps its runs only in a real ${TOOLING_FOLDER} folder inside the workspace. Remove the link and try again.`,
+      { setting: TOOLING_FOLDER },
+    );
+  }
+  let stat: fs.Stats | null = null;
+  try {
+    stat = fs.lstatSync(path.join(root, TOOLING_FOLDER));
+  } catch {
+    return;
+  }
+  if (!stat.isDirectory()) throw new ConfigurationError(`${path.join(root, TOOLING_FOLDER)} is not a folder; Ironbees keeps its runs in a ${TOOLING_FOLDER} folder at the workspace root.`);
 }
 
 /** Display form of a workspace-relative path ('' is the root). */

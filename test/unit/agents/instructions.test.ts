@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import * as nodeFs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { createNodeHost } from '../../../src/host/node';
 import { agentsFileCandidates, loadInstructions } from '../../../src/core/agents/instructions';
 import { mergeInstructionsRead } from '../../../src/core/workflow/instructions-read';
 import { createMemoryHost } from '../../support/memory-host';
@@ -83,4 +86,24 @@ describe('instructions files (AGENTS.md and friends)', () => {
     );
     assert.deepEqual(merged, [{ path: 'src/AGENTS.md', chars: 5, truncated: false }, { path: 'AGENTS.md', chars: 12, truncated: false }]);
   });
+
+  it('an AGENTS.md or a context file inside the workspace that is a link leading out is never read', async () => {
+    const tmp = nodeFs.mkdtempSync(path.join(os.tmpdir(), 'ironbees-instructions-'));
+    try {
+      const root = path.join(tmp, 'ws');
+      nodeFs.mkdirSync(path.join(root, 'docs'), { recursive: true });
+      nodeFs.writeFileSync(path.join(tmp, 'secret.txt'), 'OUTSIDE_SECRET');
+      nodeFs.symlinkSync(path.join(tmp, 'secret.txt'), path.join(root, 'AGENTS.md'));
+      nodeFs.symlinkSync(path.join(tmp, 'secret.txt'), path.join(root, 'docs', 'rules.md'));
+      const warned: string[] = [];
+      const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+      const result = await loadInstructions(createNodeHost(root, { logger: quiet }), { workFiles: [], contextFiles: ['docs/rules.md'], warn: (m) => warned.push(m) });
+      assert.deepEqual(result, { text: '', files: [] });
+      assert.equal(warned.length, 1);
+      assert.match(warned[0], /^The context file docs\/rules\.md is left out: Refused path "docs\/rules\.md": it goes through a symbolic link that leads outside/);
+    } finally {
+      nodeFs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
 });
+

@@ -235,4 +235,60 @@ describe('agent loader', () => {
   it('finds the bundled agents folder from anywhere below the package', async () => {
     assert.equal(await findBundledAgentsDir(__dirname), BUNDLED);
   });
+
+  describe('containment of a repository\'s agent files', () => {
+    const PLANNER_YAML = `name: planner
+description: repo planner
+version: 1.0.0
+requiredTools: [read_file, submit_plan]
+`;
+    let outside: string;
+    beforeEach(async () => {
+      outside = await fs.mkdtemp(path.join(os.tmpdir(), 'ironbees-agents-outside-'));
+      await fs.writeFile(path.join(outside, 'environ'), 'ANTHROPIC_API_KEY=sk-outside-secret');
+    });
+    afterEach(() => fs.rm(outside, { recursive: true, force: true }));
+
+    it('a prompt.md that is a link (to /proc/self/environ or any file outside) is never read: the load fails naming it', async () => {
+      const target = process.platform === 'linux' ? '/proc/self/environ' : path.join(outside, 'environ');
+      const root = await tempWorkspace({ planner: { 'agent.yaml': PLANNER_YAML } });
+      try {
+        await fs.symlink(target, path.join(root, '.ironbees', 'agents', 'planner', 'prompt.md'));
+        const error = await loadAgents({ bundledDir: BUNDLED, workspaceRoot: root, knownTools: KNOWN_TOOLS }).then(
+          () => assert.fail('loaded'),
+          (e: unknown) => e as AgentConfigError,
+        );
+        assert.ok(error instanceof AgentConfigError);
+        assert.deepEqual(error.problems.map((p) => p.file), ['.ironbees/agents/planner/prompt.md']);
+        assert.match(error.problems[0].message, /symbolic link that leads outside the workspace.*\(not read\)/);
+        assert.doesNotMatch(error.message, /sk-outside-secret|PATH=/);
+        // The editor's fallback keeps the bundled planner, with none of the file's text.
+        const warned: string[] = [];
+        const agents = await loadAgents({ bundledDir: BUNDLED, workspaceRoot: root, knownTools: KNOWN_TOOLS, onInvalidWorkspaceAgent: 'fallback', warn: (m) => warned.push(m) });
+        assert.equal(requireAgent(agents, 'planner').origin, 'bundled');
+        assert.equal(warned.length, 1);
+      } finally {
+        await fs.rm(root, { recursive: true, force: true });
+      }
+    });
+
+    it('a link that stays inside the workspace is refused too, and so is an agent.yaml link and an agents folder link', async () => {
+      const root = await tempWorkspace({ planner: { 'agent.yaml': PLANNER_YAML } });
+      try {
+        await fs.writeFile(path.join(root, 'README.md'), 'inside');
+        await fs.symlink(path.join(root, 'README.md'), path.join(root, '.ironbees', 'agents', 'planner', 'prompt.md'));
+        await assert.rejects(loadAgents({ bundledDir: BUNDLED, workspaceRoot: root, knownTools: KNOWN_TOOLS }), /prompt\.md.*symbolic link/s);
+
+        await fs.rm(path.join(root, '.ironbees', 'agents'), { recursive: true });
+        await fs.mkdir(path.join(outside, 'planner'));
+        await fs.writeFile(path.join(outside, 'planner', 'agent.yaml'), PLANNER_YAML);
+        await fs.writeFile(path.join(outside, 'planner', 'prompt.md'), 'OUTSIDE PROMPT');
+        await fs.symlink(outside, path.join(root, '.ironbees', 'agents'));
+        await assert.rejects(loadAgents({ bundledDir: BUNDLED, workspaceRoot: root, knownTools: KNOWN_TOOLS }), /\.ironbees\/agents.*symbolic link/s);
+      } finally {
+        await fs.rm(root, { recursive: true, force: true });
+      }
+    });
+  });
 });
+

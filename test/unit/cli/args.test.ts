@@ -112,12 +112,22 @@ describe('cli args', () => {
         command: 'resume',
         runId: 'r-1',
         workspace: path.join(CWD, 'ws'),
+        trustWorkspace: false,
         yes: true,
         json: true,
         demo: true,
         activity: 'normal',
         activityJson: false,
       });
+    });
+
+    it('--trust-workspace is taken by run, resume and mcp, and by no other command', () => {
+      assert.equal((parseCliArgs(['run', 'Fix it', '--trust-workspace'], CWD) as { trustWorkspace: boolean }).trustWorkspace, true);
+      assert.equal((parseCliArgs(['run', 'Fix it', '--yes'], CWD) as { trustWorkspace: boolean }).trustWorkspace, false);
+      assert.equal((parseCliArgs(['resume', 'r-1', '--trust-workspace'], CWD) as { trustWorkspace: boolean }).trustWorkspace, true);
+      assert.equal((parseCliArgs(['mcp', '--trust-workspace'], CWD) as { trustWorkspace: boolean }).trustWorkspace, true);
+      assert.equal((parseCliArgs(['mcp'], CWD) as { trustWorkspace: boolean }).trustWorkspace, false);
+      assert.match(usageErrorOf(['runs', '--trust-workspace']).message, /trust-workspace/);
     });
 
     it('resume refuses settings that belong to the persisted run', () => {

@@ -57,13 +57,13 @@ describe('cli runtime: the build target up front, the build servers at the end',
 
   it('finds the one project, or takes the named one, and pins the run to it', async () => {
     await write(workspace, 'src/A/A.csproj');
-    const found = await createRuntime({ workspaceRoot: workspace, demo: true, env: {}, logger: quiet, target: null });
+    const found = await createRuntime({ workspaceRoot: workspace, trusted: false, demo: true, env: {}, logger: quiet, target: null });
     assert.equal(found.target, 'src/A/A.csproj');
     await write(workspace, 'src/B/B.csproj');
-    const named = await createRuntime({ workspaceRoot: workspace, demo: true, env: {}, logger: quiet, target: 'src/B/B.csproj' });
+    const named = await createRuntime({ workspaceRoot: workspace, trusted: false, demo: true, env: {}, logger: quiet, target: 'src/B/B.csproj' });
     assert.equal(named.target, 'src/B/B.csproj');
     // A resume keeps the target its run started with: no search, so no error here either.
-    const resumed = await createRuntime({ workspaceRoot: workspace, demo: true, env: {}, logger: quiet });
+    const resumed = await createRuntime({ workspaceRoot: workspace, trusted: false, demo: true, env: {}, logger: quiet });
     assert.equal(resumed.target, undefined);
     await found.dispose?.();
   });

@@ -12,12 +12,35 @@ const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', '..
 };
 
 describe('package.json: person-only settings', () => {
-  it('are exactly the base URL, the two approval policies, the secret variable names and the OTLP endpoint', () => {
-    assert.deepEqual([...PERSON_ONLY_SETTINGS], ['anthropicBaseUrl', 'approval.plan', 'approval.diffs', 'secretEnvironmentVariables', 'telemetry.otlpEndpoint']);
+  const personOnly = [
+    'anthropicBaseUrl',
+    'approval.plan',
+    'approval.diffs',
+    'secretEnvironmentVariables',
+    'telemetry.otlpEndpoint',
+    'model',
+    'maxIterations',
+    'agentsFolder',
+    'mcpServers',
+    'contextFiles',
+    'provider',
+    'openaiBaseUrl',
+    'fallback.provider',
+    'fallback.model',
+  ];
+
+  it('are exactly what chooses where traffic goes, what needs approval, what runs or is read outside, and the model and its iterations', () => {
+    assert.deepEqual([...PERSON_ONLY_SETTINGS], personOnly);
   });
 
-  for (const key of ['anthropicBaseUrl', 'approval.plan', 'approval.diffs', 'secretEnvironmentVariables', 'telemetry.otlpEndpoint']) {
-    it(`ironbees.${key} is machine-scoped`, () => {
+  for (const key of personOnly) {
+    it(`ironbees.${key} is machine- or application-scoped (a workspace cannot set it)`, () => {
+      assert.ok(['machine', 'application'].includes(manifest.contributes.configuration.properties[`ironbees.${key}`]?.scope ?? 'window'), key);
+    });
+  }
+
+  for (const key of ['model', 'maxIterations', 'agentsFolder', 'mcpServers', 'contextFiles']) {
+    it(`ironbees.${key} (runs, reaches or reads outside) is machine-scoped`, () => {
       assert.equal(manifest.contributes.configuration.properties[`ironbees.${key}`]?.scope, 'machine');
     });
   }

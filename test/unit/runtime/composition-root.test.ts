@@ -72,6 +72,7 @@ describe('composition root (core/runtime)', () => {
     await assert.rejects(
       assembleRuntime({
         workspaceRoot: '/w',
+        trusted: true,
         logger: memoryHost().logger,
         model: new ScriptedModelClient([]) as ModelClient,
         dotnetRunner: dotnetAnswering(new Error('spawn dotnet ENOENT')),
@@ -100,6 +101,7 @@ describe('composition root (core/runtime)', () => {
     } as unknown as ProcessRunner;
     const runtime = await assembleRuntime({
       workspaceRoot: host.workspaceRoot,
+      trusted: true,
       logger: host.logger,
       model: new ScriptedModelClient([]),
       dotnetRunner: slowDotnet,
@@ -122,6 +124,7 @@ describe('composition root (core/runtime)', () => {
       await assert.rejects(
         assembleRuntime({
           workspaceRoot: workspace,
+          trusted: true,
           logger: host.logger,
           model: new ScriptedModelClient([]),
           dotnetRunner: dotnetAnswering(new Error('spawn dotnet ENOENT')),
@@ -139,6 +142,7 @@ describe('composition root (core/runtime)', () => {
     const host = memoryHost();
     const runtime = await assembleRuntime({
       workspaceRoot: host.workspaceRoot,
+      trusted: true,
       logger: host.logger,
       model: new ScriptedModelClient([]),
       dotnetRunner: dotnetAnswering({ stdout: '10.0.100\n' }),
@@ -150,5 +154,37 @@ describe('composition root (core/runtime)', () => {
     assert.equal(runtime.tools.hasSources(), true);
     assert.ok(runtime.tools.names().includes('submit_plan'));
     await runtime.closeMcp();
+  });
+
+  it('assembleRuntime: an untrusted workspace gets the bundled agents and no MCP source; trusted, its own agent and the source', async () => {
+    const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'ironbees-runtime-'));
+    const host = memoryHost();
+    try {
+      const dir = path.join(workspace, '.ironbees', 'agents', 'planner');
+      await fs.mkdir(dir, { recursive: true });
+      const bundled = await fs.readFile(path.join(BUNDLED_AGENTS, 'planner', 'agent.yaml'), 'utf8');
+      await fs.writeFile(path.join(dir, 'agent.yaml'), bundled);
+      await fs.writeFile(path.join(dir, 'prompt.md'), 'THE REPOSITORY PROMPT');
+      const assemble = (trusted: boolean): ReturnType<typeof assembleRuntime> =>
+        assembleRuntime({
+          workspaceRoot: workspace,
+          trusted,
+          logger: host.logger,
+          model: new ScriptedModelClient([]),
+          dotnetRunner: dotnetAnswering({ stdout: '10.0.100\n' }),
+          createHost: () => host,
+          bundledAgentsDir: BUNDLED_AGENTS,
+        });
+      const untrusted = await assemble(false);
+      assert.equal(untrusted.agents.get('planner')?.origin, 'bundled');
+      assert.notEqual(untrusted.agents.get('planner')?.prompt, 'THE REPOSITORY PROMPT');
+      assert.equal(untrusted.tools.hasSources(), false);
+      const trusted = await assemble(true);
+      assert.equal(trusted.agents.get('planner')?.origin, 'workspace');
+      assert.equal(trusted.agents.get('planner')?.prompt, 'THE REPOSITORY PROMPT');
+      assert.equal(trusted.tools.hasSources(), true);
+    } finally {
+      await fs.rm(workspace, { recursive: true, force: true });
+    }
   });
 });

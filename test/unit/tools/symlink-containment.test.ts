@@ -22,6 +22,7 @@ import { readFileTool } from '../../../src/core/tools/workspace/read-file';
 import { searchTextTool } from '../../../src/core/tools/workspace/search-text';
 import { textEditorTool } from '../../../src/core/tools/workspace/text-editor';
 import { RunStore } from '../../../src/core/workflow/store';
+import type { PersistedRun } from '../../../src/core/workflow/store';
 import { NodeFileSystem, createNodeHost } from '../../../src/host/node';
 import { CSharpTextIndex } from '../../../src/core/csharp/text-index';
 
@@ -174,7 +175,8 @@ describe('containment: a symlink fixture through every tool', function () {
     // A journal naming a link (one made after the edit was applied) is refused whole on revert.
     const runDir = path.join(root, '.ironbees', 'runs', 'r-links');
     fs.mkdirSync(path.join(runDir, 'edits'), { recursive: true });
-    fs.writeFileSync(path.join(runDir, 'state.json'), JSON.stringify({ schemaVersion: 1, runId: 'r-links' }));
+    // Saved by the store, so signed here: a revert of a run folder from elsewhere is refused before this check.
+    await store.save({ schemaVersion: 1, runId: 'r-links' } as unknown as PersistedRun);
     fs.writeFileSync(path.join(runDir, 'edits', 'index.json'), JSON.stringify({ files: { 'Inner.cs': { existed: false, blob: null } } }));
     await assert.rejects(store.journal.revert('r-links'), refusedWrite(linkWriteRefusal('Inner.cs', 'src/Real.cs')));
   });

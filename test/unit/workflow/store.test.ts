@@ -68,7 +68,9 @@ describe('run store', () => {
   it('saves and loads a run', async () => {
     const run = persisted('r1');
     await store.save(run);
-    assert.deepEqual(await store.load('r1'), JSON.parse(JSON.stringify(run)));
+    const { signature, ...loaded } = await store.load('r1');
+    assert.match(signature ?? '', /^[0-9a-f]{64}$/, 'signed by this person (run-signature.ts)');
+    assert.deepEqual(loaded, JSON.parse(JSON.stringify(run)));
   });
 
   it('says clearly when a run is missing, corrupt, or from another schema version', async () => {

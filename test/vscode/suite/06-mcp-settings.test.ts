@@ -28,7 +28,7 @@ const logger: Logger = {
 
 function runtime(): Promise<ExtensionRuntime> {
   const root = workspaceRoot();
-  return createExtensionRuntime({ workspaceRoot: root, settings: readSettings(), apiKey: undefined, extensionPath: extensionPath(), logger, model: createDemoModelClient() });
+  return createExtensionRuntime({ workspaceRoot: root, trusted: false, settings: readSettings(), apiKey: undefined, extensionPath: extensionPath(), logger, model: createDemoModelClient() });
 }
 
 describe('MCP servers from the settings (real extension host)', function () {

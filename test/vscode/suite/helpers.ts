@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TEST_HOOKS_KEY } from '../../../src/extension/api';
 import type { IronbeesApi, IronbeesTestExports, IronbeesTestHooks, WorkspaceServices } from '../../../src/extension/api';
+import { PERSON_ONLY_SETTINGS } from '../../../src/extension/settings-keys';
 
 export const EXTENSION_ID = 'ironbees.ironbees-agent-mode';
 export const SOURCE = 'src/Calculator/Calculator.cs';
@@ -59,6 +60,29 @@ export async function eventually<T>(what: string, probe: () => T | undefined | n
   }
 }
 
+/**
+ * Resolves once `probe` holds: checked now, at every configuration change the extension host is told
+ * of, and again every quarter second in case a value arrives without one. No clock window of its
+ * own: however slow the machine, the suite's timeout is the only bound.
+ */
+export function whenSettings<T>(probe: () => T | undefined | null | false): Promise<T> {
+  return new Promise<T>((resolve) => {
+    let done = false;
+    const check = (): void => {
+      if (done) return;
+      const value = probe();
+      if (!value) return;
+      done = true;
+      subscription.dispose();
+      clearInterval(timer);
+      resolve(value);
+    };
+    const subscription = vscode.workspace.onDidChangeConfiguration(check);
+    const timer = setInterval(check, 250);
+    check();
+  });
+}
+
 export function reviewDiffTabs(): vscode.TabInputTextDiff[] {
   return vscode.window.tabGroups.all
     .flatMap((group) => group.tabs)
@@ -67,7 +91,9 @@ export function reviewDiffTabs(): vscode.TabInputTextDiff[] {
 }
 
 export async function setSetting(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('ironbees').update(key, value, vscode.ConfigurationTarget.Workspace);
+  // A person-only setting is machine-scoped: VS Code refuses to write it to the workspace.
+  const target = PERSON_ONLY_SETTINGS.includes(key) ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
+  await vscode.workspace.getConfiguration('ironbees').update(key, value, target);
 }
 
 /**
