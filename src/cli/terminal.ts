@@ -4,7 +4,7 @@
 import pc from 'picocolors';
 import type { Colors } from 'picocolors/types';
 import type { Logger } from '../core/host';
-import { redact } from '../core/redact';
+import { redact, redactDeep } from '../core/redact';
 
 export type { Colors };
 
@@ -36,6 +36,15 @@ export function colorsFor(stream: NodeJS.WritableStream, env: NodeJS.ProcessEnv)
 /** Every line the CLI prints goes through the redactor: a secret value never reaches a terminal or a pipe. */
 export function writeLine(stream: NodeJS.WritableStream, text = ''): void {
   stream.write(`${redact(text)}\n`);
+}
+
+/**
+ * stdout's one JSON-lines writer (`--json` states, `runs --json`, `trace --json`): every string in
+ * `value` is redacted before it is serialised, so a secret JSON would escape (a quote, a backslash)
+ * is still found whole.
+ */
+export function writeJsonLine(stream: NodeJS.WritableStream, value: unknown): void {
+  stream.write(`${JSON.stringify(redactDeep(value))}\n`);
 }
 
 /**

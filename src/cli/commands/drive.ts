@@ -14,7 +14,7 @@ import { describeTransition } from '../render/state';
 import { approveEveryTool, askToolDecision } from '../tool-approvals';
 import type { ToolApprovalRelay } from '../tool-approvals';
 import type { CliIo, Colors } from '../terminal';
-import { isTty } from '../terminal';
+import { isTty, writeJsonLine } from '../terminal';
 import { ActivityPrinter } from '../activity-printer';
 import type { ActivityLevel } from '../args';
 import { StderrLines } from '../stderr-lines';
@@ -89,7 +89,7 @@ export async function driveRun(
     for await (const state of start(controller.signal)) {
       const previous = last;
       const show = (): void => {
-        if (options.json) io.stdout.write(`${JSON.stringify(state)}\n`);
+        if (options.json) writeJsonLine(io.stdout, state);
         for (const line of describeTransition(previous, state, colors)) err(line);
       };
       last = state;

@@ -31,6 +31,9 @@ export type { RevertReport } from './journal';
 
 const TEXT_DECODER = new TextDecoder();
 
+/** A staged edit's bytes (CodeDiff): what applying it writes, so never masked in the saved run. */
+const FILE_CONTENT_KEYS: readonly string[] = ['originalContent', 'newContent'];
+
 /**
  * What Ironbees writes at run time: runs (state, trace, journal, hand-off), build and test scratch
  * files (tmp/, see tools/dotnet/build.ts) and the MCP coordination state kept outside a run.
@@ -80,8 +83,10 @@ export class RunStore {
     if (bytes === null || TEXT_DECODER.decode(bytes) === LEGACY_GITIGNORE) await this.host.fs.writeFile(ignore, IRONBEES_GITIGNORE);
   }
 
+  /** Redacted as it is written; a staged edit's file contents are kept exact (an approval writes them). */
   async save(run: PersistedRun): Promise<void> {
-    await this.host.fs.writeFile(path.join(this.runDir(run.runId), 'state.json'), JSON.stringify(run, null, 1));
+    const safe = redactDeep(run, { keepKeys: FILE_CONTENT_KEYS });
+    await this.host.fs.writeFile(path.join(this.runDir(run.runId), 'state.json'), JSON.stringify(safe, null, 1));
   }
 
   /** While the run is driven here (its lock held): its trace's next number is kept, not read again per event. */

@@ -11,6 +11,7 @@ import type { ValidationOutcome } from '../dotnet/validator';
 import { storedBaseline, storedErrorContext, storedTestResult } from '../dotnet/stored-results';
 import { errorMessage } from '../errors';
 import { jsonPieces } from './json-pieces';
+import { redactDeep } from '../redact';
 import type { RunStore } from './store';
 
 const TEXT_DECODER = new TextDecoder();
@@ -19,10 +20,14 @@ function resultsPath(store: RunStore, runId: string, name: string): string {
   return path.join(store.runDir(runId), 'validations', `${name}.json`);
 }
 
-/** Written in pieces where the host can: the full results of 500 failures are never one string. */
+/**
+ * Written in pieces where the host can: the full results of 500 failures are never one string.
+ * Redacted first: a test's output may print a credential.
+ */
 async function writeJson(host: Host, file: string, value: unknown): Promise<void> {
-  if (host.fs.writeChunks) await host.fs.writeChunks(file, jsonPieces(value));
-  else await host.fs.writeFile(file, JSON.stringify(value));
+  const safe = redactDeep(value);
+  if (host.fs.writeChunks) await host.fs.writeChunks(file, jsonPieces(safe));
+  else await host.fs.writeFile(file, JSON.stringify(safe));
 }
 
 function workspaceRelative(host: Host, abs: string): string {
