@@ -32,6 +32,8 @@ export interface RunArgs {
   request: string;
   workspace: string;
   yes: boolean;
+  /** --accept-known-failures: with --yes, the plan's `knownFailures` excuse those tests (without it, nothing is excused). */
+  acceptKnownFailures?: boolean;
   json: boolean;
   demo: boolean;
   /** --activity: how much of the live activity is printed on stderr (default normal). */
@@ -63,6 +65,7 @@ export interface ResumeArgs {
   runId: string;
   workspace: string;
   yes: boolean;
+  acceptKnownFailures?: boolean;
   json: boolean;
   demo: boolean;
   activity: ActivityLevel;
@@ -117,6 +120,7 @@ const COMMON: Record<string, OptionSpec> = {
 const WORKSPACE: Record<string, OptionSpec> = { workspace: { type: 'string', short: 'w' } };
 const DRIVE: Record<string, OptionSpec> = {
   yes: { type: 'boolean', short: 'y' },
+  'accept-known-failures': { type: 'boolean' },
   json: { type: 'boolean' },
   demo: { type: 'boolean' },
   activity: { type: 'string' },
@@ -185,6 +189,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
         runId: onePositional(positionals, 'resume', 'a run id (see `ironbees runs`)'),
         workspace,
         yes: values.yes === true,
+        ...acceptKnownFailures(values),
         json: values.json === true,
         demo: values.demo === true,
         ...activityOptions(values),
@@ -199,6 +204,10 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
     case 'mcp':
       return parseMcp(values, positionals, workspace);
   }
+}
+
+function acceptKnownFailures(values: Values): { acceptKnownFailures?: true } {
+  return values['accept-known-failures'] === true ? { acceptKnownFailures: true } : {};
 }
 
 function parseOptions(command: CommandName, args: readonly string[]): { values: Values; positionals: string[] } {
@@ -228,6 +237,7 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     request,
     workspace,
     yes: values.yes === true,
+    ...acceptKnownFailures(values),
     json: values.json === true,
     demo: values.demo === true,
     ...activityOptions(values),

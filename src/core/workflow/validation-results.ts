@@ -42,12 +42,13 @@ export async function saveBaselineResults(host: Host, store: RunStore, runId: st
 }
 
 /**
- * The baseline with every failure, read back from its file when the state's copy left some out. A
+ * The baseline with every failure and the tests that ran, read back from its file (the state's copy
+ * leaves the tests that ran out, and may leave failures out). A
  * missing or damaged file falls back to the state's copy (said in the log): fewer failures are then
  * known as pre-existing, so the comparison errs towards blaming, never towards excusing.
  */
 export async function fullBaseline(host: Host, store: RunStore, runId: string, baseline: Baseline | null): Promise<Baseline | null> {
-  if (!baseline?.test?.failuresOmitted) return baseline;
+  if (!baseline?.test || baseline.ranTests) return baseline;
   const file = resultsPath(store, runId, 'baseline');
   try {
     const bytes = await host.fs.readFile(file);
