@@ -10,6 +10,7 @@ import type { CodingState } from '../model';
 import { AgentModeError, StateNotFoundError, errorMessage } from '../errors';
 import { EditJournal } from './journal';
 import { redact, redactDeep } from '../redact';
+import { visibleControls } from '../text';
 import type { RunSummary, TraceEvent } from '../trace';
 import { appendTraceLine, holdTraceFile } from './event-log';
 import type { TraceLine } from './event-log';
@@ -178,7 +179,8 @@ export class RunStore {
 
   async writeHandoff(runId: string, markdown: string): Promise<string> {
     const target = this.handoffPath(runId);
-    await this.host.fs.writeFile(target, redact(markdown));
+    // Read in a terminal or an editor: the model's control characters are shown as text, never kept raw.
+    await this.host.fs.writeFile(target, visibleControls(redact(markdown)));
     return target;
   }
 }

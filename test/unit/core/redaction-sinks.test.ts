@@ -47,6 +47,12 @@ describe('redaction of configured secret values', () => {
     assert.equal(ws.runFile('run-1', 'HANDOFF.md'), '# Hand-off\nThe build printed [redacted].\n');
   });
 
+  it('HANDOFF.md shows the model\'s control characters as text', async () => {
+    const store = new RunStore(ws.host);
+    await store.writeHandoff('run-1', '# Hand-off\nThe coder said \x1b]52;c;Y2xpcA==\x07 and \x1b[2J.\r\n');
+    assert.equal(ws.runFile('run-1', 'HANDOFF.md'), '# Hand-off\nThe coder said \\x1b]52;c;Y2xpcA==\\x07 and \\x1b[2J.\r\n');
+  });
+
   it('the CLI log (stderr) and everything the CLI prints', () => {
     const lines: string[] = [];
     new StderrLogger({ write: (line) => lines.push(line), color: false, level: 'debug' }).error(`upstream said ${SECRET}`);
