@@ -4,7 +4,7 @@
 
 import * as path from 'node:path';
 import type { z } from 'zod';
-import { AgentModeError } from '../errors';
+import { AgentModeError, FileTooLargeError, NotRegularFileError } from '../errors';
 import { lazySchema, loadZod } from '../lazy-schema';
 import type { Host } from '../host';
 import type { FileEdit } from '../model';
@@ -37,6 +37,9 @@ export type StagedOverlayJson = z.infer<ReturnType<typeof overlayJson>>;
 
 /** Folders that never hold source the model should see, matching HostFileSystem.listFiles. */
 const SKIPPED_DIRS = new Set(['bin', 'obj', '.git', '.ironbees', 'node_modules', '.vs']);
+
+/** The largest file the tools read or edit as text; a bigger one is refused from its size, unread. */
+export const MAX_TEXT_FILE_BYTES = 8 * 1024 * 1024;
 
 export type PathKind = 'file' | 'directory' | 'missing';
 
@@ -80,7 +83,14 @@ export class StagedOverlay {
     const prefix = `${key}/`;
     if ([...this.staged].some(([p, f]) => f.content !== null && p.startsWith(prefix))) return 'directory';
     if (staged) return 'missing';
-    if ((await this.host.fs.readFile(abs)) !== null) return 'file';
+    try {
+      // Only the kind is wanted: a limit of 0 bytes checks what is there and reads nothing of it.
+      if ((await this.host.fs.readFile(abs, { maxBytes: 0 })) !== null) return 'file';
+    } catch (error) {
+      // Too big, or a FIFO or device: it is there, and reading it says why it cannot be read.
+      if (error instanceof FileTooLargeError || error instanceof NotRegularFileError) return 'file';
+      throw error;
+    }
     return (await this.host.fs.exists(abs)) ? 'directory' : 'missing';
   }
 
@@ -152,7 +162,7 @@ export class StagedOverlay {
   }
 
   private async readDisk(key: string, abs: string): Promise<string | null> {
-    const bytes = await this.host.fs.readFile(abs);
+    const bytes = await this.host.fs.readFile(abs, { maxBytes: MAX_TEXT_FILE_BYTES });
     return bytes === null ? null : decodeBytes(key, bytes);
   }
 

@@ -6,6 +6,7 @@ import { lazySchema } from '../../lazy-schema';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
 import { optionalInt, requiredText } from './lenient';
 import { displayPath, resolveWorkspacePath } from '../../workspace/paths';
+import { FileTooLargeError, NotRegularFileError } from '../../errors';
 import { missingPathMessage, numberLinesWithin, splitLines } from './text-view';
 
 const DEFAULT_LIMIT = 400;
@@ -36,7 +37,14 @@ export const readFileTool: ToolDefinition<ReadFileInput> = {
 
 async function readFile(input: ReadFileInput, ctx: ToolContext): Promise<ToolOutcome> {
   const { rel } = resolveWorkspacePath(ctx.host.workspaceRoot, input.path);
-  const text = await ctx.overlay.read(rel);
+  let text: string | null;
+  try {
+    text = await ctx.overlay.read(rel);
+  } catch (error) {
+    // Refused before reading (too big; a FIFO, socket or device): said with the path the model gave.
+    if (error instanceof FileTooLargeError || error instanceof NotRegularFileError) return { ok: false, error: error.message.replace(error.filePath, displayPath(rel)) };
+    throw error;
+  }
   if (text === null) {
     if ((await ctx.overlay.kind(rel)) === 'directory') {
       return { ok: false, error: `${displayPath(rel)} is a folder, not a file; use list_files to see what it holds.` };
