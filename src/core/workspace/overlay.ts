@@ -40,6 +40,8 @@ const SKIPPED_DIRS = new Set(['bin', 'obj', '.git', '.ironbees', 'node_modules',
 
 /** The largest file the tools read or edit as text; a bigger one is refused from its size, unread. */
 export const MAX_TEXT_FILE_BYTES = 8 * 1024 * 1024;
+/** The largest file read_file pages through as a stream (past MAX_TEXT_FILE_BYTES); a bigger one is refused unread. */
+export const MAX_STREAMED_FILE_BYTES = 256 * 1024 * 1024;
 
 export type PathKind = 'file' | 'directory' | 'missing';
 

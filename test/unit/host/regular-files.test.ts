@@ -67,16 +67,23 @@ describe('only regular files are opened, and only after their size is checked', 
     fs.writeFileSync(big, '');
     fs.truncateSync(big, 1.5 * 1024 * 1024 * 1024);
     await assert.rejects(new NodeFileSystem().readFile(big), (error: Error) => error instanceof FileTooLargeError && error.maxBytes === MAX_READ_BYTES);
-    assert.deepEqual(await run(readFileTool, { path: 'huge.bin' }), { ok: false, error: 'huge.bin is 1.5 GB; files over 8.0 MB are not read' });
+    assert.deepEqual(await run(readFileTool, { path: 'huge.bin' }), { ok: false, error: 'huge.bin is 1.5 GB; files over 256.0 MB are not read' });
   });
 
-  it('a file of short lines one byte over the text limit is refused whole, not read and split', async () => {
-    const lines = Buffer.alloc(MAX_TEXT_FILE_BYTES + 1, 'a\n');
-    fs.writeFileSync(path.join(dir, 'lines.log'), lines);
-    assert.deepEqual(await run(readFileTool, { path: 'lines.log' }), { ok: false, error: 'lines.log is 8.0 MB; files over 8.0 MB are not read' });
-    // One byte fewer is read, and paged as usual.
-    fs.writeFileSync(path.join(dir, 'lines.log'), lines.subarray(0, MAX_TEXT_FILE_BYTES));
-    const page = await run(readFileTool, { path: 'lines.log', limit: 2 });
-    assert.equal(page.content?.split('\n')[0], `lines.log (lines 1-2 of ${MAX_TEXT_FILE_BYTES / 2})`);
+  it('a file of short lines over the text limit is paged from a stream: the page, every line counted, the caps kept', async () => {
+    // 8 MB + 1 byte of "a\n": 4194305 lines, the last without its newline; the last two are "b" and "cc…".
+    const bytes = Buffer.alloc(MAX_TEXT_FILE_BYTES + 1, 'a\n');
+    const total = (MAX_TEXT_FILE_BYTES + 2) / 2;
+    bytes.write('b\n', MAX_TEXT_FILE_BYTES - 2);
+    fs.writeFileSync(path.join(dir, 'lines.log'), Buffer.concat([bytes.subarray(0, MAX_TEXT_FILE_BYTES), Buffer.from('c'.repeat(50_000))]));
+    // The host would not hand the tools this file whole.
+    await assert.rejects(ctx.overlay.read('lines.log'), FileTooLargeError);
+    const first = await run(readFileTool, { path: 'lines.log', limit: 2 });
+    assert.equal(first.content, `lines.log (lines 1-2 of ${total})\n     1\ta\n     2\ta\n[Truncated: showing lines 1-2 of ${total}. Call read_file with offset=3 for the next page.]`);
+    const last = await run(readFileTool, { path: 'lines.log', offset: total - 1 });
+    const header = `lines.log (lines ${total - 1}-${total - 1} of ${total})`;
+    // The last line (50 000 characters) does not fit the 40 000-character page: the page stops before it.
+    assert.equal(last.content, `${header}\n${String(total - 1).padStart(6)}\tb\n[Truncated: showing lines ${total - 1}-${total - 1} of ${total}. Call read_file with offset=${total} for the next page.]`);
+    assert.deepEqual(await run(readFileTool, { path: 'lines.log', offset: total + 1 }), { ok: false, error: `offset ${total + 1} is outside lines.log, which has ${total} lines; use an offset from 1 to ${total}.` });
   });
 });
