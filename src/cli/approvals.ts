@@ -8,6 +8,7 @@ import type { Prompter } from './prompts';
 import { renderFileEdit } from './render/diff';
 import { renderPlan } from './render/plan';
 import type { BudgetReached, RunBudget } from '../core/workflow/budget';
+import { visibleControls } from '../core/text';
 
 export const DEFAULT_EXTRA_ITERATIONS = 3;
 const MAX_EXTRA_ITERATIONS = 100;
@@ -116,11 +117,11 @@ export async function askDiffDecision(io: GateIo, state: CodingState): Promise<A
   if (key === 'r') return { type: 'REJECT', feedback: await askNonEmpty(io, 'Feedback for the coder: ') };
   const files: FileDecision[] = [];
   for (const edit of state.codeDiffs) {
-    const verdict = await choose(io, `Accept ${edit.type} ${edit.filePath}? [y/n] `, YES_NO);
+    const verdict = await choose(io, `Accept ${edit.type} ${visibleControls(edit.filePath)}? [y/n] `, YES_NO);
     if (verdict === 'y') {
       files.push({ filePath: edit.filePath, accepted: true });
     } else {
-      const reason = await io.prompter.ask(`Why reject ${edit.filePath}? (told to the coder; optional) `);
+      const reason = await io.prompter.ask(`Why reject ${visibleControls(edit.filePath)}? (told to the coder; optional) `);
       files.push({ filePath: edit.filePath, accepted: false, ...(reason ? { reason } : {}) });
     }
   }

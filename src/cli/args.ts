@@ -34,6 +34,8 @@ export interface RunArgs {
   /** --trust-workspace: the workspace's own agents and MCP servers are used (core/runtime/trust.ts). */
   trustWorkspace: boolean;
   yes: boolean;
+  /** --accept-known-failures: with --yes, the plan's `knownFailures` excuse those tests (without it, nothing is excused). */
+  acceptKnownFailures?: boolean;
   json: boolean;
   demo: boolean;
   /** --activity: how much of the live activity is printed on stderr (default normal). */
@@ -66,6 +68,7 @@ export interface ResumeArgs {
   workspace: string;
   trustWorkspace: boolean;
   yes: boolean;
+  acceptKnownFailures?: boolean;
   json: boolean;
   demo: boolean;
   activity: ActivityLevel;
@@ -122,6 +125,7 @@ const WORKSPACE: Record<string, OptionSpec> = { workspace: { type: 'string', sho
 const TRUST: Record<string, OptionSpec> = { 'trust-workspace': { type: 'boolean' } };
 const DRIVE: Record<string, OptionSpec> = {
   yes: { type: 'boolean', short: 'y' },
+  'accept-known-failures': { type: 'boolean' },
   json: { type: 'boolean' },
   demo: { type: 'boolean' },
   activity: { type: 'string' },
@@ -192,6 +196,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
         workspace,
         trustWorkspace: values['trust-workspace'] === true,
         yes: values.yes === true,
+        ...acceptKnownFailures(values),
         json: values.json === true,
         demo: values.demo === true,
         ...activityOptions(values),
@@ -206,6 +211,10 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
     case 'mcp':
       return parseMcp(values, positionals, workspace);
   }
+}
+
+function acceptKnownFailures(values: Values): { acceptKnownFailures?: true } {
+  return values['accept-known-failures'] === true ? { acceptKnownFailures: true } : {};
 }
 
 function parseOptions(command: CommandName, args: readonly string[]): { values: Values; positionals: string[] } {
@@ -236,6 +245,7 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     workspace,
     trustWorkspace: values['trust-workspace'] === true,
     yes: values.yes === true,
+    ...acceptKnownFailures(values),
     json: values.json === true,
     demo: values.demo === true,
     ...activityOptions(values),

@@ -7,6 +7,15 @@ function onInterrupt(handler: () => void): () => void {
   return () => process.off('SIGINT', handler);
 }
 
+// Ended by a signal, the process still goes out through 'exit', whose listeners remove the run lock
+// (Node's default for these signals ends it without them, leaving run.lock behind).
+for (const [signal, code] of [
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+] as const) {
+  process.once(signal, () => process.exit(code));
+}
+
 runCli(process.argv.slice(2), {
   // Opened when first read (a question, `ironbees mcp`): a run with --yes never does.
   get stdin() {

@@ -6,6 +6,7 @@
 
 import { redact } from '../core/redact';
 import { isTty } from './terminal';
+import { terminalLine } from './render/terminal-text';
 
 /** Carriage return, then erase the whole line: the cursor is at column 1 of an empty line. */
 export const ERASE_LINE = '\r\x1b[2K';
@@ -44,7 +45,7 @@ export class StderrLines {
     this.endOpen();
     const live = this.liveText;
     this.eraseLive();
-    this.stream.write(`${redact(text)}\n`);
+    this.stream.write(`${terminalLine(redact(text))}\n`);
     if (live) this.showLive(live);
   }
 
@@ -52,7 +53,7 @@ export class StderrLines {
   showLive(text: string): void {
     if (!this.isTerminal) return;
     this.endOpen();
-    const safe = redact(text);
+    const safe = terminalLine(redact(text));
     this.stream.write(this.liveShown ? `${ERASE_LINE}${safe}` : safe);
     this.liveText = text;
     this.liveShown = true;
@@ -68,7 +69,7 @@ export class StderrLines {
   words(text: string): void {
     if (!text) return;
     if (this.liveText) this.clearLive();
-    this.stream.write(redact(text));
+    this.stream.write(terminalLine(redact(text)));
     this.open = !text.endsWith('\n');
   }
 

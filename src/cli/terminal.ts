@@ -4,7 +4,8 @@
 import pc from 'picocolors';
 import type { Colors } from 'picocolors/types';
 import type { Logger } from '../core/host';
-import { redact } from '../core/redact';
+import { redact, redactDeep } from '../core/redact';
+import { terminalLine } from './render/terminal-text';
 
 export type { Colors };
 
@@ -35,7 +36,21 @@ export function colorsFor(stream: NodeJS.WritableStream, env: NodeJS.ProcessEnv)
 
 /** Every line the CLI prints goes through the redactor: a secret value never reaches a terminal or a pipe. */
 export function writeLine(stream: NodeJS.WritableStream, text = ''): void {
-  stream.write(`${redact(text)}\n`);
+  stream.write(`${terminalLine(redact(text))}\n`);
+}
+
+/**
+ * stdout's one JSON-lines writer (`--json` states, `runs --json`, `trace --json`): every string in
+ * `value` is redacted before it is serialised, so a secret JSON would escape (a quote, a backslash)
+ * is still found whole.
+ */
+export function writeJsonLine(stream: NodeJS.WritableStream, value: unknown): void {
+  // JSON escapes C0 controls itself; DEL, C1 controls and bidi overrides are escaped too (still valid JSON).
+  stream.write(`${JSON.stringify(redactDeep(value)).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, unicodeEscape)}\n`);
+}
+
+function unicodeEscape(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { ToolApprovalRequest, ToolApprovalVerdict } from '../core/tools/typ
 import type { ToolApprover } from '../core/workflow/tool-approval';
 import type { GateIo } from './approvals';
 import { PromptClosedError } from './prompts';
+import { visibleControls } from '../core/text';
 
 const SHOWN_INPUT_CHARS = 2_000;
 
@@ -33,9 +34,10 @@ export const approveEveryTool: ToolApprovalAnswerer = async () => ({ approved: t
 
 /** Shows the call and asks yes/no; a "no" may carry a reason, which the model is told. */
 export async function askToolDecision(io: GateIo, request: ToolApprovalRequest): Promise<ToolApprovalVerdict> {
-  const input = JSON.stringify(request.input ?? {}, null, 2);
-  io.show(`\n${io.colors.bold(`The agent wants to call ${request.tool}`)} (it has side effects outside the workspace):`);
-  io.show(io.colors.dim(request.description));
+  // The call as the model (or an MCP server) wrote it: control characters shown as text.
+  const input = visibleControls(JSON.stringify(request.input ?? {}, null, 2));
+  io.show(`\n${io.colors.bold(`The agent wants to call ${visibleControls(request.tool)}`)} (it has side effects outside the workspace):`);
+  io.show(io.colors.dim(visibleControls(request.description)));
   io.show(input.length > SHOWN_INPUT_CHARS ? `${input.slice(0, SHOWN_INPUT_CHARS)}\n… (${input.length} characters)` : input);
   try {
     for (;;) {

@@ -80,6 +80,29 @@ export class PathOutsideWorkspaceError extends AgentModeError {
 }
 
 /** The message of an error, with every known secret masked: messages reach logs, the panel and the model. */
+/**
+ * A path that is not a regular file (a FIFO, a socket, a device): refused before it is opened, since
+ * opening a FIFO blocks until someone writes to it and a device may never end.
+ */
+export class NotRegularFileError extends AgentModeError {
+  constructor(readonly filePath: string, kind: string) {
+    super(`${filePath} is ${kind}, not a regular file; only regular files are read`, 'NOT_REGULAR_FILE', { filePath, kind });
+  }
+}
+
+/** A file larger than its reader takes: refused from its size, before any byte is read. */
+export class FileTooLargeError extends AgentModeError {
+  constructor(readonly filePath: string, readonly size: number, readonly maxBytes: number) {
+    super(`${filePath} is ${formatBytes(size)}; files over ${formatBytes(maxBytes)} are not read`, 'FILE_TOO_LARGE', { filePath, size, maxBytes });
+  }
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)} GB`;
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} bytes`;
+}
+
 export function errorMessage(error: unknown): string {
   return redact(error instanceof Error ? error.message : String(error));
 }

@@ -19,14 +19,23 @@ export interface FileAppender {
   close(): Promise<void>;
 }
 
+export interface ReadOptions {
+  /** Refuse a file larger than this (checked before reading); the host's own limit applies without it. */
+  maxBytes?: number;
+}
+
 export interface HostFileSystem {
   /**
    * Whether file names ignore case here (one file for `A.cs` and `a.cs`). Absent: the platform's
    * default (Windows and macOS do; see path-case.ts).
    */
   readonly caseInsensitive?: boolean;
-  /** Null when the file does not exist. Bytes, so CRLF and encodings survive a round trip. */
-  readFile(absPath: string): Promise<Uint8Array | null>;
+  /**
+   * Null when the file does not exist (or is a folder). Bytes, so CRLF and encodings survive a round
+   * trip. Only a regular file is opened (a FIFO, socket or device is refused with NotRegularFileError
+   * before any open), and one larger than `maxBytes` is refused from its size (FileTooLargeError).
+   */
+  readFile(absPath: string, options?: ReadOptions): Promise<Uint8Array | null>;
   /**
    * The file's bytes in pieces, for files too big to hold whole (a TRX of thousands of failures); null
    * when it does not exist. A piece may be reused for the next one: use it before asking for the next.

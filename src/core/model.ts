@@ -119,6 +119,12 @@ export interface Baseline {
   build: BuildResult;
   test: TestResult | null;
   capturedAt: string;
+  /**
+   * Workspace-relative test project → the tests that ran in it (passed or failed). A later run of that
+   * project is held to the list: a test on it that is skipped or missing counts as failing. Kept in
+   * the run's baseline.json only (the state's copy leaves it out); absent in runs persisted before.
+   */
+  ranTests?: Record<string, string[]>;
 }
 
 /** What the coder is told after a failed validation: structured, and capped in size. */
@@ -231,7 +237,16 @@ export const DEFAULT_MAX_ITERATIONS = 5;
 
 /** The person's answer to a human gate. */
 export type ApprovalDecision =
-  | { type: 'APPROVE'; editedPlan?: ExecutionPlan; files?: FileDecision[] }
+  | {
+      type: 'APPROVE';
+      editedPlan?: ExecutionPlan;
+      files?: FileDecision[];
+      /**
+       * A standing approval given up front (the CLI's `--yes`), not a person reading this plan: the
+       * plan's `knownFailures` then excuse nothing (`--accept-known-failures` is the person's way to accept them).
+       */
+      unattended?: boolean;
+    }
   | { type: 'REJECT'; feedback: string }
   | { type: 'CONTINUE'; guidance: string; additionalIterations: number; budget?: { maxCostUsd?: number; maxTokens?: number; maxMinutes?: number } }
   | { type: 'STOP' };

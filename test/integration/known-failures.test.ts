@@ -1,5 +1,6 @@
 // A request that is not about a test that already fails: the planner names that test in
-// plan.knownFailures, and the run succeeds with it still failing (real dotnet, real CLI, fake API).
+// plan.knownFailures, and with --accept-known-failures the run succeeds with it still failing (real
+// dotnet, real CLI, fake API).
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -52,7 +53,7 @@ describe('ironbees CLI with a failing test the request is not about', function (
       toolUse('submit_changes', { summary: 'Added Negate.' }),
     );
     const env = { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url };
-    const result = await runCli(['run', 'Add a Negate method to Calc', '--workspace', workspace, '--yes', '--json'], env);
+    const result = await runCli(['run', 'Add a Negate method to Calc', '--workspace', workspace, '--yes', '--accept-known-failures', '--json'], env);
     assert.equal(result.code, 0, result.stderr);
     assert.ok(plannerSawBaseline, 'the planner is told which tests fail before any change, and how to leave them alone');
     const final = result.states.at(-1) as Record<string, unknown> & { currentNode: string; iterationCount: number };

@@ -1,6 +1,7 @@
 // The Ironbees MCP HTTP server's guards, on a real socket: it binds 127.0.0.1 only, refuses a missing
-// or short token from any source (the CLI included), answers no Authorization header with 401 and
-// malformed JSON with 400, and drops a session left idle.
+// or short token from any source (the CLI included), answers no Authorization header with 401 (on
+// GET and DELETE of a live session too), malformed JSON with 400 and a body over the limit with 413,
+// and drops a session left idle.
 
 import * as assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -105,5 +106,48 @@ describe('MCP HTTP server hardening', function () {
     } finally {
       removeDir(workspace);
     }
+  });
+});
+
+describe('MCP HTTP server: every method needs the token, and the body limit holds', function () {
+  this.timeout(60_000);
+  let running: RunningHttpMcp;
+  let sessionId: string;
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  before(async () => {
+    running = await startHttpMcpServer(options());
+    const init = await fetch(running.url, {
+      method: 'POST',
+      headers: { ...headers, Authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }),
+    });
+    assert.equal(init.status, 200);
+    await init.text();
+    sessionId = init.headers.get('mcp-session-id') as string;
+  });
+  after(() => running?.close());
+
+  it('GET (the event stream) and DELETE (closing a session) of a live session are 401 without the token or with a wrong one', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      for (const authorization of [undefined, `Bearer ${TOKEN.slice(0, -1)}x`, TOKEN]) {
+        const response = await fetch(running.url, { method, headers: { ...headers, 'mcp-session-id': sessionId, ...(authorization ? { Authorization: authorization } : {}) } });
+        assert.equal(response.status, 401, `${method} with ${authorization ?? 'no Authorization'}`);
+        assert.deepEqual(await response.json(), { error: 'unauthorized: a valid bearer token is required' });
+      }
+    }
+    assert.equal(running.sessionCount(), 1, 'the refused DELETE closed nothing');
+    const closed = await fetch(running.url, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': sessionId, Authorization: `Bearer ${TOKEN}` } });
+    assert.equal(closed.status, 200, 'with the token, DELETE closes the session');
+    await closed.text();
+  });
+
+  it('a body over 4 MB is refused with 413 before it is parsed', async () => {
+    const response = await fetch(running.url, {
+      method: 'POST',
+      headers: { ...headers, Authorization: `Bearer ${TOKEN}` },
+      body: `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"${'x'.repeat(4 * 1024 * 1024)}"}}`,
+    });
+    assert.equal(response.status, 413);
+    assert.deepEqual(await response.json(), { jsonrpc: '2.0', error: { code: -32700, message: `The request body is larger than ${4 * 1024 * 1024} bytes.` }, id: null });
   });
 });

@@ -2,7 +2,7 @@
 // stdout with --json, progress on stderr), answers the human gates (from the terminal, or
 // automatically with --yes), and turns Ctrl-C into a clean stop that leaves the run resumable.
 
-import type { CodingState } from '../../core/model';
+import type { ApprovalDecision, CodingState } from '../../core/model';
 import { TERMINAL_NODES } from '../../core/model';
 import { nodesOfKind } from '../../core/nodes';
 import type { Orchestrator } from '../../core/trace';
@@ -14,13 +14,15 @@ import { describeTransition } from '../render/state';
 import { approveEveryTool, askToolDecision } from '../tool-approvals';
 import type { ToolApprovalRelay } from '../tool-approvals';
 import type { CliIo, Colors } from '../terminal';
-import { isTty } from '../terminal';
+import { isTty, writeJsonLine } from '../terminal';
 import { ActivityPrinter } from '../activity-printer';
 import type { ActivityLevel } from '../args';
 import { StderrLines } from '../stderr-lines';
 
 export interface DriveOptions {
   yes: boolean;
+  /** With `yes`: the plan's `knownFailures` excuse those tests. Without it a standing approval excuses none. */
+  acceptKnownFailures?: boolean;
   json: boolean;
   /** How much live activity to print on stderr (default normal). */
   activity?: ActivityLevel;
@@ -89,7 +91,7 @@ export async function driveRun(
     for await (const state of start(controller.signal)) {
       const previous = last;
       const show = (): void => {
-        if (options.json) io.stdout.write(`${JSON.stringify(state)}\n`);
+        if (options.json) writeJsonLine(io.stdout, state);
         for (const line of describeTransition(previous, state, colors)) err(line);
       };
       last = state;
@@ -97,7 +99,7 @@ export async function driveRun(
         // Answered, then shown: the next step starts at once and the printing runs while it waits
         // for its first files (the lines come out in the same order: the next state waits for this loop).
         try {
-          await orchestrator.approve(state.stateId, { type: 'APPROVE' });
+          await orchestrator.approve(state.stateId, standingApproval(state, options));
         } finally {
           show();
         }
@@ -132,6 +134,16 @@ export async function driveRun(
     opened.prompter?.close();
   }
   return finish(last, { interrupted, stoppedByPerson, escalatedUnattended }, err);
+}
+
+/**
+ * What `--yes` answers at a plan or diff gate. At the plan gate it is marked unattended unless the
+ * person passed --accept-known-failures: the model's excuses for failing tests are never accepted
+ * on an approval nobody read.
+ */
+function standingApproval(state: CodingState, options: DriveOptions): ApprovalDecision {
+  if (state.currentNode === 'WAIT_PLAN_APPROVAL' && options.acceptKnownFailures !== true) return { type: 'APPROVE', unattended: true };
+  return { type: 'APPROVE' };
 }
 
 /** Prints the orchestrator's live activity on stderr while the run is followed; returns the stop. */

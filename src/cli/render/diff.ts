@@ -3,6 +3,7 @@
 
 import type { Colors } from 'picocolors/types';
 import type { FileEdit } from '../../core/model';
+import { visibleControls } from '../../core/text';
 
 export interface DiffStat {
   added: number;
@@ -41,6 +42,7 @@ export function diffStat(diffText: string): DiffStat {
   return stat;
 }
 
+/** The diff as written: a control character in a line (an escape sequence, a bidi override) is shown as text. */
 export function renderDiff(diffText: string, colors: Colors): string {
   if (!diffText.trim()) return colors.dim('(no textual change)');
   const paint: Record<LineKind, (text: string) => string> = {
@@ -51,7 +53,7 @@ export function renderDiff(diffText: string, colors: Colors): string {
     context: (text) => text,
   };
   return classify(diffText)
-    .map(({ kind, line }) => paint[kind](line))
+    .map(({ kind, line }) => paint[kind](visibleControls(line)))
     .join('\n');
 }
 
@@ -59,7 +61,7 @@ export function renderDiff(diffText: string, colors: Colors): string {
 export function renderEditSummary(edit: FileEdit, colors: Colors): string {
   const stat = diffStat(edit.diffText);
   const counts = `${colors.green(`+${stat.added}`)} ${colors.red(`-${stat.removed}`)}`;
-  return `${edit.type.padEnd(6)} ${edit.filePath} (${counts})`;
+  return `${edit.type.padEnd(6)} ${visibleControls(edit.filePath)} (${counts})`;
 }
 
 /** A file's header and its whole diff: a person approving a change must be able to see all of it. */

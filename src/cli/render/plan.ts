@@ -2,6 +2,7 @@
 
 import type { Colors } from 'picocolors/types';
 import type { ActionType, Complexity, ExecutionPlan } from '../../core/model';
+import { visibleDeep } from '../../core/text';
 
 function actionColor(action: ActionType, colors: Colors): (text: string) => string {
   switch (action) {
@@ -29,7 +30,9 @@ function indent(text: string, prefix: string): string {
     .join('\n');
 }
 
-export function renderPlan(plan: ExecutionPlan, colors: Colors): string {
+export function renderPlan(written: ExecutionPlan, colors: Colors): string {
+  // The model's words as it wrote them: control characters shown as text, never emitted.
+  const plan = visibleDeep(written);
   const lines = [
     `${colors.bold('Plan')} (complexity ${complexityColor(plan.complexity, colors)(plan.complexity)}, ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'})`,
     indent(plan.summary.trim(), '  '),

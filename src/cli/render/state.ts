@@ -6,6 +6,7 @@ import type { Colors } from 'picocolors/types';
 import type { BuildResult, CodingState, TestResult, Usage } from '../../core/model';
 import { failuresIn } from '../../core/model';
 import { renderPlan } from './plan';
+import { visibleDeep } from '../../core/text';
 import { renderEditSummary } from './diff';
 import { groupDigits } from './numbers';
 
@@ -86,7 +87,10 @@ function samePlan(a: CodingState | null, b: CodingState): boolean {
 }
 
 /** The lines to print when the run moves from `previous` (null at the start) to `next`. */
-export function describeTransition(previous: CodingState | null, next: CodingState, colors: Colors): string[] {
+export function describeTransition(previous: CodingState | null, raw: CodingState, colors: Colors): string[] {
+  // Model and test output shown as written: its control characters as text. The edits' contents are
+  // not shown here (their summaries are, each made visible by renderEditSummary).
+  const next: CodingState = { ...visibleDeep({ ...raw, codeDiffs: [] }), codeDiffs: raw.codeDiffs };
   const lines: string[] = [];
   if (next.baseline && !previous?.baseline) {
     lines.push('Baseline (before any edit):');

@@ -1,14 +1,11 @@
 // Text from the model made safe and sized for a terminal line. The model's words may carry escape
-// sequences or control characters (echoed from a file, or on purpose): they are removed, so they
-// can neither move the cursor nor recolour the person's terminal. Widths count what a terminal
+// sequences or control characters (echoed from a file, or on purpose): they are shown as text
+// (`\x1b`, core/text.ts), so they can neither move the cursor, write the clipboard, nor recolour or
+// clear the person's terminal. Widths count what a terminal
 // draws: one cell for most characters, two for East Asian wide ones and emoji, none for marks that
 // combine with the character before (Intl.Segmenter keeps them with it).
 
-import { stripVTControlCharacters } from 'node:util';
-
-/** C0 and C1 controls but newline (kept for the caller to lay out lines) and tab (made a space). */
-// eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+import { showControl, visibleControls } from '../../core/text';
 
 /** Wide in a terminal: Hangul Jamo, CJK, Hangul syllables, compatibility ideographs, full-width forms, emoji. */
 const WIDE = /^(?:[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]|\p{Extended_Pictographic})/u;
@@ -20,9 +17,22 @@ function graphemes(): Intl.Segmenter {
   return segmenter;
 }
 
-/** `text` without escape sequences and control characters; tabs become spaces, newlines stay. */
+/** `text` with escape sequences and control characters shown as text; tabs become spaces, newlines stay. */
 export function terminalSafe(text: string): string {
-  return stripVTControlCharacters(text).replace(/\t/g, ' ').replace(CONTROLS, '');
+  return visibleControls(text).replace(/\t/g, ' ');
+}
+
+/** A colour (SGR) sequence of our own, or any other control character (a CR before a newline kept). */
+// eslint-disable-next-line no-control-regex
+const OWN_COLOUR_OR_CONTROL = /(\x1b\[[0-9;]*m)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n|$)/g;
+
+/**
+ * The last guard before a line reaches the terminal (writeLine, StderrLines): colour sequences are
+ * the only controls the CLI writes in a line, so every other one is shown as text. Renderers make
+ * model text visible themselves (it must not pick its own colours either); this catches the rest.
+ */
+export function terminalLine(text: string): string {
+  return text.replace(OWN_COLOUR_OR_CONTROL, (match: string, colour: string | undefined) => colour ?? showControl(match));
 }
 
 /** The cells `text` (already terminal-safe, one line) takes. */

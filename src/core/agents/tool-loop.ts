@@ -26,6 +26,7 @@ import { LoopActivity } from './loop-activity';
 import { CUT_STOP_REASON, cutTurnResults } from './cut-turn';
 import { budgetNote } from './budget-notes';
 import { CheckLoopDetector } from './check-loop';
+import { redactDeep } from '../redact';
 
 export type { TerminalTool, TerminalVerdict } from './tool-calls';
 
@@ -172,9 +173,15 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
   );
 }
 
+/**
+ * The one place a request leaves for the model: its text is redacted here (a test's output, a tool
+ * result or a file may carry a credential the API must never receive). The signal and the stream
+ * callback are passed as they are.
+ */
 async function callModel(runtime: AgentRuntime, agent: AgentDefinition, request: ModelRequest): Promise<ModelResponse> {
   const started = runtime.host.clock.now();
-  const response = await runtime.model.complete(request);
+  const { signal, onText, ...data } = request;
+  const response = await runtime.model.complete({ ...redactDeep(data), ...(signal ? { signal } : {}), ...(onText ? { onText } : {}) });
   const ended = runtime.host.clock.now();
   runtime.trace?.record({
     kind: 'model_call',

@@ -48,7 +48,9 @@ export function storedTestResult(test: TestResult, facts: StoredResultFacts, max
 }
 
 export function storedBaseline(baseline: Baseline, resultsFile: string): Baseline {
-  return baseline.test ? { ...baseline, test: storedTestResult(baseline.test, { resultsFile }, MAX_STORED_BASELINE_FAILURES) } : baseline;
+  // Which tests ran is read back from the file when a validation compares (validation-results.ts).
+  const { ranTests: _ranTests, ...kept } = baseline;
+  return baseline.test ? { ...kept, test: storedTestResult(baseline.test, { resultsFile }, MAX_STORED_BASELINE_FAILURES) } : kept;
 }
 
 /** The error context as saved: its text (already capped) whole, its lists capped and counted. */

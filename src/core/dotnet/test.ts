@@ -55,6 +55,8 @@ export interface TestRun {
   failedByProject: Map<string, string[]>;
   /** The projects that ran (all of them, unless `only` narrowed the run). */
   ran: string[];
+  /** Project path → the tests that ran in it (passed or failed; skipped ones and run-level failures left out). */
+  ranByProject: Map<string, string[]>;
 }
 
 const DEFAULT_CONCURRENCY = 2;
@@ -208,12 +210,17 @@ export async function runTests(request: TestRequest): Promise<TestRun> {
     if (filterArgs) planned.push({ project, filterArgs });
   }
   const results: TestResult[] = new Array(planned.length);
+  const ranByProject = new Map<string, string[]>();
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < planned.length) {
       const index = next++;
       const { project, filterArgs } = planned[index] as (typeof planned)[number];
-      results[index] = await testOneProject(request, project, mode, deadline, outcomes, filterArgs);
+      // Each project's own outcomes first: which tests ran where is what a later run is held to.
+      const own = new Map<string, TestOutcomeKind>();
+      results[index] = await testOneProject(request, project, mode, deadline, own, filterArgs);
+      for (const [name, kind] of own) if (outcomes.get(name) !== 'failed') outcomes.set(name, kind);
+      ranByProject.set(project.absPath, [...own].filter(([name, kind]) => kind !== 'skipped' && !name.startsWith('[test run]')).map(([name]) => name));
     }
   };
   const concurrency = Math.max(1, Math.min(request.concurrency ?? DEFAULT_CONCURRENCY, planned.length));
@@ -222,5 +229,5 @@ export async function runTests(request: TestRequest): Promise<TestRun> {
   result.durationMs = Date.now() - startedAt;
   const failedByProject = new Map<string, string[]>();
   planned.forEach(({ project }, index) => failedByProject.set(project.absPath, (results[index]?.failures ?? []).map((failure) => failure.testName)));
-  return { result, outcomes, failedByProject, ran: planned.map(({ project }) => project.absPath) };
+  return { result, outcomes, failedByProject, ran: planned.map(({ project }) => project.absPath), ranByProject };
 }

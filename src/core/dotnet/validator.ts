@@ -164,12 +164,20 @@ export async function captureBaseline(options: BaselineOptions): Promise<Baselin
   const processHost = withProcessLabel(options.host, 'baseline');
   const labelled = { ...options, host: options.onFirstProcess ? afterFirstProcessStarts(processHost, options.onFirstProcess) : processHost };
   const build = await buildScope(labelled, session, graph, fullScope);
-  const test = build.success ? (await testProjects(labelled, graph, fullScope.testProjects, undefined, options.host)).result : null;
+  const run = build.success ? await testProjects(labelled, graph, fullScope.testProjects, undefined, options.host) : null;
+  const test = run?.result ?? null;
   const detail = `${graph.target.relPath}: ${describeBuild(build)}; ${describeTests(test)}`;
   record(options, 'baseline', build.success && (test?.success ?? false), Date.now() - startedAt, detail);
   const restoreFailure = restoreFailureMessage(build);
   if (restoreFailure) throw new ConfigurationError(restoreFailure, { codes: [...new Set(build.errors.map((error) => error.code))] });
-  return { build, test, capturedAt: new Date(options.host.clock.now()).toISOString() };
+  return { build, test, capturedAt: new Date(options.host.clock.now()).toISOString(), ...(run ? { ranTests: ranTestsByProject(run, options.host.workspaceRoot) } : {}) };
+}
+
+/** The tests that ran, by workspace-relative project path (forward slashes). */
+function ranTestsByProject(run: TestRun, workspaceRoot: string): Record<string, string[]> {
+  const ran: Record<string, string[]> = {};
+  for (const [project, names] of run.ranByProject) ran[path.relative(workspaceRoot, project).split(path.sep).join('/')] = names;
+  return ran;
 }
 
 /** Errors the language server already sees in the changed files: no build needed to know it fails. */
@@ -228,7 +236,9 @@ export async function validate(options: ValidateOptions): Promise<ValidationOutc
   }
   const firstVerdict = await failingFirst(options, session, graph, scope.testProjects);
   const run = firstVerdict ?? (await testProjects(options, graph, scope.testProjects));
-  const comparison = compareTests(run.result, run.outcomes, options.baseline);
+  // A failing-first verdict ran only some tests on purpose; a full run is held to every test the baseline ran.
+  const heldTo = firstVerdict ? [] : run.ran.map((project) => path.relative(options.host.workspaceRoot, project).split(path.sep).join('/'));
+  const comparison = compareTests(run.result, run.outcomes, options.baseline, heldTo);
   const notRun = firstVerdict ? `; failing-first: the tests that failed last time still fail, the other tests of ${scope.testProjects.map((project) => project.name).join(', ')} were not run` : '';
   record(options, 'test', run.result.success, run.result.durationMs, `${scope.testProjects.map((project) => project.name).join(', ') || 'no test projects'}: ${describeTests(run.result)}${notRun}`);
   const known = new Set(options.knownFailures ?? []);

@@ -86,11 +86,17 @@ export const runMachine = setup({
       planFeedback: null,
       // A new plan is the model's until a person approves it at the gate.
       planApprovedByPerson: false,
+      planApprovedUnattended: false,
       usage: addUsage(context.usage, params.usage),
       instructionsRead: mergeInstructionsRead(context.instructionsRead, params.instructionsRead),
     })),
     assignPlanFeedback: assign((_, params: { feedback: string }) => ({ planFeedback: params.feedback })),
-    assignEditedPlan: assign(({ context }, params: { plan?: ExecutionPlan }) => ({ plan: params.plan ?? context.plan, planApprovedByPerson: true, planVersions: editedPlanVersions(context, params.plan) })),
+    assignEditedPlan: assign(({ context }, params: { plan?: ExecutionPlan; unattended?: boolean }) => ({
+      plan: params.plan ?? context.plan,
+      planApprovedByPerson: true,
+      planApprovedUnattended: params.unattended === true,
+      planVersions: editedPlanVersions(context, params.plan),
+    })),
     noteGateReached: assign(({ context }, params: { gate: ApprovalGate }) => ({ gatesReached: withGateReached(context, params.gate) })),
     startFirstIteration: assign(({ context }) => ({ iterationCount: Math.max(1, context.iterationCount) })),
     assignCode: assign(({ context }, params: CodeOutput) => ({
@@ -241,7 +247,7 @@ export const runMachine = setup({
       on: {
         APPROVE: {
           target: 'CODE',
-          actions: [{ type: 'assignEditedPlan', params: ({ event }) => ({ plan: event.editedPlan }) }, 'startFirstIteration'],
+          actions: [{ type: 'assignEditedPlan', params: ({ event }) => ({ plan: event.editedPlan, unattended: event.unattended }) }, 'startFirstIteration'],
         },
         REJECT: { target: 'PLAN', actions: { type: 'assignPlanFeedback', params: ({ event }) => ({ feedback: event.feedback }) } },
       },

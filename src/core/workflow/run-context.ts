@@ -79,6 +79,8 @@ export interface RunContext {
    * Absent in runs persisted before: with plan approval `always` every plan passed the gate.
    */
   planApprovedByPerson?: boolean;
+  /** Set when the plan passed its gate on a standing approval (`--yes`): its `knownFailures` excuse nothing. */
+  planApprovedUnattended?: boolean;
   /** Every instructions file an agent of the run was given, by path (the latest step's read last). */
   instructionsRead?: InstructionsFileRead[];
   /** Each plan version with what made it (steering.ts). Absent in runs persisted before. */
@@ -142,7 +144,7 @@ export interface HelpRequest {
 }
 
 export type RunEvent =
-  | { type: 'APPROVE'; editedPlan?: ExecutionPlan; files?: ApprovalFiles }
+  | { type: 'APPROVE'; editedPlan?: ExecutionPlan; files?: ApprovalFiles; unattended?: boolean }
   | { type: 'REJECT'; feedback: string }
   | { type: 'CONTINUE'; guidance: string; additionalIterations: number; budget?: RunBudget }
   | { type: 'STOP' }
@@ -272,6 +274,7 @@ export function initialContext(input: RunInput): RunContext {
  * approved the plan. The model alone never excuses a failure.
  */
 export function excusedFailures(context: RunContext): string[] {
+  if (context.planApprovedUnattended === true) return [];
   const approved = context.planApprovedByPerson ?? context.workflow.approval.plan === 'always';
   return approved ? (context.plan?.knownFailures ?? []) : [];
 }
@@ -283,7 +286,13 @@ export function ignoredKnownFailures(context: RunContext): string[] {
 }
 
 /** What the state, the log and HANDOFF.md say when the planner's list was set aside. */
-export function ignoredKnownFailuresNote(ignored: readonly string[]): string {
+export function ignoredKnownFailuresNote(ignored: readonly string[], unattended = false): string {
+  if (unattended) {
+    return (
+      `The planner named ${ignored.length} failing test(s) to leave alone (${ignored.join(', ')}), but the plan was approved by --yes, ` +
+      'which excuses no failing test (--accept-known-failures does), so they were not excused: they must pass like every other test.'
+    );
+  }
   return (
     `The planner named ${ignored.length} failing test(s) to leave alone (${ignored.join(', ')}), but no person approved the plan ` +
     '(plan approval is "never"), so they were not excused: they must pass like every other test.'
@@ -331,7 +340,7 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       // Additive: 'configuration' when the run stopped for its set-up (the CLI's exit 2).
       failureKind: context.failureKind ?? undefined,
       helpRequest: context.helpRequest ?? undefined,
-      ignoredKnownFailures: ignoredKnownFailures(context).length ? ignoredKnownFailuresNote(ignoredKnownFailures(context)) : undefined,
+      ignoredKnownFailures: ignoredKnownFailures(context).length ? ignoredKnownFailuresNote(ignoredKnownFailures(context), context.planApprovedUnattended === true) : undefined,
       instructionsRead: context.instructionsRead?.length ? context.instructionsRead : undefined,
       // Additive: the steering trail the panel shows (plan versions, the person's guidance at escalations).
       planVersions: context.planVersions?.length ? context.planVersions : undefined,

@@ -10,6 +10,7 @@ import type { CodingState } from '../model';
 import { AgentModeError, ConfigurationError, StateNotFoundError, errorMessage } from '../errors';
 import { EditJournal } from './journal';
 import { redact, redactDeep } from '../redact';
+import { visibleControls } from '../text';
 import type { RunSummary, TraceEvent } from '../trace';
 import { appendTraceLine, holdTraceFile } from './event-log';
 import { checkToolingFolder, resolveToolingPath } from '../workspace/paths';
@@ -44,6 +45,9 @@ export { EditConflictError } from './journal';
 export type { RevertReport } from './journal';
 
 const TEXT_DECODER = new TextDecoder();
+
+/** A staged edit's bytes (CodeDiff): what applying it writes, so never masked in the saved run. */
+const FILE_CONTENT_KEYS: readonly string[] = ['originalContent', 'newContent'];
 
 /**
  * What Ironbees writes at run time: runs (state, trace, journal, hand-off), build and test scratch
@@ -112,9 +116,11 @@ export class RunStore {
     if (bytes === null || TEXT_DECODER.decode(bytes) === LEGACY_GITIGNORE) await this.host.fs.writeFile(ignore, IRONBEES_GITIGNORE);
   }
 
+  /** Redacted as it is written; a staged edit's file contents are kept exact (an approval writes them). */
   async save(run: PersistedRun): Promise<void> {
-    const signature = this.signatureOf(run);
-    const signed: PersistedRun = { ...run, ...(signature ? { signature } : {}) };
+    const safe = redactDeep(run, { keepKeys: FILE_CONTENT_KEYS });
+    const signature = this.signatureOf(safe);
+    const signed: PersistedRun = { ...safe, ...(signature ? { signature } : {}) };
     if (!signature) delete signed.signature;
     await this.host.fs.writeFile(path.join(this.runDir(run.runId), 'state.json'), JSON.stringify(signed, null, 1));
   }
@@ -227,7 +233,8 @@ export class RunStore {
 
   async writeHandoff(runId: string, markdown: string): Promise<string> {
     const target = this.handoffPath(runId);
-    await this.host.fs.writeFile(target, redact(markdown));
+    // Read in a terminal or an editor: the model's control characters are shown as text, never kept raw.
+    await this.host.fs.writeFile(target, visibleControls(redact(markdown)));
     return target;
   }
 }

@@ -11,6 +11,7 @@ import type { ValidationOutcome } from '../dotnet/validator';
 import { storedBaseline, storedErrorContext, storedTestResult } from '../dotnet/stored-results';
 import { errorMessage } from '../errors';
 import { jsonPieces } from './json-pieces';
+import { redactDeep } from '../redact';
 import type { RunStore } from './store';
 
 const TEXT_DECODER = new TextDecoder();
@@ -19,10 +20,14 @@ function resultsPath(store: RunStore, runId: string, name: string): string {
   return path.join(store.runDir(runId), 'validations', `${name}.json`);
 }
 
-/** Written in pieces where the host can: the full results of 500 failures are never one string. */
+/**
+ * Written in pieces where the host can: the full results of 500 failures are never one string.
+ * Redacted first: a test's output may print a credential.
+ */
 async function writeJson(host: Host, file: string, value: unknown): Promise<void> {
-  if (host.fs.writeChunks) await host.fs.writeChunks(file, jsonPieces(value));
-  else await host.fs.writeFile(file, JSON.stringify(value));
+  const safe = redactDeep(value);
+  if (host.fs.writeChunks) await host.fs.writeChunks(file, jsonPieces(safe));
+  else await host.fs.writeFile(file, JSON.stringify(safe));
 }
 
 function workspaceRelative(host: Host, abs: string): string {
@@ -37,12 +42,13 @@ export async function saveBaselineResults(host: Host, store: RunStore, runId: st
 }
 
 /**
- * The baseline with every failure, read back from its file when the state's copy left some out. A
+ * The baseline with every failure and the tests that ran, read back from its file (the state's copy
+ * leaves the tests that ran out, and may leave failures out). A
  * missing or damaged file falls back to the state's copy (said in the log): fewer failures are then
  * known as pre-existing, so the comparison errs towards blaming, never towards excusing.
  */
 export async function fullBaseline(host: Host, store: RunStore, runId: string, baseline: Baseline | null): Promise<Baseline | null> {
-  if (!baseline?.test?.failuresOmitted) return baseline;
+  if (!baseline?.test || baseline.ranTests) return baseline;
   const file = resultsPath(store, runId, 'baseline');
   try {
     const bytes = await host.fs.readFile(file);

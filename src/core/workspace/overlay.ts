@@ -4,7 +4,7 @@
 
 import * as path from 'node:path';
 import type { z } from 'zod';
-import { AgentModeError } from '../errors';
+import { AgentModeError, FileTooLargeError, NotRegularFileError } from '../errors';
 import { lazySchema, loadZod } from '../lazy-schema';
 import type { Host } from '../host';
 import { PathSpellings, foldPath, pathsIgnoreCase } from '../path-case';
@@ -38,6 +38,11 @@ export type StagedOverlayJson = z.infer<ReturnType<typeof overlayJson>>;
 
 /** Folders that never hold source the model should see, matching HostFileSystem.listFiles. */
 const SKIPPED_DIRS = new Set(['bin', 'obj', '.git', '.ironbees', 'node_modules', '.vs']);
+
+/** The largest file the tools read or edit as text; a bigger one is refused from its size, unread. */
+export const MAX_TEXT_FILE_BYTES = 8 * 1024 * 1024;
+/** The largest file read_file pages through as a stream (past MAX_TEXT_FILE_BYTES); a bigger one is refused unread. */
+export const MAX_STREAMED_FILE_BYTES = 256 * 1024 * 1024;
 
 export type PathKind = 'file' | 'directory' | 'missing';
 
@@ -93,7 +98,14 @@ export class StagedOverlay {
     const prefix = this.fold(`${key}/`);
     if ([...this.staged].some(([p, f]) => f.content !== null && this.fold(p).startsWith(prefix))) return 'directory';
     if (staged) return 'missing';
-    if ((await this.host.fs.readFile(abs)) !== null) return 'file';
+    try {
+      // Only the kind is wanted: a limit of 0 bytes checks what is there and reads nothing of it.
+      if ((await this.host.fs.readFile(abs, { maxBytes: 0 })) !== null) return 'file';
+    } catch (error) {
+      // Too big, or a FIFO or device: it is there, and reading it says why it cannot be read.
+      if (error instanceof FileTooLargeError || error instanceof NotRegularFileError) return 'file';
+      throw error;
+    }
     return (await this.host.fs.exists(abs)) ? 'directory' : 'missing';
   }
 
@@ -174,7 +186,7 @@ export class StagedOverlay {
   }
 
   private async readDisk(key: string, abs: string): Promise<string | null> {
-    const bytes = await this.host.fs.readFile(abs);
+    const bytes = await this.host.fs.readFile(abs, { maxBytes: MAX_TEXT_FILE_BYTES });
     return bytes === null ? null : decodeBytes(key, bytes);
   }
 

@@ -3,11 +3,12 @@
 // write also flushes the temporary file before the rename and the folder (and any folder it had to
 // create) after it: without that a power loss may keep a later write and lose an earlier one.
 
-import { promises as fsp } from 'node:fs';
-import type { Dirent } from 'node:fs';
+import { constants as fsConstants, promises as fsp } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { FileAppender, HostFileSystem, WriteOptions } from '../../core/host';
+import type { FileAppender, HostFileSystem, ReadOptions, WriteOptions } from '../../core/host';
+import { FileTooLargeError, NotRegularFileError } from '../../core/errors';
 import { uniqueHex } from '../../core/unique-hex';
 import { isInsideWorkspace } from '../../core/workspace/paths';
 import { refuseReadOnly } from './read-only';
@@ -19,26 +20,28 @@ const DEFAULT_MAX_FILES = 10_000;
 const RENAME_RETRIES = 5;
 /** Pieces of a file read in chunks. */
 const READ_CHUNK_BYTES = 64 * 1024;
+/** No file is read whole past this, whoever asks: a bigger one is refused from its size. */
+export const MAX_READ_BYTES = 256 * 1024 * 1024;
+/** Opening never waits: a FIFO swapped in after the check opens at once and is refused by its fstat. */
+const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
 
 export class NodeFileSystem implements HostFileSystem {
-  async readFile(absPath: string): Promise<Uint8Array | null> {
+  async readFile(absPath: string, options: ReadOptions = {}): Promise<Uint8Array | null> {
+    const handle = await openRegularFile(absPath);
+    if (!handle) return null;
     try {
-      return await fsp.readFile(absPath);
-    } catch (error) {
-      if (isNotAFile(error)) return null;
-      throw error;
+      const maxBytes = Math.min(options.maxBytes ?? MAX_READ_BYTES, MAX_READ_BYTES);
+      const { size } = await handle.stat();
+      if (size > maxBytes) throw new FileTooLargeError(absPath, size, maxBytes);
+      return await handle.readFile();
+    } finally {
+      await handle.close();
     }
   }
 
   async readChunks(absPath: string): Promise<AsyncIterable<Uint8Array> | null> {
-    let handle: FileHandle;
-    try {
-      handle = await fsp.open(absPath, 'r');
-    } catch (error) {
-      if (isNotAFile(error)) return null;
-      throw error;
-    }
-    return piecesOf(handle);
+    const handle = await openRegularFile(absPath);
+    return handle ? piecesOf(handle) : null;
   }
 
   async writeFile(absPath: string, data: Uint8Array | string, options: WriteOptions = {}): Promise<void> {
@@ -162,6 +165,44 @@ async function inFolderMadeIfMissing(file: string, write: () => Promise<void>): 
   const created = await fsp.mkdir(path.dirname(file), { recursive: true });
   await write();
   return created;
+}
+
+/**
+ * The file opened for reading, or null when it is missing or a folder. Anything but a regular file
+ * is refused before it is opened (a FIFO blocks its reader, a device may never end), and once more
+ * after (it may have been swapped in between).
+ */
+async function openRegularFile(absPath: string): Promise<FileHandle | null> {
+  let stats: Stats;
+  try {
+    stats = await fsp.stat(absPath);
+  } catch (error) {
+    if (isNotAFile(error)) return null;
+    throw error;
+  }
+  if (stats.isDirectory()) return null;
+  if (!stats.isFile()) throw new NotRegularFileError(absPath, kindOf(stats));
+  let handle: FileHandle;
+  try {
+    handle = await fsp.open(absPath, OPEN_FLAGS);
+  } catch (error) {
+    if (isNotAFile(error)) return null;
+    throw error;
+  }
+  const opened = await handle.stat();
+  if (!opened.isFile()) {
+    await handle.close();
+    if (opened.isDirectory()) return null;
+    throw new NotRegularFileError(absPath, kindOf(opened));
+  }
+  return handle;
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  return 'not a file';
 }
 
 function isNotAFile(error: unknown): boolean {

@@ -6,7 +6,7 @@
 // What it adds: before a workspace file is written, the diagnostics it has now are remembered, so
 // the validator hears only about errors that are new since before the edit.
 
-import type { HostFileSystem, WriteOptions } from '../../core/host';
+import type { HostFileSystem, ReadOptions, WriteOptions } from '../../core/host';
 import { NodeFileSystem } from '../node/fs';
 
 export type BeforeWriteListener = (absPath: string) => void;
@@ -16,8 +16,8 @@ export class VscodeFileSystem implements HostFileSystem {
 
   constructor(private readonly beforeWrite: BeforeWriteListener = () => undefined) {}
 
-  readFile(absPath: string): Promise<Uint8Array | null> {
-    return this.inner.readFile(absPath);
+  readFile(absPath: string, options?: ReadOptions): Promise<Uint8Array | null> {
+    return this.inner.readFile(absPath, options);
   }
 
   readChunks(absPath: string): Promise<AsyncIterable<Uint8Array> | null> {

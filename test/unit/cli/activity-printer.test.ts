@@ -71,8 +71,8 @@ describe('ActivityPrinter: the model\'s words on stderr as they arrive', () => {
     print.print(start);
     print.print(text('\x1b[2J\x1b[31m日本語です\x07 '));
     print.print(text('日本語 '));
-    // 20 - 1 - 12 = 7 cells: `…` and the newest three wide characters.
-    assert.deepEqual(writes, ['  planner › …語です', `${ERASE}  planner › …日本語`]);
+    // 20 - 1 - 12 = 7 cells: `…` and the newest cells; the BEL is shown as the text `\x07` (4 cells).
+    assert.deepEqual(writes, ['  planner › …す\\x07', `${ERASE}  planner › …日本語`]);
   });
 
   it('normal on a terminal: whole words only, so a key streamed in pieces is never on screen unmasked', () => {

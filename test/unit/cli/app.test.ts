@@ -122,7 +122,8 @@ describe('runCli', () => {
       assert.equal(code, 0);
       const states = io.out().trimEnd().split('\n').map((line) => JSON.parse(line) as CodingState);
       assert.deepEqual(states.map((s) => s.currentNode), ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL', 'VALIDATE', 'SUCCESS']);
-      assert.deepEqual(orchestrator.decisions, [{ type: 'APPROVE' }, { type: 'APPROVE' }]);
+      // The plan's approval is a standing one: the plan's knownFailures excuse nothing.
+      assert.deepEqual(orchestrator.decisions, [{ type: 'APPROVE', unattended: true }, { type: 'APPROVE' }]);
       assert.equal(orchestrator.request, 'Fix it');
       assert.deepEqual(orchestrator.context, {
         workspaceRoot: workspace,
@@ -135,6 +136,14 @@ describe('runCli', () => {
       });
       assert.match(io.err(), /\[1\/5\] VALIDATE building and testing…/);
       assert.equal(runtimeCalls[0].demo, false);
+    });
+
+    it("--yes --accept-known-failures: the plan is approved as the person's own (its knownFailures count)", async () => {
+      await fs.writeFile(path.join(workspace, 'App.sln'), '');
+      const orchestrator = new FakeOrchestrator(scriptedRun(true));
+      const code = await runCli(['run', 'Fix it', '--yes', '--accept-known-failures', '--target', 'App.sln'], testIo(null, workspace), depsWith(orchestrator));
+      assert.equal(code, 0);
+      assert.deepEqual(orchestrator.decisions, [{ type: 'APPROVE' }, { type: 'APPROVE' }]);
     });
 
     it('--yes answers a gate before printing it, so the next step starts at once; the lines keep their order', async () => {

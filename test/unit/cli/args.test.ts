@@ -56,6 +56,12 @@ describe('cli args', () => {
       assert.equal(args.target, 'App.sln');
     });
 
+    it('--accept-known-failures is off unless given, on run and resume', () => {
+      assert.equal((parseCliArgs(['run', 'x', '--yes'], CWD) as RunArgs).acceptKnownFailures, undefined);
+      assert.equal((parseCliArgs(['run', 'x', '--yes', '--accept-known-failures'], CWD) as RunArgs).acceptKnownFailures, true);
+      assert.equal((parseCliArgs(['resume', 'r-1', '--accept-known-failures'], CWD) as { acceptKnownFailures?: boolean }).acceptKnownFailures, true);
+    });
+
     it('accepts short flags and an absolute workspace, options before the request', () => {
       const args = parseCliArgs(['run', '-y', '-w', '/abs/ws', 'Do it'], CWD) as RunArgs;
       assert.equal(args.yes, true);

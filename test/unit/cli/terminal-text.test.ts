@@ -32,8 +32,8 @@ describe('terminal text', () => {
     }
   });
 
-  it('terminalSafe removes escape sequences and controls, keeps newlines, makes tabs spaces', () => {
-    assert.equal(terminalSafe('\x1b]0;title\x07a\x1b[1Ab\tc\r\nd\x00\x9b'), 'ab c\nd');
+  it('terminalSafe shows escape sequences and controls as text, keeps newlines, makes tabs spaces', () => {
+    assert.equal(terminalSafe('\x1b]0;title\x07a\x1b[1Ab\tc\nd\x00\x9b'), '\\x1b]0;title\\x07a\\x1b[1Ab c\nd\\x00\\x9b');
   });
 
   it('displayWidth: wide characters and emoji take two cells, combining marks none', () => {

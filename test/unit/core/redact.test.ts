@@ -15,6 +15,21 @@ describe('redact', () => {
     assert.equal(redact('key sk-ant-api03-abcdefXYZ_12 used'), 'key [redacted] used');
   });
 
+  it('masks GitHub, AWS, OpenAI, Slack and Google key shapes, and leaves look-alike words', () => {
+    assert.equal(
+      redact('gh ghp_Abc123Def456Ghi789Jkl012Mno345Pqr678 pat github_pat_11ABCDEFG0123456789_abcdefXYZ aws AKIAIOSFODNN7EXAMPLE'),
+      'gh [redacted] pat [redacted] aws [redacted]',
+    );
+    assert.equal(redact('openai sk-proj-AbCdEf0123456789XyZ_ab slack xoxb-1234567890-abcdef'), 'openai [redacted] slack [redacted]');
+    assert.equal(redact('google AIzaSyA1234567890abcdefghijklmnopqrstuv'), 'google [redacted]');
+    assert.equal(redact('ghp_short AKIA123 sk-notakey task-runner'), 'ghp_short AKIA123 sk-notakey task-runner');
+  });
+
+  it('redactDeep keeps the values of the keys it is told to keep, at any depth', () => {
+    registerSecret(key);
+    assert.deepEqual(redactDeep({ edits: [{ newContent: key, diffText: key }] }, { keepKeys: ['newContent'] }), { edits: [{ newContent: key, diffText: '[redacted]' }] });
+  });
+
   it('ignores values too short to be secrets', () => {
     registerSecret('1234567');
     assert.equal(redact('build 1234567 ok'), 'build 1234567 ok');

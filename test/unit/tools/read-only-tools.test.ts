@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../../../src/core/tools/types';
-import { globToRegExp, matchesGlob } from '../../../src/core/workspace/glob';
+import { GlobPatternError, MAX_ALTERNATIVES, compileGlob, matchesGlob } from '../../../src/core/workspace/glob';
 import { listFilesTool } from '../../../src/core/tools/workspace/list-files';
 import { readFileTool } from '../../../src/core/tools/workspace/read-file';
 import { searchTextTool } from '../../../src/core/tools/workspace/search-text';
@@ -101,6 +101,12 @@ describe('read-only workspace tools', () => {
       assert.match(await ok(listFilesTool, { pattern: '*Tests.cs' }), /^1 file\(s\).*\ntests\/Calc\.Tests\/CalculatorTests\.cs$/);
       assert.match(await ok(listFilesTool, { path: 'src', pattern: 'Calc/*.csproj' }), /\nsrc\/Calc\/Calc\.csproj$/);
       assert.match(await ok(listFilesTool, { pattern: '*.{sln,csproj}' }), /^2 file\(s\)/);
+      // A pattern that backtracks for minutes as a RegExp: the exact answer, at once.
+      const pathological = `${'{*,*}'.repeat(9)}Z`;
+      assert.equal(await ok(listFilesTool, { pattern: pathological }), `No files in . matching ${pathological}. Try a broader pattern, e.g. "**/*.cs".`);
+      assert.equal(await ok(listFilesTool, { pattern: `${'{*,*}'.repeat(9)}.SLN` }), `1 file(s) in . matching ${'{*,*}'.repeat(9)}.SLN:\nCalc.sln`);
+      await fails(listFilesTool, { pattern: '{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}' }, /^pattern: The pattern's braces make more than 64 alternatives/);
+      await fails(searchTextTool, { query: 'Add', filePattern: '{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}' }, /^filePattern: The pattern's braces make more than 64 alternatives/);
       assert.match(await ok(listFilesTool, { pattern: '*.fs' }), /No files in \. matching \*\.fs\. Try a broader pattern/);
     });
 
@@ -200,6 +206,34 @@ describe('glob matching', () => {
   });
 
   it('caches compiled patterns', () => {
-    assert.equal(globToRegExp('**/*.cs'), globToRegExp('**/*.cs'));
+    assert.equal(compileGlob('**/*.cs'), compileGlob('**/*.cs'));
+  });
+
+  it('matches nested braces, ** in the middle, and a ** run of stars inside a segment', () => {
+    assert.ok(matchesGlob('src/a/b/Foo.Tests.cs', 'src/**/*.{Tests,Specs}.{cs,fs}'));
+    assert.ok(matchesGlob('src/Foo.Specs.fs', 'src/**/*.{Tests,Specs}.{cs,fs}'));
+    assert.ok(!matchesGlob('src/Foo.Other.cs', 'src/**/*.{Tests,Specs}.{cs,fs}'));
+    assert.ok(matchesGlob('a/b/c/d.cs', 'a/**/**/d.cs'));
+    assert.ok(matchesGlob('a/d.cs', 'a/**/d.cs'));
+    assert.ok(matchesGlob('xay.cs', 'x{a,{b,c}}y.cs') && matchesGlob('xcy.cs', 'x{a,{b,c}}y.cs') && !matchesGlob('xdy.cs', 'x{a,{b,c}}y.cs'));
+    assert.ok(matchesGlob('{x}.cs', '{x}.cs'), 'a brace without a comma is literal');
+  });
+
+  it('a pathological pattern returns at once with the exact answer (no backtracking)', () => {
+    const pattern = `${'{*,*}'.repeat(9)}Z`;
+    const long = 'a'.repeat(5_000);
+    const started = process.hrtime.bigint();
+    assert.equal(matchesGlob(long, pattern), false);
+    assert.equal(matchesGlob(`${long}Z`, pattern), true);
+    assert.equal(matchesGlob(`dir/${long}z`, pattern), true, 'case-insensitive, by file name');
+    assert.equal(matchesGlob(long, '*a*a*a*a*a*a*a*a*a*b'), false);
+    assert.equal(matchesGlob(`${long}b`, '*a*a*a*a*a*a*a*a*a*b'), true);
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    // A backtracking matcher takes minutes here; the linear one well under a second even on a loaded machine.
+    assert.ok(ms < 2_000, `${ms} ms`);
+  });
+
+  it('refuses a pattern whose braces make too many alternatives, saying how to fix it', () => {
+    assert.throws(() => matchesGlob('a', '{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}'), (error: Error) => error instanceof GlobPatternError && error.message.includes(`more than ${MAX_ALTERNATIVES} alternatives`));
   });
 });

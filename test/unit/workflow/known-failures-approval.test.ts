@@ -1,6 +1,7 @@
 // A person excuses failures, never the model alone: the planner's knownFailures reach the validator
-// only when a person approved the plan (at the gate, or with the CLI's --yes, which approves there).
-// With plan approval "never" the list is set aside, and the state, the log and HANDOFF.md say so.
+// only when a person approved the plan at the gate. A standing approval (the CLI's --yes, sent as an
+// unattended APPROVE unless --accept-known-failures) and plan approval "never" set the list aside,
+// and the state, the log and HANDOFF.md say so.
 
 import { strict as assert } from 'node:assert';
 import type { Logger } from '../../../src/core/host';
@@ -57,5 +58,20 @@ describe('knownFailures count only with a person\'s approval', function () {
     assert.equal(ws.state(runId).codingState.metadata.ignoredKnownFailures, NOTE);
     assert.deepEqual(warnings, [NOTE]);
     assert.ok((ws.runFile(runId, 'HANDOFF.md') ?? '').includes(`## Failing tests not excused\n\n${NOTE}\n`));
+  });
+
+  it('an unattended APPROVE (--yes) sets the list aside and says --accept-known-failures is the way to accept it', async () => {
+    const fake = steps();
+    const orchestrator = orchestratorOver(createNodeHost(ws.dir, { logger }), fake);
+    const stream = new StateStream(orchestrator.execute('Add Negate', workflow({ workspaceRoot: ws.dir, approval: { plan: 'always', diffs: 'never' } })));
+    const gate = await stream.until('WAIT_PLAN_APPROVAL');
+    await orchestrator.approve(gate.stateId, { type: 'APPROVE', unattended: true });
+    await stream.rest();
+    const note =
+      'The planner named 2 failing test(s) to leave alone (Calc.Tests.Divide_ReturnsQuotient, Calc.Tests.Flaky), but the plan was approved by --yes, ' +
+      'which excuses no failing test (--accept-known-failures does), so they were not excused: they must pass like every other test.';
+    assert.deepEqual(fake.inputs.validate.map((input) => input.knownFailures), [[]]);
+    assert.equal(ws.state(gate.stateId).codingState.metadata.ignoredKnownFailures, note);
+    assert.deepEqual(warnings, [note]);
   });
 });

@@ -83,6 +83,43 @@ describe('one run per workspace (run.lock)', function () {
     assert.throws(() => acquireRunLock(ws.dir, 'mine'), { message: busyMessage('elsewhere', `process ${pid} on build-agent-7`, lockFile) });
   });
 
+  it('a lock whose process exists but belongs to someone else (EPERM) is not stale', () => {
+    fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+    const pid = deadPid();
+    fs.writeFileSync(lockFile, JSON.stringify({ pid, hostname: os.hostname(), runId: 'theirs', startedAt: STARTED }));
+    const realKill = process.kill;
+    process.kill = ((target: number, signal?: string | number) => {
+      if (target === pid && signal === 0) throw Object.assign(new Error('kill EPERM'), { code: 'EPERM' });
+      return realKill.call(process, target, signal);
+    }) as typeof process.kill;
+    try {
+      assert.throws(() => acquireRunLock(ws.dir, 'mine'), { message: busyMessage('theirs', `process ${pid}`, lockFile) });
+      assert.equal((JSON.parse(fs.readFileSync(lockFile, 'utf8')) as { runId: string }).runId, 'theirs', 'left in place');
+    } finally {
+      process.kill = realKill;
+    }
+  });
+
+  it('a process that dies of an uncaught exception or an unhandled rejection leaves no lock behind', () => {
+    for (const death of ["setTimeout(() => { throw new Error('boom'); }, 1);", "Promise.reject(new Error('boom'));"]) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ironbees-lock-crash-'));
+      try {
+        const script = [
+          `const { acquireRunLock } = require(${JSON.stringify(path.resolve(__dirname, '../../../src/core/workflow/run-lock.ts'))});`,
+          `acquireRunLock(${JSON.stringify(dir)}, 'crashing');`,
+          `process.stdout.write(String(require('node:fs').existsSync(${JSON.stringify(runLockPath(dir))})));`,
+          death,
+        ].join('\n');
+        const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+        assert.equal(child.status, 1, child.stderr);
+        assert.equal(child.stdout, 'true', 'the lock was held');
+        assert.equal(fs.existsSync(runLockPath(dir)), false, death);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
   it('a second orchestrator run is refused before it writes anything, and the lock goes when the first run ends', async () => {
     const steps = new FakeSteps().script('captureBaseline', { output: baseline() }).script('plan', { output: planOutput() });
     const orchestrator = orchestratorOver(ws.host, steps);

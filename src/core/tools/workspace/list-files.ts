@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-schema';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
-import { matchesGlob } from '../../workspace/glob';
+import { globProblem, matchesGlob } from '../../workspace/glob';
 import { optionalInt, optionalString } from './lenient';
 import { displayPath, resolveWorkspacePath } from '../../workspace/paths';
 import { missingPathMessage } from './text-view';
@@ -43,8 +43,10 @@ async function listFiles(input: ListFilesInput, ctx: ToolContext): Promise<ToolO
   if (kind === 'file') return { ok: true, content: rel };
   const max = Math.min(Math.max(input.maxResults ?? DEFAULT_MAX, 1), MAX_MAX);
   const prefix = rel === '' ? '' : `${rel}/`;
-  const all = await ctx.overlay.listFiles(rel, { maxFiles: WALK_LIMIT });
   const pattern = input.pattern?.trim() ?? '';
+  const refused = globProblem(pattern);
+  if (refused) return { ok: false, error: `pattern: ${refused}` };
+  const all = await ctx.overlay.listFiles(rel, { maxFiles: WALK_LIMIT });
   const matching = pattern ? all.filter((f) => matchesGlob(f.slice(prefix.length), pattern)) : all;
   const where = `${displayPath(rel)}${pattern ? ` matching ${pattern}` : ''}`;
   if (matching.length === 0) {

@@ -6,6 +6,9 @@ import { lazySchema } from '../../lazy-schema';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
 import { optionalInt, requiredText } from './lenient';
 import { displayPath, resolveWorkspacePath } from '../../workspace/paths';
+import { FileTooLargeError, NotRegularFileError } from '../../errors';
+import { MAX_STREAMED_FILE_BYTES } from '../../workspace/overlay';
+import { pageFromStream } from './page-stream';
 import { missingPathMessage, numberLinesWithin, splitLines } from './text-view';
 
 const DEFAULT_LIMIT = 400;
@@ -35,8 +38,18 @@ export const readFileTool: ToolDefinition<ReadFileInput> = {
 };
 
 async function readFile(input: ReadFileInput, ctx: ToolContext): Promise<ToolOutcome> {
-  const { rel } = resolveWorkspacePath(ctx.host.workspaceRoot, input.path);
-  const text = await ctx.overlay.read(rel);
+  const { rel, abs } = resolveWorkspacePath(ctx.host.workspaceRoot, input.path);
+  let text: string | null;
+  try {
+    text = await ctx.overlay.read(rel);
+  } catch (error) {
+    // Too big to hold as text, not too big to page through: read as a stream, only the page kept.
+    if (error instanceof FileTooLargeError && error.size <= MAX_STREAMED_FILE_BYTES && ctx.host.fs.readChunks) return streamedPage(input, ctx, rel, abs);
+    // Refused before reading (far too big; a FIFO, socket or device): said with the path the model gave.
+    if (error instanceof FileTooLargeError) return { ok: false, error: new FileTooLargeError(displayPath(rel), error.size, MAX_STREAMED_FILE_BYTES).message };
+    if (error instanceof NotRegularFileError) return { ok: false, error: error.message.replace(error.filePath, displayPath(rel)) };
+    throw error;
+  }
   if (text === null) {
     if ((await ctx.overlay.kind(rel)) === 'directory') {
       return { ok: false, error: `${displayPath(rel)} is a folder, not a file; use list_files to see what it holds.` };
@@ -59,4 +72,20 @@ async function readFile(input: ReadFileInput, ctx: ToolContext): Promise<ToolOut
       ? `\n[Truncated: showing lines ${offset}-${last} of ${lines.length}. Call read_file with offset=${last + 1} for the next page.]`
       : '';
   return { ok: true, content: `${header}\n${numbered}${footer}` };
+}
+
+async function streamedPage(input: ReadFileInput, ctx: ToolContext, rel: string, abs: string): Promise<ToolOutcome> {
+  const chunks = await ctx.host.fs.readChunks?.(abs);
+  if (!chunks) return { ok: false, error: await missingPathMessage(ctx.overlay, rel) };
+  const offset = input.offset ?? 1;
+  const limit = Math.min(Math.max(input.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT);
+  const { lines: page, total } = await pageFromStream(chunks, rel, offset, limit, MAX_CHARS);
+  if (offset < 1 || offset > total) {
+    return { ok: false, error: `offset ${offset} is outside ${rel}, which has ${total} lines; use an offset from 1 to ${total}.` };
+  }
+  const { text: numbered, shown } = numberLinesWithin(page, offset, MAX_CHARS);
+  const last = offset + shown - 1;
+  const footer =
+    last < total ? `\n[Truncated: showing lines ${offset}-${last} of ${total}. Call read_file with offset=${last + 1} for the next page.]` : '';
+  return { ok: true, content: `${rel} (lines ${offset}-${last} of ${total})\n${numbered}${footer}` };
 }

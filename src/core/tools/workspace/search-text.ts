@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-schema';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
-import { matchesGlob } from '../../workspace/glob';
+import { globProblem, matchesGlob } from '../../workspace/glob';
 import { optionalBool, optionalInt, optionalString, requiredText } from './lenient';
 import { displayPath, resolveWorkspacePath } from '../../workspace/paths';
 import { searchLinesInWorker } from './regex-worker';
@@ -70,6 +70,8 @@ async function searchText(input: SearchTextInput, ctx: ToolContext, regexTimeLim
   const files = kind === 'file' ? [rel] : await ctx.overlay.listFiles(rel, { maxFiles: WALK_LIMIT });
   const prefix = kind === 'file' || rel === '' ? '' : `${rel}/`;
   const pattern = input.filePattern?.trim() ?? '';
+  const refused = globProblem(pattern);
+  if (refused) return { ok: false, error: `filePattern: ${refused}` };
   const max = Math.min(Math.max(input.maxResults ?? DEFAULT_MAX, 1), MAX_MAX);
 
   const found = input.isRegex
