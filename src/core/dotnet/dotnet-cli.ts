@@ -12,6 +12,7 @@
 
 import { ConfigurationError } from '../errors';
 import type { Host, RunOptions, RunResult } from '../host';
+import { sandboxedCommand } from '../sandbox';
 import { uniqueHex } from '../unique-hex';
 
 export const DOTNET_NOT_FOUND_MESSAGE =
@@ -70,16 +71,35 @@ export function testEnv(): Record<string, string> {
   return process.platform === 'win32' ? { ...QUIET_ENV, ...NO_SERVER_ENV } : buildEnv();
 }
 
+/**
+ * For `dotnet restore`, the one command the sandbox lets reach the network: no MSBuild server or reused
+ * node is started there, so no later build runs in a process that has the network.
+ */
+export function restoreEnv(): Record<string, string> {
+  return { ...QUIET_ENV, ...NO_SERVER_ENV };
+}
+
 export type DotnetRunOptions = Omit<RunOptions, 'env'> & { env: Record<string, string> };
 
-/** Runs `dotnet`; a missing SDK becomes a ConfigurationError (exit code 2 in the CLI). */
+/**
+ * Runs `dotnet`, inside the sandbox when one is active (../sandbox.ts: no network but for `restore`,
+ * writes only to the workspace, the temp folder and the NuGet caches); a missing SDK becomes a
+ * ConfigurationError (exit code 2 in the CLI).
+ */
 export async function runDotnet(host: Host, args: readonly string[], options: DotnetRunOptions): Promise<RunResult> {
+  const sandboxed = sandboxedCommand('dotnet', args, { workspaceRoot: host.workspaceRoot, network: args[0] === 'restore' });
+  let result: RunResult;
   try {
-    return await host.process.run('dotnet', args, options);
+    result = await host.process.run(sandboxed.command, sandboxed.args, options);
   } catch (error) {
     if (isNotFound(error)) throw new ConfigurationError(DOTNET_NOT_FOUND_MESSAGE, { command: 'dotnet' });
     throw error;
   }
+  // bwrap found no dotnet to start: the same answer as without the sandbox.
+  if (sandboxed.command !== 'dotnet' && result.exitCode === 1 && /^bwrap: execvp dotnet: No such file or directory/m.test(result.stderr)) {
+    throw new ConfigurationError(DOTNET_NOT_FOUND_MESSAGE, { command: 'dotnet' });
+  }
+  return result;
 }
 
 function isNotFound(error: unknown): boolean {

@@ -6,7 +6,9 @@
 
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as path from 'node:path';
 import treeKill from 'tree-kill';
+import { sandboxedCommand } from '../../sandbox';
 import { engineEnv } from './engine-env';
 import { EngineRequestError, EngineUnavailableError } from './errors';
 
@@ -40,7 +42,14 @@ export class EngineProcess {
   private ended: EngineUnavailableError | null = null;
 
   constructor(options: EngineProcessOptions) {
-    this.child = spawn('dotnet', [options.enginePath], {
+    // Its design-time builds run the workspace's MSBuild targets: the sandbox the builds run in, with the engine's own folder readable.
+    const sandboxed = sandboxedCommand('dotnet', [options.enginePath], {
+      workspaceRoot: options.cwd,
+      network: false,
+      newSession: true,
+      readable: [path.dirname(options.enginePath)],
+    });
+    this.child = spawn(sandboxed.command, sandboxed.args, {
       cwd: options.cwd,
       env: engineEnv(process.env, { IRONBEES_ENGINE_CLIENT: '1', ...options.env }),
       stdio: ['pipe', 'pipe', 'pipe'],
