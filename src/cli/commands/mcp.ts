@@ -11,6 +11,7 @@ import { createIronbeesMcpServer } from '../../mcp-server/ironbees-server';
 import { startHttpMcpServer } from '../../mcp-server/http';
 import { closeWorkspaceMcpSources } from '../../core/mcp/workspace-source';
 import type { McpArgs } from '../args';
+import { checkSandbox, setSandboxMode } from '../../core/sandbox';
 import { ExitCode } from '../exit-codes';
 import { writeLine } from '../terminal';
 import type { CommandContext } from './context';
@@ -20,6 +21,9 @@ import type { Runtime } from '../wiring';
 
 export async function mcpCommand(ctx: CommandContext, args: McpArgs): Promise<number> {
   await checkWorkspace(args.workspace);
+  // The build and test tools run in the sandbox too: `on` without one is exit 2 before serving.
+  setSandboxMode(args.sandbox);
+  checkSandbox((message) => ctx.logger.warn(message), ctx.io.env);
   const host = ctx.deps.createHost(args.workspace, ctx.logger);
   let orchestrator: Promise<Orchestrator> | null = null;
   let existing: Orchestrator | null = null;
@@ -32,7 +36,7 @@ export async function mcpCommand(ctx: CommandContext, args: McpArgs): Promise<nu
       // No askToolApproval: nobody is at a terminal here, so tools with side effects run only in
       // runs started with diffApproval "never".
       orchestrator ??= ctx.deps
-        .createRuntime({ workspaceRoot: args.workspace, demo: args.demo, env: ctx.io.env, logger: ctx.logger })
+        .createRuntime({ workspaceRoot: args.workspace, demo: args.demo, env: ctx.io.env, logger: ctx.logger, sandbox: args.sandbox })
         .then((created) => {
           runtime = created;
           return (existing = created.orchestrator);

@@ -38,6 +38,7 @@ export function workflowContextFor(args: RunArgs, target: string | undefined): W
     ...(args.budget ? { budget: args.budget } : {}),
     ...(args.fallback ? { fallback: args.fallback } : {}),
     ...(args.minCallIntervalMs ? { minCallIntervalMs: args.minCallIntervalMs } : {}),
+    ...(args.sandbox !== 'auto' ? { sandbox: args.sandbox } : {}),
   };
 }
 
@@ -72,6 +73,7 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
     ...(args.model ? { model: args.model } : {}),
     ...(args.fallback ? { fallback: args.fallback } : {}),
     ...(args.minCallIntervalMs ? { minCallIntervalMs: args.minCallIntervalMs } : {}),
+    sandbox: args.sandbox,
   });
   if (args.demo) announceDemo(ctx);
   // The run builds what was found now, even if another solution appears in the workspace later.
