@@ -16,7 +16,8 @@ export const SettingKeys = {
   mcpServers: 'mcpServers',
   secretEnvironmentVariables: 'secretEnvironmentVariables',
   otlpEndpoint: 'telemetry.otlpEndpoint',
+  sandbox: 'sandbox',
 } as const;
 
 /** Only the person's user (or remote machine) settings set these; a workspace value is ignored. */
-export const PERSON_ONLY_SETTINGS: readonly string[] = [SettingKeys.anthropicBaseUrl, SettingKeys.planApproval, SettingKeys.diffApproval, SettingKeys.secretEnvironmentVariables, SettingKeys.otlpEndpoint];
+export const PERSON_ONLY_SETTINGS: readonly string[] = [SettingKeys.anthropicBaseUrl, SettingKeys.planApproval, SettingKeys.diffApproval, SettingKeys.secretEnvironmentVariables, SettingKeys.otlpEndpoint, SettingKeys.sandbox];

@@ -12,15 +12,20 @@ const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', '..
 };
 
 describe('package.json: person-only settings', () => {
-  it('are exactly the base URL, the two approval policies, the secret variable names and the OTLP endpoint', () => {
-    assert.deepEqual([...PERSON_ONLY_SETTINGS], ['anthropicBaseUrl', 'approval.plan', 'approval.diffs', 'secretEnvironmentVariables', 'telemetry.otlpEndpoint']);
+  it('are exactly the base URL, the two approval policies, the secret variable names, the OTLP endpoint and the sandbox', () => {
+    assert.deepEqual([...PERSON_ONLY_SETTINGS], ['anthropicBaseUrl', 'approval.plan', 'approval.diffs', 'secretEnvironmentVariables', 'telemetry.otlpEndpoint', 'sandbox']);
   });
 
-  for (const key of ['anthropicBaseUrl', 'approval.plan', 'approval.diffs', 'secretEnvironmentVariables', 'telemetry.otlpEndpoint']) {
+  for (const key of ['anthropicBaseUrl', 'approval.plan', 'approval.diffs', 'secretEnvironmentVariables', 'telemetry.otlpEndpoint', 'sandbox']) {
     it(`ironbees.${key} is machine-scoped`, () => {
       assert.equal(manifest.contributes.configuration.properties[`ironbees.${key}`]?.scope, 'machine');
     });
   }
+
+  it('ironbees.sandbox offers auto, on and off, auto by default', () => {
+    const sandbox = manifest.contributes.configuration.properties['ironbees.sandbox'] as { enum?: string[]; default?: string } | undefined;
+    assert.deepEqual([sandbox?.enum, sandbox?.default], [['auto', 'on', 'off'], 'auto']);
+  });
 
   it('no other endpoint or URL setting is left workspace-settable', () => {
     const urlLike = Object.entries(manifest.contributes.configuration.properties).filter(([name]) => /url|endpoint|baseurl/i.test(name));
