@@ -5,8 +5,8 @@
 //    which may reach the package feeds;
 //  - the whole file system read-only, except the workspace, a private temp folder (its /tmp) and the
 //    NuGet caches;
-//  - the home folder replaced by an empty read-only one with only the NuGet caches and the dotnet CLI
-//    home put back, so the person's secrets (~/.ssh, ~/.aws, ~/.config, …) cannot be read; secret
+//  - the home folder replaced by an empty read-only one with only the NuGet caches, the NuGet
+//    configuration (read-only) and the dotnet CLI home (an SDK installed there read-only) put back, so the person's secrets (~/.ssh, ~/.aws, ~/.config, …) cannot be read; secret
 //    folders inside the workspace (a workspace that is the home folder) are masked too;
 //  - the person's session sockets (XDG_RUNTIME_DIR: D-Bus, gpg-agent; the Docker socket) hidden;
 //  - its own user namespace, so even a process running as the same user cannot read Ironbees' own
@@ -201,6 +201,18 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   return args;
 }
 
+/** What an SDK installed into ~/.dotnet (dotnet-install.sh's default) is made of. */
+const DOTNET_INSTALL_ENTRIES: readonly string[] = ['dotnet', 'sdk', 'shared', 'host', 'packs', 'sdk-manifests', 'templates', 'metadata'];
+
+/** The user NuGet.Config NuGet itself writes on its first run. */
+const DEFAULT_NUGET_CONFIG = `<?xml version="1.0" encoding="utf-8"?>
+<configuration>
+  <packageSources>
+    <add key="nuget.org" value="https://api.nuget.org/v3/index.json" protocolVersion="3" />
+  </packageSources>
+</configuration>
+`;
+
 interface KeptFolder {
   dir: string;
   writable: boolean;
@@ -208,8 +220,8 @@ interface KeptFolder {
 
 /**
  * What .NET needs from the home folder: the NuGet package cache and HTTP cache (written by restore), the
- * NuGet configuration (read: feeds) and the dotnet CLI home (read: an SDK installed there must not be
- * changed by a build). Only those under the home folder; the caches are created when missing.
+ * NuGet configuration (read: feeds) and the dotnet CLI home (written: sentinels, tool caches; an SDK
+ * installed there is read-only). Only those under the home folder; the writable ones are created when missing.
  */
 function homeFoldersKept(home: string, env: NodeJS.ProcessEnv): KeptFolder[] {
   const kept: KeptFolder[] = [];
@@ -218,10 +230,21 @@ function homeFoldersKept(home: string, env: NodeJS.ProcessEnv): KeptFolder[] {
     ensureDirectory(dir);
     kept.push({ dir, writable: true });
   }
+  // Read-only: a test must not add a package source the person's own restores would then use. NuGet
+  // writes this default file on its first run when there is none; written here, as NuGet would.
   const nugetConfig = path.join(home, '.nuget', 'NuGet');
+  ensureFile(path.join(nugetConfig, 'NuGet.Config'), DEFAULT_NUGET_CONFIG);
   if (isDirectory(nugetConfig)) kept.push({ dir: nugetConfig, writable: false });
+  // The CLI writes its first-run sentinels and tool caches there; an SDK installed there stays read-only.
   const cliHome = path.join(env.DOTNET_CLI_HOME || home, '.dotnet');
-  if (isInside(cliHome, home) && isDirectory(cliHome)) kept.push({ dir: cliHome, writable: false });
+  if (isInside(cliHome, home)) {
+    ensureDirectory(cliHome);
+    kept.push({ dir: cliHome, writable: true });
+    for (const entry of DOTNET_INSTALL_ENTRIES) {
+      const dir = path.join(cliHome, entry);
+      if (exists(dir)) kept.push({ dir, writable: false });
+    }
+  }
   return kept;
 }
 
@@ -259,6 +282,16 @@ function isDirectory(dir: string): boolean {
     return fs.statSync(dir).isDirectory();
   } catch {
     return false;
+  }
+}
+
+function ensureFile(file: string, content: string): void {
+  if (exists(file)) return;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content, { flag: 'wx' });
+  } catch {
+    // Another process wrote it first, or the folder is not ours to write: NuGet names the problem.
   }
 }
 
