@@ -161,15 +161,6 @@ export function sandboxedCommand(command: string, args: readonly string[], spec:
   return { command: availability.bwrap, args: [...bwrapArgs(spec), '--', command, ...args] };
 }
 
-/** The command a sandboxed one runs (what follows bwrap's `--`); `command args` unchanged when not sandboxed. */
-export function unwrapSandboxed(command: string, args: readonly string[]): SandboxedCommand {
-  const availability = probed?.answer;
-  const isBwrap = availability?.available === true && command === availability.bwrap;
-  const separator = isBwrap ? args.indexOf('--') : -1;
-  if (separator < 0 || separator + 1 >= args.length) return { command, args: [...args] };
-  return { command: args[separator + 1] as string, args: args.slice(separator + 2) };
-}
-
 /** The bwrap options for `spec` (exported for tests). */
 export function bwrapArgs(spec: SandboxSpec): string[] {
   const env = spec.env ?? process.env;

@@ -25,7 +25,6 @@ import { defaultCliDeps } from '../../src/cli/wiring';
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'sandbox-probe');
 const MARKER = 'IRONBEES-SECRET-MARKER-7f3a91';
 const quietLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-const ORDINARY = ['Adds', 'WritesItsOwnTempFile', 'WritesBesideItsAssembly', 'TalksToItsOwnLoopbackServer'];
 
 function failureOf(baseline: Baseline, name: string): string {
   const failure = baseline.test?.failures.find((one) => one.testName.endsWith(`.${name}`));

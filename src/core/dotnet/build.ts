@@ -7,8 +7,7 @@ import type { Host } from '../host';
 import type { BuildResult, CompilationError } from '../model';
 import { sha256Hex } from '../lazy-crypto';
 import type { RunResult } from '../host';
-import { sandboxActive } from '../sandbox';
-import { buildEnv, restoreEnv, runDotnet } from './dotnet-cli';
+import { buildEnv, restoreEnv, runDotnet, runsSandboxed } from './dotnet-cli';
 import { parseMsbuildOutput, toWorkspacePath } from './msbuild-parser';
 import { explainRestoreErrors } from './restore-diagnostics';
 import { explainSandboxBuildErrors } from './sandbox-refusals';
@@ -107,7 +106,7 @@ export async function runBuild(request: BuildRequest): Promise<BuildResult> {
   const entry = await entryPoint(host, request.projects, inOrder);
   const args = ['build', entry, '-nologo', '-clp:NoSummary', '-tl:off', '-p:GenerateFullPaths=true'];
   // In the sandbox a build has no network: restore (which may reach the feeds) is a command of its own.
-  const restoreFirst = request.restore && sandboxActive();
+  const restoreFirst = request.restore && runsSandboxed(host);
   if (!request.restore || restoreFirst) args.push('--no-restore');
   if (inOrder) args.push('-p:BuildProjectReferences=false');
   const deadline = Date.now() + request.timeoutMs;
@@ -129,7 +128,7 @@ export async function runBuild(request: BuildRequest): Promise<BuildResult> {
   const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
   const parsed = parseMsbuildOutput(output, host.workspaceRoot);
   const errors = await explainRestoreErrors(host, parsed.errors);
-  if (restoreFirst || sandboxActive()) explainSandboxBuildErrors(errors);
+  if (runsSandboxed(host)) explainSandboxBuildErrors(errors);
   if (run.timedOut) errors.push(timeoutError(request.timeoutMs));
   else if (run.exitCode !== 0 && errors.length === 0) {
     errors.push({

@@ -12,7 +12,7 @@
 
 import { ConfigurationError } from '../errors';
 import type { Host, RunOptions, RunResult } from '../host';
-import { sandboxedCommand } from '../sandbox';
+import { sandboxActive } from '../sandbox';
 import { uniqueHex } from '../unique-hex';
 
 export const DOTNET_NOT_FOUND_MESSAGE =
@@ -87,19 +87,17 @@ export type DotnetRunOptions = Omit<RunOptions, 'env'> & { env: Record<string, s
  * ConfigurationError (exit code 2 in the CLI).
  */
 export async function runDotnet(host: Host, args: readonly string[], options: DotnetRunOptions): Promise<RunResult> {
-  const sandboxed = sandboxedCommand('dotnet', args, { workspaceRoot: host.workspaceRoot, network: args[0] === 'restore' });
-  let result: RunResult;
   try {
-    result = await host.process.run(sandboxed.command, sandboxed.args, options);
+    return await host.process.run('dotnet', args, { ...options, sandbox: { workspaceRoot: host.workspaceRoot, network: args[0] === 'restore' } });
   } catch (error) {
     if (isNotFound(error)) throw new ConfigurationError(DOTNET_NOT_FOUND_MESSAGE, { command: 'dotnet' });
     throw error;
   }
-  // bwrap found no dotnet to start: the same answer as without the sandbox.
-  if (sandboxed.command !== 'dotnet' && result.exitCode === 1 && /^bwrap: execvp dotnet: No such file or directory/m.test(result.stderr)) {
-    throw new ConfigurationError(DOTNET_NOT_FOUND_MESSAGE, { command: 'dotnet' });
-  }
-  return result;
+}
+
+/** True when this host's dotnet commands run in the sandbox (its runner honours it, and one is active). */
+export function runsSandboxed(host: Host): boolean {
+  return host.process.sandboxes === true && sandboxActive();
 }
 
 function isNotFound(error: unknown): boolean {

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import treeKill from 'tree-kill';
 import { childEnvironment } from '../../core/child-env';
+import { sandboxedCommand } from '../../core/sandbox';
 import type { ProcessRunner, RunOptions, RunResult } from '../../core/host';
 
 /** Output kept per stream; the rest is dropped from the front so the end (where errors sum up) survives. */
@@ -75,6 +76,8 @@ class TailBuffer {
 }
 
 export class NodeProcessRunner implements ProcessRunner {
+  /** Commands asking for the sandbox (RunOptions.sandbox) start inside it when one is active. */
+  readonly sandboxes = true;
   private readonly maxKeptOutput: number;
   private readonly reapLingeringGroups: boolean;
 
@@ -83,7 +86,18 @@ export class NodeProcessRunner implements ProcessRunner {
     this.reapLingeringGroups = (options.reapLingeringGroupsOnKill ?? true) && process.platform !== 'win32';
   }
 
-  run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+  async run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+    if (!options.sandbox) return this.start(command, args, options);
+    const sandboxed = sandboxedCommand(command, args, options.sandbox);
+    const result = await this.start(sandboxed.command, sandboxed.args, options);
+    // bwrap could not find the command: the same error as starting it directly.
+    if (sandboxed.command !== command && result.exitCode === 1 && result.stderr.startsWith(`bwrap: execvp ${command}: No such file or directory`)) {
+      throw Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT' });
+    }
+    return result;
+  }
+
+  private start(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
     this.forgetEmptyGroups();
     const startedAt = Date.now();
     return new Promise<RunResult>((resolve, reject) => {

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Logger, ProcessRunner, RunOptions, RunResult } from '../../core/host';
 import { errorMessage } from '../../core/errors';
-import { unwrapSandboxed } from '../../core/sandbox';
+import { sandboxActive } from '../../core/sandbox';
 import { NodeProcessRunner } from '../node/process-runner';
 
 export const TASK_TYPE = 'ironbees';
@@ -32,6 +32,10 @@ let taskCounter = 0;
 
 export class TaskProcessRunner implements ProcessRunner {
   private readonly direct: ProcessRunner;
+  /** A task's command runs through the direct runner, which honours RunOptions.sandbox. */
+  get sandboxes(): boolean | undefined {
+    return this.direct.sandboxes;
+  }
   private readonly startedEmitter = new vscode.EventEmitter<string>();
   readonly onDidStartTask: vscode.Event<string> = this.startedEmitter.event;
 
@@ -40,12 +44,10 @@ export class TaskProcessRunner implements ProcessRunner {
   }
 
   run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
-    // A sandboxed dotnet command (bwrap … -- dotnet build …) is a task like any other.
-    const inner = unwrapSandboxed(command, args);
-    if (inner.command !== 'dotnet' || !TASK_VERBS.has(inner.args[0] ?? '')) return this.direct.run(command, args, options);
+    if (command !== 'dotnet' || !TASK_VERBS.has(args[0] ?? '')) return this.direct.run(command, args, options);
     return this.runAsTask(command, args, options).catch((error: unknown) => {
       if (error instanceof TaskUnavailableError) {
-        this.options.logger.warn(`Running \`${inner.command} ${inner.args[0]}\` without a task: ${error.message}`);
+        this.options.logger.warn(`Running \`${command} ${args[0]}\` without a task: ${error.message}`);
         return this.direct.run(command, args, options);
       }
       throw error;
@@ -58,9 +60,7 @@ export class TaskProcessRunner implements ProcessRunner {
 
   private async runAsTask(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
     // A labelled command (the baseline) says so in its terminal's name: "Ironbees: baseline dotnet test".
-    const shown = unwrapSandboxed(command, args);
-    const sandboxed = shown.command !== command;
-    const name = `${options.label ? `${options.label} ` : ''}${shown.command} ${shown.args[0]}`;
+    const name = `${options.label ? `${options.label} ` : ''}${command} ${args[0]}`;
     const stop = new AbortController();
     const onAbort = (): void => stop.abort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -77,7 +77,7 @@ export class TaskProcessRunner implements ProcessRunner {
       open: () => {
         opened();
         if (options.label === 'baseline') writer.fire(`\x1b[1mIronbees baseline: the build and tests before any edit. What fails here already failed; it is not the agent's doing.\x1b[0m\r\n`);
-        writer.fire(`\x1b[2m> ${shown.command} ${shown.args.join(' ')}${sandboxed ? ' (in the sandbox)' : ''}\x1b[0m\r\n`);
+        writer.fire(`\x1b[2m> ${command} ${args.join(' ')}${options.sandbox && this.sandboxes && sandboxActive() ? ' (in the sandbox)' : ''}\x1b[0m\r\n`);
         const running = this.direct.run(command, args, {
           ...options,
           signal: stop.signal,
@@ -103,14 +103,14 @@ export class TaskProcessRunner implements ProcessRunner {
     };
 
     const task = new vscode.Task(
-      { type: TASK_TYPE, step: shown.args[0], id: ++taskCounter },
+      { type: TASK_TYPE, step: args[0], id: ++taskCounter },
       this.options.folder ?? vscode.TaskScope.Workspace,
       name,
       TASK_SOURCE,
       new vscode.CustomExecution(async () => pty),
       '$msCompile',
     );
-    task.group = TEST_VERBS.has(shown.args[0] ?? '') ? vscode.TaskGroup.Test : vscode.TaskGroup.Build;
+    task.group = TEST_VERBS.has(args[0] ?? '') ? vscode.TaskGroup.Test : vscode.TaskGroup.Build;
     // Shows the output without taking the focus from an editor the person is typing in.
     task.presentationOptions = { reveal: vscode.TaskRevealKind.Silent, focus: false, panel: vscode.TaskPanelKind.Shared, clear: true, showReuseMessage: false };
 
