@@ -128,7 +128,8 @@ export async function runBuild(request: BuildRequest): Promise<BuildResult> {
   const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
   const parsed = parseMsbuildOutput(output, host.workspaceRoot);
   const errors = await explainRestoreErrors(host, parsed.errors);
-  if (runsSandboxed(host)) explainSandboxBuildErrors(errors);
+  // Restore has the network: its errors (NU…) are not the sandbox's doing.
+  if (runsSandboxed(host) && run !== restored) explainSandboxBuildErrors(errors.filter((error) => !error.code.startsWith('NU')));
   if (run.timedOut) errors.push(timeoutError(request.timeoutMs));
   else if (run.exitCode !== 0 && errors.length === 0) {
     errors.push({
