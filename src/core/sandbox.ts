@@ -13,8 +13,8 @@
 //    /proc/<pid>/environ (where a model key may be).
 // No pid namespace, on purpose: the MSBuild server and reused nodes outlive the command that started
 // them, and the process runner reaps them by process group. The private temp folder is the same for
-// every command of this process, so the next build finds those servers (their sockets are there) and
-// they stay inside the sandbox they were started in.
+// every command of this process on one workspace, so the next build there finds those servers (their
+// sockets are there) and they stay inside the sandbox they were started in.
 // `--sandbox auto|on|off` (contracts.md, Sandbox): auto runs sandboxed where bwrap works and says once
 // when it does not; on refuses to run without it; off runs as before.
 
@@ -62,7 +62,7 @@ export interface SandboxState {
 let mode: SandboxMode = DEFAULT_SANDBOX_MODE;
 let probed: { key: string; answer: SandboxAvailability } | null = null;
 let noticeGiven = false;
-let privateTemp: string | null = null;
+const privateTemps = new Map<string, string>();
 
 /** Sets the process's mode (the CLI's --sandbox, the editor's `ironbees.sandbox`). */
 export function setSandboxMode(next: SandboxMode): void {
@@ -169,7 +169,7 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   const args = ['--unshare-user', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
   if (!spec.network) args.push('--unshare-net');
   if (spec.newSession) args.push('--new-session');
-  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', temporaryFolder(), '/tmp', '--setenv', 'TMPDIR', '/tmp');
+  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', temporaryFolder(workspace), '/tmp', '--setenv', 'TMPDIR', '/tmp');
   // The session's sockets (D-Bus, gpg-agent, a rootless Docker) live here; a read-only bind does not stop connect().
   const runtimeDir = env.XDG_RUNTIME_DIR ?? (typeof process.getuid === 'function' ? `/run/user/${process.getuid()}` : '');
   if (runtimeDir && isDirectory(runtimeDir)) args.push('--tmpfs', runtimeDir);
@@ -250,11 +250,16 @@ function nugetCaches(home: string, env: NodeJS.ProcessEnv): string[] {
   return caches.map((dir) => path.resolve(dir));
 }
 
-/** The private temp folder: one per process, so build servers started in one command serve the next. */
-function temporaryFolder(): string {
-  if (privateTemp && isDirectory(privateTemp)) return privateTemp;
+/**
+ * The private temp folder of a workspace, one per process: build servers started by one command serve
+ * the next (their sockets are there), and only for that workspace (a server sees the workspace its
+ * sandbox was made for, not another one's).
+ */
+function temporaryFolder(workspace: string): string {
+  const known = privateTemps.get(workspace);
+  if (known && isDirectory(known)) return known;
   const created = fs.mkdtempSync(path.join(os.tmpdir(), 'ironbees-sandbox-'));
-  privateTemp = created;
+  privateTemps.set(workspace, created);
   process.once('exit', () => fs.rmSync(created, { recursive: true, force: true }));
   return created;
 }
