@@ -173,7 +173,9 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // The session's sockets (D-Bus, gpg-agent, a rootless Docker) live here; a read-only bind does not stop connect().
   const runtimeDir = env.XDG_RUNTIME_DIR ?? (typeof process.getuid === 'function' ? `/run/user/${process.getuid()}` : '');
   if (runtimeDir && isDirectory(runtimeDir)) args.push('--tmpfs', runtimeDir);
-  for (const socket of ['/var/run/docker.sock', '/run/docker.sock']) if (exists(socket)) args.push('--ro-bind', '/dev/null', socket);
+  // /var/run is usually a link to /run: the socket is masked once, where it really is.
+  const sockets = new Set(['/var/run/docker.sock', '/run/docker.sock'].filter(exists).map((socket) => realPath(socket)));
+  for (const socket of sockets) args.push('--ro-bind', '/dev/null', socket);
   const hideHome = Boolean(home) && home !== '/' && isDirectory(home) && !isInside(home, workspace);
   if (hideHome) args.push('--tmpfs', home);
   for (const { dir, writable } of homeFoldersKept(home, env)) args.push(writable ? '--bind' : '--ro-bind', dir, dir);
@@ -267,6 +269,14 @@ function temporaryFolder(workspace: string): string {
 function isInside(child: string, parent: string): boolean {
   const relative = path.relative(parent, child);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+function realPath(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 function exists(file: string): boolean {
