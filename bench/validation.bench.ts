@@ -6,7 +6,10 @@
 //   (c) limit: by hand, an incremental build of the one affected test project and its tests only
 //       (`dotnet test --no-build`, and `dotnet vstest` on its assembly: no second MSBuild evaluation).
 // Goals: (a) ≤ 0.4 × (b) and (a) ≤ 1.15 × (c). Runs are interleaved so machine load hits all alike.
-// Run: npm run bench   (IRONBEES_BENCH_RUNS=N changes the number of runs; default 5, naive and no-server 3).
+// (a) runs in the sandbox where one is available (src/core/sandbox.ts); each run also times (a) with
+// `--sandbox off`, for the sandbox's cost (goal: (a) ≤ 1.05 × (a, no sandbox)).
+// Run: npm run bench   (IRONBEES_BENCH_RUNS=N changes the number of runs; default 5, naive and no-server 3;
+// IRONBEES_BENCH_SANDBOX_ONLY=1 times only (a) with and without the sandbox).
 
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,10 +18,12 @@ import type { Host } from '../src/core/host';
 import type { TraceEvent } from '../src/core/trace';
 import { captureBaseline, validate } from '../src/core/dotnet/validator';
 import { buildEnv, shutdownBuildServers } from '../src/core/dotnet/dotnet-cli';
+import { checkSandbox, setSandboxMode } from '../src/core/sandbox';
 import { createNodeHost } from '../src/host/node/index';
 
 const RUNS = Number(process.env.IRONBEES_BENCH_RUNS ?? 5);
 const NAIVE_RUNS = Math.min(RUNS, 3);
+const SANDBOX_ONLY = process.env.IRONBEES_BENCH_SANDBOX_ONLY === '1';
 const EXTRA_LIBRARIES = 4;
 const FILES_PER_LIBRARY = 8;
 const TESTS_PER_LIBRARY = 12;
@@ -91,6 +96,7 @@ async function growWorkspace(host: Host): Promise<void> {
 
 interface Timings {
   ironbees: number[];
+  ironbeesNoSandbox: number[];
   ironbeesNoServers: number[];
   ironbeesDotnetTest: number[];
   naive: number[];
@@ -155,7 +161,7 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
 async function main(): Promise<void> {
   const root = mkdtempSync(path.join(tmpdir(), 'ironbees-bench-'));
-  const timings: Timings = { ironbees: [], ironbeesNoServers: [], ironbeesDotnetTest: [], naive: [], limitSameEnv: [], limitDefaultEnv: [], limitVstest: [] };
+  const timings: Timings = { ironbees: [], ironbeesNoSandbox: [], ironbeesNoServers: [], ironbeesDotnetTest: [], naive: [], limitSameEnv: [], limitDefaultEnv: [], limitVstest: [] };
   const host = createNodeHost(root, { logger: quietLogger });
   try {
     cpSync(path.join(__dirname, '..', 'test', 'fixtures', 'multi'), root, { recursive: true, filter: (source) => !/[\\/](bin|obj)$/.test(source) });
@@ -181,9 +187,21 @@ async function main(): Promise<void> {
       const outcome = await validate({ host, timeouts, trace, changedFiles: [EDITED_FILE], baseline });
       if (!outcome.passed) throw new Error(`validate failed: ${JSON.stringify(outcome.build.errors.slice(0, 3))}`);
     };
+    const sandboxed = checkSandbox((message) => console.log(message)).active;
     for (let run = 0; run < RUNS; run += 1) {
       editOneFile(root);
       timings.ironbees.push(await timed(validateOnce));
+      editOneFile(root);
+      setSandboxMode('off');
+      try {
+        timings.ironbeesNoSandbox.push(await timed(validateOnce));
+      } finally {
+        setSandboxMode('auto');
+      }
+      if (SANDBOX_ONLY) {
+        console.log(`run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)}, without the sandbox ${seconds(timings.ironbeesNoSandbox.at(-1) ?? 0)}`);
+        continue;
+      }
       editOneFile(root);
       timings.ironbeesDotnetTest.push(await timed(() => withEnv('IRONBEES_TEST_FROM_ASSEMBLY', '0', validateOnce)));
       if (run < NAIVE_RUNS) {
@@ -220,7 +238,8 @@ async function main(): Promise<void> {
       }
       console.log(`run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)} (through dotnet test ${seconds(timings.ironbeesDotnetTest.at(-1) ?? 0)}), vstest limit ${seconds(timings.limitVstest.at(-1) ?? 0)}${run < NAIVE_RUNS ? ` (no servers ${seconds(timings.ironbeesNoServers.at(-1) ?? 0)})` : ''}, limit ${seconds(timings.limitSameEnv.at(-1) ?? 0)} / ${seconds(timings.limitDefaultEnv.at(-1) ?? 0)}${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`);
     }
-    report(timings);
+    if (SANDBOX_ONLY) reportSandbox(timings, sandboxed);
+    else report(timings, sandboxed);
     console.log(`  inside (a): build ${seconds(median(phases.build))}, tests ${seconds(median(phases.test))} (medians)`);
   } finally {
     await shutdownBuildServers(host);
@@ -229,7 +248,18 @@ async function main(): Promise<void> {
   }
 }
 
-function report(timings: Timings): void {
+function reportSandbox(timings: Timings, sandboxed: boolean): void {
+  const ours = median(timings.ironbees);
+  const off = median(timings.ironbeesNoSandbox);
+  console.log('\nmedians');
+  console.log(`  (a) ironbees validate()${sandboxed ? ' in the sandbox' : ' (no sandbox here)'}   ${seconds(ours)}`);
+  console.log(`      ironbees validate(), --sandbox off       ${seconds(off)}`);
+  // Each run's pair was timed back to back: the median of their ratios is less moved by load drifting between runs.
+  const paired = median(timings.ironbees.map((value, index) => value / (timings.ironbeesNoSandbox[index] ?? value)));
+  console.log(`  sandbox cost: a / a(off) = ${(ours / off).toFixed(3)} (medians), ${paired.toFixed(3)} (median of the paired runs' ratios)  (goal ≤ 1.05: ${paired <= 1.05 ? 'meets goal' : 'MISSES goal'})`);
+}
+
+function report(timings: Timings, sandboxed: boolean): void {
   const ours = median(timings.ironbees);
   const oursNoServers = median(timings.ironbeesNoServers);
   const naive = median(timings.naive);
@@ -251,6 +281,7 @@ function report(timings: Timings): void {
   console.log(`  a / c = ${(ours / limit).toFixed(2)}  (goal ≤ 1.15: ${verdict(ours / limit <= 1.15)})`);
   console.log(`  a / d = ${(ours / limitVstest).toFixed(2)}  (the hand-made limit without a second MSBuild evaluation); through dotnet test: a / d = ${(oursDotnetTest / limitVstest).toFixed(2)}`);
   console.log(`  a / c(default env) = ${(ours / limitDefault).toFixed(2)}; without build servers: a / b = ${(oursNoServers / naive).toFixed(2)}, a / c = ${(oursNoServers / limit).toFixed(2)}`);
+  reportSandbox(timings, sandboxed);
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
-// The Debian packages the VS Code test stages need: chromium (the workbench client), ripgrep (stands
-// in for the rg binary code-server's install would download) and libkrb5-dev (a native module builds
-// against it). One script for `npm test` (test/support/run-tests.mjs) and `.ci/run`: missing ones are
+// The Debian packages the test stages need: chromium (the workbench client), ripgrep (stands in for
+// the rg binary code-server's install would download), libkrb5-dev (a native module builds against
+// it) and bubblewrap (the sandbox dotnet builds and tests run in, src/core/sandbox.ts). One script for `npm test` (test/support/run-tests.mjs) and `.ci/run`: missing ones are
 // installed when this runs as root; otherwise it prints the one command to run and exits 1. Quick when
 // everything is there (three look-ups, no apt).
 import { spawnSync } from 'node:child_process';
@@ -11,6 +11,7 @@ export const SYSTEM_PACKAGES = [
   { pkg: 'chromium', present: () => onPath('chromium') },
   { pkg: 'ripgrep', present: () => onPath('rg') },
   { pkg: 'libkrb5-dev', present: () => spawnSync('dpkg', ['-s', 'libkrb5-dev'], { stdio: 'ignore' }).status === 0 },
+  { pkg: 'bubblewrap', present: () => onPath('bwrap') },
 ];
 
 function onPath(command) {
@@ -30,7 +31,7 @@ export function ensureSystemPackages({ log = console.log } = {}) {
   const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   // IRONBEES_NO_APT=1: never install, only say what to run (for a machine where apt is not to be touched).
   if (!isRoot || !hasApt || process.env.IRONBEES_NO_APT === '1') {
-    log(`Missing system packages for the VS Code tests: ${missing.join(' ')}. Run: sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing.join(' ')}`);
+    log(`Missing system packages for the tests: ${missing.join(' ')}. Run: sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing.join(' ')}`);
     return 1;
   }
   log(`Installing missing system packages: ${missing.join(' ')}`);

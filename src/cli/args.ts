@@ -11,6 +11,8 @@ import { PROVIDER_NAMES } from '../core/llm/providers/choice';
 import type { ProviderName } from '../core/llm/providers/choice';
 import type { RunBudget } from '../core/workflow/budget';
 import { COMMAND_NAMES } from './command-names';
+import { SANDBOX_MODES } from '../core/sandbox';
+import type { SandboxMode } from '../core/sandbox';
 
 import type { CommandName } from './command-names';
 
@@ -60,6 +62,8 @@ export interface RunArgs {
   budget?: RunBudget;
   /** --context FILE (repeatable), absolute: extra instructions for every agent. */
   contextFiles?: string[];
+  /** --sandbox: builds and tests in the sandbox (default auto: where one is available). */
+  sandbox: SandboxMode;
 }
 
 export interface ResumeArgs {
@@ -73,6 +77,8 @@ export interface ResumeArgs {
   demo: boolean;
   activity: ActivityLevel;
   activityJson: boolean;
+  /** --sandbox given again; absent: the run keeps the setting it was started with. */
+  sandbox?: SandboxMode;
 }
 
 export interface RunsArgs {
@@ -103,6 +109,8 @@ export interface McpArgs {
   port: number;
   token?: string;
   demo: boolean;
+  /** --sandbox for the build and test tools and the runs started through MCP. */
+  sandbox: SandboxMode;
 }
 
 export type CliCommand =
@@ -130,6 +138,7 @@ const DRIVE: Record<string, OptionSpec> = {
   demo: { type: 'boolean' },
   activity: { type: 'string' },
   'activity-json': { type: 'boolean' },
+  sandbox: { type: 'string' },
 };
 
 const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
@@ -160,7 +169,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
   runs: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
   revert: { ...COMMON, ...WORKSPACE },
   trace: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
-  mcp: { ...COMMON, ...WORKSPACE, ...TRUST, http: { type: 'boolean' }, port: { type: 'string' }, token: { type: 'string' }, demo: { type: 'boolean' } },
+  mcp: { ...COMMON, ...WORKSPACE, ...TRUST, http: { type: 'boolean' }, port: { type: 'string' }, token: { type: 'string' }, demo: { type: 'boolean' }, sandbox: { type: 'string' } },
 };
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -200,6 +209,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
         json: values.json === true,
         demo: values.demo === true,
         ...activityOptions(values),
+        ...(values.sandbox !== undefined ? { sandbox: choiceOption(values, 'sandbox', SANDBOX_MODES, 'auto', 'resume') } : {}),
       };
     case 'runs':
       if (positionals.length) throw new UsageError(`runs takes no arguments (got "${positionals[0]}").`, 'runs');
@@ -257,6 +267,7 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     buildTimeoutMs: secondsOption(values, 'build-timeout', DEFAULT_BUILD_TIMEOUT_SECONDS),
     testTimeoutMs: secondsOption(values, 'test-timeout', DEFAULT_TEST_TIMEOUT_SECONDS),
     target: target?.trim(),
+    sandbox: choiceOption(values, 'sandbox', SANDBOX_MODES, 'auto'),
     ...contextOption(values, cwd),
     ...budgetOptions(values),
     ...fallbackOptions(values),
@@ -311,7 +322,8 @@ function parseMcp(values: Values, positionals: string[], workspace: string): Mcp
   if (rawPort !== undefined && (!/^\d+$/.test(rawPort.trim()) || port > 65535)) throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${rawPort}").`, 'mcp');
   const token = stringValue(values, 'token');
   if (token !== undefined && token.trim().length < 16) throw new UsageError('--token must be at least 16 characters.', 'mcp');
-  return { command: 'mcp', workspace, trustWorkspace: values['trust-workspace'] === true, http, port, ...(token !== undefined ? { token: token.trim() } : {}), demo: values.demo === true };
+  const sandbox = choiceOption(values, 'sandbox', SANDBOX_MODES, 'auto', 'mcp');
+  return { command: 'mcp', workspace, trustWorkspace: values['trust-workspace'] === true, http, port, ...(token !== undefined ? { token: token.trim() } : {}), demo: values.demo === true, sandbox };
 }
 
 function stringValue(values: Values, name: string): string | undefined {
@@ -346,10 +358,10 @@ function secondsOption(values: Values, name: string, fallbackSeconds: number): n
   return Math.round(seconds * 1000);
 }
 
-function choiceOption<T extends string>(values: Values, name: string, choices: readonly T[], fallback: T): T {
+function choiceOption<T extends string>(values: Values, name: string, choices: readonly T[], fallback: T, command: CommandName = 'run'): T {
   const raw = stringValue(values, name);
   if (raw === undefined) return fallback;
   const match = choices.find((c) => c === raw.trim().toLowerCase());
-  if (!match) throw new UsageError(`--${name} must be one of ${choices.join(', ')} (got "${raw}").`, 'run');
+  if (!match) throw new UsageError(`--${name} must be one of ${choices.join(', ')} (got "${raw}").`, command);
   return match;
 }

@@ -33,6 +33,9 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     `      --build-timeout SECONDS    limit for one dotnet build (default ${DEFAULT_BUILD_TIMEOUT_SECONDS})`,
     `      --test-timeout SECONDS     limit for one dotnet test (default ${DEFAULT_TEST_TIMEOUT_SECONDS})`,
     '      --target PATH              the .sln/.slnx/.csproj to build and test (default: found automatically)',
+    '      --sandbox auto|on|off      build and test with no network, writing only to the workspace, temp and',
+    '                                 NuGet caches, home folder hidden (Linux, bubblewrap); auto = where',
+    '                                 available (default), on = refuse to run without it (exit 2)',
     '      --json                     one CodingState JSON object per line on stdout; logs on stderr',
     '      --activity quiet|normal|verbose  the live activity on stderr: none; tool calls and the',
     '                                 model\'s words on one line (default; on a terminal the line shows',
@@ -43,7 +46,7 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
   resume: [
     'ironbees resume <runId> [options]',
     '  Continues a persisted run from where it stopped, with the settings it was started with',
-    '  (provider, model, fallback, --min-call-interval, --demo).',
+    '  (provider, model, fallback, --min-call-interval, --demo, --sandbox).',
     '  -w, --workspace DIR   the workspace (default: the current folder)',
     '  -y, --yes             approve plan and diffs; an escalation ends the run (exit 3)',
     '      --trust-workspace use what the workspace defines (.ironbees/agents/, .ironbees/mcp.json)',
@@ -52,6 +55,7 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '      --activity quiet|normal|verbose  the live activity on stderr (default normal)',
     '      --activity-json   the live activity as JSON lines on stderr instead',
     '      --demo            use the scripted demo model (a run started with --demo keeps it without this flag)',
+    '      --sandbox auto|on|off  overrides the sandbox setting the run was started with',
   ],
   runs: [
     'ironbees runs [options]',
@@ -80,6 +84,7 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '      --port N          the HTTP port (default: any free port, printed on stderr)',
     '      --token T         the bearer token (default: IRONBEES_MCP_TOKEN, else generated and printed on stderr)',
     '      --demo            runs started through MCP use the scripted demo model',
+    '      --sandbox auto|on|off  the build and test tools and runs in the sandbox (see ironbees run --help)',
   ],
 };
 

@@ -15,6 +15,8 @@ import type { ProviderName } from '../core/llm/providers/choice';
 import type { AgentCatalog } from '../core/agents/loader';
 import { findBuildTarget } from '../core/dotnet/target';
 import { shutdownBuildServers } from '../core/dotnet/dotnet-cli';
+import { checkSandbox, setSandboxMode } from '../core/sandbox';
+import type { SandboxMode } from '../core/sandbox';
 import { NodeFileSystem, createNodeHost, stopLingeringProcessGroups } from '../host/node/index';
 import { version } from '../../package.json';
 
@@ -44,6 +46,8 @@ export interface RuntimeOptions {
   fallback?: { provider: ProviderName; model: string };
   /** --min-call-interval, in ms. */
   minCallIntervalMs?: number;
+  /** --sandbox (for resume: the run's own unless given again); auto when absent. */
+  sandbox?: SandboxMode;
 }
 
 export interface Runtime {
@@ -120,6 +124,9 @@ async function stopWhatTheRunStarted(host: Host): Promise<void> {
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // The key first: it is the cheapest check and the likeliest to be missing.
   const model = createModel(options);
+  // The sandbox before anything is built: `on` without one is exit 2; `auto` without one says so once.
+  setSandboxMode(options.sandbox ?? 'auto');
+  checkSandbox((message) => options.logger.warn(message), options.env);
   // Then what to build: no dotnet is needed to see that there is nothing to build.
   const workspace = { workspaceRoot: path.resolve(options.workspaceRoot), fs: new NodeFileSystem() };
   const target = options.target === undefined ? undefined : await buildTargetOf(workspace, options.target);

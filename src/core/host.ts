@@ -75,6 +75,11 @@ export interface RunOptions {
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
   /** What the command is for, when the person should know (e.g. "baseline"): a terminal is named after it. */
   label?: string;
+  /**
+   * Run it in the sandbox (sandbox.ts) when one is active: the workspace it may write, and whether it
+   * may reach the network (restore only). Set for every dotnet command that builds or runs code.
+   */
+  sandbox?: { workspaceRoot: string; network: boolean };
 }
 
 export interface RunResult {
@@ -91,6 +96,8 @@ export interface RunResult {
 export interface ProcessRunner {
   /** Runs a command; never rejects for a non-zero exit, only for a command that cannot start. */
   run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult>;
+  /** True when the runner honours RunOptions.sandbox (the Node runner and VS Code tasks; scripted fakes do not). */
+  readonly sandboxes?: boolean;
 }
 
 export type SymbolKind =

@@ -231,6 +231,8 @@ export interface WorkflowContext {
   budget?: { maxCostUsd?: number; maxTokens?: number; maxMinutes?: number };
   /** Files whose text every agent gets as instructions, beside AGENTS.md (--context, "ironbees.contextFiles"). */
   contextFiles?: string[];
+  /** --sandbox (sandbox.ts): kept with the run so a resume builds and tests the same way. Absent = auto. */
+  sandbox?: 'auto' | 'on' | 'off';
 }
 
 export const DEFAULT_MAX_ITERATIONS = 5;

@@ -4,6 +4,7 @@
 
 import * as vscode from 'vscode';
 import { setSecretEnvironmentVariables } from '../core/child-env';
+import { setSandboxMode } from '../core/sandbox';
 import { errorMessage } from '../core/errors';
 import { IronbeesActions } from './actions';
 import { TEST_HOOKS_KEY } from './api';
@@ -63,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   const settings = (): ReturnType<typeof readSettings> => readSettings(folder.uri, (message) => logger.warn(message));
   // Read now (the names must be kept from the first child on) and again on every change below.
   setSecretEnvironmentVariables(settings().secretEnvironmentVariables);
+  setSandboxMode(settings().sandbox);
   const trusted = (): Promise<boolean> =>
     editorWorkspaceTrust({
       workspaceRoot: folder.uri.fsPath,
@@ -126,6 +128,7 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!affectsIronbees(event)) return;
       setSecretEnvironmentVariables(settings().secretEnvironmentVariables);
+      setSandboxMode(settings().sandbox);
       controller.invalidateRuntime();
       void bridge.settingsChanged();
     }),

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { ConfigurationError } from '../core/errors';
+import { checkSandbox, setSandboxMode } from '../core/sandbox';
 import { createModel } from './provider-model';
 import type { ModelSettingsOptions } from './provider-model';
 import { mcpServersFromSettings } from '../core/mcp/config';
@@ -60,6 +61,9 @@ function agentOverridesDir(options: RuntimeOptions): string | undefined {
 
 export async function createExtensionRuntime(options: RuntimeOptions): Promise<ExtensionRuntime> {
   const model = createModel(options);
+  // "ironbees.sandbox": `on` without a sandbox stops here (a configuration error); `auto` without one says so once.
+  setSandboxMode(options.settings.sandbox);
+  checkSandbox((message) => options.logger.warn(message));
   const runtime = await assembleRuntime({
     workspaceRoot: options.workspaceRoot,
     trusted: options.trusted,

@@ -16,6 +16,7 @@ export const SettingKeys = {
   mcpServers: 'mcpServers',
   secretEnvironmentVariables: 'secretEnvironmentVariables',
   otlpEndpoint: 'telemetry.otlpEndpoint',
+  sandbox: 'sandbox',
 } as const;
 
 /**
@@ -38,4 +39,5 @@ export const PERSON_ONLY_SETTINGS: readonly string[] = [
   'openaiBaseUrl',
   'fallback.provider',
   'fallback.model',
+  SettingKeys.sandbox,
 ];

@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DiffApprovalPolicy, PlanApprovalPolicy, WorkflowContext } from '../core/model';
 import { DEFAULT_MAX_ITERATIONS } from '../core/model';
+import { SANDBOX_MODES } from '../core/sandbox';
+import type { SandboxMode } from '../core/sandbox';
 import { providerWorkflowExtras, readProviderSettings } from './provider-settings';
 import type { ProviderSettings } from './provider-settings';
 import { PERSON_ONLY_SETTINGS, SETTINGS_SECTION, SettingKeys } from './settings-keys';
@@ -36,6 +38,8 @@ export interface IronbeesSettings extends ProviderSettings {
   secretEnvironmentVariables: string[];
   /** Where runs are exported as OpenTelemetry traces (a base URL); empty: OTEL_EXPORTER_OTLP_ENDPOINT, else off. */
   otlpEndpoint: string;
+  /** Builds and tests in the sandbox (src/core/sandbox.ts); person-only: a repository cannot turn it off. */
+  sandbox: SandboxMode;
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -94,6 +98,7 @@ export function readSettings(scope?: vscode.ConfigurationScope, warn?: (message:
     secretEnvironmentVariables: Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [],
     // Person-only: a repository must not send the runs' traces (requests, file names, costs) elsewhere.
     otlpEndpoint: String(personValue(config, SettingKeys.otlpEndpoint) ?? '').trim(),
+    sandbox: oneOf(personValue(config, SettingKeys.sandbox), SANDBOX_MODES, 'auto'),
   };
 }
 
@@ -111,6 +116,7 @@ export function workflowContext(settings: IronbeesSettings, workspaceRoot: strin
     timeouts: { buildMs: settings.buildSeconds * 1000, testMs: settings.testSeconds * 1000 },
     ...(target ? { target } : {}),
     ...providerWorkflowExtras(settings, workspaceRoot),
+    ...(settings.sandbox !== 'auto' ? { sandbox: settings.sandbox } : {}),
   };
 }
 

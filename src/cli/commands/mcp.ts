@@ -11,6 +11,7 @@ import { createIronbeesMcpServer } from '../../mcp-server/ironbees-server';
 import { startHttpMcpServer } from '../../mcp-server/http';
 import { closeWorkspaceMcpSources } from '../../core/mcp/workspace-source';
 import type { McpArgs } from '../args';
+import { checkSandbox, setSandboxMode } from '../../core/sandbox';
 import { ExitCode } from '../exit-codes';
 import { writeLine } from '../terminal';
 import type { CommandContext } from './context';
@@ -21,6 +22,9 @@ import { cliWorkspaceTrust } from '../workspace-trust';
 
 export async function mcpCommand(ctx: CommandContext, args: McpArgs): Promise<number> {
   await checkWorkspace(args.workspace);
+  // The build and test tools run in the sandbox too: `on` without one is exit 2 before serving.
+  setSandboxMode(args.sandbox);
+  checkSandbox((message) => ctx.logger.warn(message), ctx.io.env);
   const host = ctx.deps.createHost(args.workspace, ctx.logger);
   // stdin is the protocol (or nobody's): only the flag or an earlier "yes" trusts the workspace here.
   const trusted = await cliWorkspaceTrust(ctx, { workspace: args.workspace, flag: args.trustWorkspace, mayAsk: false });
@@ -35,7 +39,7 @@ export async function mcpCommand(ctx: CommandContext, args: McpArgs): Promise<nu
       // No askToolApproval: nobody is at a terminal here, so tools with side effects run only in
       // runs started with diffApproval "never".
       orchestrator ??= ctx.deps
-        .createRuntime({ workspaceRoot: args.workspace, trusted, demo: args.demo, env: ctx.io.env, logger: ctx.logger })
+        .createRuntime({ workspaceRoot: args.workspace, trusted, demo: args.demo, env: ctx.io.env, logger: ctx.logger, sandbox: args.sandbox })
         .then((created) => {
           runtime = created;
           return (existing = created.orchestrator);

@@ -41,6 +41,7 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
     ...(started?.fallback ? { fallback: started.fallback } : {}),
     ...(started?.minCallIntervalMs ? { minCallIntervalMs: started.minCallIntervalMs } : {}),
     ...(started?.target ? { engineTarget: started.target } : {}),
+    sandbox: args.sandbox ?? started?.sandbox ?? 'auto',
   });
   if (demo) announceDemo(ctx);
   try {

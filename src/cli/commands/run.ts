@@ -39,6 +39,7 @@ export function workflowContextFor(args: RunArgs, target: string | undefined): W
     ...(args.budget ? { budget: args.budget } : {}),
     ...(args.fallback ? { fallback: args.fallback } : {}),
     ...(args.minCallIntervalMs ? { minCallIntervalMs: args.minCallIntervalMs } : {}),
+    ...(args.sandbox !== 'auto' ? { sandbox: args.sandbox } : {}),
   };
 }
 
@@ -75,6 +76,7 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
     ...(args.model ? { model: args.model } : {}),
     ...(args.fallback ? { fallback: args.fallback } : {}),
     ...(args.minCallIntervalMs ? { minCallIntervalMs: args.minCallIntervalMs } : {}),
+    sandbox: args.sandbox,
   });
   if (args.demo) announceDemo(ctx);
   // The run builds what was found now, even if another solution appears in the workspace later.

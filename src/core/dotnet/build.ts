@@ -6,10 +6,12 @@ import * as path from 'node:path';
 import type { Host } from '../host';
 import type { BuildResult, CompilationError } from '../model';
 import { sha256Hex } from '../lazy-crypto';
-import { buildEnv, runDotnet } from './dotnet-cli';
+import type { RunResult } from '../host';
+import { buildEnv, restoreEnv, runDotnet, runsSandboxed } from './dotnet-cli';
 import { parseMsbuildOutput, toWorkspacePath } from './msbuild-parser';
 import { explainRestoreErrors } from './restore-diagnostics';
 import { noteBuildErrors, trackRestore } from './build-tracker';
+import { explainSandboxBuildErrors } from './sandbox-refusals';
 
 /** Warnings are kept for the person, not the model; a noisy codebase must not bloat every snapshot. */
 export const MAX_WARNINGS_KEPT = 200;
@@ -85,6 +87,24 @@ export function runBuild(request: BuildRequest): Promise<BuildResult> {
   return request.restore ? trackRestore(request.host.workspaceRoot, build) : build;
 }
 
+/** `dotnet restore` of the entry point, as the one step of a sandboxed build that may reach the network. */
+function restoreAlone(request: BuildRequest, entry: string): Promise<RunResult> {
+  return runDotnet(request.host, ['restore', entry, '-nologo', '-tl:off'], {
+    cwd: request.host.workspaceRoot,
+    timeoutMs: request.timeoutMs,
+    signal: request.signal,
+    env: restoreEnv(),
+    onOutput: request.onOutput,
+  });
+}
+
+/** The restore's output before the build's, and the build's outcome. */
+function joined(restored: RunResult | null, built: RunResult): RunResult {
+  if (!restored) return built;
+  const join = (a: string, b: string): string => (a && b ? `${a}\n${b}` : a || b);
+  return { ...built, stdout: join(restored.stdout, built.stdout), stderr: join(restored.stderr, built.stderr), durationMs: restored.durationMs + built.durationMs };
+}
+
 async function buildOnce(request: BuildRequest): Promise<BuildResult> {
   const { host } = request;
   if (request.projects.length === 0) throw new Error('runBuild needs at least one project or solution');
@@ -92,19 +112,31 @@ async function buildOnce(request: BuildRequest): Promise<BuildResult> {
   const inOrder = request.withoutReferenceWalk === true;
   const entry = await entryPoint(host, request.projects, inOrder);
   const args = ['build', entry, '-nologo', '-clp:NoSummary', '-tl:off', '-p:GenerateFullPaths=true'];
-  if (!request.restore) args.push('--no-restore');
+  // In the sandbox a build has no network: restore (which may reach the feeds) is a command of its own.
+  const restoreFirst = request.restore && runsSandboxed(host);
+  if (!request.restore || restoreFirst) args.push('--no-restore');
   if (inOrder) args.push('-p:BuildProjectReferences=false');
-  const run = await runDotnet(host, args, {
-    cwd: host.workspaceRoot,
-    timeoutMs: request.timeoutMs,
-    signal: request.signal,
-    env: buildEnv(),
-    onOutput: request.onOutput,
-  });
+  const deadline = Date.now() + request.timeoutMs;
+  const restored = restoreFirst ? await restoreAlone(request, entry) : null;
+  const run =
+    restored && (restored.exitCode !== 0 || restored.timedOut || restored.cancelled)
+      ? restored
+      : joined(
+          restored,
+          await runDotnet(host, args, {
+            cwd: host.workspaceRoot,
+            timeoutMs: Math.max(1, deadline - Date.now()),
+            signal: request.signal,
+            env: buildEnv(),
+            onOutput: request.onOutput,
+          }),
+        );
   if (run.cancelled) request.signal?.throwIfAborted();
   const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
   const parsed = parseMsbuildOutput(output, host.workspaceRoot);
   const errors = await explainRestoreErrors(host, parsed.errors);
+  // Restore has the network: its errors (NU…) are not the sandbox's doing.
+  if (runsSandboxed(host) && run !== restored) explainSandboxBuildErrors(errors.filter((error) => !error.code.startsWith('NU')));
   if (run.timedOut) errors.push(timeoutError(request.timeoutMs));
   else if (run.exitCode !== 0 && errors.length === 0) {
     errors.push({

@@ -14,6 +14,7 @@
 
 import { ConfigurationError } from '../errors';
 import type { Host, RunOptions, RunResult } from '../host';
+import { sandboxActive } from '../sandbox';
 import { uniqueHex } from '../unique-hex';
 import { extraSourcesEnv } from './package-sources';
 
@@ -79,16 +80,33 @@ export function testEnv(platform: NodeJS.Platform = process.platform): Record<st
   return buildEnv(platform);
 }
 
+/**
+ * For `dotnet restore`, the one command the sandbox lets reach the network: no MSBuild server or reused
+ * node is started there, so no later build runs in a process that has the network.
+ */
+export function restoreEnv(): Record<string, string> {
+  return { ...quietEnv(), ...NO_SERVER_ENV };
+}
+
 export type DotnetRunOptions = Omit<RunOptions, 'env'> & { env: Record<string, string> };
 
-/** Runs `dotnet`; a missing SDK becomes a ConfigurationError (exit code 2 in the CLI). */
+/**
+ * Runs `dotnet`, inside the sandbox when one is active (../sandbox.ts: no network but for `restore`,
+ * writes only to the workspace, the temp folder and the NuGet caches); a missing SDK becomes a
+ * ConfigurationError (exit code 2 in the CLI).
+ */
 export async function runDotnet(host: Host, args: readonly string[], options: DotnetRunOptions): Promise<RunResult> {
   try {
-    return await host.process.run('dotnet', args, options);
+    return await host.process.run('dotnet', args, { ...options, sandbox: { workspaceRoot: host.workspaceRoot, network: args[0] === 'restore' } });
   } catch (error) {
     if (isNotFound(error)) throw new ConfigurationError(DOTNET_NOT_FOUND_MESSAGE, { command: 'dotnet' });
     throw error;
   }
+}
+
+/** True when this host's dotnet commands run in the sandbox (its runner honours it, and one is active). */
+export function runsSandboxed(host: Host): boolean {
+  return host.process.sandboxes === true && sandboxActive();
 }
 
 function isNotFound(error: unknown): boolean {

@@ -8,7 +8,10 @@ import type { Host, RunOptions } from '../host';
 export function withProcessLabel(host: Host, label: string): Host {
   const labelled = Object.create(host) as Host;
   Object.defineProperty(labelled, 'process', {
-    value: { run: (command: string, args: readonly string[], options: RunOptions) => host.process.run(command, args, { ...options, label }) },
+    value: {
+      run: (command: string, args: readonly string[], options: RunOptions) => host.process.run(command, args, { ...options, label }),
+      sandboxes: host.process.sandboxes,
+    },
   });
   return labelled;
 }
@@ -27,6 +30,7 @@ export function afterFirstProcessStarts(host: Host, then: () => void): Host {
         }
         return running;
       },
+      sandboxes: host.process.sandboxes,
     },
   });
   return watched;

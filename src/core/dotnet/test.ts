@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import type { Host } from '../host';
 import type { TestResult } from '../model';
 import { IRONBEES_TMP_DIR } from './build';
-import { runDotnet, testEnv } from './dotnet-cli';
+import { runDotnet, runsSandboxed, testEnv } from './dotnet-cli';
+import { explainSandboxFailures } from './sandbox-refusals';
 import { describeSkipped, frameworkPlanFor } from './target-frameworks';
 import { blameHang } from './mtp-output';
 import type { TestRunnerFacts } from './project-file';
@@ -227,6 +228,7 @@ export async function runTests(request: TestRequest): Promise<TestRun> {
   await Promise.all(Array.from({ length: concurrency }, worker));
   const result = mergeTestResults(results);
   result.durationMs = Date.now() - startedAt;
+  if (runsSandboxed(request.host)) explainSandboxFailures(result.failures);
   const failedByProject = new Map<string, string[]>();
   planned.forEach(({ project }, index) => failedByProject.set(project.absPath, (results[index]?.failures ?? []).map((failure) => failure.testName)));
   return { result, outcomes, failedByProject, ran: planned.map(({ project }) => project.absPath), ranByProject };

@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import treeKill from 'tree-kill';
 import { childEnvironment } from '../../core/child-env';
 import { resolveCommand } from '../../core/command-path';
+import { sandboxedCommand } from '../../core/sandbox';
 import type { ProcessRunner, RunOptions, RunResult } from '../../core/host';
 
 /** Output kept per stream; the rest is dropped from the front so the end (where errors sum up) survives. */
@@ -76,6 +77,8 @@ class TailBuffer {
 }
 
 export class NodeProcessRunner implements ProcessRunner {
+  /** Commands asking for the sandbox (RunOptions.sandbox) start inside it when one is active. */
+  readonly sandboxes = true;
   private readonly maxKeptOutput: number;
   private readonly reapLingeringGroups: boolean;
 
@@ -84,7 +87,20 @@ export class NodeProcessRunner implements ProcessRunner {
     this.reapLingeringGroups = (options.reapLingeringGroupsOnKill ?? true) && process.platform !== 'win32';
   }
 
-  run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+  async run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+    if (!options.sandbox) return this.start(command, args, options);
+    // Resolved here, outside the sandbox: bwrap is handed the absolute path, never a name it would look up.
+    const program = resolveCommand(command, { env: childEnvironment({ set: { ...QUIET_DOTNET_ENV, ...options.env } }) });
+    const sandboxed = sandboxedCommand(program, args, options.sandbox);
+    const result = await this.start(sandboxed.command, sandboxed.args, options);
+    // bwrap could not find the command: the same error as starting it directly.
+    if (sandboxed.command !== program && result.exitCode === 1 && result.stderr.startsWith(`bwrap: execvp ${program}: No such file or directory`)) {
+      throw Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT' });
+    }
+    return result;
+  }
+
+  private start(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
     this.forgetEmptyGroups();
     const startedAt = Date.now();
     return new Promise<RunResult>((resolve, reject) => {

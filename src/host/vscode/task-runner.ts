@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { Logger, ProcessRunner, RunOptions, RunResult } from '../../core/host';
 import { errorMessage } from '../../core/errors';
+import { sandboxActive } from '../../core/sandbox';
 import { NodeProcessRunner } from '../node/process-runner';
 
 export const TASK_TYPE = 'ironbees';
@@ -31,6 +32,10 @@ let taskCounter = 0;
 
 export class TaskProcessRunner implements ProcessRunner {
   private readonly direct: ProcessRunner;
+  /** A task's command runs through the direct runner, which honours RunOptions.sandbox. */
+  get sandboxes(): boolean | undefined {
+    return this.direct.sandboxes;
+  }
   private readonly startedEmitter = new vscode.EventEmitter<string>();
   readonly onDidStartTask: vscode.Event<string> = this.startedEmitter.event;
 
@@ -72,7 +77,7 @@ export class TaskProcessRunner implements ProcessRunner {
       open: () => {
         opened();
         if (options.label === 'baseline') writer.fire(`\x1b[1mIronbees baseline: the build and tests before any edit. What fails here already failed; it is not the agent's doing.\x1b[0m\r\n`);
-        writer.fire(`\x1b[2m> ${command} ${args.join(' ')}\x1b[0m\r\n`);
+        writer.fire(`\x1b[2m> ${command} ${args.join(' ')}${options.sandbox && this.sandboxes && sandboxActive() ? ' (in the sandbox)' : ''}\x1b[0m\r\n`);
         const running = this.direct.run(command, args, {
           ...options,
           signal: stop.signal,

@@ -336,6 +336,24 @@ describe('runCli', () => {
       assert.equal(runtimeCalls[1].minCallIntervalMs, 2500);
     });
 
+    it('--sandbox is kept with the run: resume builds and tests the same way without the flag, or as the flag says', async () => {
+      const started = new FakeOrchestrator(async function* () {
+        yield makeState({ currentNode: 'SUCCESS' });
+      });
+      assert.equal(await runCli(['run', 'Contain it', '-w', workspace, '--yes', '--sandbox', 'off'], testIo(null, workspace), depsWith(started)), 0);
+      assert.equal(started.context?.sandbox, 'off');
+      assert.equal(runtimeCalls[0].sandbox, 'off');
+      await persistRun('run-5', { currentNode: 'WAIT_PLAN_APPROVAL' }, { context: { workflow: started.context } });
+      const resume = (): FakeOrchestrator =>
+        new FakeOrchestrator(async function* () {
+          yield makeState({ currentNode: 'SUCCESS' });
+        });
+      assert.equal(await runCli(['resume', 'run-5', '--yes'], testIo(null, workspace), depsWith(resume())), 0);
+      assert.equal(runtimeCalls[1].sandbox, 'off');
+      assert.equal(await runCli(['resume', 'run-5', '--yes', '--sandbox', 'on'], testIo(null, workspace), depsWith(resume())), 0);
+      assert.equal(runtimeCalls[2].sandbox, 'on');
+    });
+
     it('resume of a run that already ended says so, with its exit code, building nothing', async () => {
       await persistRun('run-3', { currentNode: 'FAILED' });
       const io = testIo(null, workspace);

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { parseCliArgs } from '../../../src/cli/args';
-import type { RunArgs } from '../../../src/cli/args';
+import type { McpArgs, ResumeArgs, RunArgs } from '../../../src/cli/args';
 import { ExitCode, UsageError, exitCodeForError } from '../../../src/cli/exit-codes';
 import { usageText } from '../../../src/cli/usage';
 import { DEFAULT_MAX_ITERATIONS } from '../../../src/core/model';
@@ -83,6 +83,7 @@ describe('cli args', () => {
       ['--max-iterations', '2.5', /whole number/],
       ['--plan-approval', 'sometimes', /always, never/],
       ['--diff-approval', 'maybe', /always, first, never/],
+      ['--sandbox', 'sometimes', /^--sandbox must be one of auto, on, off \(got "sometimes"\)\.$/],
       ['--build-timeout', '-3', /./],
       ['--test-timeout', 'soon', /seconds/],
       ['--test-timeout', '0', /positive/],
@@ -92,6 +93,14 @@ describe('cli args', () => {
         assert.match(usageErrorOf(['run', 'x', flag, value]).message, pattern);
       });
     }
+
+    it('--sandbox: auto unless given; on and off as given, for run, resume and mcp', () => {
+      assert.equal((parseCliArgs(['run', 'x'], '/w') as RunArgs).sandbox, 'auto');
+      assert.equal((parseCliArgs(['run', 'x', '--sandbox', 'off'], '/w') as RunArgs).sandbox, 'off');
+      assert.equal((parseCliArgs(['resume', 'r1'], '/w') as ResumeArgs).sandbox, undefined);
+      assert.equal((parseCliArgs(['resume', 'r1', '--sandbox', 'on'], '/w') as ResumeArgs).sandbox, 'on');
+      assert.equal((parseCliArgs(['mcp', '--sandbox', 'on'], '/w') as McpArgs).sandbox, 'on');
+    });
 
     it('refuses unknown flags and flags without their value', () => {
       assert.match(usageErrorOf(['run', 'x', '--frobnicate']).message, /--frobnicate/);
@@ -176,7 +185,7 @@ describe('cli args', () => {
     it('documents every flag the parser accepts', () => {
       const text = usageText();
       for (const flag of ['--workspace', '--yes', '--json', '--demo', '--max-iterations', '--model', '--plan-approval',
-        '--diff-approval', '--build-timeout', '--test-timeout', '--target', '--help', '--version']) {
+        '--diff-approval', '--build-timeout', '--test-timeout', '--target', '--sandbox', '--help', '--version']) {
         assert.ok(text.includes(flag), `usage misses ${flag}`);
       }
       assert.ok(usageText('resume').startsWith('ironbees resume'));

@@ -27,6 +27,7 @@ describe('package.json: person-only settings', () => {
     'openaiBaseUrl',
     'fallback.provider',
     'fallback.model',
+    'sandbox',
   ];
 
   it('are exactly what chooses where traffic goes, what needs approval, what runs or is read outside, and the model and its iterations', () => {
@@ -39,11 +40,16 @@ describe('package.json: person-only settings', () => {
     });
   }
 
-  for (const key of ['model', 'maxIterations', 'agentsFolder', 'mcpServers', 'contextFiles']) {
+  for (const key of ['model', 'maxIterations', 'agentsFolder', 'mcpServers', 'contextFiles', 'sandbox']) {
     it(`ironbees.${key} (runs, reaches or reads outside) is machine-scoped`, () => {
       assert.equal(manifest.contributes.configuration.properties[`ironbees.${key}`]?.scope, 'machine');
     });
   }
+
+  it('ironbees.sandbox offers auto, on and off, auto by default', () => {
+    const sandbox = manifest.contributes.configuration.properties['ironbees.sandbox'] as { enum?: string[]; default?: string } | undefined;
+    assert.deepEqual([sandbox?.enum, sandbox?.default], [['auto', 'on', 'off'], 'auto']);
+  });
 
   it('no other endpoint or URL setting is left workspace-settable', () => {
     const urlLike = Object.entries(manifest.contributes.configuration.properties).filter(([name]) => /url|endpoint|baseurl/i.test(name));

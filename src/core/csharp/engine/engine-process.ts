@@ -6,8 +6,10 @@
 
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as path from 'node:path';
 import treeKill from 'tree-kill';
 import { resolveCommand } from '../../command-path';
+import { sandboxedCommand } from '../../sandbox';
 import { engineEnv } from './engine-env';
 import { EngineRequestError, EngineUnavailableError } from './errors';
 
@@ -49,7 +51,14 @@ export class EngineProcess {
     } catch (error) {
       throw new EngineUnavailableError(`the C# engine could not start: ${error instanceof Error ? error.message : String(error)}`, 'missing');
     }
-    this.child = spawn(dotnet, [options.enginePath], {
+    // Its design-time builds run the workspace's MSBuild targets: the sandbox the builds run in, with the engine's own folder readable.
+    const sandboxed = sandboxedCommand(dotnet, [options.enginePath], {
+      workspaceRoot: options.cwd,
+      network: false,
+      newSession: true,
+      readable: [path.dirname(options.enginePath)],
+    });
+    this.child = spawn(sandboxed.command, sandboxed.args, {
       cwd: options.cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
