@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { resolveCommand } from '../../../src/core/command-path';
 import { EngineProcess } from '../../../src/core/csharp/engine/engine-process';
 import { resetSandboxForTests, setSandboxMode } from '../../../src/core/sandbox';
 
@@ -25,7 +26,7 @@ describe('the C# engine runs in the sandbox', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('with the sandbox on, the engine is started by bwrap: no network, a session of its own, then `dotnet <engine>`', async function () {
+  it('with the sandbox on, the engine is started by bwrap: no network, a session of its own, then dotnet by its absolute path on PATH', async function () {
     if (process.platform !== 'linux') this.skip();
     const calls = path.join(root, 'calls.txt');
     const bwrap = path.join(root, 'bwrap');
@@ -41,7 +42,7 @@ describe('the C# engine runs in the sandbox', () => {
     await engine.request('ping', {}, 10_000).catch(() => undefined);
     await engine.dispose(100);
     const lines = readFileSync(calls, 'utf8').trim().split('\n');
-    const started = lines.find((line) => line.endsWith(`-- dotnet ${enginePath}`));
+    const started = lines.find((line) => line.endsWith(`-- ${resolveCommand('dotnet')} ${enginePath}`));
     assert.ok(started, lines.join('\n'));
     for (const option of ['--unshare-user', '--unshare-net', '--new-session', '--ro-bind / /', `--bind ${path.join(root, 'ws')} ${path.join(root, 'ws')}`]) {
       assert.ok(started.includes(option), `${option} missing from: ${started}`);
