@@ -124,8 +124,10 @@ export class IronbeesActions {
   async rejectFile(ref?: FileRef | vscode.Uri, reason?: string): Promise<void> {
     const filePath = await this.fileOf(ref);
     if (!filePath) return;
-    const why = reason ?? (await ask(`Why reject ${filePath}? (optional, told to the agent)`, '', true));
-    await this.deps.review.setFile(filePath, false, why || undefined);
+    const why = reason ?? (await ask(`Why reject ${filePath}? (optional, told to the agent; Escape cancels)`, '', true));
+    // Escape dismisses the question: no decision is made (an empty answer rejects without a reason).
+    if (why === undefined) return;
+    await this.deps.review.setFile(filePath, false, why.trim() || undefined);
   }
 
   acceptHunk(ref: HunkRef): Promise<void> {
@@ -133,8 +135,9 @@ export class IronbeesActions {
   }
 
   async rejectHunk(ref: HunkRef, reason?: string): Promise<void> {
-    const why = reason ?? (await ask(`Why reject hunk ${ref.hunk + 1} of ${ref.filePath}? (optional, told to the agent)`, '', true));
-    await this.deps.review.setHunk(ref.filePath, ref.hunk, false, why || undefined);
+    const why = reason ?? (await ask(`Why reject hunk ${ref.hunk + 1} of ${ref.filePath}? (optional, told to the agent; Escape cancels)`, '', true));
+    if (why === undefined) return;
+    await this.deps.review.setHunk(ref.filePath, ref.hunk, false, why.trim() || undefined);
   }
 
   submitReview(): Promise<void> {

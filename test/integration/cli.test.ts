@@ -204,6 +204,26 @@ describe('ironbees CLI end to end (real dotnet, real SDK, fake Messages API)', f
     assert.ok(recodeSawFeedback, 'the coder got the diff feedback');
     assert.match(readFileSync(path.join(workspace, SOURCE), 'utf8'), /return a \/ b;\n/);
   });
+
+  it('a rejection with a reason on the last iteration goes back to the coder and the run goes on (no iteration used)', async () => {
+    let recodeSawReason = false;
+    fake.enqueue(
+      toolUse('submit_plan', PLAN),
+      edit('return a * b;', 'return a / b; // fixed'),
+      toolUse('submit_changes', { summary: 'Fixed with a comment.' }),
+      (request) => {
+        recodeSawReason = allText(request).includes('no comments please');
+        return edit('return a * b;', 'return a / b;');
+      },
+      toolUse('submit_changes', { summary: 'Fixed.' }),
+    );
+    const answers = ['a', 'r', 'no comments please', 'a', ''].join('\n');
+    const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--max-iterations', '1'], env, answers);
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(recodeSawReason, 'the coder got the reason');
+    assert.doesNotMatch(result.stdout + result.stderr, /ESCALATE|validation still fails/i);
+    assert.match(readFileSync(path.join(workspace, SOURCE), 'utf8'), /return a \/ b;\n/);
+  });
 });
 
 describe('ironbees CLI refuses bad configuration with exit 2 and changes nothing', function () {
