@@ -158,6 +158,15 @@ describe('ironbees CLI end to end (real dotnet, real SDK, fake Messages API)', f
     assert.match(handoff, /Divide_ReturnsQuotient/);
     assert.match(handoff, /already failing before the run/);
     assert.match(handoff, /Iteration 1/);
+
+    // Answering "stop" needs no model: resumed without a key, the run is stopped when the person says so,
+    // and its hand-off no longer suggests continuing.
+    const stopped = await runCli(['resume', final.stateId, '--workspace', workspace], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: undefined }, 'y\n');
+    assert.equal(stopped.code, 4, stopped.stderr);
+    assert.match(stopped.stderr, /Run \S+ stopped at the escalation\./);
+    const persisted = JSON.parse(readRunFile(workspace, final.stateId, 'state.json')) as { codingState: { currentNode: string } };
+    assert.equal(persisted.codingState.currentNode, 'CANCELLED');
+    assert.doesNotMatch(readRunFile(workspace, final.stateId, 'HANDOFF.md'), /ironbees resume/);
   });
 
   it('resumes after the process is killed mid-VALIDATE, re-running validation only', async () => {

@@ -108,6 +108,15 @@ describe('HANDOFF.md', () => {
     assert.match(sectionOf(md, 'Next steps'), /`ironbees revert run-1`/);
   });
 
+  it('a stopped or ended run does not suggest continuing it', () => {
+    for (const currentNode of ['CANCELLED', 'FAILED'] as const) {
+      const next = sectionOf(renderHandoff(state({ currentNode }), [], 'The run was stopped by a person.'), 'Next steps');
+      assert.doesNotMatch(next, /ironbees resume/, currentNode);
+      assert.match(next, /`ironbees revert run-1`[^]*cannot be resumed; to try again, start a new run/);
+    }
+    assert.equal(sectionOf(renderHandoff(state({ currentNode: 'SUCCESS' }), [], 'ok'), 'Next steps').trim(), '## Next steps\n\n- Undo every change of this run: `ironbees revert run-1`');
+  });
+
   describe('with the proposals the person decided on', () => {
     const calc = makeFileEdit('src/Calc.cs', 'a - b\n', 'a + b\n');
     const notes = makeFileEdit('docs/Notes.md', null, 'Use ```diff fences```\n');
