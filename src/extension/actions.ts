@@ -38,6 +38,7 @@ export class IronbeesActions {
     const chosen = target ?? (await pickTarget(this.deps.folder));
     if (chosen === null) return undefined;
     await this.deps.recent.remember(text);
+    await closeHandoffPreviews();
     await this.deps.revealPanel(true);
     return this.deps.controller.start(text, chosen);
   }
@@ -183,6 +184,14 @@ export class IronbeesActions {
     if (!pending.length) throw new Error('There is no proposed file waiting for a decision.');
     return vscode.window.showQuickPick(pending, { title: 'Which proposed file?' });
   }
+}
+
+/** An earlier run's HANDOFF.md preview would read as the new run's: it is closed when a run starts. */
+async function closeHandoffPreviews(): Promise<void> {
+  const previews = vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputWebview && /\bHANDOFF\.md$/.test(tab.label.trim()));
+  if (previews.length) await vscode.window.tabGroups.close(previews, true).then(undefined, () => undefined);
 }
 
 function ask(prompt: string, placeHolder: string, optional = false): Promise<string | undefined> {

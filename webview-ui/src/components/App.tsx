@@ -71,11 +71,12 @@ function InterruptedBanner({ run }: { run: CodingState }): ReactNode {
 }
 
 function StatusLine({ state }: { state: PanelState }): ReactNode {
-  const node = state.run?.currentNode;
+  // A reverted run's outcome no longer stands: neutral, like its status text ("Reverted").
+  const node = typeof state.run?.metadata.revertedAt === 'string' ? 'REVERTED' : state.run?.currentNode;
   const tone = node === 'SUCCESS' ? 'ok' : node === 'FAILED' ? 'error' : node === 'WAIT_HUMAN' ? 'warn' : 'neutral';
   return (
-    <div className={`status-line tone-${tone}`} role="status" aria-live="polite">
-      <Icon name={state.busy ? 'loading' : node === 'SUCCESS' ? 'pass' : node === 'FAILED' ? 'error' : 'hubot'} spin={state.busy} />
+    <div className={`status-line tone-${tone}`} role="status" aria-live="polite" data-testid="status-line" data-tone={tone}>
+      <Icon name={state.busy ? 'loading' : node === 'SUCCESS' ? 'pass' : node === 'FAILED' ? 'error' : node === 'REVERTED' ? 'discard' : 'hubot'} spin={state.busy} />
       <span data-testid="status">{state.connected ? state.statusText || 'Ironbees' : 'Connecting…'}</span>
       {state.settings ? (
         <span className="muted settings-line" title={state.settings.keyStatus}>
