@@ -52,8 +52,17 @@ export class IronbeesActions {
     if (text) await this.deps.controller.rejectPlan(text);
   }
 
-  cancelRun(): Promise<void> {
-    return this.deps.controller.cancel();
+  /** A person's Cancel (the panel, the palette) is confirmed first: the step in flight is lost. */
+  async cancelRun(options: { confirm?: boolean } = { confirm: true }): Promise<void> {
+    if (options.confirm !== false) {
+      const answer = await vscode.window.showWarningMessage(
+        'Cancel the run? The step in progress stops; the run is kept, and the files it already changed stay as they are (Revert puts them back).',
+        { modal: true },
+        'Yes, Cancel the Run',
+      );
+      if (answer !== 'Yes, Cancel the Run') return;
+    }
+    await this.deps.controller.cancel();
   }
 
   async resumeRun(runId?: string): Promise<CodingState | undefined> {

@@ -20,7 +20,8 @@ export interface IronbeesCommands {
   'ironbees.runAgent': [request?: string, target?: string];
   'ironbees.approvePlan': [];
   'ironbees.rejectPlan': [feedback?: string];
-  'ironbees.cancelRun': [];
+  /** `{ confirm: false }` (scripts, tests) cancels without the confirmation a person's click gets. */
+  'ironbees.cancelRun': [options?: { confirm?: boolean }];
   'ironbees.resumeRun': [runId?: string];
   'ironbees.revertRun': [runId?: string];
   'ironbees.showHistory': [];

@@ -13,7 +13,6 @@ import { COMMAND_IDS, registerCommands } from './commands';
 import { createLogChannel, loggerFor } from './log';
 import { GateNotices } from './gate-notices';
 import { PanelBridge } from './panel-bridge';
-import { RunProgress } from './progress';
 import { offerUnfinishedRuns } from './resume-offer';
 import { ReviewController } from './review/review-controller';
 import { RecentRequests } from './run-agent';
@@ -62,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   const settings = (): ReturnType<typeof readSettings> => readSettings(folder.uri, (message) => logger.warn(message));
   // Read now (the names must be kept from the first child on) and again on every change below.
   setSecretEnvironmentVariables(settings().secretEnvironmentVariables);
-  const controllerDeps: RunControllerDeps = { folder, extensionPath: context.extensionUri.fsPath, logger, apiKeys, settings };
+  const controllerDeps: RunControllerDeps = { folder, extensionPath: context.extensionUri.fsPath, logger, apiKeys, settings, showEngineNotice: engineNoticeOnce(context.globalState) };
   const controller = new RunController(controllerDeps);
   const review = new ReviewController(controller, logger);
   const statusBar = new RunStatusBar(controller, () => {
@@ -82,16 +81,15 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   const bridge: PanelBridge = new PanelBridge({ controller, review, apiKeys, settings, actions, logger });
   const view: AgentViewProvider = new AgentViewProvider(context.extensionUri, bridge, (message) => bridge.handle(message), logger);
   bridge.attach(view);
-  const progress = new RunProgress(controller, () => actions.cancelRun());
   const notices = new GateNotices(controller, actions, () => view.reveal(false));
-  context.subscriptions.push(controller, review, statusBar, bridge, view, progress, notices);
+  context.subscriptions.push(controller, review, statusBar, bridge, view, notices);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(AGENT_VIEW_ID, view));
 
   const handlers: CommandHandlers = {
     'ironbees.runAgent': (request, target) => actions.runAgent(request, target),
     'ironbees.approvePlan': () => actions.approvePlan(),
     'ironbees.rejectPlan': (feedback) => actions.rejectPlan(feedback),
-    'ironbees.cancelRun': () => actions.cancelRun(),
+    'ironbees.cancelRun': (options) => actions.cancelRun({ confirm: options?.confirm !== false }),
     'ironbees.resumeRun': (runId) => actions.resumeRun(runId),
     'ironbees.revertRun': (runId) => actions.revertRun(runId),
     'ironbees.showHistory': () => actions.showHistory(),
@@ -164,4 +162,15 @@ async function reload(): Promise<IronbeesApi> {
     }
   }
   return activate(context);
+}
+
+const ENGINE_NOTICE_SHOWN = 'ironbees.engineNoticeShown';
+
+/** "No C# language server" is news once: later windows log it (the output channel) without a toast. */
+function engineNoticeOnce(state: vscode.Memento): (message: string) => void {
+  return (message) => {
+    if (state.get<boolean>(ENGINE_NOTICE_SHOWN)) return;
+    void state.update(ENGINE_NOTICE_SHOWN, true);
+    void vscode.window.showInformationMessage(message);
+  };
 }

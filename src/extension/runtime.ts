@@ -15,7 +15,7 @@ import { assembleRuntime, checkDotnet as checkDotnetWith } from '../core/runtime
 import type { ToolRegistry } from '../core/tools/registry';
 import type { RunOrchestrator } from '../core/workflow/orchestrator';
 import { NodeProcessRunner } from '../host/node/process-runner';
-import { createVscodeHost } from '../host/vscode/index';
+import { FallbackNotice, createVscodeHost } from '../host/vscode/index';
 import type { VscodeHost } from '../host/vscode/index';
 import { agentsFolderPath } from './settings';
 import { askToolApprovalInEditor } from './tool-approval';
@@ -26,6 +26,8 @@ export interface RuntimeOptions extends ModelSettingsOptions {
   workspaceRoot: string;
   folder?: vscode.WorkspaceFolder;
   extensionPath: string;
+  /** Says "no C# language server, the engine answers" to the person (the extension: once per install, not per window). */
+  showEngineNotice?: (message: string) => void;
 }
 
 export interface ExtensionRuntime {
@@ -58,12 +60,13 @@ function agentOverridesDir(options: RuntimeOptions): string | undefined {
 
 export async function createExtensionRuntime(options: RuntimeOptions): Promise<ExtensionRuntime> {
   const model = createModel(options);
+  const fallbackNotice = options.showEngineNotice ? new FallbackNotice(options.showEngineNotice) : undefined;
   const runtime = await assembleRuntime({
     workspaceRoot: options.workspaceRoot,
     logger: options.logger,
     model,
     dotnetRunner: new NodeProcessRunner(),
-    createHost: () => createVscodeHost(options.workspaceRoot, { logger: options.logger, folder: options.folder }),
+    createHost: () => createVscodeHost(options.workspaceRoot, { logger: options.logger, folder: options.folder, ...(fallbackNotice ? { fallbackNotice } : {}) }),
     // Settings servers plus `.ironbees/mcp.json`; a bad entry in the settings stops here, before a run.
     mcp: () =>
       new McpManager({

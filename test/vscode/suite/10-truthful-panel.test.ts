@@ -92,7 +92,7 @@ describe('a panel that tells the truth (real SDK against a fake Messages API)', 
     assert.equal(after.controller.interrupted, true);
     assert.equal(after.statusBar.renderedText, '$(debug-pause) Ironbees 1/1 · Paused (Needs you)');
 
-    await vscode.commands.executeCommand('ironbees.cancelRun');
+    await vscode.commands.executeCommand('ironbees.cancelRun', { confirm: false });
     await vscode.commands.executeCommand('notifications.clearAll');
     const cancelled = await eventually('the run to end CANCELLED', () => after.controller.state?.currentNode === 'CANCELLED' && after.controller.state);
     assert.equal(cancelled.metadata.endedDuring, 'WAIT_HUMAN');
