@@ -24,6 +24,8 @@ import { SteeringSection } from './SteeringSection';
 import { HandoffBar } from './HandoffBar';
 import { steeringTrail } from '../state/steering';
 import { ActivitySection } from './ActivitySection';
+import { OutcomeSection } from './OutcomeSection';
+import { outcomeView } from '../state/outcome';
 
 export function App(): ReactNode {
   const [state, dispatch] = useReducer(reducePanel, INITIAL_PANEL_STATE);
@@ -93,6 +95,7 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
   const files = proposedFiles(run, state.review);
   const validation = validationView(run);
   const trail = steeringTrail(run);
+  const outcome = outcomeView(run);
   // Keyed by run and node, so a gate's local "sent"/draft state starts fresh at each new gate.
   const gateKey = `${run.stateId}:${node}:${run.iterationCount}`;
   return (
@@ -105,6 +108,7 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
           </Button>
         ) : null}
       </div>
+      {outcome ? <OutcomeSection view={outcome} /> : null}
       <TimelineTurns run={run} busy={state.busy} stepTurns={state.stepTurns} dispatch={dispatch} />
       {state.activity?.runId === run.stateId ? <ActivitySection entries={state.activity.entries} /> : null}
       {run.plan ? <PlanSection key={`plan:${gateKey}`} runId={run.stateId} plan={run.plan} waiting={node === 'WAIT_PLAN_APPROVAL'} /> : null}
