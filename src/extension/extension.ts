@@ -17,6 +17,7 @@ import { offerUnfinishedRuns } from './resume-offer';
 import { ReviewController } from './review/review-controller';
 import { RecentRequests } from './run-agent';
 import { RunController } from './run-controller';
+import { RunChanges } from './review/run-changes';
 import type { RunControllerDeps } from './run-controller';
 import { ProviderApiKeyStore } from './provider-keys';
 import { providerModelText, readProviderSettings } from './provider-settings';
@@ -82,6 +83,13 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   const view: AgentViewProvider = new AgentViewProvider(context.extensionUri, bridge, (message) => bridge.handle(message), logger);
   bridge.attach(view);
   const notices = new GateNotices(controller, actions, () => view.reveal(false));
+  const runChanges = new RunChanges({
+    store: () => controller.store,
+    workspaceRoot: folder.uri.fsPath,
+    currentRunId: () => controller.state?.stateId ?? null,
+    reviewing: () => (review.review ? { runId: review.review.runId, files: review.review.filePaths } : null),
+  });
+  context.subscriptions.push(runChanges);
   context.subscriptions.push(controller, review, statusBar, bridge, view, notices);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(AGENT_VIEW_ID, view));
 
@@ -89,6 +97,11 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
     'ironbees.runAgent': (request, target) => actions.runAgent(request, target),
     'ironbees.approvePlan': () => actions.approvePlan(),
     'ironbees.rejectPlan': (feedback) => actions.rejectPlan(feedback),
+    'ironbees.compareWithOriginal': async (ref) => {
+      const filePath = review.resolveFile(ref) ?? (await vscode.window.showQuickPick(review.review?.filePaths ?? [], { title: 'Compare which file with the original?' }));
+      if (filePath) await runChanges.compareWithOriginal(filePath);
+    },
+    'ironbees.showRunChanges': (runId) => runChanges.showRunChanges(runId),
     'ironbees.cancelRun': (options) => actions.cancelRun({ confirm: options?.confirm !== false }),
     'ironbees.resumeRun': (runId) => actions.resumeRun(runId),
     'ironbees.revertRun': (runId) => actions.revertRun(runId),

@@ -3,14 +3,15 @@
 // iteration used. Reject the whole proposal with a reason on that last iteration: the coder proposes
 // again (still 1/1), the proposal is accepted, validated, and the run succeeds with the outcome and
 // the fixed test at the top of the panel without scrolling at 1440×900, and the terminal never
-// opened (the baseline's failing test is expected). Revert: the status bar, the panel's status line,
+// opened (the baseline's failing test is expected); everything the run changed opens against the files
+// before it. Revert: the status bar, the panel's status line,
 // the timeline and the outcome all say Reverted. Screenshots go to media/screenshots/ for the README.
 
 import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { repoRoot, shot, statusBarItem } from '../support/e2e';
+import { repoRoot, runCommand, shot, statusBarItem } from '../support/e2e';
 import { DOTNET_STEP_MS, UI_STEP_MS, startAgentRun, useDemoWorkbench, waitForPlan, webviewShowing } from '../support/e2e/agent-run';
 
 const REQUEST = 'Fix the failing Calculator test';
@@ -79,6 +80,12 @@ describe('e2e: the panel as good as the engine (issue 25)', function () {
     // The terminal never opened: a failing test in the baseline is expected, not news.
     assert.equal(await page.locator('.xterm').first().isVisible().catch(() => false), false, 'no terminal on screen');
     await readmeShot(page, 'success-outcome-on-top');
+
+    // 3b. Everything the run changed, against the files before it (not against an earlier attempt).
+    await runCommand(page, 'Ironbees: Show Everything the Run Changed', UI_STEP_MS);
+    await page.locator('.tab', { hasText: /everything it changed/ }).first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    await page.locator('.monaco-diff-editor .line-insert, .monaco-diff-editor .char-insert').first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    await readmeShot(page, 'run-changes-against-original');
 
     // 4. Revert from the panel (confirmed in a modal): every status surface says Reverted.
     await panel.getByTestId('handoff-revert').click();
