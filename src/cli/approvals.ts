@@ -5,7 +5,7 @@
 import type { Colors } from 'picocolors/types';
 import type { ApprovalDecision, CodingState, ExecutionPlan, FileDecision } from '../core/model';
 import type { Prompter } from './prompts';
-import { renderFileEdit } from './render/diff';
+import { renderDiff } from './render/diff';
 import { renderPlan } from './render/plan';
 import type { BudgetReached, RunBudget } from '../core/workflow/budget';
 import { visibleControls } from '../core/text';
@@ -106,7 +106,8 @@ async function askPlanEdit(io: GateIo, plan: ExecutionPlan): Promise<ExecutionPl
 }
 
 export async function askDiffDecision(io: GateIo, state: CodingState): Promise<ApprovalDecision> {
-  for (const edit of state.codeDiffs) io.show(`\n${renderFileEdit(edit, io.colors)}`);
+  // Each file's "MODIFY path (+n -m)" line was printed with the state just above: here, its whole diff (headed by its path).
+  for (const edit of state.codeDiffs) io.show(`\n${renderDiff(edit.diffText, io.colors)}`);
   if (state.codeDiffs.length === 0) io.show(io.colors.dim('The coder proposed no file changes.'));
   const key = await choose(io, '\nChanges: [a]ccept all / [r]eject all with feedback / [s]elect per file? ', [
     ['a', 'accept'],
@@ -126,6 +127,11 @@ export async function askDiffDecision(io: GateIo, state: CodingState): Promise<A
     }
   }
   return { type: 'APPROVE', files };
+}
+
+/** At an escalation the model cannot be reached (no key): stopping needs none, so it is offered still. */
+export async function askStopWithoutModel(io: GateIo): Promise<boolean> {
+  return (await choose(io, 'Stop the run (it cannot continue without the model)? [y]es / [n]o: ', YES_NO)) === 'y';
 }
 
 export async function askEscalationDecision(io: GateIo, state?: CodingState): Promise<ApprovalDecision> {

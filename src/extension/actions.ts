@@ -38,6 +38,7 @@ export class IronbeesActions {
     const chosen = target ?? (await pickTarget(this.deps.folder));
     if (chosen === null) return undefined;
     await this.deps.recent.remember(text);
+    await closeHandoffPreviews();
     await this.deps.revealPanel(true);
     return this.deps.controller.start(text, chosen);
   }
@@ -51,8 +52,17 @@ export class IronbeesActions {
     if (text) await this.deps.controller.rejectPlan(text);
   }
 
-  cancelRun(): Promise<void> {
-    return this.deps.controller.cancel();
+  /** A person's Cancel (the panel, the palette) is confirmed first: the step in flight is lost. */
+  async cancelRun(options: { confirm?: boolean } = { confirm: true }): Promise<void> {
+    if (options.confirm !== false) {
+      const answer = await vscode.window.showWarningMessage(
+        'Cancel the run? The step in progress stops; the run is kept, and the files it already changed stay as they are (Revert puts them back).',
+        { modal: true },
+        'Yes, Cancel the Run',
+      );
+      if (answer !== 'Yes, Cancel the Run') return;
+    }
+    await this.deps.controller.cancel();
   }
 
   async resumeRun(runId?: string): Promise<CodingState | undefined> {
@@ -124,8 +134,10 @@ export class IronbeesActions {
   async rejectFile(ref?: FileRef | vscode.Uri, reason?: string): Promise<void> {
     const filePath = await this.fileOf(ref);
     if (!filePath) return;
-    const why = reason ?? (await ask(`Why reject ${filePath}? (optional, told to the agent)`, '', true));
-    await this.deps.review.setFile(filePath, false, why || undefined);
+    const why = reason ?? (await ask(`Why reject ${filePath}? (optional, told to the agent; Escape cancels)`, '', true));
+    // Escape dismisses the question: no decision is made (an empty answer rejects without a reason).
+    if (why === undefined) return;
+    await this.deps.review.setFile(filePath, false, why.trim() || undefined);
   }
 
   acceptHunk(ref: HunkRef): Promise<void> {
@@ -133,8 +145,9 @@ export class IronbeesActions {
   }
 
   async rejectHunk(ref: HunkRef, reason?: string): Promise<void> {
-    const why = reason ?? (await ask(`Why reject hunk ${ref.hunk + 1} of ${ref.filePath}? (optional, told to the agent)`, '', true));
-    await this.deps.review.setHunk(ref.filePath, ref.hunk, false, why || undefined);
+    const why = reason ?? (await ask(`Why reject hunk ${ref.hunk + 1} of ${ref.filePath}? (optional, told to the agent; Escape cancels)`, '', true));
+    if (why === undefined) return;
+    await this.deps.review.setHunk(ref.filePath, ref.hunk, false, why.trim() || undefined);
   }
 
   submitReview(): Promise<void> {
@@ -180,6 +193,14 @@ export class IronbeesActions {
     if (!pending.length) throw new Error('There is no proposed file waiting for a decision.');
     return vscode.window.showQuickPick(pending, { title: 'Which proposed file?' });
   }
+}
+
+/** An earlier run's HANDOFF.md preview would read as the new run's: it is closed when a run starts. */
+async function closeHandoffPreviews(): Promise<void> {
+  const previews = vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputWebview && /\bHANDOFF\.md$/.test(tab.label.trim()));
+  if (previews.length) await vscode.window.tabGroups.close(previews, true).then(undefined, () => undefined);
 }
 
 function ask(prompt: string, placeHolder: string, optional = false): Promise<string | undefined> {

@@ -20,7 +20,8 @@ export interface IronbeesCommands {
   'ironbees.runAgent': [request?: string, target?: string];
   'ironbees.approvePlan': [];
   'ironbees.rejectPlan': [feedback?: string];
-  'ironbees.cancelRun': [];
+  /** `{ confirm: false }` (scripts, tests) cancels without the confirmation a person's click gets. */
+  'ironbees.cancelRun': [options?: { confirm?: boolean }];
   'ironbees.resumeRun': [runId?: string];
   'ironbees.revertRun': [runId?: string];
   'ironbees.showHistory': [];
@@ -35,6 +36,10 @@ export interface IronbeesCommands {
   'ironbees.rejectAll': [feedback?: string];
   'ironbees.nextHunk': [];
   'ironbees.showPanel': [];
+  /** A file before the run ↔ the proposal under review (or the file now); from a diff's title: its URI. */
+  'ironbees.compareWithOriginal': [ref?: FileRef | vscode.Uri];
+  /** Every file the run changed against the files before it, in one editor (the current run when not given). */
+  'ironbees.showRunChanges': [runId?: string];
 }
 
 export type IronbeesCommandId = keyof IronbeesCommands;
@@ -57,6 +62,8 @@ export const COMMAND_IDS: readonly IronbeesCommandId[] = [
   'ironbees.rejectAll',
   'ironbees.nextHunk',
   'ironbees.showPanel',
+  'ironbees.compareWithOriginal',
+  'ironbees.showRunChanges',
 ];
 
 export type CommandHandlers = { [K in IronbeesCommandId]: (...args: IronbeesCommands[K]) => unknown };

@@ -14,12 +14,12 @@ import { COMMAND_IDS, registerCommands } from './commands';
 import { createLogChannel, loggerFor } from './log';
 import { GateNotices } from './gate-notices';
 import { PanelBridge } from './panel-bridge';
-import { RunProgress } from './progress';
 import { offerUnfinishedRuns } from './resume-offer';
 import { ReviewController } from './review/review-controller';
 import { RecentRequests } from './run-agent';
 import { RunController } from './run-controller';
 import { editorWorkspaceTrust } from './workspace-trust';
+import { RunChanges } from './review/run-changes';
 import type { RunControllerDeps } from './run-controller';
 import { ProviderApiKeyStore } from './provider-keys';
 import { providerModelText, readProviderSettings } from './provider-settings';
@@ -73,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
       isTrusted: () => vscode.workspace.isTrusted,
       confirm: (message, detail, button) => vscode.window.showWarningMessage(message, { modal: true, detail }, button),
     });
-  const controllerDeps: RunControllerDeps = { folder, extensionPath: context.extensionUri.fsPath, logger, apiKeys, settings, trusted };
+  const controllerDeps: RunControllerDeps = { folder, extensionPath: context.extensionUri.fsPath, logger, apiKeys, settings, trusted, showEngineNotice: engineNoticeOnce(context.globalState) };
   const controller = new RunController(controllerDeps);
   const review = new ReviewController(controller, logger);
   const statusBar = new RunStatusBar(controller, () => {
@@ -93,16 +93,27 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   const bridge: PanelBridge = new PanelBridge({ controller, review, apiKeys, settings, actions, logger });
   const view: AgentViewProvider = new AgentViewProvider(context.extensionUri, bridge, (message) => bridge.handle(message), logger);
   bridge.attach(view);
-  const progress = new RunProgress(controller, () => actions.cancelRun());
   const notices = new GateNotices(controller, actions, () => view.reveal(false));
-  context.subscriptions.push(controller, review, statusBar, bridge, view, progress, notices);
+  const runChanges = new RunChanges({
+    store: () => controller.store,
+    workspaceRoot: folder.uri.fsPath,
+    currentRunId: () => controller.state?.stateId ?? null,
+    reviewing: () => (review.review ? { runId: review.review.runId, files: review.review.filePaths } : null),
+  });
+  context.subscriptions.push(runChanges);
+  context.subscriptions.push(controller, review, statusBar, bridge, view, notices);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(AGENT_VIEW_ID, view));
 
   const handlers: CommandHandlers = {
     'ironbees.runAgent': (request, target) => actions.runAgent(request, target),
     'ironbees.approvePlan': () => actions.approvePlan(),
     'ironbees.rejectPlan': (feedback) => actions.rejectPlan(feedback),
-    'ironbees.cancelRun': () => actions.cancelRun(),
+    'ironbees.compareWithOriginal': async (ref) => {
+      const filePath = review.resolveFile(ref) ?? (await vscode.window.showQuickPick(review.review?.filePaths ?? [], { title: 'Compare which file with the original?' }));
+      if (filePath) await runChanges.compareWithOriginal(filePath);
+    },
+    'ironbees.showRunChanges': (runId) => runChanges.showRunChanges(runId),
+    'ironbees.cancelRun': (options) => actions.cancelRun({ confirm: options?.confirm !== false }),
     'ironbees.resumeRun': (runId) => actions.resumeRun(runId),
     'ironbees.revertRun': (runId) => actions.revertRun(runId),
     'ironbees.showHistory': () => actions.showHistory(),
@@ -176,4 +187,15 @@ async function reload(): Promise<IronbeesApi> {
     }
   }
   return activate(context);
+}
+
+const ENGINE_NOTICE_SHOWN = 'ironbees.engineNoticeShown';
+
+/** "No C# language server" is news once: later windows log it (the output channel) without a toast. */
+function engineNoticeOnce(state: vscode.Memento): (message: string) => void {
+  return (message) => {
+    if (state.get<boolean>(ENGINE_NOTICE_SHOWN)) return;
+    void state.update(ENGINE_NOTICE_SHOWN, true);
+    void vscode.window.showInformationMessage(message);
+  };
 }

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { CodingState, WorkflowNode } from '../core/model';
 import type { IronbeesActions } from './actions';
 import { Disposable } from './lifecycle';
+import { escalationNotice } from './escalation-text';
 import type { RunController } from './run-controller';
 
 export class GateNotices extends Disposable {
@@ -35,7 +36,7 @@ export class GateNotices extends Disposable {
     this.lastNode = node;
     if (node === 'WAIT_HUMAN') {
       const choice = await vscode.window.showWarningMessage(
-        `Ironbees needs you: "${state.userRequest.split('\n')[0].slice(0, 60)}" is still failing after ${state.iterationCount} iteration(s).`,
+        escalationNotice(state),
         'Continue…',
         'Stop',
         'Open Panel',

@@ -41,6 +41,8 @@ export interface RunControllerDeps {
   trusted?: () => Promise<boolean>;
   /** Tests drive runs with a scripted model. */
   model?: ModelClient;
+  /** The "no C# language server" notice (runtime.ts). */
+  showEngineNotice?: (message: string) => void;
 }
 
 export interface Report {
@@ -310,6 +312,7 @@ export class RunController extends Disposable {
       extensionPath: this.deps.extensionPath,
       logger: this.deps.logger,
       ...(this.deps.model ? { model: this.deps.model } : {}),
+      ...(this.deps.showEngineNotice ? { showEngineNotice: this.deps.showEngineNotice } : {}),
     });
   }
 

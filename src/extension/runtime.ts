@@ -16,7 +16,7 @@ import { assembleRuntime, checkDotnet as checkDotnetWith } from '../core/runtime
 import type { ToolRegistry } from '../core/tools/registry';
 import type { RunOrchestrator } from '../core/workflow/orchestrator';
 import { NodeProcessRunner } from '../host/node/process-runner';
-import { createVscodeHost } from '../host/vscode/index';
+import { FallbackNotice, createVscodeHost } from '../host/vscode/index';
 import type { VscodeHost } from '../host/vscode/index';
 import { agentsFolderPath } from './settings';
 import { askToolApprovalInEditor } from './tool-approval';
@@ -29,6 +29,8 @@ export interface RuntimeOptions extends ModelSettingsOptions {
   trusted: boolean;
   folder?: vscode.WorkspaceFolder;
   extensionPath: string;
+  /** Says "no C# language server, the engine answers" to the person (the extension: once per install, not per window). */
+  showEngineNotice?: (message: string) => void;
 }
 
 export interface ExtensionRuntime {
@@ -64,13 +66,14 @@ export async function createExtensionRuntime(options: RuntimeOptions): Promise<E
   // "ironbees.sandbox": `on` without a sandbox stops here (a configuration error); `auto` without one says so once.
   setSandboxMode(options.settings.sandbox);
   checkSandbox((message) => options.logger.warn(message));
+  const fallbackNotice = options.showEngineNotice ? new FallbackNotice(options.showEngineNotice) : undefined;
   const runtime = await assembleRuntime({
     workspaceRoot: options.workspaceRoot,
     trusted: options.trusted,
     logger: options.logger,
     model,
     dotnetRunner: new NodeProcessRunner(),
-    createHost: () => createVscodeHost(options.workspaceRoot, { logger: options.logger, folder: options.folder }),
+    createHost: () => createVscodeHost(options.workspaceRoot, { logger: options.logger, folder: options.folder, ...(fallbackNotice ? { fallbackNotice } : {}) }),
     // Settings servers plus `.ironbees/mcp.json`; a bad entry in the settings stops here, before a run.
     mcp: (_host, trusted) =>
       new McpManager({

@@ -19,6 +19,11 @@ export function isWorking(state: CodingState | null): boolean {
   return !GATE_NODES.includes(state.currentNode) && !TERMINAL_NODES.includes(state.currentNode);
 }
 
+/** A finished run whose changes were put back: every status surface says Reverted, not how it ended. */
+export function isReverted(state: CodingState): boolean {
+  return typeof state.metadata.revertedAt === 'string' && TERMINAL_NODES.includes(state.currentNode);
+}
+
 /**
  * `Ironbees 2/5 · Validating`; the iteration shows once the coder has started. A run shown but not
  * followed (after a window reload) is `paused`: `Ironbees 2/5 · Paused (Coding)` until it is resumed.
@@ -26,6 +31,7 @@ export function isWorking(state: CodingState | null): boolean {
 export function statusText(state: CodingState | null, paused = false): string {
   if (!state) return 'Ironbees';
   const iteration = state.iterationCount > 0 ? ` ${state.iterationCount}/${state.maxIterations}` : '';
+  if (isReverted(state)) return `Ironbees${iteration} · Reverted`;
   const where = nodeLabel(state.currentNode);
   return `Ironbees${iteration} · ${paused && !TERMINAL_NODES.includes(state.currentNode) ? `Paused (${where})` : where}`;
 }
@@ -34,6 +40,7 @@ export function statusText(state: CodingState | null, paused = false): string {
 export function statusIcon(state: CodingState | null): string {
   if (!state) return '$(hubot)';
   if (isWorking(state)) return '$(sync~spin)';
+  if (isReverted(state)) return '$(discard)';
   switch (state.currentNode) {
     case 'SUCCESS':
       return '$(check)';

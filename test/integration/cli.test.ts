@@ -158,6 +158,15 @@ describe('ironbees CLI end to end (real dotnet, real SDK, fake Messages API)', f
     assert.match(handoff, /Divide_ReturnsQuotient/);
     assert.match(handoff, /already failing before the run/);
     assert.match(handoff, /Iteration 1/);
+
+    // Answering "stop" needs no model: resumed without a key, the run is stopped when the person says so,
+    // and its hand-off no longer suggests continuing.
+    const stopped = await runCli(['resume', final.stateId, '--workspace', workspace], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: undefined }, 'y\n');
+    assert.equal(stopped.code, 4, stopped.stderr);
+    assert.match(stopped.stderr, /Run \S+ stopped at the escalation\./);
+    const persisted = JSON.parse(readRunFile(workspace, final.stateId, 'state.json')) as { codingState: { currentNode: string } };
+    assert.equal(persisted.codingState.currentNode, 'CANCELLED');
+    assert.doesNotMatch(readRunFile(workspace, final.stateId, 'HANDOFF.md'), /ironbees resume/);
   });
 
   it('resumes after the process is killed mid-VALIDATE, re-running validation only', async () => {
@@ -202,6 +211,26 @@ describe('ironbees CLI end to end (real dotnet, real SDK, fake Messages API)', f
     assert.equal(result.code, 0, result.stderr);
     assert.ok(replanSawFeedback, 'the planner got the feedback');
     assert.ok(recodeSawFeedback, 'the coder got the diff feedback');
+    assert.match(readFileSync(path.join(workspace, SOURCE), 'utf8'), /return a \/ b;\n/);
+  });
+
+  it('a rejection with a reason on the last iteration goes back to the coder and the run goes on (no iteration used)', async () => {
+    let recodeSawReason = false;
+    fake.enqueue(
+      toolUse('submit_plan', PLAN),
+      edit('return a * b;', 'return a / b; // fixed'),
+      toolUse('submit_changes', { summary: 'Fixed with a comment.' }),
+      (request) => {
+        recodeSawReason = allText(request).includes('no comments please');
+        return edit('return a * b;', 'return a / b;');
+      },
+      toolUse('submit_changes', { summary: 'Fixed.' }),
+    );
+    const answers = ['a', 'r', 'no comments please', 'a', ''].join('\n');
+    const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--max-iterations', '1'], env, answers);
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(recodeSawReason, 'the coder got the reason');
+    assert.doesNotMatch(result.stdout + result.stderr, /ESCALATE|validation still fails/i);
     assert.match(readFileSync(path.join(workspace, SOURCE), 'utf8'), /return a \/ b;\n/);
   });
 });

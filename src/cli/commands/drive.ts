@@ -18,6 +18,7 @@ import { isTty, writeJsonLine } from '../terminal';
 import { ActivityPrinter } from '../activity-printer';
 import type { ActivityLevel } from '../args';
 import { StderrLines } from '../stderr-lines';
+import { StepOrderedActivity } from '../activity-order';
 
 export interface DriveOptions {
   yes: boolean;
@@ -74,7 +75,7 @@ export async function driveRun(
     controller.abort();
   }
   const unsubscribe = io.onInterrupt?.(interrupt) ?? ((): void => undefined);
-  const stopActivity = followActivity(ctx, options, lines);
+  const activity = followActivity(ctx, options, lines);
   const gateIo = {
     get prompter(): LinePrompter {
       return prompterNow();
@@ -93,6 +94,7 @@ export async function driveRun(
       const show = (): void => {
         if (options.json) writeJsonLine(io.stdout, state);
         for (const line of describeTransition(previous, state, colors)) err(line);
+        activity.stateShown(state.currentNode);
       };
       last = state;
       if (options.yes && GATES.includes(state.currentNode) && state.currentNode !== 'WAIT_HUMAN') {
@@ -129,7 +131,7 @@ export async function driveRun(
     controller.abort();
   } finally {
     unsubscribe();
-    stopActivity();
+    activity.stop();
     detachToolApprovals();
     opened.prompter?.close();
   }
@@ -146,16 +148,26 @@ function standingApproval(state: CodingState, options: DriveOptions): ApprovalDe
   return { type: 'APPROVE' };
 }
 
-/** Prints the orchestrator's live activity on stderr while the run is followed; returns the stop. */
-function followActivity(ctx: DriveContext, options: DriveOptions, lines: StderrLines): () => void {
+interface FollowedActivity {
+  /** Called after each state is printed: activity held for the step it belongs to comes out under it. */
+  stateShown(node: CodingState['currentNode']): void;
+  stop(): void;
+}
+
+/** Prints the orchestrator's live activity on stderr while the run is followed, each line under its step. */
+function followActivity(ctx: DriveContext, options: DriveOptions, lines: StderrLines): FollowedActivity {
   const level = options.activity ?? 'normal';
-  if (level === 'quiet' || !ctx.orchestrator.onActivity) return () => undefined;
-  if (options.activityJson) return ctx.orchestrator.onActivity((event) => lines.line(JSON.stringify(event)));
-  const printer = new ActivityPrinter(lines, level, ctx.colors);
-  const unsubscribe = ctx.orchestrator.onActivity((event) => printer.print(event));
-  return () => {
-    unsubscribe();
-    printer.close();
+  if (level === 'quiet' || !ctx.orchestrator.onActivity) return { stateShown: () => undefined, stop: () => undefined };
+  const printer = options.activityJson ? null : new ActivityPrinter(lines, level, ctx.colors);
+  const ordered = new StepOrderedActivity((event) => (printer ? printer.print(event) : lines.line(JSON.stringify(event))));
+  const unsubscribe = ctx.orchestrator.onActivity((event) => ordered.event(event));
+  return {
+    stateShown: (node) => ordered.stateShown(node),
+    stop: () => {
+      unsubscribe();
+      ordered.flush();
+      printer?.close();
+    },
   };
 }
 

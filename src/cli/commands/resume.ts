@@ -1,6 +1,13 @@
 // `ironbees resume <runId>`: continues a persisted run with the settings it was started with.
 
 import { RunStore } from '../../core/workflow/store';
+import { RunOrchestrator } from '../../core/workflow/orchestrator';
+import type { StepActorsFactory } from '../../core/workflow/orchestrator';
+import { ConfigurationError } from '../../core/errors';
+import { askStopWithoutModel } from '../approvals';
+import { LinePrompter, PromptClosedError } from '../prompts';
+import { isTty } from '../terminal';
+import { ExitCode } from '../exit-codes';
 import { TERMINAL_NODES } from '../../core/model';
 import type { WorkflowContext } from '../../core/model';
 import type { ResumeArgs } from '../args';
@@ -29,7 +36,8 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
   const toolApprovals = new ToolApprovalRelay();
   // The run keeps the provider and model it was started with; the keys they need are checked now.
   const started = (persisted.machine as { context?: { workflow?: WorkflowContext } } | null)?.context?.workflow;
-  const runtime = await ctx.deps.createRuntime({
+  const runtime = await ctx.deps
+    .createRuntime({
     workspaceRoot: args.workspace,
     trusted,
     demo,
@@ -42,7 +50,13 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
     ...(started?.minCallIntervalMs ? { minCallIntervalMs: started.minCallIntervalMs } : {}),
     ...(started?.target ? { engineTarget: started.target } : {}),
     sandbox: args.sandbox ?? started?.sandbox ?? 'auto',
-  });
+    })
+    .catch((error: unknown) => {
+      // Answering "stop" at an escalation needs no model: a missing key must not keep the run waiting.
+      if (node === 'WAIT_HUMAN' && !args.yes && error instanceof ConfigurationError) return error;
+      throw error;
+    });
+  if (runtime instanceof ConfigurationError) return stopWithoutModel(ctx, args, runtime);
   if (demo) announceDemo(ctx);
   try {
     return await driveRun({ io: ctx.io, colors: ctx.colors, lines: ctx.lines, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
@@ -51,4 +65,24 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
   } finally {
     await disposeRuntime(ctx, runtime);
   }
+}
+
+/** A run waiting at its escalation when the model cannot be reached: the person may still stop it. */
+async function stopWithoutModel(ctx: CommandContext, args: ResumeArgs, error: ConfigurationError): Promise<number> {
+  writeLine(ctx.io.stderr, ctx.colors.yellow(error.message));
+  const prompter = new LinePrompter({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: isTty(ctx.io.stdin) });
+  try {
+    const stop = await askStopWithoutModel({ prompter, show: (text) => writeLine(ctx.io.stderr, text), colors: ctx.colors });
+    if (!stop) return ExitCode.USAGE;
+  } catch (closed) {
+    if (closed instanceof PromptClosedError) return ExitCode.USAGE;
+    throw closed;
+  } finally {
+    prompter.close();
+  }
+  // Stopping a run that is not running here restarts no step: no step is needed at all.
+  const noSteps = (() => ({})) as unknown as StepActorsFactory;
+  await new RunOrchestrator(ctx.deps.createHost(args.workspace, ctx.logger), noSteps).cancel(args.runId);
+  writeLine(ctx.io.stderr, `Run ${args.runId} stopped at the escalation.`);
+  return exitCodeForNode('CANCELLED', true);
 }

@@ -65,11 +65,23 @@ function handoffPath(state: CodingState): string | null {
   return typeof state.metadata.handoffPath === 'string' ? state.metadata.handoffPath : null;
 }
 
+/** Whole proposals rejected in a row at the end of the current iteration (a rejection uses no iteration). */
+function rejectionsInARow(state: CodingState): number {
+  const attempts = (state.metadata.attempts as Array<{ iteration?: number; outcome?: string }> | undefined) ?? [];
+  let count = 0;
+  for (let i = attempts.length - 1; i >= 0 && attempts[i].outcome === 'rejected' && attempts[i].iteration === state.iterationCount; i--) count++;
+  return count;
+}
+
 /** What a person needs at an escalation: why, what still fails, what it cost, where the hand-off is. */
 export function renderEscalation(state: CodingState, colors: Colors): string {
   const path = handoffPath(state);
+  const rejected = rejectionsInARow(state);
+  const headline = rejected
+    ? `Escalation: you rejected ${rejected} proposals in a row in iteration ${state.iterationCount}; give the coder guidance, or stop.`
+    : `Escalation: validation still fails after ${state.iterationCount} of ${state.maxIterations} iterations.`;
   return [
-    colors.bold(colors.yellow(`Escalation: validation still fails after ${state.iterationCount} of ${state.maxIterations} iterations.`)),
+    colors.bold(colors.yellow(headline)),
     ...validationLines(state, colors),
     `  cost so far: ${formatUsage(state.usage)}`,
     path ? `  hand-off: ${path}` : '  hand-off: (not written)',

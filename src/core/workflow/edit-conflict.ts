@@ -41,7 +41,7 @@ export function conflictOrFailed() {
     {
       guard: ({ context, event }: { context: RunContext } & ErrorEvent) => conflictFiles(event.error) !== null && iterationLeft(context),
       target: 'CODE',
-      actions: [{ type: 'reproposeOverConflict', params }, 'countRejectedIteration'],
+      actions: [{ type: 'reproposeOverConflict', params }, 'countIteration'],
     },
     { guard: ({ event }: ErrorEvent) => conflictFiles(event.error) !== null, target: 'ESCALATE', actions: { type: 'reproposeOverConflict', params } },
     { target: 'FAILED', actions: { type: 'assignError', params: ({ event }: ErrorEvent) => ({ error: event.error }) } },

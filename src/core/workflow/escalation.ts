@@ -1,12 +1,12 @@
-// Why a run escalates to a person, and the rule that makes rejected diffs count: each proposal the
-// person rejects uses an iteration, as a failed validation does, so rejecting every diff reaches
-// the iteration budget and escalates instead of asking the coder for ever.
+// Why a run escalates to a person. A rejected proposal uses no iteration (rejection.ts has the
+// limit of rejections in a row that asks the person instead).
 
 import type { RunContext, RunEvent } from './run-context';
+import { rejectionsInARowReason } from './rejection';
 
 type ApproveFiles = Extract<RunEvent, { type: 'APPROVE' }>['files'];
 
-/** A rejected proposal may be followed by another only while iterations are left. */
+/** Whether the coder may propose once more within the iteration budget (a proposal over an edit conflict uses one). */
 export function iterationLeft(context: Pick<RunContext, 'iterationCount' | 'maxIterations'>): boolean {
   return context.iterationCount < context.maxIterations;
 }
@@ -19,14 +19,12 @@ export function escalationReason(context: RunContext): string {
   if (context.editConflict?.length) {
     return `${context.editConflict.join(', ')} changed on disk while the proposal was under review, so it was not applied (the person's version is kept), and no iteration is left to propose again.`;
   }
-  if (context.attempts?.at(-1)?.outcome === 'rejected' && context.attempts.at(-1)?.iteration === context.iterationCount) {
-    return `The person rejected the proposed changes of iteration ${context.iterationCount} of ${context.maxIterations}; no iteration is left (each rejected proposal uses one).`;
-  }
+  if ((context.rejectionsInARow ?? 0) > 0 && context.attempts?.at(-1)?.outcome === 'rejected') return rejectionsInARowReason(context);
   return `Validation still fails after ${context.iterationCount} of ${context.maxIterations} iterations.`;
 }
 
-/** The person's reasons when they rejected every proposed file one by one. */
+/** The person's reasons when they rejected every proposed file one by one; empty when they gave none (never made up). */
 export function rejectionReasons(files: ApproveFiles): string {
-  const reasons = (files ?? []).map((f) => f.reason).filter((r): r is string => Boolean(r));
-  return reasons.length ? reasons.join('; ') : 'The person rejected every proposed file.';
+  const reasons = (files ?? []).map((f) => f.reason?.trim()).filter((r): r is string => Boolean(r));
+  return reasons.join('; ');
 }

@@ -3,7 +3,7 @@
 // request for a run that was interrupted (the window closed mid-run), which neither wrote.
 
 import type { CodingState, FileEdit, IterationRecord } from '../model';
-import { failuresIn } from '../model';
+import { TERMINAL_NODES, failuresIn } from '../model';
 import { nodeSpec } from '../nodes';
 import type { AttemptRecord } from './run-context';
 
@@ -140,11 +140,16 @@ export function renderHandoff(state: CodingState, iterations: readonly Iteration
     ...section('Cost', [
       `${u.inputTokens} input tokens, ${u.outputTokens} output tokens, ${u.cacheReadTokens} cache reads, ${u.cacheWriteTokens} cache writes — ${u.costUnknown ? 'cost unknown (a model without a known price was used)' : `$${u.costUsd.toFixed(4)}`}`,
     ]),
-    ...section('Next steps', [
-      `- Continue with guidance: \`ironbees resume ${state.stateId}\``,
-      `- Undo every change of this run: \`ironbees revert ${state.stateId}\``,
-    ]),
+    ...section('Next steps', nextSteps(state)),
   ].join('\n');
+}
+
+/** A run that ended (succeeded, failed, stopped) cannot be resumed: its hand-off does not suggest it. */
+function nextSteps(state: CodingState): string[] {
+  const undo = `- Undo every change of this run: \`ironbees revert ${state.stateId}\``;
+  if (!TERMINAL_NODES.includes(state.currentNode)) return [`- Continue with guidance: \`ironbees resume ${state.stateId}\``, undo];
+  if (state.currentNode === 'SUCCESS') return [undo];
+  return [undo, '- The run has ended and cannot be resumed; to try again, start a new run (`ironbees run "<request>"`).'];
 }
 
 /** The iterations the run recorded so far. */

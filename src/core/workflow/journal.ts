@@ -175,6 +175,19 @@ export class EditJournal {
     return Object.keys((await this.readJournal(runId)).files);
   }
 
+  /**
+   * A file as it was before the run first wrote it: its bytes, `null` when the run created it, and
+   * `undefined` when the run has not written it (the disk still holds what was there before).
+   */
+  async originalOf(runId: string, filePath: string): Promise<Uint8Array | null | undefined> {
+    const entry = (await this.readJournal(runId)).files[filePath];
+    if (!entry) return undefined;
+    if (!entry.existed || !entry.blob) return null;
+    const bytes = await this.host.fs.readFile(path.join(this.run.runDir(runId), 'edits', entry.blob));
+    if (!bytes) throw new AgentModeError(`The journal of run ${runId} lost the original of ${filePath}`, 'JOURNAL_CORRUPT', { runId, filePath });
+    return bytes;
+  }
+
   /** Restores every file the run changed to its original bytes, deleting files it created. */
   async revert(runId: string): Promise<RevertReport> {
     await this.run.requireRun(runId);

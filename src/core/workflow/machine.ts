@@ -7,9 +7,10 @@
 
 import { assign, fromPromise, setup } from 'xstate';
 import { EMPTY_USAGE, addUsage } from '../model';
-import type { ErrorContext, ExecutionPlan, IterationRecord, Usage } from '../model';
+import type { ErrorContext, ExecutionPlan, FileDecision, IterationRecord, Usage } from '../model';
 import { ConfigurationError, OrchestratorError, errorMessage } from '../errors';
 import { applyFileDecisions, describeRejectedDiffs } from './diff-decisions';
+import { proposalLeftAfterRejection, rejectedProposal } from './rejection';
 import { appliedSoFar, attemptWithSummary, editedPlanVersions, newPlanVersion, withGateReached, withGuidance } from './steering';
 import { toCodingState } from './run-context';
 import type {
@@ -36,7 +37,7 @@ import { mergeInstructionsRead } from './instructions-read';
 import { withBudget } from './budget';
 import type { BudgetReached, RunBudget } from './budget';
 import { stuckOrFailed } from './stuck';
-import { escalationReason, iterationLeft, rejectionReasons } from './escalation';
+import { escalationReason, rejectionReasons } from './escalation';
 import { conflictOrFailed, overConflict } from './edit-conflict';
 
 function notProvided(name: string): never {
@@ -68,11 +69,11 @@ export const runMachine = setup({
     diffsNeedApproval: ({ context }, params: { editCount: number }) => {
       if (params.editCount === 0) return false;
       const policy = context.workflow.approval.diffs;
-      // "first": until the person accepted a proposal (a rejected one uses an iteration but is not the first accepted).
+      // "first": until the person accepted a proposal (a rejected one is not the first accepted).
       return policy === 'always' || (policy === 'first' && (context.iterationCount <= 1 || (context.attempts !== undefined && !context.attempts.some((a) => a.outcome === 'applied'))));
     },
     verdictIs: (_, params: { verdict: string; expected: string }) => params.verdict === params.expected,
-    iterationLeft: ({ context }) => iterationLeft(context),
+    proposalLeftAfterRejection: ({ context }) => proposalLeftAfterRejection(context),
     helpWasRequestedWhilePlanning: ({ context }) => context.helpRequest?.from === 'PLAN',
     somethingAccepted: ({ context }, params: { files: RunEventFiles }) =>
       applyFileDecisions(context.codeDiffs, params.files).length > 0,
@@ -109,6 +110,7 @@ export const runMachine = setup({
     acceptAllDiffs: assign(({ context }) => ({
       approvedEdits: context.codeDiffs,
       rejections: null,
+      rejectionsInARow: 0,
       attempts: [...(context.attempts ?? []), attemptWithSummary(context, 'applied', context.codeDiffs)],
     })),
     acceptSomeDiffs: assign(({ context }, params: { files: RunEventFiles }) => {
@@ -119,24 +121,11 @@ export const runMachine = setup({
       return {
         approvedEdits,
         rejections,
+        rejectionsInARow: 0,
         attempts: [...(context.attempts ?? []), attemptWithSummary(context, 'applied', approvedEdits, rejections)],
       };
     }),
-    rejectDiffs: assign(({ context }, params: { feedback: string }) => ({
-      attempts: [...(context.attempts ?? []), attemptWithSummary(context, 'rejected', context.codeDiffs, params.feedback)],
-      approvedEdits: [],
-      rejections: describeRejectedDiffs(context.codeDiffs, undefined),
-      guidance: params.feedback,
-      errorContext: {
-        iteration: context.iterationCount,
-        text: `The person rejected all of your proposed changes. Their feedback: ${params.feedback}`,
-        newBuildErrors: [],
-        newTestFailures: [],
-        preExistingFailures: [],
-        rejections: describeRejectedDiffs(context.codeDiffs, undefined) ?? undefined,
-        guidance: params.feedback,
-      },
-    })),
+    rejectDiffs: assign(({ context }, params: { feedback: string; files?: FileDecision[] }) => rejectedProposal(context, params.feedback, params.files)),
     assignValidation: assign(({ context }, params: ValidateOutput) => {
       const record: IterationRecord = {
         iteration: context.iterationCount,
@@ -156,13 +145,14 @@ export const runMachine = setup({
         iterations: [...context.iterations.filter((r) => r.iteration !== record.iteration), record],
       };
     }),
-    // A rejected proposal used its iteration; the person's words (set by rejectDiffs) go to the next.
+    // A proposal not applied over an edit conflict used its iteration (edit-conflict.ts).
     reproposeOverConflict: assign(({ context }, params: { files: string[] }) => overConflict(context, params.files)),
-    countRejectedIteration: assign(({ context }) => ({ iterationCount: context.iterationCount + 1 })),
+    countIteration: assign(({ context }) => ({ iterationCount: context.iterationCount + 1 })),
     nextIteration: assign(({ context }) => ({
       iterationCount: context.iterationCount + 1,
       rejections: null,
       guidance: null,
+      rejectionsInARow: 0,
     })),
     continueWithGuidance: assign(({ context }, params: { guidance: string; additionalIterations: number; budget?: RunBudget }) => ({
       workflow: withBudget(context.workflow, params.budget),
@@ -171,6 +161,7 @@ export const runMachine = setup({
       guidance: params.guidance,
       guidanceGiven: withGuidance(context, context.iterationCount + 1, params.guidance),
       rejections: null,
+      rejectionsInARow: 0,
       helpRequest: null,
       errorContext: context.errorContext
         ? { ...context.errorContext, guidance: params.guidance }
@@ -287,7 +278,7 @@ export const runMachine = setup({
             actions: { type: 'acceptSomeDiffs', params: ({ event }) => ({ files: event.files }) },
           },
           // Every file rejected one by one: the same as rejecting the change.
-          ...rejected<Extract<RunEvent, { type: 'APPROVE' }>>(({ event }) => ({ feedback: rejectionReasons(event.files) })),
+          ...rejected<Extract<RunEvent, { type: 'APPROVE' }>>(({ event }) => ({ feedback: rejectionReasons(event.files), files: event.files })),
         ],
         REJECT: rejected<Extract<RunEvent, { type: 'REJECT' }>>(({ event }) => ({ feedback: event.feedback })),
       },
@@ -400,10 +391,13 @@ function withPersonsWords(errorContext: ErrorContext | null, context: RunContext
   };
 }
 
-/** Rejected diffs: code again with the person's words while iterations are left, else hand over. */
-function rejected<E extends RunEvent>(feedback: (args: { event: E }) => { feedback: string }) {
+/**
+ * The whole proposal rejected: the coder proposes again in the same iteration with the person's
+ * words (no validation, no iteration used) — until a few rejections in a row, then a person is asked.
+ */
+function rejected<E extends RunEvent>(feedback: (args: { event: E }) => { feedback: string; files?: FileDecision[] }) {
   return [
-    { guard: 'iterationLeft', target: 'CODE', actions: [{ type: 'rejectDiffs', params: feedback }, 'countRejectedIteration'] },
+    { guard: 'proposalLeftAfterRejection', target: 'CODE', actions: { type: 'rejectDiffs', params: feedback } },
     { target: 'ESCALATE', actions: { type: 'rejectDiffs', params: feedback } },
   ] as const;
 }

@@ -92,6 +92,8 @@ export interface RunContext {
    * approval setting of "never" skips a gate). Absent in runs persisted before.
    */
   gatesReached?: ApprovalGate[];
+  /** Whole proposals the person rejected in a row within the current iteration (rejection.ts). Absent in runs persisted before: none. */
+  rejectionsInARow?: number;
   /** Files the person changed under review, so the approved edits were not applied; the coder proposes again (edit-conflict.ts). */
   editConflict?: string[] | null;
 }

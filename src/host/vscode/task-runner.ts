@@ -9,13 +9,13 @@ import type { Logger, ProcessRunner, RunOptions, RunResult } from '../../core/ho
 import { errorMessage } from '../../core/errors';
 import { sandboxActive } from '../../core/sandbox';
 import { NodeProcessRunner } from '../node/process-runner';
+import { TEST_VERBS, shouldRevealTerminal } from './terminal-reveal';
 
 export const TASK_TYPE = 'ironbees';
 export const TASK_SOURCE = 'Ironbees';
 // `run`: a Microsoft.Testing.Platform test project run directly (`dotnet run --no-build -- <platform arguments>`);
 // `vstest` and `exec`: a test project run from its built assembly (`dotnet vstest <dll>`, `dotnet exec <app.dll>`).
 const TASK_VERBS = new Set(['build', 'test', 'restore', 'run', 'vstest', 'exec']);
-const TEST_VERBS = new Set(['test', 'run', 'vstest', 'exec']);
 /** A task that has not opened its terminal by then never will (tasks disabled, host shutting down). */
 const TASK_START_PATIENCE_MS = 15_000;
 
@@ -111,8 +111,10 @@ export class TaskProcessRunner implements ProcessRunner {
       '$msCompile',
     );
     task.group = TEST_VERBS.has(args[0] ?? '') ? vscode.TaskGroup.Test : vscode.TaskGroup.Build;
-    // Shows the output without taking the focus from an editor the person is typing in.
-    task.presentationOptions = { reveal: vscode.TaskRevealKind.Silent, focus: false, panel: vscode.TaskPanelKind.Shared, clear: true, showReuseMessage: false };
+    // The terminal stays closed (the panel shows what the run found; the terminal list has the output
+    // for whoever asks): a failing baseline test is expected, and a red terminal at every run reads as
+    // the agent failing. Only a baseline that cannot even build opens it (below).
+    task.presentationOptions = { reveal: vscode.TaskRevealKind.Never, focus: false, panel: vscode.TaskPanelKind.Shared, clear: true, showReuseMessage: false };
 
     try {
       let execution: vscode.TaskExecution;
@@ -127,7 +129,9 @@ export class TaskProcessRunner implements ProcessRunner {
         execution.terminate();
         throw new TaskUnavailableError('the task did not start');
       }
-      return await (await resultPromise);
+      const result = await (await resultPromise);
+      if (shouldRevealTerminal(options.label, args[0] ?? '', result)) revealTerminalOf(name);
+      return result;
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
       // The pty's last write and close are fired before the promise settles; the emitters can go.
@@ -140,6 +144,11 @@ export class TaskProcessRunner implements ProcessRunner {
 }
 
 class TaskUnavailableError extends Error {}
+
+function revealTerminalOf(name: string): void {
+  const terminal = [...vscode.window.terminals].reverse().find((t) => t.name.includes(name));
+  terminal?.show(true);
+}
 
 /** A terminal needs CRLF; dotnet writes LF. */
 export function toTerminalText(chunk: string): string {

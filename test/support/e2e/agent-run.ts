@@ -35,12 +35,12 @@ export interface DemoWorkbench {
 }
 
 /** Packages if needed, starts code-server on the Calculator fixture and opens its workbench in chromium. */
-export async function openDemoWorkbench(): Promise<DemoWorkbench> {
+export async function openDemoWorkbench(settings: Record<string, unknown> = {}): Promise<DemoWorkbench> {
   ensurePackaged();
   const server = await startCodeServer({
     vsixPath: VSIX,
     workspace: join(repoRoot, 'test', 'fixtures', 'calculator'),
-    settings: { 'ironbees.demoModel': true },
+    settings: { 'ironbees.demoModel': true, ...settings },
   });
   let browser: Browser | undefined;
   const close = async (): Promise<void> => {
@@ -63,10 +63,10 @@ export async function openDemoWorkbench(): Promise<DemoWorkbench> {
  * Mocha hooks for a describe block: the demo workbench opened before its tests, a screenshot named
  * `failureShot` of a failed test's screen, everything closed after. Returns the open workbench.
  */
-export function useDemoWorkbench(failureShot: string): () => DemoWorkbench {
+export function useDemoWorkbench(failureShot: string, settings: Record<string, unknown> = {}): () => DemoWorkbench {
   let workbench: DemoWorkbench | undefined;
   before(async function () {
-    workbench = await openDemoWorkbench();
+    workbench = await openDemoWorkbench(settings);
   });
   afterEach(async function () {
     // A failure is much easier to understand with a picture of the screen it happened on.

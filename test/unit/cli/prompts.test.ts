@@ -147,9 +147,11 @@ describe('cli prompts', () => {
     it('shows every diff, then accepts all', async () => {
       const h = harness(['a']);
       assert.deepEqual(await askDiffDecision(h.io, state), { type: 'APPROVE' });
-      assert.match(h.output(), /MODIFY src\/Calc\.cs \(\+1 -2\)/);
+      // The "MODIFY path (+n -m)" headers are printed once, with the state before the question.
+      assert.doesNotMatch(h.output(), /MODIFY src\/Calc\.cs \(\+1 -2\)/);
+      assert.match(h.output(), /\+\+\+ (b\/)?src\/Calc\.cs/);
       assert.match(h.output(), /\+ {2}int Add\(int a, int b\) => a \+ b;/);
-      assert.match(h.output(), /CREATE tests\/AddTests\.cs/);
+      assert.match(h.output(), /\+\+\+ (b\/)?tests\/AddTests\.cs/);
     });
 
     it('rejects all with feedback', async () => {

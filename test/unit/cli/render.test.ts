@@ -134,6 +134,12 @@ describe('cli rendering', () => {
       assert.match(renderEscalation(makeState(), plain), /hand-off: \(not written\)/);
     });
 
+    it('says so when the person rejected proposal after proposal, not "validation still fails"', () => {
+      const attempts = [1, 1, 1].map((iteration) => ({ iteration, outcome: 'rejected' }));
+      const text = renderEscalation(makeState({ iterationCount: 1, maxIterations: 2, metadata: { attempts } }), plain);
+      assert.equal(text.split('\n')[0], 'Escalation: you rejected 3 proposals in a row in iteration 1; give the coder guidance, or stop.');
+    });
+
     it('formats usage with thousands separators and four decimals', () => {
       assert.equal(
         formatUsage({ inputTokens: 1234567, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 1.5 }),

@@ -31,6 +31,12 @@ describe('status text', () => {
     assert.equal(isWorking(state('CODE', 1)), true);
   });
 
+  it('a reverted run reads Reverted, not how it ended', () => {
+    const reverted = { ...state('SUCCESS', 2), metadata: { revertedAt: '2026-01-01T00:05:00Z' } };
+    assert.equal(statusText(reverted), 'Ironbees 2/5 · Reverted');
+    assert.equal(statusIcon(reverted), '$(discard)');
+  });
+
   it('leaves the iteration out before the coder starts', () => {
     assert.equal(statusText(state('PLAN', 0)), 'Ironbees · Planning');
   });

@@ -51,4 +51,13 @@ describe('webview panel state', () => {
     assert.equal(state.banners.length, MAX_BANNERS - 1);
     assert.ok(!state.banners.some((b) => b.id === first.id));
   });
+
+  it('drops the banners of the run shown before when another run is shown', () => {
+    let state = reducePanel(INITIAL_PANEL_STATE, { type: 'state', run: makeRun({ stateId: 'run-1' }), busy: false, statusText: '' });
+    state = reducePanel(state, { type: 'notice', message: 'Reverted run run-1: src/A.cs' });
+    state = reducePanel(state, { type: 'state', run: makeRun({ stateId: 'run-1', currentNode: 'SUCCESS' }), busy: false, statusText: '' });
+    assert.deepEqual(state.banners.map((b) => b.message), ['Reverted run run-1: src/A.cs']);
+    state = reducePanel(state, { type: 'state', run: makeRun({ stateId: 'run-2', currentNode: 'INIT' }), busy: true, statusText: '' });
+    assert.deepEqual(state.banners, []);
+  });
 });

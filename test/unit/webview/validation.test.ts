@@ -33,12 +33,17 @@ describe('webview validation view', () => {
     assert.equal(view.buildOk, false);
     assert.equal(view.buildErrors.length, 1);
     assert.equal(view.warningCount, 1);
-    assert.deepEqual(view.tests, { total: 3, passed: 1, failed: 2, skipped: 0, ok: false, onlyLastFailures: false });
+    assert.deepEqual(view.tests, { total: 3, passed: 1, failed: 2, skipped: 0, ok: false, onlyLastFailures: false, totalText: '3' });
   });
 
   it('says when only the tests that failed last time were run (failing-first), so "Total 1" is not read as every test', () => {
     const view = validationView(makeRun({ testResult: { ...FAILED_TESTS, total: 1, passed: 0, failed: 1, onlyLastFailures: true } }));
-    assert.deepEqual(view?.tests, { total: 1, passed: 0, failed: 1, skipped: 0, ok: false, onlyLastFailures: true });
+    assert.deepEqual(view?.tests, { total: 1, passed: 0, failed: 1, skipped: 0, ok: false, onlyLastFailures: true, totalText: '1' });
+    // Against a baseline of 5 tests: "1 of 5 run", not "Total 1".
+    const baseline = { capturedAt: 'then', build: { success: true, errors: [], warnings: [], durationMs: 1 }, test: { ...FAILED_TESTS, total: 5, passed: 4, failed: 1 } };
+    const against = validationView(makeRun({ baseline, testResult: { ...FAILED_TESTS, total: 1, passed: 0, failed: 1, onlyLastFailures: true } }));
+    assert.equal(against?.tests?.totalText, '1 of 5 run');
+    assert.equal(validationView(makeRun({ baseline, testResult: { ...FAILED_TESTS, total: 5, passed: 5, failed: 0 } }))?.tests?.totalText, '5');
   });
 
   it('marks failures the baseline already had', () => {

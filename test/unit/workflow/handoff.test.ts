@@ -108,6 +108,15 @@ describe('HANDOFF.md', () => {
     assert.match(sectionOf(md, 'Next steps'), /`ironbees revert run-1`/);
   });
 
+  it('a stopped or ended run does not suggest continuing it', () => {
+    for (const currentNode of ['CANCELLED', 'FAILED'] as const) {
+      const next = sectionOf(renderHandoff(state({ currentNode }), [], 'The run was stopped by a person.'), 'Next steps');
+      assert.doesNotMatch(next, /ironbees resume/, currentNode);
+      assert.match(next, /`ironbees revert run-1`[^]*cannot be resumed; to try again, start a new run/);
+    }
+    assert.equal(sectionOf(renderHandoff(state({ currentNode: 'SUCCESS' }), [], 'ok'), 'Next steps').trim(), '## Next steps\n\n- Undo every change of this run: `ironbees revert run-1`');
+  });
+
   describe('with the proposals the person decided on', () => {
     const calc = makeFileEdit('src/Calc.cs', 'a - b\n', 'a + b\n');
     const notes = makeFileEdit('docs/Notes.md', null, 'Use ```diff fences```\n');
@@ -165,7 +174,7 @@ describe('HANDOFF.md', () => {
         .script('code', { output: codeOutput() }, { output: codeOutput(twoFileEdits().slice(0, 1), 'Only Calc') })
         .script('validate', { output: failing(1) });
       const orchestrator = orchestratorOver(ws.host, steps);
-      const flow = workflow({ workspaceRoot: ws.dir, maxIterations: 2, approval: { plan: 'never', diffs: 'always' } });
+      const flow = workflow({ workspaceRoot: ws.dir, maxIterations: 1, approval: { plan: 'never', diffs: 'always' } });
       const stream = new StateStream(orchestrator.execute('Fix Add', flow, AbortSignal.timeout(10_000)));
       const first = await stream.until('WAIT_DIFF_APPROVAL');
       await orchestrator.approve(first.stateId, { type: 'REJECT', feedback: 'No notes file' });
@@ -173,10 +182,10 @@ describe('HANDOFF.md', () => {
       await orchestrator.approve(first.stateId, { type: 'APPROVE' });
       await stream.until('WAIT_HUMAN');
       const handoff = ws.runFile(first.stateId, 'HANDOFF.md') ?? '';
-      assert.match(sectionOf(handoff, 'What was tried'), /- Iteration 1: proposal rejected by the person — `src\/Calc\.cs`, `src\/Notes\.md`\. Feedback: No notes file\n- Iteration 2: tests failed/);
+      assert.match(sectionOf(handoff, 'What was tried'), /- Iteration 1: proposal rejected by the person — `src\/Calc\.cs`, `src\/Notes\.md`\. Feedback: No notes file\n- Iteration 1: tests failed/);
       const diffs = sectionOf(handoff, 'Diffs tried');
       assert.match(diffs, /### Iteration 1 — rejected by the person\n\n```diff\n[^]*\+# Notes/);
-      assert.match(diffs, /### Iteration 2 — applied\n\n```diff\n[^]*\+ {2}int Add\(int a, int b\) => a \+ b;/);
+      assert.match(diffs, /### Iteration 1 — applied\n\n```diff\n[^]*\+ {2}int Add\(int a, int b\) => a \+ b;/);
     } finally {
       ws.remove();
     }

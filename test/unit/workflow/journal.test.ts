@@ -40,6 +40,11 @@ describe('the workspace journal', () => {
     assert.deepEqual(ws.read('src/Sub/New.cs'), Buffer.from('class New {}\n'));
     assert.deepEqual(applied, [['r1', ['src/Calc.cs', 'src/Gone.cs', 'src/Sub/New.cs']]]);
     assert.deepEqual(await store.journal.touchedFiles('r1'), ['src/Calc.cs', 'src/Gone.cs', 'src/Sub/New.cs']);
+    // The file before the run, for "compare with the original": a second apply does not move it.
+    await store.journal.applyEdits('r1', [makeFileEdit('src/Calc.cs', changed, `${changed}// again\n`)]);
+    assert.ok(Buffer.from((await store.journal.originalOf('r1', 'src/Calc.cs')) ?? []).equals(BOM_CRLF));
+    assert.equal(await store.journal.originalOf('r1', 'src/Sub/New.cs'), null);
+    assert.equal(await store.journal.originalOf('r1', 'src/Untouched.cs'), undefined);
 
     const report = await store.journal.revert('r1');
     assert.deepEqual(report, { restored: ['src/Calc.cs', 'src/Gone.cs'], deleted: ['src/Sub/New.cs'] });

@@ -88,7 +88,7 @@ describe('run machine: transitions', function () {
     assert.equal(run.snapshot.context.rejections, null);
   });
 
-  it('rejecting the diffs sends the coder back with the feedback, in the next iteration (a rejection uses one)', async () => {
+  it('rejecting the diffs sends the coder back with the feedback, in the same iteration (a rejection uses none)', async () => {
     const steps = started().script('code', { output: codeOutput() }, { output: codeOutput() });
     run = new MachineRun(steps);
     await run.sendAt('WAIT_PLAN_APPROVAL', { type: 'APPROVE' });
@@ -96,7 +96,7 @@ describe('run machine: transitions', function () {
     await run.reach('WAIT_DIFF_APPROVAL', 2);
     assert.deepEqual(run.nodes.slice(-3), ['WAIT_DIFF_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL']);
     const retry = steps.inputs.code[1];
-    assert.equal(retry.iteration, 2);
+    assert.equal(retry.iteration, 1);
     assert.equal(retry.errorContext?.guidance, 'Do not touch Mul');
     assert.match(retry.errorContext?.text ?? '', /Do not touch Mul/);
     assert.match(retry.errorContext?.rejections ?? '', /src\/Calc\.cs.*\n.*src\/Notes\.md/);

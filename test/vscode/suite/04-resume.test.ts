@@ -44,7 +44,7 @@ describe('resume after re-activation (real deactivate() and activate())', functi
     assert.equal(atDiffs.stateId, first.stateId);
     assert.equal(atDiffs.currentNode, 'WAIT_DIFF_APPROVAL');
 
-    await vscode.commands.executeCommand('ironbees.cancelRun');
+    await vscode.commands.executeCommand('ironbees.cancelRun', { confirm: false });
     const cancelled = await after.controller.waitFor(['CANCELLED']);
     assert.equal(cancelled.stateId, first.stateId);
     assert.equal(after.statusBar.renderedText, '$(circle-slash) Ironbees 1/5 · Cancelled');

@@ -60,7 +60,7 @@ describe('Run Agent with several solutions (real extension host)', function () {
     assert.equal(await persistedTarget(first.stateId), OTHER, 'the picked solution, not the one a lone target would give');
     // The other solution is empty: end the run here, whatever step it reached.
     const now = controller.state;
-    if (now && !TERMINAL_NODES.includes(now.currentNode)) await vscode.commands.executeCommand('ironbees.cancelRun');
+    if (now && !TERMINAL_NODES.includes(now.currentNode)) await vscode.commands.executeCommand('ironbees.cancelRun', { confirm: false });
     const ended = await controller.waitFor(TERMINAL_NODES, 120_000);
     assert.equal(ended.stateId, first.stateId);
   });

@@ -1,6 +1,7 @@
 // The panel tells the truth, in the real extension (real SDK against the scripted fake Messages
-// API): the baseline's terminal is labelled as the baseline, rejecting every diff uses the
-// iteration budget and hands over (with the coder's summary kept), and after a window reload the
+// API): the baseline's terminal is labelled as the baseline, a rejected proposal goes back to the
+// coder with the reason in the same iteration, three in a row hand over (with the coder's summaries
+// kept), and after a window reload the
 // unfinished run reads "Paused" until it is resumed; cancelled, it says during which step.
 
 import assert from 'node:assert/strict';
@@ -39,15 +40,15 @@ describe('a panel that tells the truth (real SDK against a fake Messages API)', 
     await fake.close();
   });
 
-  it('labels the baseline terminal; a rejected proposal uses the iteration and hands over; after a reload the run is Paused; cancelled, it says where', async () => {
+  it('labels the baseline terminal; a rejection on the last iteration goes back to the coder, three hand over; after a reload the run is Paused; cancelled, it says where', async () => {
     const started: vscode.Task[] = [];
     const listener = vscode.tasks.onDidStartTask((event) => started.push(event.execution.task));
-    fake.enqueue(
-      toolUse('submit_plan', PLAN),
+    const proposal = (n: number) => [
       toolUse('str_replace_based_edit_tool', { command: 'str_replace', path: SOURCE, old_str: '=> a + b;', new_str: '=> b + a;' }),
-      toolUse('submit_changes', { summary: 'Swapped the operands of Add.' }),
-    );
-    const { controller } = await ironbees();
+      toolUse('submit_changes', { summary: `Swapped the operands of Add (${n}).` }),
+    ];
+    fake.enqueue(toolUse('submit_plan', PLAN), ...proposal(1), ...proposal(2), ...proposal(3));
+    const { controller, review: reviewing } = await ironbees();
     try {
       await controller.start('Fix Divide', TARGET);
       const review = await controller.waitFor(['WAIT_DIFF_APPROVAL', 'SUCCESS', 'FAILED', 'CANCELLED'], 240_000);
@@ -59,16 +60,26 @@ describe('a panel that tells the truth (real SDK against a fake Messages API)', 
     assert.ok(ours.includes('baseline dotnet build'), JSON.stringify(ours));
     assert.ok(ours.every((name) => name.startsWith('baseline ')), `only the baseline ran dotnet so far: ${JSON.stringify(ours)}`);
 
-    // Reject All from the review bar: with one iteration, the run hands over instead of coding again.
-    await vscode.commands.executeCommand('ironbees.rejectAll', 'Leave Add alone');
-    const handedOver = await controller.waitFor(['WAIT_HUMAN', 'CODE', 'FAILED'], 60_000);
+    // Reject All from the review bar on the last (only) iteration: the coder proposes again, told why.
+    for (const [n, why] of ['Leave Add alone', 'Still no', 'No'].entries()) {
+      // Proposal n+1 (one plan request, two coder requests per proposal) is under review.
+      await eventually(`proposal ${n + 1} under review`, () => fake.requests.length >= 3 + 2 * n && reviewing.review !== null && controller.state?.currentNode === 'WAIT_DIFF_APPROVAL');
+      assert.equal(controller.state?.iterationCount, 1, 'a rejection uses no iteration');
+      await vscode.commands.executeCommand('ironbees.rejectAll', why);
+    }
+    assert.ok(fake.requests.slice(3).some((r) => JSON.stringify(r.body).includes('Leave Add alone')), 'the coder heard the reason');
+    const handedOver = await controller.waitFor(['WAIT_HUMAN', 'FAILED'], 60_000);
     assert.equal(handedOver.currentNode, 'WAIT_HUMAN');
     assert.equal(handedOver.iterationCount, 1);
-    assert.equal(fake.pending, 0, 'the coder was not asked again');
+    assert.equal(fake.pending, 0);
     const attempts = handedOver.metadata.attempts as Array<{ outcome: string; summary?: string; feedback?: string }>;
-    assert.deepEqual(attempts.map((a) => [a.outcome, a.summary, a.feedback]), [['rejected', 'Swapped the operands of Add.', 'Leave Add alone']]);
+    assert.deepEqual(attempts.map((a) => [a.outcome, a.summary, a.feedback]), [
+      ['rejected', 'Swapped the operands of Add (1).', 'Leave Add alone'],
+      ['rejected', 'Swapped the operands of Add (2).', 'Still no'],
+      ['rejected', 'Swapped the operands of Add (3).', 'No'],
+    ]);
     const handoff = String(handedOver.metadata.handoffPath ?? '');
-    assert.match(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.file(handoff))).toString('utf8'), /The person rejected the proposed changes of iteration 1 of 1/);
+    assert.match(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.file(handoff))).toString('utf8'), /The person rejected 3 proposals in a row in iteration 1 of 1/);
     assert.deepEqual(readWorkspaceBytes(SOURCE), original, 'nothing rejected was written');
 
     await vscode.commands.executeCommand('notifications.clearAll');
@@ -78,7 +89,7 @@ describe('a panel that tells the truth (real SDK against a fake Messages API)', 
     assert.equal(after.controller.interrupted, true);
     assert.equal(after.statusBar.renderedText, '$(debug-pause) Ironbees 1/1 · Paused (Needs you)');
 
-    await vscode.commands.executeCommand('ironbees.cancelRun');
+    await vscode.commands.executeCommand('ironbees.cancelRun', { confirm: false });
     await vscode.commands.executeCommand('notifications.clearAll');
     const cancelled = await eventually('the run to end CANCELLED', () => after.controller.state?.currentNode === 'CANCELLED' && after.controller.state);
     assert.equal(cancelled.metadata.endedDuring, 'WAIT_HUMAN');

@@ -253,7 +253,7 @@ describe('the steering trail, before → after and the real reason in the panel 
       );
       assert.equal(readWorkspaceBytes(SOURCE)?.toString('utf8'), personal, 'nothing was written over it');
 
-      await vscode.commands.executeCommand('ironbees.cancelRun');
+      await vscode.commands.executeCommand('ironbees.cancelRun', { confirm: false });
       const cancelled = await panel.runAt(started.stateId, 'CANCELLED', 2);
       assert.equal(endingNote(cancelled), 'Cancelled during Review changes.');
       assert.deepEqual(

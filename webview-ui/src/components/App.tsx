@@ -24,6 +24,8 @@ import { SteeringSection } from './SteeringSection';
 import { HandoffBar } from './HandoffBar';
 import { steeringTrail } from '../state/steering';
 import { ActivitySection } from './ActivitySection';
+import { OutcomeSection } from './OutcomeSection';
+import { outcomeView } from '../state/outcome';
 
 export function App(): ReactNode {
   const [state, dispatch] = useReducer(reducePanel, INITIAL_PANEL_STATE);
@@ -71,11 +73,12 @@ function InterruptedBanner({ run }: { run: CodingState }): ReactNode {
 }
 
 function StatusLine({ state }: { state: PanelState }): ReactNode {
-  const node = state.run?.currentNode;
+  // A reverted run's outcome no longer stands: neutral, like its status text ("Reverted").
+  const node = typeof state.run?.metadata.revertedAt === 'string' ? 'REVERTED' : state.run?.currentNode;
   const tone = node === 'SUCCESS' ? 'ok' : node === 'FAILED' ? 'error' : node === 'WAIT_HUMAN' ? 'warn' : 'neutral';
   return (
-    <div className={`status-line tone-${tone}`} role="status" aria-live="polite">
-      <Icon name={state.busy ? 'loading' : node === 'SUCCESS' ? 'pass' : node === 'FAILED' ? 'error' : 'hubot'} spin={state.busy} />
+    <div className={`status-line tone-${tone}`} role="status" aria-live="polite" data-testid="status-line" data-tone={tone}>
+      <Icon name={state.busy ? 'loading' : node === 'SUCCESS' ? 'pass' : node === 'FAILED' ? 'error' : node === 'REVERTED' ? 'discard' : 'hubot'} spin={state.busy} />
       <span data-testid="status">{state.connected ? state.statusText || 'Ironbees' : 'Connecting…'}</span>
       {state.settings ? (
         <span className="muted settings-line" title={state.settings.keyStatus}>
@@ -92,6 +95,7 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
   const files = proposedFiles(run, state.review);
   const validation = validationView(run);
   const trail = steeringTrail(run);
+  const outcome = outcomeView(run);
   // Keyed by run and node, so a gate's local "sent"/draft state starts fresh at each new gate.
   const gateKey = `${run.stateId}:${node}:${run.iterationCount}`;
   return (
@@ -104,6 +108,7 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
           </Button>
         ) : null}
       </div>
+      {outcome ? <OutcomeSection view={outcome} /> : null}
       <TimelineTurns run={run} busy={state.busy} stepTurns={state.stepTurns} dispatch={dispatch} />
       {state.activity?.runId === run.stateId ? <ActivitySection entries={state.activity.entries} /> : null}
       {run.plan ? <PlanSection key={`plan:${gateKey}`} runId={run.stateId} plan={run.plan} waiting={node === 'WAIT_PLAN_APPROVAL'} /> : null}

@@ -44,7 +44,7 @@ export function ValidationSection({ view }: { view: ValidationView }): ReactNode
           </thead>
           <tbody>
             <tr data-testid="test-counts">
-              <td>{view.tests.total}</td>
+              <td data-testid="tests-total">{view.tests.totalText}</td>
               <td className="added">{view.tests.passed}</td>
               <td className={view.tests.failed > 0 ? 'removed' : ''} data-testid="failed-before-after">
                 {view.baseline?.failedTests != null ? `${view.baseline.failedTests} → ` : ''}

@@ -71,8 +71,11 @@ export function reducePanel(state: PanelState, action: ExtensionMessage | PanelA
   switch (action.type) {
     case 'state': {
       const sameRun = state.review !== null && action.run !== null && state.review.runId === action.run.stateId;
+      // Banners tell what just happened to the run shown: another run shown, they no longer apply.
+      const otherRun = state.run !== null && action.run !== null && state.run.stateId !== action.run.stateId;
       return {
         ...state,
+        banners: otherRun ? [] : state.banners,
         connected: true,
         run: action.run,
         busy: action.busy,

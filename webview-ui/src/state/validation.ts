@@ -13,7 +13,7 @@ export interface ValidationView {
   buildErrors: MarkedBuildError[];
   warningCount: number;
   /** `onlyLastFailures`: only the tests that failed last time were run (and still fail); the counts are of those alone. */
-  tests: { total: number; passed: number; failed: number; skipped: number; ok: boolean; onlyLastFailures: boolean } | null;
+  tests: { total: number; passed: number; failed: number; skipped: number; ok: boolean; onlyLastFailures: boolean; totalText: string } | null;
   failures: TestFailure[];
   /** Tests that failed in the baseline and pass now (as the validator saw them run). */
   fixed: string[];
@@ -30,7 +30,19 @@ export function validationView(run: CodingState): ValidationView | null {
     buildOk: build === null ? null : build.success,
     buildErrors: markBuildErrors(build?.errors ?? [], run),
     warningCount: build?.warnings.length ?? 0,
-    tests: test === null ? null : { total: test.total, passed: test.passed, failed: test.failed, skipped: test.skipped, ok: test.success, onlyLastFailures: test.onlyLastFailures === true },
+    tests:
+      test === null
+        ? null
+        : {
+            total: test.total,
+            passed: test.passed,
+            failed: test.failed,
+            skipped: test.skipped,
+            ok: test.success,
+            onlyLastFailures: test.onlyLastFailures === true,
+            // Failing-first ran only the last failures: "1 of 5 run", never a bare 1 beside a baseline of 5.
+            totalText: test.onlyLastFailures && run.baseline?.test ? `${test.total} of ${run.baseline.test.total} run` : String(test.total),
+          },
     failures: markPreExisting(test?.failures ?? [], run),
     fixed: fixedTests(run),
     baseline: run.baseline

@@ -190,9 +190,9 @@ export class RoslynEngine {
       throw error;
     }
     const phases = Object.entries(this.loadInfo.phases ?? {}).map(([name, ms]) => `${name.replace(/Ms$/, '')} ${ms} ms`).join(', ');
-    this.options.logger?.info(
-      `C# engine: loaded ${path.basename(target)} (${this.loadInfo.projects} projects, ${this.loadInfo.documents} files) in ${this.loadInfo.loadMs} ms${this.loadInfo.fromCache ? ' from the warm-start cache' : ''}${phases ? ` (${phases})` : ''}`,
-    );
+    // What was loaded is for the person; how long each phase took is for whoever debugs the engine.
+    this.options.logger?.info(`C# engine: loaded ${path.basename(target)} (${this.loadInfo.projects} projects, ${this.loadInfo.documents} files)${this.loadInfo.fromCache ? ' from the warm-start cache' : ''}`);
+    this.options.logger?.debug(`C# engine: load took ${this.loadInfo.loadMs} ms${phases ? ` (${phases})` : ''}`);
     for (const warning of this.loadInfo.warnings) this.options.logger?.warn(`C# engine: MSBuild: ${warning}`);
     // Named once: the check answers "unknown" there until a restore or reload settles it.
     for (const { project, reason } of this.loadInfo.unknown ?? []) this.options.logger?.info(`C# engine: not judging ${project} for now: ${reason}`);
