@@ -12,13 +12,13 @@
 
 import { ConfigurationError } from '../errors';
 import type { Host, RunOptions, RunResult } from '../host';
-import { uniqueHex } from '../unique-hex';
+import { randomBytes } from 'node:crypto';
 
 export const DOTNET_NOT_FOUND_MESSAGE =
   'dotnet was not found on PATH; install the .NET SDK (https://dot.net/download) or add its folder to PATH';
 
 /** Per process, so two Ironbees processes (or a developer's own builds) never share MSBuild nodes. */
-const HANDSHAKE_SALT = `ironbees-${process.pid}-${uniqueHex(4)}`;
+const HANDSHAKE_SALT = `ironbees-${process.pid}-${randomBytes(4).toString('hex')}`;
 
 const SERVER_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 

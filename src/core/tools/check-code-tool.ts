@@ -2,14 +2,13 @@
 // edited files (and those depending on them) are compiled in memory with the staged text; the
 // answer lists only errors the code on disk does not already have. Nothing is written.
 
-import type { z } from 'zod';
-import { lazySchema } from '../lazy-schema';
+import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { checkReport, stagedSources } from '../csharp/engine/code-checker';
 import { EngineUnavailableError } from '../csharp/engine/errors';
 
-const checkCodeInput = lazySchema((z) => z.object({}).passthrough());
-export type CheckCodeInput = z.infer<ReturnType<typeof checkCodeInput>>;
+const checkCodeInput = z.object({}).passthrough();
+export type CheckCodeInput = z.infer<typeof checkCodeInput>;
 
 export const checkCodeTool: ToolDefinition<CheckCodeInput> = {
   name: 'check_code',
@@ -17,9 +16,7 @@ export const checkCodeTool: ToolDefinition<CheckCodeInput> = {
     'Compile your staged edits now, in memory (nothing is written), and list the compile errors they introduce: ' +
     'path:line:column, the CSxxxx code and the message. Errors that were already there before your edits are left out. ' +
     'Call it after editing and before submit_changes; it takes seconds, a full build takes much longer.',
-  get input() {
-    return checkCodeInput();
-  },
+  input: checkCodeInput,
   readonly: true,
   timeoutMs: 300_000,
   execute: checkCode,

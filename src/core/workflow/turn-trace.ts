@@ -5,7 +5,7 @@
 // not (the run's trace id, the step, the iteration, the run's policy).
 
 import { AgentModeError, errorMessage } from '../errors';
-import { sha256Hex } from '../lazy-crypto';
+import { createHash } from 'node:crypto';
 import type { Usage, WorkflowContext, WorkflowNode } from '../model';
 import type { TraceEvent, TraceSink, TurnEvent, TurnPolicy, TurnToolCall } from '../trace';
 import type { AgentCatalog } from '../agents/loader';
@@ -21,7 +21,7 @@ let lastTraceId: { runId: string; traceId: string } | null = null;
 /** The run's trace id: 32 hex digits (an OTLP trace id), the same for every process that touches the run. */
 export function traceIdOf(runId: string): string {
   if (lastTraceId?.runId !== runId) {
-    lastTraceId = { runId, traceId: sha256Hex(`ironbees-run:${runId}`).slice(0, 32) };
+    lastTraceId = { runId, traceId: createHash('sha256').update(`ironbees-run:${runId}`).digest('hex').slice(0, 32) };
   }
   return lastTraceId.traceId;
 }
