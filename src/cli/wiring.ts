@@ -11,7 +11,6 @@ import type { Orchestrator } from '../core/trace';
 import type { ToolApprover } from '../core/workflow/tool-approval';
 import { ConfigurationError } from '../core/errors';
 import { assembleRuntime, checkDotnet, createModelClient, createProviderRouter, modelClientForRun } from '../core/runtime';
-import type { ProviderName } from '../core/llm/providers/choice';
 import type { AgentCatalog } from '../core/agents/loader';
 import { findBuildTarget } from '../core/dotnet/target';
 import { shutdownBuildServers } from '../core/dotnet/dotnet-cli';
@@ -37,9 +36,9 @@ export interface RuntimeOptions {
    */
   engineTarget?: string;
   /** The run's --provider and --model (for resume: those it was started with); each agent.yaml's when absent. */
-  provider?: ProviderName;
+  provider?: string;
   model?: string;
-  fallback?: { provider: ProviderName; model: string };
+  fallback?: { provider: string; model: string };
   /** --min-call-interval, in ms. */
   minCallIntervalMs?: number;
 }

@@ -28,10 +28,11 @@ export interface ProviderSettings {
   fallback: { provider: ProviderName; model: string } | null;
 }
 
-const PROVIDER_LABELS: Record<ProviderName, string> = { anthropic: 'Anthropic', openai: 'OpenAI-compatible' };
+// Short names for the status bar and pickers; a provider without one is shown by its registry name.
+const PROVIDER_LABELS: Partial<Record<ProviderName, string>> = { anthropic: 'Anthropic', openai: 'OpenAI-compatible' };
 
 export function providerLabel(provider: ProviderName): string {
-  return PROVIDER_LABELS[provider];
+  return PROVIDER_LABELS[provider] ?? provider;
 }
 
 function positive(value: unknown): number | undefined {

@@ -10,7 +10,7 @@ import type { Usage, WorkflowContext, WorkflowNode } from '../model';
 import type { TraceEvent, TraceSink, TurnEvent, TurnPolicy, TurnToolCall } from '../trace';
 import type { AgentCatalog } from '../agents/loader';
 import { DEFAULT_MAX_MALFORMED, DEFAULT_TURN_BUDGET } from '../agents/agent-definition';
-import { chooseModel } from '../llm/providers/choice';
+import { providerOfRun } from '../llm/providers/choice';
 
 type ModelCallEvent = Extract<TraceEvent, { kind: 'model_call' }>;
 type ToolCallEvent = Extract<TraceEvent, { kind: 'tool_call' }>;
@@ -55,16 +55,7 @@ export function stepTurnContext(
       const config = agents.get(name)?.toolConfig;
       return { maxTurns: config?.turnBudget ?? DEFAULT_TURN_BUDGET, maxMalformed: config?.maxMalformed ?? DEFAULT_MAX_MALFORMED, terminalTool };
     },
-    providerOf: (name) => {
-      if (workflow.modelProvider === 'demo') return 'demo';
-      const agent = agents.get(name);
-      if (!agent) return workflow.provider ?? 'anthropic';
-      try {
-        return chooseModel(name, agent.llmConfig, { provider: workflow.provider, model: workflow.model }).provider;
-      } catch {
-        return workflow.provider ?? 'anthropic';
-      }
-    },
+    providerOf: (name) => providerOfRun(name, agents.get(name)?.llmConfig, workflow),
   };
 }
 

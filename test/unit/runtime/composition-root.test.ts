@@ -36,7 +36,7 @@ describe('composition root (core/runtime)', () => {
       (error: unknown) =>
         error instanceof ConfigurationError && error.message === `Unknown model provider "nope". Known: ${modelProviderNames().join(', ')}.`,
     );
-    assert.deepEqual(modelProviderNames().slice(0, 2), ['anthropic', 'demo']);
+    assert.deepEqual(modelProviderNames().slice(0, 3), ['anthropic', 'openai', 'demo']);
   });
 
   it('createModelClient: anthropic with no key anywhere says how to set one', () => {
