@@ -25,6 +25,7 @@ const CHECKS = [
   { name: 'typecheck', cmd: bin('tsc'), args: ['-p', '.', '--noEmit'] },
   { name: 'typecheck webview', cmd: bin('tsc'), args: ['-p', 'webview-ui', '--noEmit'] },
   { name: 'lint', cmd: bin('eslint'), args: ['src', 'test', 'webview-ui'] },
+  { name: 'format', cmd: bin('prettier'), args: ['--check', '.'] },
 ];
 
 /** Test stages; each must print `N passed, N failed`. `needs` runs first (e.g. the installer). */
