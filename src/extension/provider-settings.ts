@@ -1,4 +1,4 @@
-// The settings of issue 13, read apart from settings.ts so they stay in one small file: which
+// The provider and run settings, read apart from settings.ts so they stay in one small file: which
 // provider (user scope only: a repository must not redirect a person's key elsewhere), the
 // OpenAI-compatible base URL, context files, budgets and the fallback. Pure: it takes a getter,
 // so a plain-Node test checks every rule.

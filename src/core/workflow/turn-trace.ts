@@ -1,4 +1,4 @@
-// The per-turn trace (seed 004 §8): one `turn` line in events.jsonl per model call of an agent, built
+// The per-turn trace: one `turn` line in events.jsonl per model call of an agent, built
 // from the events the tool loop already records. A step's trace sink is wrapped: a `model_call` opens
 // a turn, the `tool_call`s after it are its calls, and the next `model_call` (or the step's end) closes
 // it. Why here and not in the tool loop: the loop stays as it is, and the step knows what the loop does
