@@ -12,6 +12,7 @@ import { ScriptedModelClient } from '../../../src/core/llm/scripted';
 import { StreamingDemoClient } from '../../../src/core/llm/providers/demo/demo-stream';
 import { assembleRuntime, checkDotnet, createModelClient, modelProviderNames, registerModelProvider } from '../../../src/core/runtime';
 import { memoryHost } from '../tools/memory-host';
+import { bundledAgentNames } from '../../support/tables';
 
 const BUNDLED_AGENTS = path.resolve(__dirname, '../../../agents');
 
@@ -112,7 +113,7 @@ describe('composition root (core/runtime)', () => {
       },
     });
     assert.equal(readBeforeDotnetAnswered, true);
-    assert.deepEqual([...runtime.agents.keys()].sort(), ['coder', 'planner', 'validator']);
+    assert.deepEqual([...runtime.agents.keys()].sort(), bundledAgentNames());
     await runtime.closeMcp();
 
     const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'ironbees-runtime-'));
@@ -146,7 +147,7 @@ describe('composition root (core/runtime)', () => {
       bundledAgentsDir: BUNDLED_AGENTS,
     });
     assert.equal(runtime.host, host);
-    assert.deepEqual([...runtime.agents.keys()].sort(), ['coder', 'planner', 'validator']);
+    assert.deepEqual([...runtime.agents.keys()].sort(), bundledAgentNames());
     assert.equal(runtime.tools.hasSources(), true);
     assert.ok(runtime.tools.names().includes('submit_plan'));
     await runtime.closeMcp();
