@@ -12,8 +12,7 @@ import type { ToolApprover } from '../core/workflow/tool-approval';
 import { ConfigurationError } from '../core/errors';
 import { assembleRuntime, checkDotnet, createModelClient, createProviderRouter, modelClientForRun } from '../core/runtime';
 import type { AgentCatalog } from '../core/agents/loader';
-import { findBuildTarget } from '../core/dotnet/target';
-import { shutdownBuildServers } from '../core/dotnet/dotnet-cli';
+import { findBuildTarget, shutdownBuildServers } from '../core/runtime/faces';
 import { NodeFileSystem, createNodeHost, stopLingeringProcessGroups } from '../host/node/index';
 import { version } from '../../package.json';
 

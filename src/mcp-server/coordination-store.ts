@@ -11,7 +11,7 @@
 
 import * as path from 'node:path';
 import type { Host } from '../core/host';
-import { RunStore } from '../core/workflow/store';
+import { RunStore } from '../core/runtime/faces';
 
 export interface AgentRecord {
   agent: string;
