@@ -55,6 +55,8 @@ export interface CompilationDiagnostic {
   column: number;
   /** The project that reported it, when MSBuild says so. */
   project?: string;
+  /** Set by the validator on a validation's errors: the baseline build had the same one (file, code and message). */
+  preExisting?: boolean;
 }
 export type CompilationError = CompilationDiagnostic;
 export type CompilationWarning = CompilationDiagnostic;

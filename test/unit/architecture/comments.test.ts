@@ -36,13 +36,17 @@ function commentsOf(file: string, text = readFileSync(file, 'utf8')): Array<{ li
   const add = (ranges: ts.CommentRange[] | undefined): void => {
     for (const range of ranges ?? []) found.set(range.pos, text.slice(range.pos, range.end));
   };
+  // The trivia before each node and after it (up to the next token) holds every comment of the file.
   const visit = (node: ts.Node): void => {
-    add(ts.getLeadingCommentRanges(text, node.getFullStart()));
-    add(ts.getTrailingCommentRanges(text, node.getEnd()));
-    for (const child of node.getChildren(source)) visit(child);
+    add(ts.getLeadingCommentRanges(text, node.pos));
+    add(ts.getLeadingCommentRanges(text, node.end));
+    add(ts.getTrailingCommentRanges(text, node.end));
+    ts.forEachChild(node, visit);
   };
   visit(source);
-  return [...found].map(([pos, comment]) => ({ line: source.getLineAndCharacterOfPosition(pos).line + 1, text: comment }));
+  return [...found]
+    .sort(([a], [b]) => a - b)
+    .map(([pos, comment]) => ({ line: source.getLineAndCharacterOfPosition(pos).line + 1, text: comment }));
 }
 
 /** What the rules find in the comments of `file`: `path:line: what: the words`. */
@@ -55,7 +59,9 @@ function commentProblems(file: string, text?: string): string[] {
   );
 }
 
-describe('comments', () => {
+describe('comments', function () {
+  this.timeout(120_000);
+
   it('no comment in src/ or webview-ui/src/ carries a stop id or a measured time', () => {
     const files = [...sourceFiles(path.join(REPO, 'src')), ...sourceFiles(path.join(REPO, 'webview-ui', 'src'))];
     assert.ok(files.length > 200, `the scan sees the sources: ${files.length} files`);
@@ -74,6 +80,10 @@ describe('comments', () => {
       "const s = 'P20c stop 19 ~5 ms';",
       'const t = `issue 15 about 60 ms ${a}`;',
       '// a timeout of 500 ms, retried after 2 s',
+      'function f(): void {',
+      '  g();',
+      '  // since stop 20, before a closing brace',
+      '}',
     ].join('\n');
     assert.deepEqual(commentProblems(file, text), [
       'src/probe.ts:1: a stop id: "P20c"',
@@ -82,6 +92,7 @@ describe('comments', () => {
       'src/probe.ts:4: a measured time: "~5 ms"',
       'src/probe.ts:5: a measured time: "about 60 ms"',
       'src/probe.ts:6: a measured time: "70–130 ms"',
+      'src/probe.ts:12: a stop id: "stop 20"',
     ]);
   });
 });
