@@ -1,6 +1,5 @@
 // Bundles the entry points. The CLI is a CommonJS file with its dependencies inlined (a small starter
-// in front of it, and the libraries a start does not need in bundles beside it: scripts/side-bundles.mjs),
-// so `node dist/cli.js` works from a checkout with no further step. The extension is one minified
+// in front of it), so `node dist/cli.js` works from a checkout with no further step. The extension is one minified
 // CommonJS file too (scripts/extension-build.mjs). The webview is a browser IIFE with its CSS beside
 // it, plus the codicon font. `--production` (npm run package) builds the extension without its test
 // hooks; without it (npm run build) the suites inside a real VS Code can reach the live services.
@@ -12,12 +11,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publishRoslynEngine } from './scripts/build-roslyn.mjs';
 import { extensionBuildOptions } from './scripts/extension-build.mjs';
-import { oneZod } from './scripts/one-zod.mjs';
-import { SIDE_BUNDLES, besideBundles, sideBundleEntry, sideBundleRequest } from './scripts/side-bundles.mjs';
 
 const require = createRequire(import.meta.url);
 
-/** { agent.yaml text: checked fields } for agents/*, through src/core/agents/agent-precheck.ts; a bad one fails the build. */
+/** Checks agents/* with src/core/agents/agent-precheck.ts (the code a run uses): a bad agent.yaml fails the build. */
 async function precheckBundledAgents() {
   const checker = await build({ ...common, entryPoints: ['src/core/agents/agent-precheck.ts'], write: false, sourcemap: false, logLevel: 'warning' });
   const module = { exports: {} };
@@ -38,58 +35,30 @@ const common = {
   format: 'cjs',
   sourcemap: true,
   logLevel: 'warning',
-  plugins: [oneZod],
 };
 
 // The CLI proper (dist/cli-main.js), then the `ironbees` command itself (dist/cli.js, a few KB), which
 // runs it through a V8 code cache named by the main bundle's hash (src/cli/start.ts).
 // No real `import()` is left in it (esbuild turns each into a require): a script compiled from a code
 // cache loses its dynamic-import callback (node: ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
-// Without comments (minifyWhitespace) it is smaller and all ASCII, which the starter reads 3x faster.
-// The bundled agents' agent.yaml files are checked now, with the code a run uses, and carried in the
-// bundle (src/core/agents/prechecked-agents.ts): a start neither parses them nor loads the schema.
-// Zod, the model SDKs, MCP, OpenTelemetry and YAML are not in it: each is a bundle beside it with its own code cache
-// (scripts/side-bundles.mjs), built from the entries the main bundle (and they) import.
-const sideEntries = new Map();
+// Without comments (minifyWhitespace) it is smaller and all ASCII, which the starter reads faster.
+await precheckBundledAgents();
 const cliMain = await build({
   ...common,
-  plugins: [besideBundles(sideEntries)],
   entryPoints: { 'cli-main': 'src/cli/main.ts' },
   outdir: 'dist',
   supported: { 'dynamic-import': false },
   minifyWhitespace: true,
   metafile: true,
-  define: { IRONBEES_PRECHECKED_AGENTS: JSON.stringify(await precheckBundledAgents()) },
 });
 refuseDynamicImports('dist/cli-main.js', cliMain);
-// A side bundle may import another's package (served by that one): built again until no entry is new.
-const built = new Map();
-for (let pass = 0; SIDE_BUNDLES.some(({ name }) => (sideEntries.get(name)?.size ?? 0) !== (built.get(name) ?? 0)); pass += 1) {
-  if (pass > 3) throw new Error('side bundles: their entries do not settle');
-  for (const { name } of SIDE_BUNDLES) {
-    const entries = sideEntries.get(name) ?? new Set();
-    if (entries.size === (built.get(name) ?? 0)) continue;
-    built.set(name, entries.size);
-    const side = await build({
-      ...common,
-      plugins: [besideBundles(sideEntries, name), oneZod],
-      stdin: { contents: sideBundleEntry(entries), resolveDir: '.', sourcefile: `${name}-entries.js`, loader: 'js' },
-      outfile: `dist/${name}.js`,
-      supported: { 'dynamic-import': false },
-      minifyWhitespace: true,
-      metafile: true,
-    });
-    refuseDynamicImports(`dist/${name}.js`, side);
-  }
-}
 const bundleHash = (file) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32);
-const sideBundles = Object.fromEntries([...built.keys()].map((name) => [sideBundleRequest(name), { name, hash: bundleHash(`dist/${name}.js`) }]));
 await build({
   ...common,
   entryPoints: { cli: 'src/cli/start.ts' },
   outdir: 'dist',
   banner: { js: '#!/usr/bin/env node' },
-  define: { IRONBEES_CLI_MAIN_HASH: JSON.stringify(bundleHash('dist/cli-main.js')), IRONBEES_CLI_SIDE_BUNDLES: JSON.stringify(sideBundles) },
+  define: { IRONBEES_CLI_MAIN_HASH: JSON.stringify(bundleHash('dist/cli-main.js')) },
 });
 
 await build(extensionBuildOptions({ production: process.argv.includes('--production') }));

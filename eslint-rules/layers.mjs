@@ -25,8 +25,9 @@ export const ALLOWED = {
   // the C# engine or text index, which the adapters build (tests construct hosts as createNodeHost(root));
   // the engine opens the build target dotnet finds; listings go through the one containment check.
   host: ['kernel', 'workspace', 'dotnet', 'csharp'],
-  'mcp-server': [...CORE, 'host'],
-  cli: [...CORE, 'host', 'mcp-server', 'shared'],
+  // The faces reach dotnet, the tools and the run store through the composition root (runtime/faces.ts).
+  'mcp-server': [...CORE.filter((layer) => !['dotnet', 'tools', 'workflow'].includes(layer)), 'host'],
+  cli: [...CORE.filter((layer) => layer !== 'dotnet'), 'host', 'mcp-server', 'shared'],
   extension: [...CORE, 'host', 'shared'],
   shared: ['kernel'],
   webview: ['shared', 'kernel'],

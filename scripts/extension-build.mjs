@@ -8,8 +8,6 @@
 // `production` (npm run package) compiles the test hooks out: IRONBEES_TEST_HOOKS is `false`, so
 // esbuild drops the code that would export the live services (and with them the key store).
 
-import { oneZod } from './one-zod.mjs';
-
 /** A string only the test hooks' code contains; the packaged bundle must not. */
 export const TEST_HOOKS_MARKER = '__ironbeesTestHooks';
 
@@ -39,6 +37,6 @@ export function extensionBuildOptions({ production = false, outdir = 'dist', abs
     // Crash stacks people send benefit from readable class names.
     keepNames: true,
     define: { IRONBEES_TEST_HOOKS: production ? 'false' : 'true' },
-    plugins: [loadHeavyHalfLazily, oneZod],
+    plugins: [loadHeavyHalfLazily],
   };
 }

@@ -1,6 +1,5 @@
 // Runs the CLI bundle as Node would `require` it, but compiled with a V8 code cache: parsing and
-// compiling it was most of 100 ms of every start on two cores, and V8 can keep that work. Its side
-// bundles (the libraries a start does not need) go the same way at their first require.
+// compiling it was most of a start's time, and V8 can keep that work.
 // The cache is one file per bundle build (named by the bundle's hash, fixed at build time) in the
 // user's own cache folder. It is only read from a folder this user owns that nobody else can write
 // (its bytes become code), written whole under a temporary name then renamed (parallel starts never
@@ -22,14 +21,11 @@ export interface BundleRun {
   usedCache: boolean;
 }
 
-/**
- * The cache file for a build of the bundle `name` ('cli' the main one, 'cli-zod' a side bundle), or
- * null when caching is off or the build has no hash.
- */
-export function codeCacheFile(cacheDir: string | null, bundleHash: string | null, name = 'cli'): string | null {
-  if (!cacheDir || !bundleHash || !/^[0-9a-f]{16,64}$/.test(bundleHash) || !/^[a-z]+(-[a-z]+)*$/.test(name)) return null;
+/** The cache file for a build of the CLI bundle, or null when caching is off or the build has no hash. */
+export function codeCacheFile(cacheDir: string | null, bundleHash: string | null): string | null {
+  if (!cacheDir || !bundleHash || !/^[0-9a-f]{16,64}$/.test(bundleHash)) return null;
   // V8 refuses a cache from another version or architecture; naming them apart keeps each one's file.
-  return path.join(cacheDir, 'code-cache', `${name}-${bundleHash}-${process.version}-${process.arch}.bin`);
+  return path.join(cacheDir, 'code-cache', `cli-${bundleHash}-${process.version}-${process.arch}.bin`);
 }
 
 /** A folder this process's user owns and that neither group nor others can write (POSIX); Windows: exists. */
@@ -51,17 +47,11 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
-/** The bundle a cache file is for: what its name holds before the hash. */
-function bundleNameOf(cacheFile: string): string | undefined {
-  return /^(.*?)-[0-9a-f]{16,64}-.*\.bin$/.exec(path.basename(cacheFile))?.[1];
-}
-
-/** Each build of a bundle leaves its own file; the few newest of that bundle stay (two checkouts, an upgrade and back). */
-function pruneOldCaches(dir: string, bundleName: string | undefined, keep = KEPT_CACHES): void {
-  if (!bundleName) return;
+/** Each build of the bundle leaves its own file; the few newest stay (two checkouts, an upgrade and back). */
+function pruneOldCaches(dir: string, keep = KEPT_CACHES): void {
   const caches = fs
     .readdirSync(dir)
-    .filter((name) => name.endsWith('.bin') && bundleNameOf(name) === bundleName)
+    .filter((name) => /^cli-[0-9a-f]{16,64}-.*\.bin$/.test(name))
     .map((name) => ({ file: path.join(dir, name), mtimeMs: fs.statSync(path.join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
     .sort((a, b) => b.mtimeMs - a.mtimeMs);
   for (const old of caches.slice(keep)) {
@@ -88,7 +78,7 @@ function writeCache(file: string, script: vm.Script, fullRun: boolean): void {
     fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
     fs.renameSync(temporary, file);
     if (fullRun) fs.rmSync(partialMark(file), { force: true });
-    pruneOldCaches(path.dirname(file), bundleNameOf(file));
+    pruneOldCaches(path.dirname(file));
   } catch {
     // A cache that cannot be written only costs the next start its compile.
     try {
@@ -115,7 +105,7 @@ function bundleModule(file: string, parent: Module | undefined): Module {
  */
 function runCached(bundle: Module, requireFn: NodeJS.Require, cacheFile: string, fullRun: boolean): boolean {
   const bundleFile = bundle.filename;
-  // An ASCII bundle (ours are) is its own Latin-1 text: decoded about three times faster than as UTF-8.
+  // An ASCII bundle (ours are) is its own Latin-1 text: decoded faster than as UTF-8.
   const bytes = fs.readFileSync(bundleFile);
   const source = (isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')).replace(/^#!.*/, '');
   const cachedData = readCache(cacheFile);
@@ -132,47 +122,17 @@ function runCached(bundle: Module, requireFn: NodeJS.Require, cacheFile: string,
 }
 
 /**
- * The `require` of a bundle of ours: Node's own, except for the side bundles (a request such as
- * './cli-zod.js', beside the bundle → that side bundle's cache file). A side bundle holds libraries a
- * start does not need (zod, first used by the tool warm-up while the baseline builds; a model SDK, by
- * the first model call): kept out of the main bundle's cache, its bytecode is read at its first
- * require, not at every start. It is registered in Node's module cache before it runs, as Node would,
- * so every later require of it — ours or Node's — gets the one instance.
- */
-function requireWithSideBundles(main: Module, sideBundles: Readonly<Record<string, string | null>>, fullRun: boolean): NodeJS.Require {
-  const plain = Module.createRequire(main.filename);
-  const serve = (request: string): unknown => {
-    const cacheFile = Object.hasOwn(sideBundles, request) ? sideBundles[request] : null;
-    if (!cacheFile) return plain(request);
-    const file = path.resolve(path.dirname(main.filename), request);
-    const known = plain.cache[file];
-    if (known) return known.exports;
-    const side = bundleModule(file, main);
-    plain.cache[file] = side;
-    try {
-      runCached(side, requireWithSideBundles(side, sideBundles, fullRun), cacheFile, fullRun);
-    } catch (error) {
-      delete plain.cache[file];
-      throw error;
-    }
-    return side.exports;
-  };
-  return Object.assign(serve, { resolve: plain.resolve, cache: plain.cache, main: plain.main, extensions: plain.extensions });
-}
-
-/**
  * Runs `bundleFile` (a CommonJS bundle) as the main program, with the code cache at `cacheFile` when
- * given, and each of its `sideBundles` (request → cache file) through its own cache at its first
- * require. A missing or refused cache is written at process exit, when V8 has compiled what the run
+ * given. A missing or refused cache is written at process exit, when V8 has compiled what the run
  * used; so is one a short command wrote, when this is a `fullRun` (a run or resume, which compiles
  * most of it). It stays marked partial unless that run ended with exit 0.
  */
-export function runBundle(bundleFile: string, cacheFile: string | null, fullRun = false, sideBundles: Readonly<Record<string, string | null>> = {}): BundleRun {
+export function runBundle(bundleFile: string, cacheFile: string | null, fullRun = false): BundleRun {
   if (!cacheFile) {
     Module.createRequire(bundleFile)(bundleFile);
     return { cacheFile: null, usedCache: false };
   }
   const bundle = bundleModule(bundleFile, module);
-  const usedCache = runCached(bundle, requireWithSideBundles(bundle, sideBundles, fullRun), cacheFile, fullRun);
+  const usedCache = runCached(bundle, Module.createRequire(bundleFile), cacheFile, fullRun);
   return { cacheFile, usedCache };
 }

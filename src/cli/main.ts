@@ -1,4 +1,5 @@
-// The `ironbees` entry point (bundled to dist/cli.js): real streams and signals in, exit code out.
+// The CLI proper (bundled to dist/cli-main.js, which dist/cli.js runs: start.ts): real streams and
+// signals in, exit code out.
 
 import { runCli } from './app';
 

@@ -4,6 +4,9 @@
 import type { CommandName } from './args';
 import { DEFAULT_BUILD_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from './args';
 import { DEFAULT_MAX_ITERATIONS } from '../core/model';
+import { PROVIDER_NAMES } from '../core/llm/providers/choice';
+
+const PROVIDERS = PROVIDER_NAMES.join('|');
 
 const HEADER = 'ironbees: an autonomous C#/.NET coding agent that plans, edits, builds and tests until green.';
 
@@ -19,10 +22,10 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '      --accept-known-failures    with --yes: the failing tests the plan names as known do not block SUCCESS',
     `      --max-iterations N         coding attempts before escalating (default ${DEFAULT_MAX_ITERATIONS})`,
     '      --model ID                 the model for every agent (needed with --provider openai)',
-    '      --provider anthropic|openai  the provider for every agent (default: agent.yaml, else anthropic);',
+    `      --provider ${PROVIDERS}  the provider for every agent (default: agent.yaml, else anthropic);`,
     '                                 openai = any OpenAI-compatible server (OPENAI_API_KEY, OPENAI_BASE_URL)',
     '      --context FILE             instructions for every agent, beside AGENTS.md (repeatable)',
-    '      --fallback-provider anthropic|openai --fallback-model ID',
+    `      --fallback-provider ${PROVIDERS} --fallback-model ID`,
     '                                 where calls go while the primary is out (overload, 5xx, time-outs)',
     '      --min-call-interval SECONDS  at least this long between two model calls (rate limits)',
     '      --max-cost USD             budget: escalate once the run has cost this much',

@@ -11,10 +11,8 @@ import type { Orchestrator } from '../core/trace';
 import type { ToolApprover } from '../core/workflow/tool-approval';
 import { ConfigurationError } from '../core/errors';
 import { assembleRuntime, checkDotnet, createModelClient, createProviderRouter, modelClientForRun } from '../core/runtime';
-import type { ProviderName } from '../core/llm/providers/choice';
 import type { AgentCatalog } from '../core/agents/loader';
-import { findBuildTarget } from '../core/dotnet/target';
-import { shutdownBuildServers } from '../core/dotnet/dotnet-cli';
+import { findBuildTarget, shutdownBuildServers } from '../core/runtime/faces';
 import { checkSandbox, setSandboxMode } from '../core/sandbox';
 import type { SandboxMode } from '../core/sandbox';
 import { NodeFileSystem, createNodeHost, stopLingeringProcessGroups } from '../host/node/index';
@@ -41,9 +39,9 @@ export interface RuntimeOptions {
    */
   engineTarget?: string;
   /** The run's --provider and --model (for resume: those it was started with); each agent.yaml's when absent. */
-  provider?: ProviderName;
+  provider?: string;
   model?: string;
-  fallback?: { provider: ProviderName; model: string };
+  fallback?: { provider: string; model: string };
   /** --min-call-interval, in ms. */
   minCallIntervalMs?: number;
   /** --sandbox (for resume: the run's own unless given again); auto when absent. */

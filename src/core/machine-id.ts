@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { uniqueHex } from './unique-hex';
+import { randomBytes } from 'node:crypto';
 import { userCacheDir } from './user-cache';
 
 const FILE = 'machine-id';
@@ -22,7 +22,7 @@ export function machineId(cacheDir: string = userCacheDir()): string {
     try {
       fs.mkdirSync(cacheDir, { recursive: true });
       // `wx`: two processes starting at once agree on the id the first one wrote.
-      fs.writeFileSync(file, `${uniqueHex(16)}\n`, { flag: 'wx', mode: 0o600 });
+      fs.writeFileSync(file, `${randomBytes(16).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
     } catch {
       // Written by another process a moment ago, or a folder we cannot write: read what is there.
     }

@@ -55,6 +55,8 @@ export interface CompilationDiagnostic {
   column: number;
   /** The project that reported it, when MSBuild says so. */
   project?: string;
+  /** Set by the validator on a validation's errors: the baseline build had the same one (file, code and message). */
+  preExisting?: boolean;
 }
 export type CompilationError = CompilationDiagnostic;
 export type CompilationWarning = CompilationDiagnostic;
@@ -215,16 +217,19 @@ export interface WorkflowContext {
   maxIterations: number;
   /** Overrides the model of every agent (the CLI's --model). */
   model?: string;
-  /** Overrides the provider of every agent (the CLI's --provider); each agent.yaml's, else Anthropic, when absent. */
-  provider?: 'anthropic' | 'openai';
-  /** Who answers for the model: kept with the run so a resume uses the same (the CLI's --demo). Absent = Anthropic. */
-  modelProvider?: 'anthropic' | 'demo';
+  /**
+   * Overrides the provider of every agent (the CLI's --provider): a name of llm/providers/registry.ts,
+   * checked where it comes in. Each agent.yaml's, else Anthropic, when absent.
+   */
+  provider?: string;
+  /** Who answers for the model, kept with the run so a resume uses the same: 'demo' (the CLI's --demo), else `provider`. */
+  modelProvider?: string;
   approval: { plan: PlanApprovalPolicy; diffs: DiffApprovalPolicy };
   timeouts: { buildMs: number; testMs: number };
   /** The solution or project to build and test, workspace-relative; found automatically when absent. */
   target?: string;
   /** Where model calls go when the primary provider is out (--fallback-provider, --fallback-model). */
-  fallback?: { provider: 'anthropic' | 'openai'; model: string };
+  fallback?: { provider: string; model: string };
   /** The least time between two model calls, in ms (--min-call-interval): a resume keeps the pace. */
   minCallIntervalMs?: number;
   /** Per-run budgets (--max-cost, --max-tokens, --max-minutes); reaching one escalates. None when absent. */

@@ -1,4 +1,4 @@
-// What a run's turns add up to (seed 004 §8, "Key metrics"): turns per step, p95 tool latency, the
+// What a run's turns add up to (the key metrics): turns per step, p95 tool latency, the
 // error kinds, the retries, tokens and cost. Read by `ironbees trace` and the panel's turn view, so
 // both say the same numbers.
 

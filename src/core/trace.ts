@@ -65,7 +65,7 @@ export type TraceEvent =
   | TurnEvent;
 
 /**
- * One model turn of an agent, after seed 004's event schema (§8; its field names, snake_case): the
+ * One model turn of an agent (its field names in snake_case, as the public event schema has them): the
  * model call and the tool calls it asked for, what came of them, the policy in force and what it cost.
  * Written after the turn's `model_call` and `tool_call` lines (which stay, for the tools reading them).
  */

@@ -1,4 +1,4 @@
-// Which provider and model answer, for the panel (issue 13): the shown run's own (what it started
+// Which provider and model answer, for the panel: the shown run's own (what it started
 // with, kept in its state's metadata, so a later settings change does not relabel an old run),
 // else what the settings choose for the next run. Pure, so a plain-Node test checks it.
 
@@ -30,7 +30,7 @@ function runChoice(run: CodingState): { provider: ProviderName; model: string; f
 
 /**
  * The status line's words for the model the next run uses: the same as the model section's, so the
- * panel never says "agent default" where it can name the provider and model (issue 14).
+ * panel never says "agent default" where it can name the provider and model.
  */
 export function nextRunModelText(settings: IronbeesSettings): string {
   return modelInfoMessage(null, settings).text;

@@ -1,4 +1,4 @@
-// The settings of issue 13, read apart from settings.ts so they stay in one small file: which
+// The provider and run settings, read apart from settings.ts so they stay in one small file: which
 // provider (user scope only: a repository must not redirect a person's key elsewhere), the
 // OpenAI-compatible base URL, context files, budgets and the fallback. Pure: it takes a getter,
 // so a plain-Node test checks every rule.
@@ -28,10 +28,11 @@ export interface ProviderSettings {
   fallback: { provider: ProviderName; model: string } | null;
 }
 
-const PROVIDER_LABELS: Record<ProviderName, string> = { anthropic: 'Anthropic', openai: 'OpenAI-compatible' };
+// Short names for the status bar and pickers; a provider without one is shown by its registry name.
+const PROVIDER_LABELS: Partial<Record<ProviderName, string>> = { anthropic: 'Anthropic', openai: 'OpenAI-compatible' };
 
 export function providerLabel(provider: ProviderName): string {
-  return PROVIDER_LABELS[provider];
+  return PROVIDER_LABELS[provider] ?? provider;
 }
 
 function positive(value: unknown): number | undefined {

@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { ToolDefinition, ToolOutcome } from '../core/tools/types';
+import type { ToolDefinition, ToolOutcome } from '../core/runtime/faces';
 import type { CoordinationStore } from './coordination-store';
 
 const scope = {

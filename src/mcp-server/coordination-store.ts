@@ -15,7 +15,7 @@
 
 import * as path from 'node:path';
 import type { Host } from '../core/host';
-import { RunStore } from '../core/workflow/store';
+import { RunStore } from '../core/runtime/faces';
 import { resolveToolingPath } from '../core/workspace/paths';
 
 export interface AgentRecord {

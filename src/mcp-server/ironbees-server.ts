@@ -7,7 +7,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Host } from '../core/host';
 import type { Orchestrator } from '../core/trace';
-import { ToolRegistry, inputJsonSchema } from '../core/tools/registry';
+import { ToolRegistry, inputJsonSchema } from '../core/runtime/faces';
 import { StagedOverlay } from '../core/workspace/overlay';
 import { apmasTools } from './apmas-tools';
 import { CoordinationStore } from './coordination-store';

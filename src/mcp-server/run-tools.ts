@@ -8,7 +8,7 @@ import type { ApprovalDecision, CodingState, WorkflowContext } from '../core/mod
 import type { Logger } from '../core/host';
 import { errorMessage } from '../core/errors';
 import type { Orchestrator } from '../core/trace';
-import type { ToolDefinition, ToolOutcome } from '../core/tools/types';
+import type { ToolDefinition, ToolOutcome } from '../core/runtime/faces';
 import type { CoordinationStore } from './coordination-store';
 
 export interface RunControlDeps {

@@ -4,11 +4,8 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { Host } from '../core/host';
-import { findReferencesTool, findSymbolsTool } from '../core/tools/symbol-tools';
-import { runBuild } from '../core/dotnet/build';
-import { dotnetSession } from '../core/dotnet/session';
-import { runTests } from '../core/dotnet/test';
-import type { ToolDefinition, ToolOutcome } from '../core/tools/types';
+import { dotnetSession, findReferencesTool, findSymbolsTool, runBuild, runTests } from '../core/runtime/faces';
+import type { ToolDefinition, ToolOutcome } from '../core/runtime/faces';
 import { resolveWorkspacePath } from '../core/workspace/paths';
 
 const BUILD_TIMEOUT_MS = 600_000;

@@ -19,33 +19,29 @@ function cliVersion(cacheDir: string, extraEnv: Record<string, string> = {}): vo
   assert.equal(result.stdout.trim(), version);
 }
 
-// Preloaded into a demo run (`-r`): whether zod's bundle (dist/cli-zod.js) is loaded when the baseline's
-// `dotnet build` starts, and once the warm-up queued then has run; then the process exits (its caches are
-// written). The build itself is stood in for by an empty node process: no dotnet build runs.
-const ZOD_PROBE = `
-const cp = require('node:child_process'), fs = require('node:fs'), path = require('node:path');
-const zodLoaded = () => Object.keys(require.cache).some((file) => path.basename(file) === 'cli-zod.js');
+// Preloaded into a demo run (`-r`): the run ends (exit 0, its cache written) once the baseline's
+// `dotnet build` starts. The build itself is stood in for by an empty node process: no dotnet build runs.
+const BUILD_PROBE = `
+const cp = require('node:child_process'), fs = require('node:fs');
 const spawn = cp.spawn;
 cp.spawn = function (command, args, options) {
   if (!/dotnet/.test(String(command)) || !Array.isArray(args) || !args.includes('build')) return spawn.apply(this, arguments);
-  const atBuild = zodLoaded();
-  // The warm-up is queued (setImmediate) once this first process has started: looked at one turn later.
-  setImmediate(() => setImmediate(() => {
-    fs.writeSync(2, 'PROBE ' + JSON.stringify({ atBuild, afterWarmUp: zodLoaded() }) + '\\n');
+  setImmediate(() => {
+    fs.writeSync(2, 'PROBE build\\n');
     process.exit(0);
-  }));
+  });
   return spawn.call(this, process.execPath, ['-e', ''], options);
 };
 `;
 
-/** A demo run up to its warm-up (ZOD_PROBE): when zod was loaded. */
-function runUpToWarmUp(cacheDir: string, probe: string, extraEnv: Record<string, string> = {}): { atBuild: boolean; afterWarmUp: boolean } {
+/** A demo run up to its baseline build (BUILD_PROBE), which it reaches. */
+function runUpToBuild(cacheDir: string, probe: string, extraEnv: Record<string, string> = {}): void {
   const workspace = copyFixture('calculator');
   try {
     const env = { ...process.env, IRONBEES_CACHE_DIR: cacheDir, NO_COLOR: '1', ...extraEnv };
     const result = spawnSync(process.execPath, ['-r', probe, CLI, 'run', 'Fix it', '--workspace', workspace, '--demo', '--yes', '--json'], { env, encoding: 'utf8', timeout: 60_000 });
     assert.equal(result.status, 0, result.stderr);
-    return JSON.parse(/^PROBE (.*)$/m.exec(result.stderr)?.[1] ?? 'null') as { atBuild: boolean; afterWarmUp: boolean };
+    assert.match(result.stderr, /^PROBE build$/m);
   } finally {
     removeDir(workspace);
   }
@@ -97,31 +93,31 @@ describe('CLI code cache', function () {
     const afterFailed = statSync(file);
     assert.notEqual(afterFailed.ino, short.ino, 'written again by the failed run');
     assert.deepEqual(readdirSync(path.dirname(file)).sort(), marked, 'still marked partial');
-    // A run that ends well (exit 0, here once its baseline build has started: ZOD_PROBE) writes it whole.
+    // A run that ends well (exit 0, here once its baseline build has started: BUILD_PROBE) writes it whole.
     const probe = path.join(cacheDir, 'probe.cjs');
-    writeFileSync(probe, ZOD_PROBE);
-    runUpToWarmUp(cacheDir, probe);
+    writeFileSync(probe, BUILD_PROBE);
+    runUpToBuild(cacheDir, probe);
     const full = statSync(file);
     assert.notEqual(full.ino, afterFailed.ino, 'written again by the run');
-    assert.deepEqual(readdirSync(path.dirname(file)).filter((name) => !name.startsWith('cli-zod-')), [path.basename(file)], 'no longer marked partial');
+    assert.deepEqual(readdirSync(path.dirname(file)).filter((name) => name !== 'probe.cjs'), [path.basename(file)], 'no longer marked partial');
     spawnSync(process.execPath, [CLI, 'run'], { env, encoding: 'utf8', timeout: 60_000 });
     cliVersion(cacheDir);
     assert.equal(statSync(file).ino, full.ino, 'then taken as is');
   });
 
-  it('keeps the four newest caches of a bundle when it writes one (older builds of the bundle; a side bundle counts apart)', () => {
+  it('keeps the four newest caches when it writes one (older builds of the bundle), and no file of another name', () => {
     const folder = path.join(cacheDir, 'code-cache');
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     const old = Array.from({ length: 5 }, (_, i) => path.join(folder, `cli-${String(i).repeat(32)}-v0-x.bin`));
-    const side = path.join(folder, `cli-zod-${'9'.repeat(32)}-v0-x.bin`);
-    [...old, side].forEach((file, i) => {
+    const other = path.join(folder, 'notes.bin');
+    [...old, other].forEach((file, i) => {
       writeFileSync(file, 'old');
       const at = new Date(Date.now() - (i + 1) * 60_000);
       utimesSync(file, at, at);
     });
     cliVersion(cacheDir);
-    const kept = readdirSync(folder).sort().filter((name) => name !== path.basename(side));
-    assert.ok(existsSync(side), "the oldest file, but zod's bundle's only one");
+    const kept = readdirSync(folder).sort().filter((name) => name !== path.basename(other));
+    assert.ok(existsSync(other), 'the oldest file, but not a cache of the bundle');
     const keptCaches = kept.filter((name) => name.endsWith('.bin'));
     assert.equal(keptCaches.length, 4);
     assert.deepEqual(keptCaches.filter((name) => !name.endsWith('-v0-x.bin')).length, 1, 'the new one');
@@ -157,62 +153,10 @@ describe('CLI code cache', function () {
     assert.doesNotMatch(readFileSync(path.join(path.dirname(CLI), 'cli-main.js'), 'utf8'), /\bimport\("/);
   });
 
-  describe("zod's bundle beside the main one (dist/cli-zod.js)", () => {
-    let probe: string;
-    before(() => {
-      probe = path.join(mkdtempSync(path.join(tmpdir(), 'ironbees-zod-probe-')), 'probe.cjs');
-      writeFileSync(probe, ZOD_PROBE);
-    });
-    after(() => rmSync(path.dirname(probe), { recursive: true, force: true }));
-
-    const caches = () => readdirSync(path.join(cacheDir, 'code-cache')).sort();
-    const zodCacheName = new RegExp(`^cli-zod-[0-9a-f]{32}-${process.version.replace(/\\./g, '\\.')}-${process.arch}\\.bin$`);
-
-    it('is not loaded by a start, and has no cache until its first use', () => {
-      cliVersion(cacheDir);
-      assert.deepEqual(caches().filter((name) => name.startsWith('cli-zod-')), []);
-    });
-
-    it('is loaded by the warm-up during the baseline build, not before; its cache is written then, then taken as is', () => {
-      assert.deepEqual(runUpToWarmUp(cacheDir, probe), { atBuild: false, afterWarmUp: true });
-      const written = caches();
-      assert.equal(written.length, 2, `the main cache and zod's, none partial: ${written.join(', ')}`);
-      assert.match(written[1], zodCacheName);
-      const zodCache = path.join(cacheDir, 'code-cache', written[1]);
-      const first = statSync(zodCache);
-      assert.ok(first.size > 50_000, `a cache of zod's compiled code, got ${first.size} bytes`);
-      if (posix) assert.equal(first.mode & 0o777, 0o600);
-      assert.deepEqual(runUpToWarmUp(cacheDir, probe), { atBuild: false, afterWarmUp: true });
-      // Taken (V8 did not refuse it): not written again.
-      assert.equal(statSync(zodCache).ino, first.ino);
-      assert.deepEqual(caches(), written);
-      // One V8 refuses is written again by the process that loaded zod.
-      writeFileSync(zodCache, Buffer.alloc(first.size, 7));
-      runUpToWarmUp(cacheDir, probe);
-      assert.notEqual(readFileSync(zodCache)[0], 7);
-    });
-
-    it('has no cache in a folder others may write, and is loaded by the warm-up without one', function () {
-      if (!posix) this.skip();
-      const folder = path.join(cacheDir, 'code-cache');
-      mkdirSync(folder, { recursive: true });
-      chmodSync(folder, 0o777);
-      assert.deepEqual(runUpToWarmUp(cacheDir, probe), { atBuild: false, afterWarmUp: true });
-      assert.deepEqual(readdirSync(folder), []);
-    });
-
-    it('is loaded by Node itself with IRONBEES_CODE_CACHE=0, by the warm-up too', () => {
-      assert.deepEqual(runUpToWarmUp(cacheDir, probe, { IRONBEES_CODE_CACHE: '0' }), { atBuild: false, afterWarmUp: true });
-      assert.deepEqual(readdirSync(cacheDir).filter((name) => name === 'code-cache'), []);
-    });
-  });
-
   it('is named by the bundle hash, and only for a hash', () => {
     assert.equal(codeCacheFile('/c', null), null);
     assert.equal(codeCacheFile(null, 'ab'.repeat(16)), null);
     assert.equal(codeCacheFile('/c', '../../etc/passwd'), null);
     assert.equal(codeCacheFile('/c', 'ab'.repeat(16)), path.join('/c', 'code-cache', `cli-${'ab'.repeat(16)}-${process.version}-${process.arch}.bin`));
-    assert.equal(codeCacheFile('/c', 'ab'.repeat(16), 'cli-zod'), path.join('/c', 'code-cache', `cli-zod-${'ab'.repeat(16)}-${process.version}-${process.arch}.bin`));
-    assert.equal(codeCacheFile('/c', 'ab'.repeat(16), '../x'), null);
   });
 });

@@ -16,6 +16,7 @@ import {
   startCli,
   traceEvents,
 } from '../support/cli-harness';
+import { MAIN_PATH } from '../../src/core/nodes';
 
 const SOURCE = 'src/Calculator/Calculator.cs';
 const ORIGINAL = readFileSync(path.join(REPO_ROOT, 'test/fixtures/calculator', SOURCE));
@@ -102,7 +103,7 @@ describe('ironbees CLI end to end (real dotnet, real SDK, fake Messages API)', f
     assert.ok(secondAttemptSawError, "the coder's second request carries the CS1002 error");
 
     const nodes = result.states.map((s) => s.currentNode);
-    for (const node of ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL', 'VALIDATE', 'DECIDE', 'SUCCESS']) {
+    for (const node of [...MAIN_PATH, 'SUCCESS']) {
       assert.ok(nodes.includes(node), `passes through ${node}`);
     }
     for (const line of result.stdout.trim().split('\n')) JSON.parse(line);

@@ -34,6 +34,7 @@ const CHECKS = [
   { name: 'typecheck', ...binCommand('typescript', ['-p', '.', '--noEmit'], 'tsc') },
   { name: 'typecheck webview', ...binCommand('typescript', ['-p', 'webview-ui', '--noEmit'], 'tsc') },
   { name: 'lint', ...binCommand('eslint', ['src', 'test', 'webview-ui']) },
+  { name: 'format', ...binCommand('prettier', ['--check', '.']) },
 ];
 
 /** Test stages; each must print `N passed, N failed`. `needs` runs first (e.g. the installer). */

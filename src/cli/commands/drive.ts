@@ -59,7 +59,7 @@ export async function driveRun(
   const controller = new AbortController();
   let interrupted = false;
 
-  // Made at the first question: a run with --yes asks none, and opening stdin is ~1 ms of its start.
+  // Made at the first question: a run with --yes asks none, so it never opens stdin.
   const opened: { prompter: LinePrompter | null } = { prompter: null };
   const prompterNow = (): LinePrompter =>
     (opened.prompter ??= new LinePrompter({ input: io.stdin, output: io.stderr, terminal: isTty(io.stdin), onInterrupt: interrupt }));

@@ -31,7 +31,7 @@ export function workflowContextFor(args: RunArgs, target: string | undefined): W
     maxIterations: args.maxIterations,
     ...(args.model ? { model: args.model } : {}),
     ...(args.provider ? { provider: args.provider } : {}),
-    modelProvider: args.demo ? 'demo' : 'anthropic',
+    ...(args.demo ? { modelProvider: 'demo' } : args.provider ? { modelProvider: args.provider } : {}),
     approval: { plan: args.planApproval, diffs: args.diffApproval },
     timeouts: { buildMs: args.buildTimeoutMs, testMs: args.testTimeoutMs },
     ...(target ? { target } : {}),

@@ -1,6 +1,6 @@
 // Counts with thousands separators, as `toLocaleString('en-US')` writes them. Whole numbers are
-// grouped here: the first toLocaleString of a process loads ICU's locale data, 70–130 ms of a
-// CLI run's end on two busy cores, for a comma.
+// grouped here: the first toLocaleString of a process loads ICU's locale data, a noticeable part
+// of a CLI run's end, for a comma.
 
 export function groupDigits(value: number): string {
   if (!Number.isSafeInteger(value)) return value.toLocaleString('en-US');

@@ -10,7 +10,7 @@ import { showControl, visibleControls } from '../../core/text';
 /** Wide in a terminal: Hangul Jamo, CJK, Hangul syllables, compatibility ideographs, full-width forms, emoji. */
 const WIDE = /^(?:[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]|\p{Extended_Pictographic})/u;
 
-// Made on first use: building a Segmenter loads ICU's break data (~10 ms), which a `--json` run never needs.
+// Made on first use: building a Segmenter loads ICU's break data, which a `--json` run never needs.
 let segmenter: Intl.Segmenter | undefined;
 function graphemes(): Intl.Segmenter {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });

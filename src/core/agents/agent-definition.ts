@@ -1,6 +1,5 @@
-// What a loaded agent is, without the schema that checks agent.yaml: the runners, the tool loop and
-// the trace need these at every start, the zod schema (agent-schema.ts) only when a file must be
-// checked at run time (prechecked-agents.ts explains when it need not be).
+// What a loaded agent is, without the schema that checks agent.yaml (agent-schema.ts): the runners,
+// the tool loop and the trace need these.
 
 import { ConfigurationError } from '../errors';
 import type { ProviderName } from '../llm/providers/choice';

@@ -1,6 +1,6 @@
 // Build time (esbuild.mjs): every agent.yaml in the bundled agents folder, read and checked with the
-// same code a run uses (agent-yaml.ts), as { exact text: checked fields } for prechecked-agents.ts.
-// A bundled agent that does not pass fails the build, naming the file and field.
+// same code a run uses (agent-yaml.ts), as { exact text: checked fields }. A bundled agent that does
+// not pass fails the build, naming the file and field. A run reads and checks its agents itself.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';

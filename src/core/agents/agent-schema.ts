@@ -1,6 +1,6 @@
 // The schema of agent.yaml. Every field carries its own "expected …" wording, so an error can say
 // what was wrong in the person's terms (`llmConfig.maxTokens: expected a positive integer, got
-// "lots"`) rather than zod's. Loaded only when a file is checked at run time (prechecked-agents.ts).
+// "lots"`) rather than zod's.
 
 import { z } from 'zod';
 import { DEFAULT_MODEL } from '../llm/defaults';

@@ -1,6 +1,5 @@
-// Reads one agent.yaml text: YAML, then the schema. The YAML parser and the zod schema load with this
-// file, which the loader asks for only when a text was not checked when Ironbees was built
-// (prechecked-agents.ts): a workspace's own agent, or a bundled file someone changed.
+// Reads one agent.yaml text: YAML, then the schema. The loader reads every agent this way at run
+// time; the build checks the bundled ones the same way (agent-precheck.ts).
 
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';

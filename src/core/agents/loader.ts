@@ -11,10 +11,10 @@ import { promises as fs } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
 import { isMcpToolName } from '../tools/mcp-naming';
-import type { AgentCatalog, AgentDefinition, AgentYaml } from './agent-definition';
+import type { AgentCatalog, AgentDefinition } from './agent-definition';
 import { AgentConfigError, describeValue, formatProblem } from './agent-problems';
 import type { AgentConfigProblem } from './agent-problems';
-import { precheckedAgentYaml } from './prechecked-agents';
+import { parseAgentYaml } from './agent-yaml';
 import { builtinAgentRegistry } from './builtin';
 import type { AgentRegistry } from './unit';
 import { PathOutsideWorkspaceError } from '../errors';
@@ -124,7 +124,7 @@ async function loadAgentFolder(
   const source = await readText(yamlPath);
   if (source === null) return { problems: [{ file, field: null, message: 'agent.yaml is missing (every agent folder needs one)' }] };
 
-  const checked = await checkedAgentYaml(source, file);
+  const checked = parseAgentYaml(source, file);
   if ('problems' in checked) return checked;
   const yaml = checked.yaml;
 
@@ -182,14 +182,6 @@ function refusal(contain: FolderChecks['contain'], file: string, displayRoot: st
   }
 }
 
-/** A bundled text checked at build time as it was then; any other text read and checked now. */
-async function checkedAgentYaml(source: string, file: string): Promise<{ yaml: AgentYaml } | { problems: AgentConfigProblem[] }> {
-  const prechecked = precheckedAgentYaml(source);
-  if (prechecked) return { yaml: prechecked };
-  // The YAML parser and the schema load only for a text the build did not check.
-  const { parseAgentYaml } = await import('./agent-yaml.js');
-  return parseAgentYaml(source, file);
-}
 
 async function readText(file: string): Promise<string | null> {
   try {

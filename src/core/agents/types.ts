@@ -3,7 +3,6 @@
 
 import type { Host } from '../host';
 import type { ModelClient } from '../llm/port';
-import type { ProviderName } from '../llm/providers/choice';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolApprovalGate } from '../tools/types';
 import type { TraceSink } from '../trace';
@@ -20,7 +19,7 @@ export interface AgentRuntime {
   /** The team's instructions (AGENTS.md, --context files), appended to the agent's system prompt. */
   instructions?: string;
   /** Replaces every agent's llmConfig.provider (the CLI's --provider). */
-  providerOverride?: ProviderName;
+  providerOverride?: string;
   trace?: TraceSink;
   /** The run's live activity (model words, tool lines); absent when nobody watches. */
   activity?: ActivitySink;

@@ -60,14 +60,11 @@ export class AgentRegistry {
  * An agent's terminal tool: its arguments are the agent's result and a valid call ends the agent's
  * loop, so it reads nothing, writes nothing and only acknowledges (`receipt`).
  */
-export function terminalTool<I>(name: string, description: string, input: () => ToolDefinition<I>['input'], receipt: string): ToolDefinition<I> {
+export function terminalTool<I>(name: string, description: string, input: ToolDefinition<I>['input'], receipt: string): ToolDefinition<I> {
   return {
     name,
     description,
-    // Made on first use (core/lazy-schema.ts), like every built-in tool's schema.
-    get input() {
-      return input();
-    },
+    input,
     readonly: true,
     unpaged: true,
     timeoutMs: 5_000,

@@ -12,6 +12,12 @@ export function newErrorsSince(errors: readonly CompilationError[], baseline: Ba
   return errors.filter((error) => !known.has(diagnosticIdentity(error)));
 }
 
+/** Each error marked `preExisting` when the baseline build had it too, so the faces show it without comparing again. */
+export function markPreExistingErrors(errors: readonly CompilationError[], baseline: Baseline | null): CompilationError[] {
+  const known = new Set((baseline?.build.errors ?? []).map(diagnosticIdentity));
+  return errors.map((error) => ({ ...error, preExisting: known.has(diagnosticIdentity(error)) }));
+}
+
 export interface TestComparison {
   /**
    * The same result, each failure marked `preExisting` when it already failed in the baseline, with

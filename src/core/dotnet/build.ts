@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { Host } from '../host';
 import type { BuildResult, CompilationError } from '../model';
-import { sha256Hex } from '../lazy-crypto';
+import { createHash } from 'node:crypto';
 import type { RunResult } from '../host';
 import { buildEnv, restoreEnv, runDotnet, runsSandboxed } from './dotnet-cli';
 import { parseMsbuildOutput, toWorkspacePath } from './msbuild-parser';
@@ -62,7 +62,7 @@ function traversalProject(projects: readonly string[], inOrder: boolean): string
 async function entryPoint(host: Host, projects: readonly string[], inOrder: boolean): Promise<string> {
   if (projects.length === 1 && projects[0]) return projects[0];
   const listed = inOrder ? [...projects] : [...projects].sort();
-  const hash = sha256Hex(`${inOrder ? 'ordered\n' : ''}${listed.join('\n')}`).slice(0, 12);
+  const hash = createHash('sha256').update(`${inOrder ? 'ordered\n' : ''}${listed.join('\n')}`).digest('hex').slice(0, 12);
   const file = path.join(host.workspaceRoot, IRONBEES_TMP_DIR, 'build', `affected-${hash}.proj`);
   const content = traversalProject(listed, inOrder);
   const existing = await host.fs.readFile(file);

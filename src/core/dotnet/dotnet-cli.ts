@@ -2,8 +2,8 @@
 // SDK is missing.
 //
 // Build servers (measured in bench/validation.bench.ts, see bench/README.md): with the MSBuild server,
-// reused MSBuild nodes and the shared compiler, an incremental one-project build takes ~0.9 s instead of
-// ~5 s, and the validator runs every iteration. They outlive the command, so:
+// reused MSBuild nodes and the shared compiler, an incremental one-project build takes a fraction of
+// the time, and the validator runs every iteration. They outlive the command, so:
 //  - each process gets its own MSBuild handshake salt: our servers are ours only (never another tool's,
 //    and `shutdownBuildServers` stops only ours), and they exit after 5 idle minutes;
 //  - a killed build or test run can leave a hung task or test host in a server; NodeProcessRunner reaps
@@ -14,15 +14,15 @@
 
 import { ConfigurationError } from '../errors';
 import type { Host, RunOptions, RunResult } from '../host';
+import { randomBytes } from 'node:crypto';
 import { sandboxActive } from '../sandbox';
-import { uniqueHex } from '../unique-hex';
 import { extraSourcesEnv } from './package-sources';
 
 export const DOTNET_NOT_FOUND_MESSAGE =
   'dotnet was not found on PATH; install the .NET SDK (https://dot.net/download) or add its folder to PATH';
 
 /** Per process, so two Ironbees processes (or a developer's own builds) never share MSBuild nodes. */
-const HANDSHAKE_SALT = `ironbees-${process.pid}-${uniqueHex(4)}`;
+const HANDSHAKE_SALT = `ironbees-${process.pid}-${randomBytes(4).toString('hex')}`;
 
 const SERVER_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 

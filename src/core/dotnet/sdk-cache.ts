@@ -35,8 +35,7 @@ async function globalJsonFrom(dir: string): Promise<string | null> {
 
 /**
  * What `dotnet --version` in `workspaceRoot` depends on, as the cache entry's key; null when dotnet is
- * not on PATH (no caching). Kept whole, not hashed: a few hundred characters, and hashing would load
- * node:crypto at every start (lazy-crypto.ts).
+ * not on PATH (no caching). Kept whole, not hashed: a few hundred characters.
  */
 export async function sdkCacheKey(workspaceRoot: string, env: Env = process.env): Promise<string | null> {
   const found = findOnPath('dotnet', { env });

@@ -2,7 +2,7 @@
 // TrxReport extension, or xunit v3's own), the console summary only as a labelled last resort, and the
 // platform's documented exit codes for everything a report cannot say (zero tests, a crash, an abort).
 
-import { sha256Hex } from '../lazy-crypto';
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { Host, RunResult } from '../host';
 import type { TestResult } from '../model';
@@ -37,7 +37,7 @@ export interface MtpProjectRun {
 
 /** One folder per project (not per run): emptied of reports before each run, so nothing piles up. */
 function resultsDirOf(host: Host, project: TestProjectRef): string {
-  const hash = sha256Hex(project.absPath).slice(0, 8);
+  const hash = createHash('sha256').update(project.absPath).digest('hex').slice(0, 8);
   return path.join(host.workspaceRoot, IRONBEES_TMP_DIR, 'test-results', `${project.name}-${hash}`);
 }
 

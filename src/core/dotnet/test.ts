@@ -2,7 +2,7 @@
 // their results into one TestResult. Projects run two at a time under one shared deadline: the time limit
 // is for the whole test phase.
 
-import { uniqueHex } from '../unique-hex';
+import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import type { Host } from '../host';
 import type { TestResult } from '../model';
@@ -91,7 +91,7 @@ async function testVstestProject(
   const remainingMs = Math.max(1, deadline - Date.now());
   const resultsDir = path.join(host.workspaceRoot, IRONBEES_TMP_DIR, 'test-results');
   // A prefix, not a file name: a multi-targeted project writes one TRX per framework (`<prefix>_<tfm>_<time>.trx`).
-  const prefix = `${project.name}-${Date.now()}-${uniqueHex(4)}`;
+  const prefix = `${project.name}-${Date.now()}-${randomBytes(4).toString('hex')}`;
   // A multi-targeted project is tested on the frameworks whose runtime is installed; the others are named.
   const plan = await frameworkPlanFor(host, project.absPath);
   const skippedFrameworks = describeSkipped(project.name, plan.skipped);

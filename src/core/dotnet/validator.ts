@@ -7,7 +7,7 @@ import type { Host } from '../host';
 import type { Baseline, BuildResult, CompilationError, TestFailure, TestResult } from '../model';
 import type { TraceSink } from '../trace';
 import { ConfigurationError, errorMessage } from '../errors';
-import { compareTests, newErrorsSince } from './baseline-diff';
+import { compareTests, markPreExistingErrors, newErrorsSince } from './baseline-diff';
 import { runBuild } from './build';
 import type { BuildRequest } from './build';
 import { BuildOutputCollector } from './built-assemblies';
@@ -194,6 +194,7 @@ async function diagnosticsVerdict(options: ValidateOptions): Promise<ValidationO
   }
   const newErrors = newErrorsSince(errors, options.baseline);
   if (newErrors.length === 0) return null;
+  errors = markPreExistingErrors(errors, options.baseline);
   const durationMs = Date.now() - startedAt;
   record(options, 'build', false, durationMs, `language server: ${newErrors.length} new errors in the changed files; build skipped`);
   return {
@@ -227,10 +228,11 @@ export async function validate(options: ValidateOptions): Promise<ValidationOutc
     // still fail or pass; the unaffected ones are already built and run with --no-build.
     scope = { ...scope, testProjects: graph.projects.filter((project) => project.isTest) };
   }
-  const build = await buildScope(options, session, graph, scope);
+  const built = await buildScope(options, session, graph, scope);
+  const build = { ...built, errors: markPreExistingErrors(built.errors, options.baseline) };
   const scopeNote = scope.full ? `whole ${graph.target.relPath}${scope.reason ? ` (${scope.reason})` : ''}` : scope.buildRoots.map((project) => project.relPath).join(', ');
   record(options, 'build', build.success, build.durationMs, `${scopeNote}: ${describeBuild(build)}`);
-  const newBuildErrors = newErrorsSince(build.errors, options.baseline);
+  const newBuildErrors = newErrorsSince(built.errors, options.baseline);
   if (!build.success) {
     return { build, test: null, passed: false, newBuildErrors, newTestFailures: [], preExistingFailures: [], fixedFailures: [], toleratedFailures: [] };
   }

@@ -48,8 +48,8 @@ export type ModelToolDefinition =
   | { kind: 'text_editor'; name: 'str_replace_based_edit_tool'; type: 'text_editor_20250728' };
 
 export interface ModelRequest {
-  /** Which provider serves `model` ('anthropic' when absent); clients of one provider ignore it. */
-  provider?: 'anthropic' | 'openai';
+  /** Which provider serves `model` (a name of providers/registry.ts; 'anthropic' when absent); clients of one provider ignore it. */
+  provider?: string;
   model: string;
   system: string;
   tools: ModelToolDefinition[];

@@ -1,5 +1,5 @@
-// The one provider registry (CONTRIBUTING.md, "Add a model provider"): providers keyed by name, each
-// a factory from a face's configuration to a ModelClient. createModelClient makes one client; the
+// The providers by name (llm/providers/registry.ts, and the demo model), each a factory from a face's
+// configuration to a ModelClient (CONTRIBUTING.md, "Add a model provider"). createModelClient makes one client; the
 // router a run uses (an agent may name its provider in agent.yaml) makes each provider's client
 // through the same registry, on first use, and modelClientForRun makes the run's up front so a
 // missing key fails before any work.
@@ -9,8 +9,9 @@ import { ConfigurationError } from '../errors';
 import type { AgentCatalog } from '../agents/loader';
 import type { ModelClient } from '../llm/port';
 import { createDemoModelClient } from '../llm/providers/demo/demo-model';
-import { anthropicSettings, openAISettings } from '../llm/providers/provider-settings';
 import { lazyModelClient } from '../llm/providers/lazy-client';
+import type { ModelProvider } from '../llm/providers/provider';
+import { MODEL_PROVIDERS } from '../llm/providers/registry';
 import { PROVIDER_NAMES, chooseModel } from '../llm/providers/choice';
 import type { ProviderName } from '../llm/providers/choice';
 import { ProviderRouter } from '../llm/providers/router';
@@ -20,7 +21,7 @@ import { PacedModelClient } from '../llm/providers/pace';
 import type { FallbackTarget } from '../llm/providers/fallback';
 
 export interface ModelConfig {
-  /** A registered provider's name: 'anthropic' (Claude), 'openai' (OpenAI-compatible) or 'demo' (the scripted demo model). */
+  /** A registered provider's name: one of llm/providers/registry.ts, or 'demo' (the scripted demo model). */
   provider: string;
   /** The key as the face found it (secret storage, a flag); absent: the provider reads `env`. */
   apiKey?: string;
@@ -38,29 +39,17 @@ const definedSettings = (config: ModelConfig) => ({
   ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
 });
 
-// The key is checked now (a run without one fails before any work); the SDK loads with the first call.
+/** A provider module's factory: its key is checked now (a run without one fails before any work); its SDK loads with the first call. */
+export function providerFactory(provider: ModelProvider): ModelProviderFactory {
+  return (config) => {
+    const settings = provider.settings(definedSettings(config));
+    return lazyModelClient(() => provider.load({ ...settings, ...(config.logger ? { logger: config.logger } : {}) }));
+  };
+}
+
 const providers = new Map<string, ModelProviderFactory>([
-  [
-    'anthropic',
-    (config) => {
-      const settings = anthropicSettings(definedSettings(config));
-      return lazyModelClient(async () => {
-        const { AnthropicModelClient } = await import('../llm/providers/anthropic/anthropic.js');
-        return new AnthropicModelClient({ ...settings, ...(config.logger ? { logger: config.logger } : {}) });
-      });
-    },
-  ],
+  ...MODEL_PROVIDERS.map((provider): [string, ModelProviderFactory] => [provider.name, providerFactory(provider)]),
   ['demo', () => createDemoModelClient()],
-  [
-    'openai',
-    (config) => {
-      const settings = openAISettings(definedSettings(config));
-      return lazyModelClient(async () => {
-        const { OpenAIModelClient } = await import('../llm/providers/openai/client.js');
-        return new OpenAIModelClient({ ...settings, ...(config.logger ? { logger: config.logger } : {}) });
-      });
-    },
-  ],
 ]);
 
 /** Adds (or replaces) a provider; tests and embedders use it, the built-ins are above. */
@@ -109,7 +98,7 @@ export function createProviderRouter(setup: ProviderSetup): ProviderRouter {
  * The providers a run's model-driven agents will call (those with tools; the validator calls no
  * model). Throws the configuration error of a choice that cannot work, before anything runs.
  */
-export function providersUsedBy(agents: AgentCatalog, run: { provider?: ProviderName; model?: string }): ProviderName[] {
+export function providersUsedBy(agents: AgentCatalog, run: { provider?: string; model?: string }): ProviderName[] {
   const used = new Set<ProviderName>();
   for (const agent of agents.values()) {
     if (agent.requiredTools.length === 0) continue;
@@ -119,7 +108,7 @@ export function providersUsedBy(agents: AgentCatalog, run: { provider?: Provider
 }
 
 export interface RunModelChoice {
-  provider?: ProviderName;
+  provider?: string;
   model?: string;
   fallback?: FallbackTarget;
   /** Where a switch to the fallback (and back) is told. */

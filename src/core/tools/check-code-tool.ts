@@ -2,14 +2,13 @@
 // edited files (and those depending on them) are compiled in memory with the staged text; the
 // answer lists only errors the code on disk does not already have. Nothing is written.
 
-import type { z } from 'zod';
-import { lazySchema } from '../lazy-schema';
+import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { checkReport, stagedSources } from '../csharp/engine/code-checker';
 import { EngineUnavailableError } from '../csharp/engine/errors';
 
-const checkCodeInput = lazySchema((z) => z.object({}).passthrough());
-export type CheckCodeInput = z.infer<ReturnType<typeof checkCodeInput>>;
+const checkCodeInput = z.object({}).passthrough();
+export type CheckCodeInput = z.infer<typeof checkCodeInput>;
 
 export const checkCodeTool: ToolDefinition<CheckCodeInput> = {
   name: 'check_code',
@@ -20,9 +19,7 @@ export const checkCodeTool: ToolDefinition<CheckCodeInput> = {
     'so a clean result is not a passing build, and it never runs tests. ' +
     'Call it after editing and before submit_changes; it takes seconds, a full build takes much longer. ' +
     'The same errors again mean your last edits did not touch their cause: read the lines they name before editing again.',
-  get input() {
-    return checkCodeInput();
-  },
+  input: checkCodeInput,
   readonly: true,
   timeoutMs: 300_000,
   execute: checkCode,

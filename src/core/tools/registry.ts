@@ -4,8 +4,8 @@
 // call under its time limit and retry policy, checks the output, and pages what is too long. Every
 // failure comes back as a ToolOutcome with a taxonomy kind the model can act on.
 
-import type { ZodType, z } from 'zod';
-import { loadZod } from '../lazy-schema';
+import { z } from 'zod';
+import type { ZodType } from 'zod';
 import { AgentModeError, ToolNotFoundError, errorMessage } from '../errors';
 import { cancelledOutcome, runWithPolicy } from './adapter';
 import type { AttemptOptions } from './adapter';
@@ -96,17 +96,15 @@ export class ToolRegistry {
   }
 
   /**
-   * Makes the input schema and its JSON Schema of each named registered tool now (both kept for the
-   * process), so neither the first step that shows them to the model nor a tool's first call waits
-   * for them. Names not registered here (MCP tools, resolved on first use) are skipped.
+   * Makes the JSON Schema of each named registered tool now (kept for the process), so the first
+   * step that shows them to the model does not wait for it. Names not registered here (MCP tools,
+   * resolved on first use) are skipped.
    */
   prepareModelTools(names: readonly string[]): void {
     for (const name of names) {
       const def = this.tools.get(name);
       if (!def) continue;
-      // Reading it makes a built-in tool's zod schema (lazy-schema.ts), the text editor's too.
-      const input = def.input;
-      if (!def.inputJsonSchema && def.anthropicType !== 'text_editor_20250728') inputJsonSchema(input);
+      if (!def.inputJsonSchema && def.anthropicType !== 'text_editor_20250728') inputJsonSchema(def.input);
     }
   }
 
@@ -231,7 +229,7 @@ const JSON_SCHEMAS = new WeakMap<ZodType, Record<string, unknown>>();
 export function inputJsonSchema(schema: ZodType): Record<string, unknown> {
   const known = JSON_SCHEMAS.get(schema);
   if (known) return known;
-  const json = loadZod().toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
   const made = deepFreeze(stripSafeIntegerBounds(json)) as Record<string, unknown>;
   JSON_SCHEMAS.set(schema, made);

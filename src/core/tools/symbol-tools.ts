@@ -9,8 +9,7 @@
 // Every question carries the run's staged C# edits (queryOptions): the engine answers on the text
 // the model read with read_file, not the disk's older text.
 
-import type { z } from 'zod';
-import { lazySchema } from '../lazy-schema';
+import { z } from 'zod';
 import type { SourcePosition, SymbolDefinition, SymbolKind, SymbolLocation, SymbolQueryOptions } from '../host';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { optionalInt, optionalString } from './workspace/lenient';
@@ -37,31 +36,29 @@ const lenientDirection = (v: unknown): unknown => {
   return typeof v === 'string' ? v.trim().toLowerCase() : v;
 };
 
-const findSymbolsInput = lazySchema((z) =>
-  z.object({
-    query: optionalString('Name or part of it; camel humps work ("CalcTe"); "Type.Member" narrows by container. With hierarchy: the exact type name'),
-    kind: z
-      .preprocess((v) => (v === null || v === '' ? undefined : typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(SYMBOL_KINDS).optional())
-      .optional()
-      .meta({ type: 'string', enum: [...SYMBOL_KINDS], description: 'Only symbols of this kind' }),
-    limit: optionalInt(`At most this many symbols (default ${DEFAULT_SYMBOLS}, at most ${MAX_RESULTS})`),
-    at: optionalString(`${AT_DESCRIPTION} Returns where that symbol is declared (go to definition) instead of searching by name.`),
-    hierarchy: z
-      .preprocess(lenientDirection, z.enum(DIRECTIONS).optional())
-      .optional()
-      .meta({
-        type: 'string',
-        enum: [...DIRECTIONS],
-        description: 'For a class, interface, struct or record (named by query, or at a position): list its direct base types, derived types (subclasses, implementations), or both',
-      }),
-    implementations: z
-      .preprocess((v) => (v === 'true' ? true : v === 'false' || v === null || v === '' ? undefined : v), z.boolean().optional())
-      .optional()
-      .meta({ type: 'boolean', description: 'With at: where the interface, abstract or virtual member (or type) there is implemented or overridden' }),
-    file: optionalString('A C# file (workspace-relative): its outline, the types and members it declares in order, instead of a search'),
-  }),
-);
-export type FindSymbolsInput = z.infer<ReturnType<typeof findSymbolsInput>>;
+const findSymbolsInput = z.object({
+  query: optionalString('Name or part of it; camel humps work ("CalcTe"); "Type.Member" narrows by container. With hierarchy: the exact type name'),
+  kind: z
+    .preprocess((v) => (v === null || v === '' ? undefined : typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(SYMBOL_KINDS).optional())
+    .optional()
+    .meta({ type: 'string', enum: [...SYMBOL_KINDS], description: 'Only symbols of this kind' }),
+  limit: optionalInt(`At most this many symbols (default ${DEFAULT_SYMBOLS}, at most ${MAX_RESULTS})`),
+  at: optionalString(`${AT_DESCRIPTION} Returns where that symbol is declared (go to definition) instead of searching by name.`),
+  hierarchy: z
+    .preprocess(lenientDirection, z.enum(DIRECTIONS).optional())
+    .optional()
+    .meta({
+      type: 'string',
+      enum: [...DIRECTIONS],
+      description: 'For a class, interface, struct or record (named by query, or at a position): list its direct base types, derived types (subclasses, implementations), or both',
+    }),
+  implementations: z
+    .preprocess((v) => (v === 'true' ? true : v === 'false' || v === null || v === '' ? undefined : v), z.boolean().optional())
+    .optional()
+    .meta({ type: 'boolean', description: 'With at: where the interface, abstract or virtual member (or type) there is implemented or overridden' }),
+  file: optionalString('A C# file (workspace-relative): its outline, the types and members it declares in order, instead of a search'),
+});
+export type FindSymbolsInput = z.infer<typeof findSymbolsInput>;
 
 export const findSymbolsTool: ToolDefinition<FindSymbolsInput> = {
   name: 'find_symbols',
@@ -70,9 +67,7 @@ export const findSymbolsTool: ToolDefinition<FindSymbolsInput> = {
     'Returns kind, name, file:line:column and the containing type or namespace. ' +
     'Use `at` to jump from a use in the code to its declaration, and `hierarchy` to see what a type inherits or implements and what derives from it ' +
     '(before changing a base class or an interface).',
-  get input() {
-    return findSymbolsInput();
-  },
+  input: findSymbolsInput,
   readonly: true,
   // The C# engine evaluates the projects' MSBuild files to load them.
   runsRepositoryCode: true,
@@ -129,27 +124,23 @@ async function hierarchyOf(typeName: string, direction: HierarchyDirection, ctx:
   return { ok: true, content: relationsText(relations, direction) };
 }
 
-const findReferencesInput = lazySchema((z) =>
-  z.object({
-    symbol: optionalString('The symbol name ("Add", or "Calculator.Add"); required unless at is given'),
-    limit: optionalInt(`At most this many places (default ${DEFAULT_REFERENCES}, at most ${MAX_RESULTS})`),
-    at: optionalString(`${AT_DESCRIPTION} Finds the references of the symbol declared there (resolved by go to definition), not of everything with its name.`),
-  }).superRefine((input, issue) => {
-    if ((input.symbol ?? '').trim() === '' && input.at === undefined) {
-      issue.addIssue({ code: 'custom', path: ['symbol'], message: 'symbol is required: the name to look for, e.g. "Add" or "Calculator.Add" (or give at: "path:line:column")' });
-    }
-  }),
-);
-export type FindReferencesInput = z.infer<ReturnType<typeof findReferencesInput>>;
+const findReferencesInput = z.object({
+  symbol: optionalString('The symbol name ("Add", or "Calculator.Add"); required unless at is given'),
+  limit: optionalInt(`At most this many places (default ${DEFAULT_REFERENCES}, at most ${MAX_RESULTS})`),
+  at: optionalString(`${AT_DESCRIPTION} Finds the references of the symbol declared there (resolved by go to definition), not of everything with its name.`),
+}).superRefine((input, issue) => {
+  if ((input.symbol ?? '').trim() === '' && input.at === undefined) {
+    issue.addIssue({ code: 'custom', path: ['symbol'], message: 'symbol is required: the name to look for, e.g. "Add" or "Calculator.Add" (or give at: "path:line:column")' });
+  }
+});
+export type FindReferencesInput = z.infer<typeof findReferencesInput>;
 
 export const findReferencesTool: ToolDefinition<FindReferencesInput> = {
   name: 'find_references',
   description:
     'Find where a C# symbol is used (declaration included): file:line:column with the source line. ' +
     'By name, other symbols with the same name may appear; give `at` (a place where the symbol is used or declared) to ask about that one symbol.',
-  get input() {
-    return findReferencesInput();
-  },
+  input: findReferencesInput,
   readonly: true,
   runsRepositoryCode: true,
   timeoutMs: 60_000,

@@ -15,7 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Host } from '../host';
 import type { FileEdit } from '../model';
-import { sha256Hex } from '../lazy-crypto';
+import { createHash } from 'node:crypto';
 import { machineId } from '../machine-id';
 import { pathsIgnoreCase, samePath } from '../path-case';
 import { OpenApplyIndex } from './open-apply-index';
@@ -64,7 +64,7 @@ export interface RecoveryReport {
 const ENCODER = new TextEncoder();
 
 export function sha256(bytes: Uint8Array | string): string {
-  return sha256Hex(bytes);
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 export class ApplyIntentLog {

@@ -23,7 +23,7 @@ export function checkWorkflow(context: WorkflowContext): void {
 
 /** The edited plan, normalised as a submitted plan is; an OrchestratorError naming each bad field otherwise. */
 export function checkedEditedPlan(stateId: string, editedPlan: unknown): ExecutionPlan {
-  const parsed = executionPlanSchema().safeParse(editedPlan);
+  const parsed = executionPlanSchema.safeParse(editedPlan);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'plan'}: ${issue.message}`);
   throw new OrchestratorError(

@@ -324,7 +324,7 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       // The model settings the run started with, which a resume keeps (additive metadata).
       modelProvider: context.workflow.modelProvider ?? undefined,
       model: context.workflow.model ?? undefined,
-      // Additive (issue 13): the provider and fallback the run started with, for the panel.
+      // The provider and fallback the run started with, for the panel.
       provider: context.workflow.provider ?? undefined,
       fallback: context.workflow.fallback ?? undefined,
       // Additive: present (true) only when the current plan is the one the person rejected, returned unchanged.

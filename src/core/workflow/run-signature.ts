@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { WorkflowContext } from '../model';
-import { nodeCrypto } from '../lazy-crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { userCacheDir } from '../user-cache';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -38,7 +38,7 @@ function runKey(env: Env): Buffer {
   } catch {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     try {
-      fs.writeFileSync(file, nodeCrypto().randomBytes(KEY_BYTES), { flag: 'wx', mode: 0o600 });
+      fs.writeFileSync(file, randomBytes(KEY_BYTES), { flag: 'wx', mode: 0o600 });
     } catch (error) {
       // Another process made it first: use that one.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -58,14 +58,14 @@ function ordersText(runId: string, context: RunOrdersContext | null): string {
 
 /** The HMAC-SHA256 of the run's orders, in hex. */
 export function signRunOrders(runId: string, context: RunOrdersContext | null, env: Env = process.env): string {
-  return nodeCrypto().createHmac('sha256', runKey(env)).update(ordersText(runId, context)).digest('hex');
+  return createHmac('sha256', runKey(env)).update(ordersText(runId, context)).digest('hex');
 }
 
 /** Whether `signature` was made by this person's key for exactly these orders. */
 export function isSignedHere(runId: string, context: RunOrdersContext | null, signature: unknown, env: Env = process.env): boolean {
   if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return false;
   const expected = Buffer.from(signRunOrders(runId, context, env), 'hex');
-  return nodeCrypto().timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }
 
 /**

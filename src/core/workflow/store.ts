@@ -5,7 +5,7 @@
 
 import * as path from 'node:path';
 import type { Host } from '../host';
-import { uniqueHex } from '../unique-hex';
+import { randomBytes } from 'node:crypto';
 import type { CodingState } from '../model';
 import { AgentModeError, ConfigurationError, StateNotFoundError, errorMessage } from '../errors';
 import { EditJournal } from './journal';
@@ -86,7 +86,7 @@ export class RunStore {
 
   static newRunId(now: Date = new Date()): string {
     const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-    return `${stamp}-${uniqueHex(3)}`;
+    return `${stamp}-${randomBytes(3).toString('hex')}`;
   }
 
   runDir(runId: string): string {

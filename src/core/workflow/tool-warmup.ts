@@ -1,11 +1,7 @@
-// The agents' tools as the model sees them are made once per process, on first use (registry.ts):
-// most of it is each tool's JSON Schema, ~4 ms of zod in the first PLAN step and ~1 ms in the first
-// CODE step, between the transition and the first model call. Zod itself and the tools' zod schemas
-// are not made at start either (lazy-schema.ts). INIT waits seconds for dotnet to build and test the
-// baseline, so all of it is made then — once the first dotnet process has started, so the baseline
-// does not start later for it (captureBaseline's onFirstProcess). So is the run's trace id, which
-// each step's turns carry (a hash, made once per run: turn-trace.ts); making it loads node:crypto,
-// which a start leaves out (lazy-crypto.ts), for the edit journal's hashes too.
+// The agents' tools as the model sees them (mostly each tool's JSON Schema) are made once per process,
+// on first use (registry.ts). INIT waits for dotnet to build and test the baseline, so they are made
+// then, once the first dotnet process has started (captureBaseline's onFirstProcess), rather than
+// between the first transition and the first model call; so is the run's trace id (turn-trace.ts).
 
 import type { AgentCatalog } from '../agents/loader';
 import type { AgentRegistry } from '../agents/unit';

@@ -1,16 +1,16 @@
-// The per-turn trace (seed 004 §8): one `turn` line in events.jsonl per model call of an agent, built
+// The per-turn trace: one `turn` line in events.jsonl per model call of an agent, built
 // from the events the tool loop already records. A step's trace sink is wrapped: a `model_call` opens
 // a turn, the `tool_call`s after it are its calls, and the next `model_call` (or the step's end) closes
 // it. Why here and not in the tool loop: the loop stays as it is, and the step knows what the loop does
 // not (the run's trace id, the step, the iteration, the run's policy).
 
 import { AgentModeError, errorMessage } from '../errors';
-import { sha256Hex } from '../lazy-crypto';
+import { createHash } from 'node:crypto';
 import type { Usage, WorkflowContext, WorkflowNode } from '../model';
 import type { TraceEvent, TraceSink, TurnEvent, TurnPolicy, TurnToolCall } from '../trace';
 import type { AgentCatalog } from '../agents/loader';
 import { DEFAULT_MAX_MALFORMED, DEFAULT_TURN_BUDGET } from '../agents/agent-definition';
-import { chooseModel } from '../llm/providers/choice';
+import { providerOfRun } from '../llm/providers/choice';
 
 type ModelCallEvent = Extract<TraceEvent, { kind: 'model_call' }>;
 type ToolCallEvent = Extract<TraceEvent, { kind: 'tool_call' }>;
@@ -21,7 +21,7 @@ let lastTraceId: { runId: string; traceId: string } | null = null;
 /** The run's trace id: 32 hex digits (an OTLP trace id), the same for every process that touches the run. */
 export function traceIdOf(runId: string): string {
   if (lastTraceId?.runId !== runId) {
-    lastTraceId = { runId, traceId: sha256Hex(`ironbees-run:${runId}`).slice(0, 32) };
+    lastTraceId = { runId, traceId: createHash('sha256').update(`ironbees-run:${runId}`).digest('hex').slice(0, 32) };
   }
   return lastTraceId.traceId;
 }
@@ -55,16 +55,7 @@ export function stepTurnContext(
       const config = agents.get(name)?.toolConfig;
       return { maxTurns: config?.turnBudget ?? DEFAULT_TURN_BUDGET, maxMalformed: config?.maxMalformed ?? DEFAULT_MAX_MALFORMED, terminalTool };
     },
-    providerOf: (name) => {
-      if (workflow.modelProvider === 'demo') return 'demo';
-      const agent = agents.get(name);
-      if (!agent) return workflow.provider ?? 'anthropic';
-      try {
-        return chooseModel(name, agent.llmConfig, { provider: workflow.provider, model: workflow.model }).provider;
-      } catch {
-        return workflow.provider ?? 'anthropic';
-      }
-    },
+    providerOf: (name) => providerOfRun(name, agents.get(name)?.llmConfig, workflow),
   };
 }
 

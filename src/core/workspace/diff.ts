@@ -8,7 +8,7 @@ import { AgentModeError } from '../errors';
 import type { EditType, FileEdit } from '../model';
 
 const CONTEXT_LINES = 3;
-/** Past these the Myers diff can take seconds (1000 edits cost ~0.3 s); a whole-file diff is honest and instant. */
+/** Past these the Myers diff can take seconds; a whole-file diff is honest and instant. */
 const DIFF_TIMEOUT_MS = 1000;
 const DIFF_MAX_EDIT_LENGTH = 1000;
 const NO_NEWLINE = '\\ No newline at end of file';

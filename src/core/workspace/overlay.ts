@@ -3,9 +3,8 @@
 // Reads see staged content first, so the model reads back what it just wrote.
 
 import * as path from 'node:path';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AgentModeError, FileTooLargeError, NotRegularFileError } from '../errors';
-import { lazySchema, loadZod } from '../lazy-schema';
 import type { Host } from '../host';
 import { PathSpellings, foldPath, pathsIgnoreCase } from '../path-case';
 import type { FileEdit } from '../model';
@@ -21,20 +20,18 @@ interface StagedFile {
   format: TextFormat;
 }
 
-const overlayJson = lazySchema((z) =>
-  z.object({
-    version: z.literal(1),
-    files: z.array(
-      z.object({
-        path: z.string().min(1),
-        content: z.string().nullable(),
-        bom: z.boolean(),
-        eol: z.enum(['lf', 'crlf']),
-      }),
-    ),
-  }),
-);
-export type StagedOverlayJson = z.infer<ReturnType<typeof overlayJson>>;
+const overlayJson = z.object({
+  version: z.literal(1),
+  files: z.array(
+    z.object({
+      path: z.string().min(1),
+      content: z.string().nullable(),
+      bom: z.boolean(),
+      eol: z.enum(['lf', 'crlf']),
+    }),
+  ),
+});
+export type StagedOverlayJson = z.infer<typeof overlayJson>;
 
 /** Folders that never hold source the model should see, matching HostFileSystem.listFiles. */
 const SKIPPED_DIRS = new Set(['bin', 'obj', '.git', '.ironbees', 'node_modules', '.vs']);
@@ -158,9 +155,9 @@ export class StagedOverlay {
 
   /** Restores staged work; a malformed value is refused whole, with what was wrong. */
   static fromJSON(host: Host, json: unknown): StagedOverlay {
-    const parsed = overlayJson().safeParse(json);
+    const parsed = overlayJson.safeParse(json);
     if (!parsed.success) {
-      throw new AgentModeError(`Not a staged overlay: ${loadZod().prettifyError(parsed.error)}`, 'BAD_OVERLAY_JSON');
+      throw new AgentModeError(`Not a staged overlay: ${z.prettifyError(parsed.error)}`, 'BAD_OVERLAY_JSON');
     }
     const overlay = new StagedOverlay(host);
     for (const f of parsed.data.files) {

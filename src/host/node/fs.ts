@@ -9,7 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { FileAppender, HostFileSystem, ReadOptions, WriteOptions } from '../../core/host';
 import { FileTooLargeError, NotRegularFileError } from '../../core/errors';
-import { uniqueHex } from '../../core/unique-hex';
+import { randomBytes } from 'node:crypto';
 import { isInsideWorkspace } from '../../core/workspace/paths';
 import { refuseReadOnly } from './read-only';
 
@@ -135,7 +135,7 @@ async function* piecesOf(handle: FileHandle): AsyncGenerator<Uint8Array> {
 /** Writes to a temporary file beside absPath, then renames it over; returns the first folder it had to create. */
 async function writeAtomically(absPath: string, write: (temp: string) => Promise<void>): Promise<string | undefined> {
   const dir = path.dirname(absPath);
-  const temp = path.join(dir, `.${path.basename(absPath)}.${process.pid}.${uniqueHex(4)}.tmp`);
+  const temp = path.join(dir, `.${path.basename(absPath)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   await refuseReadOnly(absPath);
   try {
     const created = await inFolderMadeIfMissing(temp, () => write(temp));

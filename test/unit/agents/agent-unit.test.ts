@@ -28,6 +28,8 @@ import { FakeSteps } from '../workflow/fake-steps';
 import { StateStream, TempWorkspace } from '../workflow/orchestrator-harness';
 import { baseline, planOutput, workflow } from '../workflow/samples';
 import { CALCULATOR_SOURCE, REPO_ROOT, agentRuntime, copyCalculator } from './agent-harness';
+import { demoAnswer } from '../../../src/core/llm/providers/demo/demo-model';
+import { bundledAgentNames } from '../../support/tables';
 
 // ---- the toy agent: what a contributor writes in src/core/agents/reviewer/runner.ts ----
 const reviewInput = z.object({
@@ -96,9 +98,10 @@ describe('an agent as one unit', () => {
     await writeReviewer(root);
     const units = builtinAgentRegistry().register(reviewerAgent);
     const tools = createDefaultToolRegistry(units);
-    assert.deepEqual(tools.names().filter((name) => name.startsWith('submit_')), ['submit_changes', 'submit_plan', 'submit_review']);
+    const builtinTerminals = builtinAgentRegistry().terminalTools().map((tool) => tool.name);
+    assert.deepEqual(tools.names().filter((name) => name.startsWith('submit_')), [...builtinTerminals, 'submit_review'].sort());
     const agents = await loadAgents({ bundledDir: path.join(REPO_ROOT, 'agents'), workspaceRoot: root, knownTools: tools.names(), units });
-    assert.deepEqual([...agents.keys()].sort(), ['coder', 'planner', 'reviewer', 'validator']);
+    assert.deepEqual([...agents.keys()].sort(), [...bundledAgentNames(), 'reviewer'].sort());
 
     const model = new ScriptedModelClient([
       modelTurn([toolUseBlock('read_file', { path: CALCULATOR_SOURCE }, 'r1')]),
@@ -117,6 +120,18 @@ describe('an agent as one unit', () => {
     assert.equal(answered[0].tool_use_id, 'r1');
     assert.equal(answered[0].is_error, undefined);
     assert.match(String(answered[0].content), /^src\/Calculator\/Calculator\.cs \(lines 1-20 of 20\)\n.*\n {4}11\t {4}public static int Divide\(int a, int b\)\n/s);
+  });
+
+  it('the demo model drives the toy reviewer to its terminal tool, with the least answer the tool accepts', async () => {
+    await writeReviewer(root);
+    const units = builtinAgentRegistry().register(reviewerAgent);
+    const tools = createDefaultToolRegistry(units);
+    const agents = await loadAgents({ bundledDir: path.join(REPO_ROOT, 'agents'), workspaceRoot: root, knownTools: tools.names(), units });
+    const model = new ScriptedModelClient((request) => demoAnswer(request));
+    const rt = { ...(await agentRuntime(root, model)), tools, agents };
+    const review = await units.require<{ file: string }, Review>('reviewer').run(rt, { file: CALCULATOR_SOURCE });
+    assert.deepEqual(review, { verdict: 'approve', comments: [] });
+    assert.equal(model.requests.length, 1);
   });
 
   it('the loader holds a registered agent to its terminal tool, named by its unit', async () => {

@@ -6,6 +6,7 @@ import { AgentConfigError, findBundledAgentsDir, loadAgents, requireAgent } from
 import { ConfigurationError } from '../../../src/core/errors';
 import { createDefaultToolRegistry } from '../../../src/core/agents/builtin';
 import { functionsCompiledDuring } from '../../support/compiled-functions';
+import { bundledAgentNames } from '../../support/tables';
 
 const BUNDLED = path.resolve(__dirname, '../../../agents');
 const KNOWN_TOOLS = createDefaultToolRegistry().names();
@@ -54,7 +55,7 @@ describe('agent loader', () => {
       names = [...(await loadAgents({ bundledDir: BUNDLED, knownTools: KNOWN_TOOLS })).keys()].sort();
     });
     assert.equal(compiled, 0);
-    assert.deepEqual(names, ['coder', 'planner', 'validator']);
+    assert.deepEqual(names, bundledAgentNames());
   });
 
   it('reads the folders side by side and reports their problems in folder order', async () => {
@@ -79,7 +80,7 @@ describe('agent loader', () => {
 
   it('loads the bundled planner, coder and validator, with their prompts and defaults', async () => {
     const agents = await loadAgents({ bundledDir: BUNDLED, knownTools: KNOWN_TOOLS });
-    assert.deepEqual([...agents.keys()].sort(), ['coder', 'planner', 'validator']);
+    assert.deepEqual([...agents.keys()].sort(), bundledAgentNames());
     const planner = requireAgent(agents, 'planner');
     assert.ok(planner.requiredTools.includes('submit_plan'));
     assert.ok(!planner.requiredTools.includes('str_replace_based_edit_tool'), 'the planner never edits');

@@ -129,7 +129,6 @@ describe('runCli', () => {
         workspaceRoot: workspace,
         maxIterations: 3,
         model: 'm1',
-        modelProvider: 'anthropic',
         approval: { plan: 'always', diffs: 'first' },
         timeouts: { buildMs: 600_000, testMs: 600_000 },
         target: 'App.sln',

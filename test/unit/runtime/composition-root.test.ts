@@ -12,6 +12,7 @@ import { ScriptedModelClient } from '../../../src/core/llm/scripted';
 import { StreamingDemoClient } from '../../../src/core/llm/providers/demo/demo-stream';
 import { assembleRuntime, checkDotnet, createModelClient, modelProviderNames, registerModelProvider } from '../../../src/core/runtime';
 import { memoryHost } from '../tools/memory-host';
+import { bundledAgentNames } from '../../support/tables';
 
 const BUNDLED_AGENTS = path.resolve(__dirname, '../../../agents');
 
@@ -36,7 +37,7 @@ describe('composition root (core/runtime)', () => {
       (error: unknown) =>
         error instanceof ConfigurationError && error.message === `Unknown model provider "nope". Known: ${modelProviderNames().join(', ')}.`,
     );
-    assert.deepEqual(modelProviderNames().slice(0, 2), ['anthropic', 'demo']);
+    assert.deepEqual(modelProviderNames().slice(0, 3), ['anthropic', 'openai', 'demo']);
   });
 
   it('createModelClient: anthropic with no key anywhere says how to set one', () => {
@@ -114,7 +115,7 @@ describe('composition root (core/runtime)', () => {
       },
     });
     assert.equal(readBeforeDotnetAnswered, true);
-    assert.deepEqual([...runtime.agents.keys()].sort(), ['coder', 'planner', 'validator']);
+    assert.deepEqual([...runtime.agents.keys()].sort(), bundledAgentNames());
     await runtime.closeMcp();
 
     const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'ironbees-runtime-'));
@@ -150,7 +151,7 @@ describe('composition root (core/runtime)', () => {
       bundledAgentsDir: BUNDLED_AGENTS,
     });
     assert.equal(runtime.host, host);
-    assert.deepEqual([...runtime.agents.keys()].sort(), ['coder', 'planner', 'validator']);
+    assert.deepEqual([...runtime.agents.keys()].sort(), bundledAgentNames());
     assert.equal(runtime.tools.hasSources(), true);
     assert.ok(runtime.tools.names().includes('submit_plan'));
     await runtime.closeMcp();

@@ -32,7 +32,7 @@ describe('one provider registry', () => {
   });
 
   it('createModelClient knows every provider an agent may name, as the router does', async () => {
-    assert.deepEqual(modelProviderNames().slice(0, 3), ['anthropic', 'demo', 'openai']);
+    assert.deepEqual(modelProviderNames().slice(0, 3), ['anthropic', 'openai', 'demo']);
     assert.throws(
       () => createModelClient({ provider: 'openai', env: {} }),
       /^ConfigurationError: No OpenAI API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server \(Ollama, LM Studio, vLLM need no key\)\.$/,

@@ -14,20 +14,20 @@ const plan = {
 
 describe('submit tools', () => {
   it('accepts the contract plan shape as is', () => {
-    const parsed: ExecutionPlan = executionPlanSchema().parse(plan);
+    const parsed: ExecutionPlan = executionPlanSchema.parse(plan);
     assert.deepEqual(parsed, plan);
   });
 
   it('keeps knownFailures when given, drops an empty or null list', () => {
-    assert.deepEqual(executionPlanSchema().parse({ ...plan, knownFailures: ['A.B.C'] }).knownFailures, ['A.B.C']);
-    assert.deepEqual(executionPlanSchema().parse({ ...plan, knownFailures: '["A.B.C"]' }).knownFailures, ['A.B.C']);
-    assert.equal('knownFailures' in executionPlanSchema().parse({ ...plan, knownFailures: null }), false);
-    assert.equal('knownFailures' in executionPlanSchema().parse({ ...plan, knownFailures: [] }), false);
-    assert.equal(executionPlanSchema().safeParse({ ...plan, knownFailures: [''] }).success, false);
+    assert.deepEqual(executionPlanSchema.parse({ ...plan, knownFailures: ['A.B.C'] }).knownFailures, ['A.B.C']);
+    assert.deepEqual(executionPlanSchema.parse({ ...plan, knownFailures: '["A.B.C"]' }).knownFailures, ['A.B.C']);
+    assert.equal('knownFailures' in executionPlanSchema.parse({ ...plan, knownFailures: null }), false);
+    assert.equal('knownFailures' in executionPlanSchema.parse({ ...plan, knownFailures: [] }), false);
+    assert.equal(executionPlanSchema.safeParse({ ...plan, knownFailures: [''] }).success, false);
   });
 
   it('is lenient where it cannot change meaning', () => {
-    const parsed = executionPlanSchema().parse(
+    const parsed = executionPlanSchema.parse(
       JSON.stringify({
         summary: 'Fix Add',
         steps: JSON.stringify([
@@ -79,6 +79,6 @@ describe('submit tools', () => {
     const step = ((planSchema.properties as Record<string, Record<string, unknown>>).steps.items as Record<string, Record<string, unknown>>);
     assert.deepEqual((step.properties as Record<string, Record<string, unknown>>).actionType.enum, ['CREATE', 'MODIFY', 'DELETE', 'REFACTOR']);
     assert.deepEqual(step.required, ['number', 'description', 'actionType', 'filePath']);
-    assert.ok(submitPlanInput());
+    assert.ok(submitPlanInput);
   });
 });

@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import { testChange, validationView } from '../../../webview-ui/src/state/validation';
 import type { Baseline, BuildResult, TestResult } from '../../../src/core/model';
 import { makeRun } from './fixtures';
+import { markPreExistingErrors } from '../../../src/core/dotnet/baseline-diff';
 
 const OLD_ERROR = { code: 'CS0246', message: "The type 'Foo' could not be found", filePath: 'src/Old.cs', line: 4, column: 1 };
 const NEW_ERROR = { code: 'CS1002', message: '; expected', filePath: 'src/A.cs', line: 3, column: 9 };
@@ -21,9 +22,9 @@ const tests = (names: string[], total = 5): TestResult => ({
 const BASELINE: Baseline = { build: build([OLD_ERROR]), test: tests(['T.Fixed', 'T.Old']), capturedAt: 'x' };
 
 describe('webview validation before → after', () => {
-  it('marks each build error new or pre-existing, matching the baseline without line numbers', () => {
+  it('shows each build error new or pre-existing as the validator marked it (matched without line numbers)', () => {
     const movedOld = { ...OLD_ERROR, line: 40 };
-    const view = validationView(makeRun({ baseline: BASELINE, buildResult: build([movedOld, NEW_ERROR]) }));
+    const view = validationView(makeRun({ baseline: BASELINE, buildResult: build(markPreExistingErrors([movedOld, NEW_ERROR], BASELINE)) }));
     assert.deepEqual(view?.buildErrors.map((e) => [e.code, e.preExisting]), [['CS0246', true], ['CS1002', false]]);
     assert.deepEqual(view?.baseline, { buildOk: false, errorCount: 1, failedTests: 2 });
   });
@@ -45,5 +46,10 @@ describe('webview validation before → after', () => {
     assert.deepEqual(view?.fixed, []);
     assert.equal(view?.baseline, null);
     assert.equal(view?.buildErrors[0]?.preExisting, false);
+  });
+
+  it('compares nothing itself: an error the validator did not mark is not shown as pre-existing', () => {
+    const view = validationView(makeRun({ baseline: BASELINE, buildResult: build([OLD_ERROR]) }));
+    assert.deepEqual(view?.buildErrors.map((e) => [e.code, e.preExisting]), [['CS0246', false]]);
   });
 });

@@ -1,4 +1,4 @@
-// Which provider and model answer, and which instructions files the agents were given (issue 13).
+// Which provider and model answer, and which instructions files the agents were given.
 // Its own small section, so it does not entangle the run view's other parts.
 
 import type { ReactNode } from 'react';

@@ -1,4 +1,4 @@
-// What the panel's "Model and instructions" section shows (issue 13): the provider and model that
+// What the panel's "Model and instructions" section shows: the provider and model that
 // answer (from the extension's `modelInfo` message), and the instructions files the run's agents
 // were given (AGENTS.md, CLAUDE.md, --context files…), read from the run state's metadata, with a
 // note for each one cut to fit the cap. Pure, so it is unit-tested without a DOM.

@@ -28,7 +28,7 @@ export function validationView(run: CodingState): ValidationView | null {
   if (build === null && test === null) return null;
   return {
     buildOk: build === null ? null : build.success,
-    buildErrors: markBuildErrors(build?.errors ?? [], run),
+    buildErrors: markBuildErrors(build?.errors ?? []),
     warningCount: build?.warnings.length ?? 0,
     tests:
       test === null
@@ -69,14 +69,9 @@ export function testChange(failure: TestFailure): TestChange {
   return failure.preExisting ? 'still failing' : 'newly failing';
 }
 
-/**
- * Build errors the baseline build already had are marked. Compared without line numbers, which
- * shift with edits above (as the validator compares them: file, code and message).
- */
-function markBuildErrors(errors: CompilationError[], run: CodingState): MarkedBuildError[] {
-  const identity = (e: CompilationError): string => [e.filePath ?? '', e.code, e.message].join('\u0000');
-  const before = new Set((run.baseline?.build.errors ?? []).map(identity));
-  return errors.map((e) => ({ ...e, preExisting: before.has(identity(e)) }));
+/** Build errors the baseline build already had, as the validator marked them (dotnet/baseline-diff.ts). */
+function markBuildErrors(errors: CompilationError[]): MarkedBuildError[] {
+  return errors.map((e) => ({ ...e, preExisting: e.preExisting === true }));
 }
 
 /** The baseline's failing tests the last validation ran and saw pass (state metadata `fixedTests`). */

@@ -1,16 +1,13 @@
 // The coder's terminal tool, submit_changes {summary}: the edits are whatever the staged overlay
 // holds when it is called; the summary is for the person reviewing the diffs.
 
-import type { z } from 'zod';
-import { lazySchema } from '../../lazy-schema';
+import { z } from 'zod';
 import { terminalTool } from '../unit';
 
-export const submitChangesInput = lazySchema((z) =>
-  z.object({
-    summary: z.string().min(1).describe('What was changed and why, for the person reviewing the diffs'),
-  }),
-);
-export type SubmitChangesInput = z.infer<ReturnType<typeof submitChangesInput>>;
+export const submitChangesInput = z.object({
+  summary: z.string().min(1).describe('What was changed and why, for the person reviewing the diffs'),
+});
+export type SubmitChangesInput = z.infer<typeof submitChangesInput>;
 
 export const SUBMIT_CHANGES_TOOL_NAME = 'submit_changes';
 

@@ -4,9 +4,11 @@
 // model, because an agent's Claude model id means nothing to an OpenAI-compatible server.
 
 import { ConfigurationError } from '../../errors';
+import { PROVIDER_NAMES } from './registry';
+import type { ProviderName } from './registry';
 
-export const PROVIDER_NAMES = ['anthropic', 'openai'] as const;
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
+export { PROVIDER_NAMES };
+export type { ProviderName };
 export const DEFAULT_PROVIDER: ProviderName = 'anthropic';
 
 export function isProviderName(value: unknown): value is ProviderName {
@@ -23,8 +25,15 @@ export interface AgentModelConfig {
   model: string;
 }
 
-export function chooseModel(agentName: string, config: AgentModelConfig, run: { provider?: ProviderName; model?: string }): ModelChoice {
+/**
+ * The one choice of provider and model for an agent's calls in a run. `run.provider` comes from a
+ * flag, a setting or a persisted run: one the registry does not know is a ConfigurationError.
+ */
+export function chooseModel(agentName: string, config: AgentModelConfig, run: { provider?: string; model?: string }): ModelChoice {
   const agentProvider = config.provider ?? DEFAULT_PROVIDER;
+  if (run.provider !== undefined && !isProviderName(run.provider)) {
+    throw new ConfigurationError(`Unknown model provider "${run.provider}". Known: ${PROVIDER_NAMES.join(', ')}.`, { provider: run.provider });
+  }
   const provider = run.provider ?? agentProvider;
   if (run.model) return { provider, model: run.model };
   if (provider !== agentProvider) {
@@ -35,4 +44,20 @@ export function chooseModel(agentName: string, config: AgentModelConfig, run: { 
     );
   }
   return { provider, model: config.model };
+}
+
+/**
+ * The provider an agent's calls go to in a run, for the record (the per-turn trace): 'demo' in a demo
+ * run; where the choice cannot work, the run's provider or the default.
+ */
+export function providerOfRun(agentName: string, config: AgentModelConfig | undefined, run: { provider?: string; model?: string; modelProvider?: string }): string {
+  if (run.modelProvider === 'demo') return 'demo';
+  if (config) {
+    try {
+      return chooseModel(agentName, config, run).provider;
+    } catch {
+      // Recorded as below; the step itself reports the error.
+    }
+  }
+  return run.provider ?? DEFAULT_PROVIDER;
 }

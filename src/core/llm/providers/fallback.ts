@@ -9,7 +9,7 @@
 import { ModelApiError } from '../errors';
 import type { ModelErrorKind } from '../errors';
 import type { ModelClient, ModelRequest, ModelResponse } from '../port';
-import type { ProviderName } from './choice';
+import { DEFAULT_PROVIDER } from './choice';
 
 const OUTAGE_KINDS: ReadonlySet<ModelErrorKind> = new Set(['overloaded', 'server', 'timeout', 'connection']);
 
@@ -55,7 +55,7 @@ export class CircuitBreaker {
 }
 
 export interface FallbackTarget {
-  provider: ProviderName;
+  provider: string;
   model: string;
 }
 
@@ -76,7 +76,7 @@ export class FallbackModelClient implements ModelClient {
     try {
       const response = await this.primary.complete(request);
       this.breaker.recordSuccess();
-      if (this.onFallback) this.onSwitch(`Model calls are back on ${request.provider ?? 'anthropic'}/${request.model}.`);
+      if (this.onFallback) this.onSwitch(`Model calls are back on ${request.provider ?? DEFAULT_PROVIDER}/${request.model}.`);
       this.onFallback = false;
       return response;
     } catch (error) {
@@ -87,7 +87,7 @@ export class FallbackModelClient implements ModelClient {
   }
 
   private async viaFallback(request: ModelRequest, reason: string): Promise<ModelResponse> {
-    const from = { provider: request.provider ?? 'anthropic', model: request.model };
+    const from = { provider: request.provider ?? DEFAULT_PROVIDER, model: request.model };
     const response = await this.fallbackClient.complete({ ...request, provider: this.target.provider, model: this.target.model });
     if (!this.onFallback) this.onSwitch(`Model calls switched to the fallback ${this.target.provider}/${this.target.model}: ${reason}`);
     this.onFallback = true;

@@ -40,19 +40,26 @@ export function anthropicSettings(options: ProviderSettingsInput): ProviderSetti
 }
 
 /**
- * OPENAI_API_KEY and OPENAI_BASE_URL, read as the SDK reads them. A base URL without a key is a
- * local server (Ollama, LM Studio, vLLM) and works; no key for api.openai.com fails before a run.
+ * An OpenAI-compatible provider's key and base URL (OPENAI_API_KEY and OPENAI_BASE_URL for `openai`),
+ * read as the SDK reads them. A base URL without a key is a local server (Ollama, LM Studio, vLLM) and
+ * works; no key and no base URL fails before a run.
  */
-export function openAISettings(options: ProviderSettingsInput): ProviderSettings {
+export function openAICompatibleSettings(
+  options: ProviderSettingsInput,
+  provider: { name: string; envVariables: { apiKey: string; baseURL: string }; defaultBaseURL?: string },
+): ProviderSettings {
   const env = options.env ?? {};
-  const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(env.OPENAI_API_KEY);
-  const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(env.OPENAI_BASE_URL);
+  const { apiKey: keyVariable, baseURL: urlVariable } = provider.envVariables;
+  const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(env[keyVariable]);
+  const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(env[urlVariable]) ?? provider.defaultBaseURL;
   if (!apiKey && !baseURL) {
+    const title = provider.name === 'openai' ? 'OpenAI' : provider.name;
     throw new ConfigurationError(
-      'No OpenAI API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server (Ollama, LM Studio, vLLM need no key).',
-      { variable: 'OPENAI_API_KEY' },
+      `No ${title} API key: set ${keyVariable}, or ${urlVariable} for a local OpenAI-compatible server (Ollama, LM Studio, vLLM need no key).`,
+      { variable: keyVariable },
     );
   }
+  if (apiKey) registerSecret(apiKey);
   return { apiKey: apiKey ?? NO_KEY_PLACEHOLDER, ...(baseURL ? { baseURL } : {}) };
 }
 

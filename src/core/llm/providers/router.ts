@@ -6,17 +6,16 @@
 import { ConfigurationError } from '../../errors';
 import type { ModelClient, ModelRequest, ModelResponse } from '../port';
 import { DEFAULT_PROVIDER } from './choice';
-import type { ProviderName } from './choice';
 
-export type ProviderFactories = Partial<Record<ProviderName, () => ModelClient>>;
+export type ProviderFactories = Partial<Record<string, () => ModelClient>>;
 
 export class ProviderRouter implements ModelClient {
-  private readonly made = new Map<ProviderName, ModelClient>();
+  private readonly made = new Map<string, ModelClient>();
 
   constructor(private readonly factories: ProviderFactories) {}
 
   /** The client of a provider, made now if it was not yet (throws its configuration error, e.g. no key). */
-  clientFor(provider: ProviderName): ModelClient {
+  clientFor(provider: string): ModelClient {
     const existing = this.made.get(provider);
     if (existing) return existing;
     const factory = this.factories[provider];

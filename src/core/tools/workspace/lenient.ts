@@ -2,22 +2,19 @@
 // for "not given", arrays as JSON text. Each keeps an explicit JSON Schema (`meta`) so the model is
 // still told the clean type.
 
-import type { z as Z } from 'zod';
-import { loadZod } from '../../lazy-schema';
+import { z } from 'zod';
 
 const absentWhenEmpty = (v: unknown): unknown => (v === null || v === '' ? undefined : v);
 
 /** A required, non-empty string whose errors say what the field is for. */
-export function requiredText(field: string, meaning: string, options: { trim?: boolean } = {}): Z.ZodString {
-  const z = loadZod();
+export function requiredText(field: string, meaning: string, options: { trim?: boolean } = {}): z.ZodString {
   const message = `${field} is required: ${meaning}`;
   const base = z.string({ error: (issue) => (issue.input === undefined ? message : `${field} must be text: ${meaning}`) });
   return (options.trim === false ? base : base.trim()).min(1, message);
 }
 
 /** An optional integer that also accepts "12" and treats null or "" as not given. */
-export function optionalInt(description: string): Z.ZodType<number | undefined> {
-  const z = loadZod();
+export function optionalInt(description: string): z.ZodType<number | undefined> {
   return z
     .preprocess(absentWhenEmpty, z.coerce.number().int().optional())
     .optional()
@@ -25,8 +22,7 @@ export function optionalInt(description: string): Z.ZodType<number | undefined> 
 }
 
 /** An optional boolean that reads "true"/"false" strings as booleans (z.coerce would make "false" true). */
-export function optionalBool(description: string): Z.ZodType<boolean | undefined> {
-  const z = loadZod();
+export function optionalBool(description: string): z.ZodType<boolean | undefined> {
   return z
     .preprocess((v) => {
       const value = absentWhenEmpty(v);
@@ -38,8 +34,7 @@ export function optionalBool(description: string): Z.ZodType<boolean | undefined
 }
 
 /** An optional string where null means "not given". */
-export function optionalString(description: string): Z.ZodType<string | undefined> {
-  const z = loadZod();
+export function optionalString(description: string): z.ZodType<string | undefined> {
   return z
     .preprocess((v) => (v === null ? undefined : v), z.string().optional())
     .optional()

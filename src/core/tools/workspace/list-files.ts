@@ -1,8 +1,7 @@
 // list_files: the files under a folder, optionally filtered by a glob, bounded, through the overlay
 // so files the coder created (and not those it deleted) show up.
 
-import type { z } from 'zod';
-import { lazySchema } from '../../lazy-schema';
+import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
 import { globProblem, matchesGlob } from '../../workspace/glob';
 import { optionalInt, optionalString } from './lenient';
@@ -14,23 +13,19 @@ const MAX_MAX = 2000;
 /** How far the walk goes before filtering: patterns may match few of many files. */
 const WALK_LIMIT = 20_000;
 
-const listFilesInput = lazySchema((z) =>
-  z.object({
-    path: optionalString('Folder relative to the workspace root (default: the root)'),
-    pattern: optionalString('Glob to filter by, e.g. "**/*.cs" or "*Tests.cs" (a pattern without "/" matches file names anywhere)'),
-    maxResults: optionalInt(`At most this many paths (default ${DEFAULT_MAX}, at most ${MAX_MAX})`),
-  }),
-);
-export type ListFilesInput = z.infer<ReturnType<typeof listFilesInput>>;
+const listFilesInput = z.object({
+  path: optionalString('Folder relative to the workspace root (default: the root)'),
+  pattern: optionalString('Glob to filter by, e.g. "**/*.cs" or "*Tests.cs" (a pattern without "/" matches file names anywhere)'),
+  maxResults: optionalInt(`At most this many paths (default ${DEFAULT_MAX}, at most ${MAX_MAX})`),
+});
+export type ListFilesInput = z.infer<typeof listFilesInput>;
 
 export const listFilesTool: ToolDefinition<ListFilesInput> = {
   name: 'list_files',
   description:
     'List files of the workspace (relative paths), skipping bin, obj, .git, .ironbees, node_modules and .vs. ' +
     'Filter with a glob pattern such as "**/*.csproj".',
-  get input() {
-    return listFilesInput();
-  },
+  input: listFilesInput,
   readonly: true,
   timeoutMs: 20_000,
   execute: listFiles,

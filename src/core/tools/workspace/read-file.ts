@@ -1,8 +1,7 @@
 // read_file: a page of a file with line numbers. Pages are bounded in lines and characters so one
 // large generated file cannot flood the context; the result says how to fetch the next page.
 
-import type { z } from 'zod';
-import { lazySchema } from '../../lazy-schema';
+import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
 import { optionalInt, requiredText } from './lenient';
 import { displayPath, resolveWorkspacePath } from '../../workspace/paths';
@@ -15,23 +14,19 @@ const DEFAULT_LIMIT = 400;
 const MAX_LIMIT = 2000;
 const MAX_CHARS = 40_000;
 
-const readFileInput = lazySchema((z) =>
-  z.object({
-    path: requiredText('path', 'a file relative to the workspace root').describe('File path relative to the workspace root'),
-    offset: optionalInt('First line to show, 1-based (default 1)'),
-    limit: optionalInt(`How many lines to show (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT})`),
-  }),
-);
-export type ReadFileInput = z.infer<ReturnType<typeof readFileInput>>;
+const readFileInput = z.object({
+  path: requiredText('path', 'a file relative to the workspace root').describe('File path relative to the workspace root'),
+  offset: optionalInt('First line to show, 1-based (default 1)'),
+  limit: optionalInt(`How many lines to show (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT})`),
+});
+export type ReadFileInput = z.infer<typeof readFileInput>;
 
 export const readFileTool: ToolDefinition<ReadFileInput> = {
   name: 'read_file',
   description:
     'Read a file of the workspace, with line numbers. Shows staged (not yet applied) edits. ' +
     `Returns at most ${DEFAULT_LIMIT} lines unless limit says otherwise; use offset to page through long files.`,
-  get input() {
-    return readFileInput();
-  },
+  input: readFileInput,
   readonly: true,
   timeoutMs: 15_000,
   execute: readFile,

@@ -3,7 +3,7 @@
 // match cannot be interrupted. A worker can: it is terminated at the time limit or when the call
 // is aborted, and the search answers with an error that says why.
 // The worker's source is a string evaluated by node:worker_threads, so it needs no separate file in
-// the CLI and extension bundles. node:worker_threads itself (~2 ms to load) is loaded by the first
+// the CLI and extension bundles. node:worker_threads itself is loaded by the first
 // search with a pattern, not by every start (test/unit/cli/lazy-load.test.ts).
 
 export interface RegexFile {

@@ -3,8 +3,7 @@
 // text is matched here; a regular expression is matched in a worker thread with its own time limit
 // (regex-worker.ts), so a pattern that backtracks without end cannot freeze the run.
 
-import type { z } from 'zod';
-import { lazySchema } from '../../lazy-schema';
+import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
 import { globProblem, matchesGlob } from '../../workspace/glob';
 import { optionalBool, optionalInt, optionalString, requiredText } from './lenient';
@@ -25,17 +24,15 @@ const TOOL_TIMEOUT_MS = 30_000;
 /** Texts handed to one worker at a time, so a large workspace is never held in memory twice at once. */
 const REGEX_BATCH_CHARS = 8_000_000;
 
-const searchTextInput = lazySchema((z) =>
-  z.object({
-    query: requiredText('query', 'the text (or regular expression) to look for', { trim: false }).describe('Text to find (or a regular expression when isRegex is true)'),
-    isRegex: optionalBool('Treat query as a JavaScript regular expression (default false)'),
-    caseSensitive: optionalBool('Match case exactly (default false)'),
-    path: optionalString('Folder or file to search, relative to the workspace root (default: the root)'),
-    filePattern: optionalString('Glob for the files to search, e.g. "*.cs" or "tests/**/*.cs"'),
-    maxResults: optionalInt(`At most this many matching lines (default ${DEFAULT_MAX}, at most ${MAX_MAX})`),
-  }),
-);
-export type SearchTextInput = z.infer<ReturnType<typeof searchTextInput>>;
+const searchTextInput = z.object({
+  query: requiredText('query', 'the text (or regular expression) to look for', { trim: false }).describe('Text to find (or a regular expression when isRegex is true)'),
+  isRegex: optionalBool('Treat query as a JavaScript regular expression (default false)'),
+  caseSensitive: optionalBool('Match case exactly (default false)'),
+  path: optionalString('Folder or file to search, relative to the workspace root (default: the root)'),
+  filePattern: optionalString('Glob for the files to search, e.g. "*.cs" or "tests/**/*.cs"'),
+  maxResults: optionalInt(`At most this many matching lines (default ${DEFAULT_MAX}, at most ${MAX_MAX})`),
+});
+export type SearchTextInput = z.infer<typeof searchTextInput>;
 
 export interface SearchTextOptions {
   /** How long the regular expression may run over the whole search (tests shorten it). */
@@ -50,9 +47,7 @@ export function createSearchTextTool(options: SearchTextOptions = {}): ToolDefin
       'Search the text of workspace files (staged edits included) and return matching lines as path:line: text. ' +
       'Skips bin, obj, .git, .ironbees and node_modules. Case-insensitive unless caseSensitive is true. ' +
       'The query is literal text unless isRegex is true (then a JavaScript regular expression).',
-    get input() {
-      return searchTextInput();
-    },
+    input: searchTextInput,
     readonly: true,
     timeoutMs: TOOL_TIMEOUT_MS,
     execute: (input, ctx) => searchText(input, ctx, regexTimeLimitMs),

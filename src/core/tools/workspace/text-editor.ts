@@ -6,8 +6,7 @@
 // One command is ours, not Anthropic's: `delete` stages a file's removal, so a plan's DELETE step
 // is something the coder can do.
 
-import type { z } from 'zod';
-import { lazySchema } from '../../lazy-schema';
+import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../types';
 import { insertLines, replaceExactlyOnce } from './edit-ops';
 import type { EditOpResult } from './edit-ops';
@@ -22,37 +21,35 @@ const COMMANDS = ['view', 'create', 'str_replace', 'insert', 'delete'] as const;
 const VIEW_MAX_CHARS = 40_000;
 const SNIPPET_CONTEXT = 4;
 
-const textEditorInput = lazySchema((z) =>
-  z
-    .object({
-      command: z.enum(COMMANDS, {
-        error: () => `command must be one of ${COMMANDS.join(', ')} (undo_edit does not exist in text_editor_20250728)`,
-      }),
-      path: requiredText('path', 'a file or folder relative to the workspace root'),
-      view_range: z
-        .preprocess(
-          (v) => (v === null ? undefined : parseJsonText(v)),
-          z.tuple([z.coerce.number().int(), z.coerce.number().int()], { error: 'view_range must be two line numbers [start, end]; use -1 as end to read to the end of the file' }).optional(),
-        )
-        .optional(),
-      file_text: optionalString('create: the whole content of the file'),
-      old_str: optionalString('str_replace: the exact text to replace'),
-      new_str: optionalString('str_replace: the replacement; insert: accepted in place of insert_text'),
-      insert_line: optionalInt('insert: the line after which to insert (0 = top of the file)'),
-      insert_text: optionalString('insert: the text to insert'),
-    })
-    .superRefine((input, ctx) => {
-      const need = (field: string, why: string): void => ctx.addIssue({ code: 'custom', path: [field], message: why });
-      if (input.command === 'create' && input.file_text === undefined) need('file_text', 'create needs file_text: the full content of the file');
-      if (input.command === 'str_replace' && input.old_str === undefined) need('old_str', 'str_replace needs old_str: the exact text to replace');
-      if (input.command === 'insert') {
-        if (input.insert_line === undefined) need('insert_line', 'insert needs insert_line: the line after which to insert (0 = top)');
-        if (input.insert_text === undefined && input.new_str === undefined) need('insert_text', 'insert needs insert_text: the text to insert');
-      }
+const textEditorInput = z
+  .object({
+    command: z.enum(COMMANDS, {
+      error: () => `command must be one of ${COMMANDS.join(', ')} (undo_edit does not exist in text_editor_20250728)`,
     }),
-);
+    path: requiredText('path', 'a file or folder relative to the workspace root'),
+    view_range: z
+      .preprocess(
+        (v) => (v === null ? undefined : parseJsonText(v)),
+        z.tuple([z.coerce.number().int(), z.coerce.number().int()], { error: 'view_range must be two line numbers [start, end]; use -1 as end to read to the end of the file' }).optional(),
+      )
+      .optional(),
+    file_text: optionalString('create: the whole content of the file'),
+    old_str: optionalString('str_replace: the exact text to replace'),
+    new_str: optionalString('str_replace: the replacement; insert: accepted in place of insert_text'),
+    insert_line: optionalInt('insert: the line after which to insert (0 = top of the file)'),
+    insert_text: optionalString('insert: the text to insert'),
+  })
+  .superRefine((input, ctx) => {
+    const need = (field: string, why: string): void => ctx.addIssue({ code: 'custom', path: [field], message: why });
+    if (input.command === 'create' && input.file_text === undefined) need('file_text', 'create needs file_text: the full content of the file');
+    if (input.command === 'str_replace' && input.old_str === undefined) need('old_str', 'str_replace needs old_str: the exact text to replace');
+    if (input.command === 'insert') {
+      if (input.insert_line === undefined) need('insert_line', 'insert needs insert_line: the line after which to insert (0 = top)');
+      if (input.insert_text === undefined && input.new_str === undefined) need('insert_text', 'insert needs insert_text: the text to insert');
+    }
+  });
 
-export type TextEditorInput = z.infer<ReturnType<typeof textEditorInput>>;
+export type TextEditorInput = z.infer<typeof textEditorInput>;
 
 export const textEditorTool: ToolDefinition<TextEditorInput> = {
   name: TEXT_EDITOR_TOOL_NAME,
@@ -60,9 +57,7 @@ export const textEditorTool: ToolDefinition<TextEditorInput> = {
     'View, create and edit workspace files (staged for review; nothing is written to disk until approved). ' +
     'Paths are relative to the workspace root. create makes new files only (an existing file is refused: view it, then str_replace or insert); ' +
     'str_replace needs old_str to match exactly once, whitespace included.',
-  get input() {
-    return textEditorInput();
-  },
+  input: textEditorInput,
   readonly: false,
   timeoutMs: 30_000,
   anthropicType: 'text_editor_20250728',

@@ -1,5 +1,6 @@
 // The scripted demo model, for `ironbees run --demo` without an API key. It is NOT a language
-// model and says so in everything it writes. It drives the bundled planner and coder through the
+// model and says so in everything it writes. Any agent that ends its turn with a tool gets the least
+// answer that tool accepts at once (leastValue). It drives the bundled planner and coder through the
 // real tools (list_files, read_file, the text editor) and the real build and tests: it lists the
 // C# files, reads them, finds a calculator method with the wrong operator in what it read, plans
 // the fix, views the file, and makes the edit with str_replace. Each answer is worked out from the
@@ -31,7 +32,48 @@ export function demoAnswer(request: ModelRequest): ModelResponse {
   const history = exchanges(request.messages);
   if (toolNames.includes('submit_plan')) return planTurn(history, firstUserText(request.messages));
   if (toolNames.includes('submit_changes')) return codeTurn(history, firstUserText(request.messages));
-  return say(`${LABEL} I only know how to drive the bundled planner and coder agents.`);
+  const terminal = terminalToolOf(request.tools);
+  if (terminal) {
+    return act(`${LABEL} I only know the bundled sample; submitting the least answer ${terminal.name} accepts.`, toolUseBlock(terminal.name, leastValue(terminal.inputSchema)));
+  }
+  return say(`${LABEL} I only know how to drive agents that end their turn with a tool.`);
+}
+
+/** Any other agent's terminal tool: the last `submit_*` tool offered (the recipe's names), else the last custom tool. */
+function terminalToolOf(tools: ModelRequest['tools']): { name: string; inputSchema: Record<string, unknown> } | undefined {
+  const custom = tools.flatMap((tool) => (tool.kind === 'custom' ? [tool] : []));
+  return custom.filter((tool) => tool.name.startsWith('submit_')).at(-1) ?? custom.at(-1);
+}
+
+/** The smallest value a JSON Schema accepts, as far as the demo needs: required fields, the first of an enum, one item where items are required. */
+export function leastValue(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return null;
+  const s = schema as Record<string, unknown>;
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  if ('const' in s) return s.const;
+  const choices = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
+  if (Array.isArray(choices) && choices.length > 0) return leastValue(choices[0]);
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  switch (type) {
+    case 'object': {
+      const properties = (s.properties ?? {}) as Record<string, unknown>;
+      const required = Array.isArray(s.required) ? (s.required as string[]) : [];
+      return Object.fromEntries(required.map((name) => [name, leastValue(properties[name])]));
+    }
+    case 'array': {
+      const count = typeof s.minItems === 'number' ? s.minItems : 0;
+      return Array.from({ length: count }, () => leastValue(s.items));
+    }
+    case 'string':
+      return `${LABEL} nothing to report`;
+    case 'integer':
+    case 'number':
+      return typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 1;
+    case 'boolean':
+      return false;
+    default:
+      return null;
+  }
 }
 
 function planTurn(history: ToolExchange[], request: string): ModelResponse {

@@ -4,7 +4,7 @@
 
 import type { ModelClient, ModelRequest, ModelResponse } from '../../port';
 
-/** Pieces a turn's words are told in, and the pause before each: about 0.4 s a turn. */
+/** Pieces a turn's words are told in, and the pause before each. */
 const PIECES = 5;
 const PAUSE_MS = 80;
 

@@ -1,0 +1,12 @@
+// What the faces (the CLI, the MCP server) use of the layers below the composition root, offered
+// here so a face reaches the core through the runtime (eslint-rules/layers.mjs holds it).
+
+export { findBuildTarget } from '../dotnet/target';
+export { shutdownBuildServers } from '../dotnet/dotnet-cli';
+export { runBuild } from '../dotnet/build';
+export { dotnetSession } from '../dotnet/session';
+export { runTests } from '../dotnet/test';
+export { findReferencesTool, findSymbolsTool } from '../tools/symbol-tools';
+export { ToolRegistry, inputJsonSchema } from '../tools/registry';
+export type { ToolDefinition, ToolOutcome } from '../tools/types';
+export { RunStore } from '../workflow/store';
