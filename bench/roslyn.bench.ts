@@ -96,7 +96,8 @@ async function warmStart(root: string): Promise<string[]> {
     await first.query('ping', {});
     const coldLoad = first.loadInfo?.loadMs ?? NaN;
     await first.dispose();
-    const second = engineFor(root, 'Multi.sln');
+    // The compile ahead can take minutes on a busy machine: `warmed` waits for it, past the usual question limit.
+    const second = new RoslynEngine({ workspaceRoot: root, target: async () => path.join(root, 'Multi.sln'), logger: quiet, timeouts: { queryMs: 600_000 } });
     await second.query('ping', {});
     const warmLoad = second.loadInfo?.loadMs ?? NaN;
     const { waitedMs } = await second.query<{ waitedMs: number }>('warmed', {});

@@ -93,7 +93,19 @@ internal sealed class Engine
 
     private static IEnumerable<string> ProjectFiles(Solution s) => s.Projects.Select(p => p.FilePath).OfType<string>().Distinct();
 
+    /** MSBuildWorkspace's words when its build host missed a time limit (a busy machine), not a project problem. */
+    private const string BuildHostTimeout = "BuildHost process is not responding";
+
+    /** Loads; a load whose build host did not respond is tried once more before its projects are given up as unknown. */
     private async Task<JsonObject> LoadAsync(string targetPath, string rootPath)
+    {
+        var loaded = await LoadOnceAsync(targetPath, rootPath);
+        if (!(loaded["warnings"]?.AsArray().Any(w => w?.GetValue<string>().Contains(BuildHostTimeout, StringComparison.Ordinal) == true) ?? false)) return loaded;
+        Console.Error.WriteLine("Ironbees.Roslyn: MSBuild's build host did not respond during the load; loading again.");
+        return await LoadOnceAsync(targetPath, rootPath);
+    }
+
+    private async Task<JsonObject> LoadOnceAsync(string targetPath, string rootPath)
     {
         target = targetPath;
         root = rootPath;

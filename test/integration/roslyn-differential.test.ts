@@ -123,7 +123,7 @@ describe('the compile gate against dotnet build (differential, fresh clones)', f
             outcomes.push(outcome);
             assert.deepEqual(outcome.gateErrors.filter((e) => !outcome.buildErrors.includes(e)), [], `${outcome.edit}: errors the build does not have`);
             const unknown = (gate.unknown ?? []).map((u) => u.project);
-            if (edit.gate === 'judged') assert.deepEqual(unknown, [], `${outcome.edit}: judged, not left to the build`);
+            if (edit.gate === 'judged') assert.deepEqual(unknown, [], `${outcome.edit}: judged, not left to the build (${JSON.stringify(gate.unknown)})`);
             else assert.ok(unknown.length > 0 && gate.total === 0, `${outcome.edit}: left to the build (${JSON.stringify(gate)})`);
           }
         }
