@@ -16,7 +16,13 @@ const require = createRequire(import.meta.url);
 
 /** Checks agents/* with src/core/agents/agent-precheck.ts (the code a run uses): a bad agent.yaml fails the build. */
 async function precheckBundledAgents() {
-  const checker = await build({ ...common, entryPoints: ['src/core/agents/agent-precheck.ts'], write: false, sourcemap: false, logLevel: 'warning' });
+  const checker = await build({
+    ...common,
+    entryPoints: ['src/core/agents/agent-precheck.ts'],
+    write: false,
+    sourcemap: false,
+    logLevel: 'warning',
+  });
   const module = { exports: {} };
   new Function('module', 'exports', 'require', checker.outputFiles[0].text)(module, module.exports, require);
   return module.exports.precheckAgentFolder(join(dirname(fileURLToPath(import.meta.url)), 'agents'));
@@ -24,7 +30,9 @@ async function precheckBundledAgents() {
 
 /** A bundle run from a code cache cannot keep an `import()`: the script loses its dynamic-import callback. */
 function refuseDynamicImports(file, result) {
-  const kept = Object.values(result.metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.kind === 'dynamic-import'));
+  const kept = Object.values(result.metafile.outputs).flatMap((output) =>
+    output.imports.filter((entry) => entry.kind === 'dynamic-import'),
+  );
   if (kept.length > 0) throw new Error(`${file} keeps dynamic imports: ${kept.map((entry) => entry.path).join(', ')}`);
 }
 

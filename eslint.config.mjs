@@ -20,7 +20,10 @@ export default tseslint.config(
     // The core runs in the CLI and in plain-Node tests: it must never reach for the editor.
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core must not import vscode; go through the Host port.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'src/core must not import vscode; go through the Host port.' }] },
+      ],
     },
   },
   {

@@ -17,7 +17,10 @@ function oneActivation(): number {
     timeout: 5 * 60_000,
   });
   const match = /activation took ([\d.]+) ms/.exec(result.stdout ?? '');
-  if (!match) throw new Error(`the activation suite printed no figure (exit ${result.status}):\n${(result.stdout ?? '').slice(-2000)}\n${(result.stderr ?? '').slice(-2000)}`);
+  if (!match)
+    throw new Error(
+      `the activation suite printed no figure (exit ${result.status}):\n${(result.stdout ?? '').slice(-2000)}\n${(result.stderr ?? '').slice(-2000)}`,
+    );
   return Number(match[1]);
 }
 
@@ -28,4 +31,6 @@ for (let run = 1; run <= RUNS; run += 1) {
 }
 const sorted = [...figures].sort((a, b) => a - b);
 const median = sorted[Math.floor(sorted.length / 2)];
-console.log(`activate() in a real extension host, median of ${RUNS}: ${median.toFixed(1)} ms (goal ≤ ${GOAL_MS} ms: ${median <= GOAL_MS ? 'meets goal' : 'MISSES goal'})`);
+console.log(
+  `activate() in a real extension host, median of ${RUNS}: ${median.toFixed(1)} ms (goal ≤ ${GOAL_MS} ms: ${median <= GOAL_MS ? 'meets goal' : 'MISSES goal'})`,
+);

@@ -96,20 +96,41 @@ function runOnce(cli: string, cacheDir: string, prepare: (workspace: string) => 
   try {
     cpSync(FIXTURE, workspace, { recursive: true, filter: (source) => !/[\\/](bin|obj)$/.test(source) });
     prepare(workspace);
-    const env = { ...given, IRONBEES_ROSLYN: '0', IRONBEES_SDK_CACHE: '1', IRONBEES_CACHE_DIR: cacheDir, NO_COLOR: '1', IRONBEES_BENCH_CPU_FILE: cpuFile };
+    const env = {
+      ...given,
+      IRONBEES_ROSLYN: '0',
+      IRONBEES_SDK_CACHE: '1',
+      IRONBEES_CACHE_DIR: cacheDir,
+      NO_COLOR: '1',
+      IRONBEES_BENCH_CPU_FILE: cpuFile,
+    };
     const startedAt = Date.now();
-    const result = spawnSync(process.execPath, ['-r', EXIT_CPU, cli, 'run', 'Fix the failing Calculator tests', '--workspace', workspace, '--demo', '--yes', '--json'], { env, encoding: 'utf8', timeout: 600_000 });
+    const result = spawnSync(
+      process.execPath,
+      ['-r', EXIT_CPU, cli, 'run', 'Fix the failing Calculator tests', '--workspace', workspace, '--demo', '--yes', '--json'],
+      { env, encoding: 'utf8', timeout: 600_000 },
+    );
     const endedAt = Date.now();
     if (result.status !== 0) throw new Error(`${cli} exited ${result.status}: ${result.stderr.slice(-2000)}`);
     const runs = path.join(workspace, '.ironbees', 'runs');
     const runId = readdirSync(runs).find((entry) => /^\d{8}-/.test(entry)) ?? '';
-    const events = readFileSync(path.join(runs, runId, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as TraceEvent);
+    const events = readFileSync(path.join(runs, runId, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as TraceEvent);
     const first = Date.parse(events[0]?.at ?? '');
     const last = Date.parse(events[events.length - 1]?.at ?? '');
     const iterations = Math.max(...events.map((event) => event.iteration ?? 0));
     const cpu = JSON.parse(readFileSync(cpuFile, 'utf8')) as { userUs: number; systemUs: number };
     const cpuMs = (cpu.userUs + cpu.systemUs) / 1000;
-    return { wallMs: endedAt - startedAt, startMs: first - startedAt, exitMs: endedAt - last, gapsMs: uncoveredMs(events), iterations, cpuMs };
+    return {
+      wallMs: endedAt - startedAt,
+      startMs: first - startedAt,
+      exitMs: endedAt - last,
+      gapsMs: uncoveredMs(events),
+      iterations,
+      cpuMs,
+    };
   } finally {
     rmSync(workspace, { recursive: true, force: true });
     rmSync(cpuFile, { force: true });
@@ -161,11 +182,15 @@ function main(): void {
   const show = (values: number[], unit = ' ms', digits = 0) =>
     `${median(values).toFixed(digits)}${unit} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
   console.log(`CLI run overhead, calculator fixture (--demo --yes, ${RUNS} runs each, medians; ranges in brackets)`);
-  for (const [envLabel, times] of nodeStarts) console.log(`  node -e 0 (Node's own start and exit, in every run) · ${envLabel}: ${show(times)}`);
+  for (const [envLabel, times] of nodeStarts)
+    console.log(`  node -e 0 (Node's own start and exit, in every run) · ${envLabel}: ${show(times)}`);
   for (const [key, measured] of rows) {
     const of = (pick: (row: Row) => number) => measured.map(pick);
     console.log(
-      `  ${key.padEnd(50)} iterations ${show(of((row) => row.iterations), '')} · start → first event ${show(of((row) => row.startMs))} · ` +
+      `  ${key.padEnd(50)} iterations ${show(
+        of((row) => row.iterations),
+        '',
+      )} · start → first event ${show(of((row) => row.startMs))} · ` +
         `last event → exit ${show(of((row) => row.exitMs))} · gaps ${show(of((row) => row.gapsMs))} · wall ${show(of((row) => row.wallMs))} · ` +
         `overhead ${show(of(overheadOf))} = ${show(of(shareOf), ' %', 2)} of wall · own CPU ${show(of((row) => row.cpuMs))}`,
     );

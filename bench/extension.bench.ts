@@ -68,8 +68,12 @@ console.log(size('dist/extension-heavy.js'));
 console.log(size('dist/webview/main.js'));
 const WEBVIEW_GOAL_KB = 300;
 const webviewKb = statSync(path.join(root, 'dist', 'webview', 'main.js')).size / 1024;
-console.log(`webview bundle (minified) ${webviewKb.toFixed(1)} KB (goal ≤ ${WEBVIEW_GOAL_KB} KB: ${webviewKb <= WEBVIEW_GOAL_KB ? 'meets goal' : 'MISSES goal'})`);
+console.log(
+  `webview bundle (minified) ${webviewKb.toFixed(1)} KB (goal ≤ ${WEBVIEW_GOAL_KB} KB: ${webviewKb <= WEBVIEW_GOAL_KB ? 'meets goal' : 'MISSES goal'})`,
+);
 console.log(size('dist/webview/main.css'));
 console.log(`loading dist/extension.js (module evaluation, before activate): ${bundleLoadMs().toFixed(1)} ms`);
 const big = bigDiffMs(20_000);
-console.log(`20k-line file, 400 changed lines: diff ${big.diffMs.toFixed(0)} ms, review model (${big.hunks} hunks + panel summary) ${big.reviewMs.toFixed(0)} ms`);
+console.log(
+  `20k-line file, 400 changed lines: diff ${big.diffMs.toFixed(0)} ms, review model (${big.hunks} hunks + panel summary) ${big.reviewMs.toFixed(0)} ms`,
+);

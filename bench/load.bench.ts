@@ -27,7 +27,8 @@ function describe(sample: ResourceSample): string {
 }
 
 async function main(): Promise<number> {
-  if (!(globalThis as { gc?: unknown }).gc) line('note: run with --expose-gc (npm run bench:load does) for heap figures after a full collection');
+  if (!(globalThis as { gc?: unknown }).gc)
+    line('note: run with --expose-gc (npm run bench:load does) for heap figures after a full collection');
   const fixture = await prepareLoad();
   let failures = 0;
   try {
@@ -53,8 +54,12 @@ async function main(): Promise<number> {
       return 1;
     }
     const after = sampleResources();
-    line(`  ${CONCURRENT - concurrent.problems.length}/${CONCURRENT} reached SUCCESS in ${(concurrent.durationMs / 1000).toFixed(1)} s (${(concurrent.durationMs / CONCURRENT).toFixed(1)} ms per run amortised)`);
-    line(`  peak RSS ${(peakRss / 1024 / 1024).toFixed(1)} MB, peak heap ${(peakHeap / 1024 / 1024).toFixed(1)} MB; after: ${describe(after)}`);
+    line(
+      `  ${CONCURRENT - concurrent.problems.length}/${CONCURRENT} reached SUCCESS in ${(concurrent.durationMs / 1000).toFixed(1)} s (${(concurrent.durationMs / CONCURRENT).toFixed(1)} ms per run amortised)`,
+    );
+    line(
+      `  peak RSS ${(peakRss / 1024 / 1024).toFixed(1)} MB, peak heap ${(peakHeap / 1024 / 1024).toFixed(1)} MB; after: ${describe(after)}`,
+    );
     for (const problem of concurrent.problems.slice(0, 10)) line(`  error: ${problem}`);
     if (concurrent.problems.length) failures += 1;
 
@@ -74,7 +79,9 @@ async function main(): Promise<number> {
     }
     samples.push({ at: done, sample: sampleResources() });
     const seconds = (Date.now() - started) / 1000;
-    line(`  ${done - problems.length}/${done} reached SUCCESS in ${seconds.toFixed(1)} s (${((seconds / Math.max(done, 1)) * 1000).toFixed(2)} ms per run)`);
+    line(
+      `  ${done - problems.length}/${done} reached SUCCESS in ${seconds.toFixed(1)} s (${((seconds / Math.max(done, 1)) * 1000).toFixed(2)} ms per run)`,
+    );
     for (const { at, sample } of samples) line(`  after ${at} runs: ${describe(sample)}`);
     for (const problem of problems.slice(0, 10)) line(`  error: ${problem}`);
     const first = samples[0].sample;
@@ -85,7 +92,9 @@ async function main(): Promise<number> {
     }
     if (problems.length) failures += 1;
     if (last.activeResources > first.activeResources) {
-      line(`  FAILED: active resources grew (${first.activeResources} → ${last.activeResources}): ${process.getActiveResourcesInfo().join(', ')}`);
+      line(
+        `  FAILED: active resources grew (${first.activeResources} → ${last.activeResources}): ${process.getActiveResourcesInfo().join(', ')}`,
+      );
       failures += 1;
     }
     if (last.heapUsedMb > first.heapUsedMb * HEAP_GROWTH_LIMIT) {

@@ -19,10 +19,16 @@ const RUNS = Number(process.env.IRONBEES_BENCH_RUNS ?? 5);
 const LENGTH = Number(process.env.IRONBEES_CHAIN ?? 40);
 const LIMIT_MS = 900_000;
 const MULTI = path.join(__dirname, '..', 'test', 'fixtures', 'multi');
-const quiet = { debug: () => undefined, info: () => undefined, warn: (message: string) => console.error(message), error: (message: string) => console.error(message) };
+const quiet = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => console.error(message),
+  error: (message: string) => console.error(message),
+};
 
 function library(index: number): string {
-  const reference = index > 1 ? `  <ItemGroup>\n    <ProjectReference Include="..\\Lib${index - 1}\\Lib${index - 1}.csproj" />\n  </ItemGroup>\n` : '';
+  const reference =
+    index > 1 ? `  <ItemGroup>\n    <ProjectReference Include="..\\Lib${index - 1}\\Lib${index - 1}.csproj" />\n  </ItemGroup>\n` : '';
   return `<Project Sdk="Microsoft.NET.Sdk">\n  <PropertyGroup>\n    <TargetFramework>net10.0</TargetFramework>\n    <Nullable>enable</Nullable>\n  </PropertyGroup>\n${reference}</Project>\n`;
 }
 
@@ -40,9 +46,15 @@ function generate(root: string): void {
   }
   const tests = path.join(root, 'Chain.Tests');
   mkdirSync(tests, { recursive: true });
-  const csproj = readFileSync(path.join(MULTI, 'tests', 'TextKit.Tests', 'TextKit.Tests.csproj'), 'utf8').replace('..\\..\\src\\TextKit\\TextKit.csproj', `..\\Lib${LENGTH}\\Lib${LENGTH}.csproj`);
+  const csproj = readFileSync(path.join(MULTI, 'tests', 'TextKit.Tests', 'TextKit.Tests.csproj'), 'utf8').replace(
+    '..\\..\\src\\TextKit\\TextKit.csproj',
+    `..\\Lib${LENGTH}\\Lib${LENGTH}.csproj`,
+  );
   writeFileSync(path.join(tests, 'Chain.Tests.csproj'), csproj);
-  writeFileSync(path.join(tests, 'ChainTests.cs'), `namespace Chain.Tests;\n\npublic class ChainTests\n{\n    [Fact]\n    public void Sums() => Assert.True(Lib${LENGTH}.Part.Value(0) > 0);\n}\n`);
+  writeFileSync(
+    path.join(tests, 'ChainTests.cs'),
+    `namespace Chain.Tests;\n\npublic class ChainTests\n{\n    [Fact]\n    public void Sums() => Assert.True(Lib${LENGTH}.Part.Value(0) > 0);\n}\n`,
+  );
 }
 
 function median(values: readonly number[]): number {
@@ -52,7 +64,8 @@ function median(values: readonly number[]): number {
 
 async function timedBuild(host: Host, projects: string[], alone: boolean): Promise<number> {
   const result = await runBuild({ host, projects, restore: false, timeoutMs: LIMIT_MS, withoutReferenceWalk: alone });
-  if (!result.success) throw new Error(`build failed: ${result.errors.map((error) => error.message).join('; ')}\n${result.outputTail ?? ''}`);
+  if (!result.success)
+    throw new Error(`build failed: ${result.errors.map((error) => error.message).join('; ')}\n${result.outputTail ?? ''}`);
   return result.durationMs;
 }
 
@@ -82,7 +95,8 @@ async function main(): Promise<void> {
       if (!proven || upstream.length !== LENGTH - 1) throw new Error(`the proof failed (${upstream.length} upstream projects)`);
       alone.push(await timedBuild(host, [leaf, testProject], true));
     }
-    const range = (values: number[]) => `${(median(values) / 1000).toFixed(2)} s (${(Math.min(...values) / 1000).toFixed(2)}–${(Math.max(...values) / 1000).toFixed(2)})`;
+    const range = (values: number[]) =>
+      `${(median(values) / 1000).toFixed(2)} s (${(Math.min(...values) / 1000).toFixed(2)}–${(Math.max(...values) / 1000).toFixed(2)})`;
     console.log(`leaf edit, ${RUNS} runs interleaved (medians, ranges in brackets):`);
     console.log(`  (a) walk the chain:                          ${range(walk)}`);
     console.log(`  (b) alone, -p:BuildProjectReferences=false:  ${range(alone)}`);

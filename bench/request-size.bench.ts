@@ -16,14 +16,27 @@ const tools: ModelToolDefinition[] = Array.from({ length: 8 }, (_, i) => ({
   kind: 'custom',
   name: `tool_${i}`,
   description: `Tool ${i}. ${'Explains what it does. '.repeat(10)}`,
-  inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'A workspace-relative path.' }, offset: { type: 'integer' } }, required: ['path'] },
+  inputSchema: {
+    type: 'object',
+    properties: { path: { type: 'string', description: 'A workspace-relative path.' }, offset: { type: 'integer' } },
+    required: ['path'],
+  },
 }));
 
 function conversation(): ModelMessage[] {
   const messages: ModelMessage[] = [{ role: 'user', content: 'Fix the failing tests.' }];
   for (let turn = 0; turn < TURNS; turn++) {
-    messages.push({ role: 'assistant', content: [{ type: 'text', text: `Reading file ${turn}.` }, { type: 'tool_use', id: `t${turn}`, name: 'tool_0', input: { path: `src/File${turn}.cs` } }] });
-    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${turn}`, content: `${turn}: ${'x'.repeat(FILE_CHARS)}` }] });
+    messages.push({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `Reading file ${turn}.` },
+        { type: 'tool_use', id: `t${turn}`, name: 'tool_0', input: { path: `src/File${turn}.cs` } },
+      ],
+    });
+    messages.push({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: `t${turn}`, content: `${turn}: ${'x'.repeat(FILE_CHARS)}` }],
+    });
   }
   return messages;
 }
@@ -48,6 +61,8 @@ for (let run = 0; run < RUNS; run++) {
   const sizer = new RequestSizer(system, tools);
   parts.push(loop((messages) => sizer.tokens(messages), conversation()));
 }
-console.log(`Request sizing over a ${TURNS}-turn conversation (${FILE_CHARS}-character reads), ${RUNS} runs, medians (first run in brackets)`);
+console.log(
+  `Request sizing over a ${TURNS}-turn conversation (${FILE_CHARS}-character reads), ${RUNS} runs, medians (first run in brackets)`,
+);
 console.log(`  whole request each call (estimateTokens): ${median(whole).toFixed(2)} ms (${whole[0].toFixed(2)})`);
 console.log(`  parts measured once (RequestSizer):       ${median(parts).toFixed(2)} ms (${parts[0].toFixed(2)})`);

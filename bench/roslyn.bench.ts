@@ -26,7 +26,12 @@ const RUNS = Number(process.env.IRONBEES_BENCH_RUNS ?? 3);
 const EXTRA_LIBRARIES = 4;
 const FILES_PER_LIBRARY = 8;
 const EDITED_FILE = 'src/Reporting/Report.cs';
-const quiet = { debug: () => undefined, info: () => undefined, warn: (m: string) => console.error(m), error: (m: string) => console.error(m) };
+const quiet = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (m: string) => console.error(m),
+  error: (m: string) => console.error(m),
+};
 const fs = new NodeFileSystem();
 const FIXTURES = path.join(__dirname, '..', 'test', 'fixtures');
 
@@ -64,7 +69,10 @@ async function grow(root: string): Promise<void> {
       );
     }
     writeFileSync(path.join(root, 'tests', `${lib}.Tests`, `${lib}.Tests.csproj`), testProject.replace(/TextKit/g, lib));
-    writeFileSync(path.join(root, 'tests', `${lib}.Tests`, 'PartTests.cs'), `namespace ${lib}.Tests;\n\npublic class PartTests\n{\n    [Fact]\n    public void Format_Slugs() => Assert.Contains("hello-world", Part0.Format(new[] { "Hello World" }, 40));\n}\n`);
+    writeFileSync(
+      path.join(root, 'tests', `${lib}.Tests`, 'PartTests.cs'),
+      `namespace ${lib}.Tests;\n\npublic class PartTests\n{\n    [Fact]\n    public void Format_Slugs() => Assert.Contains("hello-world", Part0.Format(new[] { "Hello World" }, 40));\n}\n`,
+    );
     added.push(`src/${lib}/${lib}.csproj`, `tests/${lib}.Tests/${lib}.Tests.csproj`);
   }
   await dotnet(root, ['sln', 'Multi.sln', 'add', ...added]);
@@ -97,13 +105,25 @@ async function warmStart(root: string): Promise<string[]> {
     const coldLoad = first.loadInfo?.loadMs ?? NaN;
     await first.dispose();
     // The compile ahead can take minutes on a busy machine: `warmed` waits for it, past the usual question limit.
-    const second = new RoslynEngine({ workspaceRoot: root, target: async () => path.join(root, 'Multi.sln'), logger: quiet, timeouts: { queryMs: 600_000 } });
+    const second = new RoslynEngine({
+      workspaceRoot: root,
+      target: async () => path.join(root, 'Multi.sln'),
+      logger: quiet,
+      timeouts: { queryMs: 600_000 },
+    });
     await second.query('ping', {});
     const warmLoad = second.loadInfo?.loadMs ?? NaN;
     const { waitedMs } = await second.query<{ waitedMs: number }>('warmed', {});
     const original = readFileSync(path.join(root, EDITED_FILE), 'utf8');
     const started = performance.now();
-    await second.check({ files: [{ path: EDITED_FILE, text: original.replace('public string Title { get; }', 'public static int Warm => 1;\n\n    public string Title { get; }') }] });
+    await second.check({
+      files: [
+        {
+          path: EDITED_FILE,
+          text: original.replace('public string Title { get; }', 'public static int Warm => 1;\n\n    public string Title { get; }'),
+        },
+      ],
+    });
     const firstCheck = performance.now() - started;
     await second.dispose();
     return [
@@ -134,7 +154,9 @@ async function main(): Promise<void> {
       await engine.query('ping', {});
       loads.push(performance.now() - started);
       const p = engine.loadInfo?.phases ?? {};
-      phases.push(`first project ${s(p.firstProjectMs ?? NaN)}, evaluate ${s(p.evaluateMs ?? NaN)}, design-time build ${s(p.buildMs ?? NaN)}, resolve ${s(p.resolveMs ?? NaN)}; load average ${loadavg()[0].toFixed(1)}`);
+      phases.push(
+        `first project ${s(p.firstProjectMs ?? NaN)}, evaluate ${s(p.evaluateMs ?? NaN)}, design-time build ${s(p.buildMs ?? NaN)}, resolve ${s(p.resolveMs ?? NaN)}; load average ${loadavg()[0].toFixed(1)}`,
+      );
     }
     const warm = engine as RoslynEngine;
     const projects = warm.loadInfo?.projects ?? 0;
@@ -149,7 +171,10 @@ async function main(): Promise<void> {
     const builds: number[] = [];
     const original = readFileSync(path.join(root, EDITED_FILE), 'utf8');
     for (let run = 1; run <= RUNS; run++) {
-      const edited = original.replace('public string Title { get; }', `public static int Revision => ${run};\n\n    public string Title { get; }`);
+      const edited = original.replace(
+        'public string Title { get; }',
+        `public static int Revision => ${run};\n\n    public string Title { get; }`,
+      );
       const started = performance.now();
       await warm.check({ files: [{ path: EDITED_FILE, text: edited }] });
       checks.push(performance.now() - started);

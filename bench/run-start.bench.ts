@@ -27,11 +27,34 @@ function pastRun(workspace: string, index: number): void {
   mkdirSync(path.join(dir, 'edits'), { recursive: true });
   mkdirSync(path.join(dir, 'validations'), { recursive: true });
   const at = '2026-11-01T00:00:00.000Z';
-  writeFileSync(path.join(dir, 'state.json'), JSON.stringify({ schemaVersion: 1, runId, createdAt: at, updatedAt: at, codingState: { currentNode: 'SUCCESS', padding: 'x'.repeat(4000) }, machine: {} }));
-  writeFileSync(path.join(dir, 'events.jsonl'), Array.from({ length: 30 }, (_, seq) => JSON.stringify({ seq, kind: 'state', at })).join('\n'));
+  writeFileSync(
+    path.join(dir, 'state.json'),
+    JSON.stringify({
+      schemaVersion: 1,
+      runId,
+      createdAt: at,
+      updatedAt: at,
+      codingState: { currentNode: 'SUCCESS', padding: 'x'.repeat(4000) },
+      machine: {},
+    }),
+  );
+  writeFileSync(
+    path.join(dir, 'events.jsonl'),
+    Array.from({ length: 30 }, (_, seq) => JSON.stringify({ seq, kind: 'state', at })).join('\n'),
+  );
   writeFileSync(path.join(dir, 'edits', 'index.json'), JSON.stringify({ files: { 'src/Calc.cs': { existed: true, blob: '0.orig' } } }));
   writeFileSync(path.join(dir, 'edits', '0.orig'), CALC_BEFORE);
-  const intent = { version: 1, runId, startedAt: at, hostname: os.hostname(), workspaceRoot: workspace, done: true, files: [{ filePath: 'src/Calc.cs', type: 'MODIFY', originalSha256: null, newContent: CALC_AFTER, originalContent: CALC_BEFORE, diffText: '' }] };
+  const intent = {
+    version: 1,
+    runId,
+    startedAt: at,
+    hostname: os.hostname(),
+    workspaceRoot: workspace,
+    done: true,
+    files: [
+      { filePath: 'src/Calc.cs', type: 'MODIFY', originalSha256: null, newContent: CALC_AFTER, originalContent: CALC_BEFORE, diffText: '' },
+    ],
+  };
   writeFileSync(path.join(dir, 'edits', 'apply-intent.json'), JSON.stringify(intent, null, 1));
   writeFileSync(path.join(dir, 'validations', '1.json'), JSON.stringify({ tests: [], padding: 'y'.repeat(2000) }));
 }
@@ -50,7 +73,9 @@ async function startOnce(workspace: string): Promise<number> {
   const steps = new FakeSteps().script('captureBaseline', { output: baseline() });
   const controller = new AbortController();
   const started = performance.now();
-  const iterator = orchestratorOver(host, steps).execute('Fix Add', workflow({ workspaceRoot: workspace }), controller.signal)[Symbol.asyncIterator]();
+  const iterator = orchestratorOver(host, steps)
+    .execute('Fix Add', workflow({ workspaceRoot: workspace }), controller.signal)
+    [Symbol.asyncIterator]();
   const first = await iterator.next();
   const elapsed = performance.now() - started;
   controller.abort();
@@ -84,7 +109,9 @@ async function main(): Promise<void> {
     process.stdout.write(`  0 past runs:     ${median(times.empty).toFixed(1)} ms (${range(times.empty)})\n`);
     process.stdout.write(`  ${HISTORY} past runs: ${median(times.full).toFixed(1)} ms (${range(times.full)})\n`);
     process.stdout.write(`  ratio ${ratio.toFixed(2)}× (goal ≈ 1.0×)\n`);
-    process.stdout.write(`  first start on the ${HISTORY} runs of an earlier version (one walk of runs/, once): ${upgrade.toFixed(1)} ms\n`);
+    process.stdout.write(
+      `  first start on the ${HISTORY} runs of an earlier version (one walk of runs/, once): ${upgrade.toFixed(1)} ms\n`,
+    );
   } finally {
     rmSync(empty, { recursive: true, force: true });
     rmSync(full, { recursive: true, force: true });

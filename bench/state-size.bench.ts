@@ -59,7 +59,10 @@ function median(values: number[]): number {
 }
 
 function measure(failing: number): Figures {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--child', String(failing)], { encoding: 'utf8', timeout: 300_000 });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--child', String(failing)], {
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   if (result.status !== 0) throw new Error(`child (${failing} failing) exited ${result.status}: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop() ?? '{}') as Figures;
 }
@@ -72,7 +75,8 @@ function main(): void {
   }
   const row = (label: string, figures: Figures[]) => {
     const of = (key: keyof Figures) => figures.map((figure) => figure[key]);
-    const range = (key: keyof Figures, digits: number) => `${median(of(key)).toFixed(digits)} (${Math.min(...of(key)).toFixed(digits)}–${Math.max(...of(key)).toFixed(digits)})`;
+    const range = (key: keyof Figures, digits: number) =>
+      `${median(of(key)).toFixed(digits)} (${Math.min(...of(key)).toFixed(digits)}–${Math.max(...of(key)).toFixed(digits)})`;
     console.log(
       `${label.padEnd(22)} line ${(median(of('largestLineBytes')) / 1024).toFixed(1)} KB · state.json ${(median(of('stateJsonBytes')) / 1024).toFixed(1)} KB · results files ${(median(of('resultsFileBytes')) / 1024).toFixed(0)} KB · peak RSS ${range('maxRssMiB', 0)} MiB · run ${range('runMs', 0)} ms`,
     );

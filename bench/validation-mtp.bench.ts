@@ -23,8 +23,16 @@ const RUNS = Number(process.env.IRONBEES_BENCH_RUNS ?? 5);
 const NAIVE_RUNS = Math.min(RUNS, 3);
 const COMMAND_LIMIT_MS = 600_000;
 const EDITED_FILE = 'src/Ledger/Account.cs';
-const TEST_APPS = ['tests/Ledger.MSTests/bin/Debug/net10.0/Ledger.MSTests.dll', 'tests/Ledger.XunitTests/bin/Debug/net10.0/Ledger.XunitTests.dll'];
-const quietLogger = { debug: () => undefined, info: () => undefined, warn: (message: string) => console.error(message), error: (message: string) => console.error(message) };
+const TEST_APPS = [
+  'tests/Ledger.MSTests/bin/Debug/net10.0/Ledger.MSTests.dll',
+  'tests/Ledger.XunitTests/bin/Debug/net10.0/Ledger.XunitTests.dll',
+];
+const quietLogger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => console.error(message),
+  error: (message: string) => console.error(message),
+};
 
 /** `dotnet test` exits 2 when a test fails; the bench's workspace has none, so any non-zero exit is an error. */
 async function dotnet(host: Host, args: string[], env: Record<string, string>): Promise<void> {
@@ -64,23 +72,39 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 async function main(): Promise<void> {
   const root = mkdtempSync(path.join(tmpdir(), 'ironbees-bench-mtp-'));
   const host = createNodeHost(root, { logger: quietLogger });
-  const timings = { ironbees: [] as number[], ironbeesDotnetTest: [] as number[], naive: [] as number[], limit: [] as number[], limitDirect: [] as number[] };
+  const timings = {
+    ironbees: [] as number[],
+    ironbeesDotnetTest: [] as number[],
+    naive: [] as number[],
+    limit: [] as number[],
+    limitDirect: [] as number[],
+  };
   try {
-    cpSync(path.join(__dirname, '..', 'test', 'fixtures', 'mtp-ledger'), root, { recursive: true, filter: (source) => !/[\\/](bin|obj)$/.test(source) });
+    cpSync(path.join(__dirname, '..', 'test', 'fixtures', 'mtp-ledger'), root, {
+      recursive: true,
+      filter: (source) => !/[\\/](bin|obj)$/.test(source),
+    });
     const account = path.join(root, EDITED_FILE);
     writeFileSync(
       account,
-      readFileSync(account, 'utf8').replace('        Balance += amount;\n    }\n\n    public static', '        Balance -= amount;\n    }\n\n    public static int Revision => 0;\n\n    public static'),
+      readFileSync(account, 'utf8').replace(
+        '        Balance += amount;\n    }\n\n    public static',
+        '        Balance -= amount;\n    }\n\n    public static int Revision => 0;\n\n    public static',
+      ),
     );
     const timeouts = { buildMs: COMMAND_LIMIT_MS, testMs: COMMAND_LIMIT_MS };
     const baselineMs = await timed(async () => {
       const baseline = await captureBaseline({ host, timeouts });
-      if (!baseline.build.success || !baseline.test?.success || baseline.test.total !== 6) throw new Error(`the bench workspace does not pass: ${JSON.stringify(baseline.test ?? baseline.build.errors.slice(0, 3))}`);
+      if (!baseline.build.success || !baseline.test?.success || baseline.test.total !== 6)
+        throw new Error(`the bench workspace does not pass: ${JSON.stringify(baseline.test ?? baseline.build.errors.slice(0, 3))}`);
     });
-    console.log(`workspace: ${root} (mtp-ledger, fixed); edit: ${EDITED_FILE}; runs: ${RUNS} (naive ${NAIVE_RUNS}); baseline ${seconds(baselineMs)}`);
+    console.log(
+      `workspace: ${root} (mtp-ledger, fixed); edit: ${EDITED_FILE}; runs: ${RUNS} (naive ${NAIVE_RUNS}); baseline ${seconds(baselineMs)}`,
+    );
     const validateOnce = async (): Promise<void> => {
       const outcome = await validate({ host, timeouts, changedFiles: [EDITED_FILE], baseline: null });
-      if (!outcome.passed || outcome.test?.total !== 6) throw new Error(`validate failed: ${JSON.stringify(outcome.test ?? outcome.build.errors.slice(0, 3))}`);
+      if (!outcome.passed || outcome.test?.total !== 6)
+        throw new Error(`validate failed: ${JSON.stringify(outcome.test ?? outcome.build.errors.slice(0, 3))}`);
     };
     for (let run = 0; run < RUNS; run += 1) {
       editOneFile(root);
@@ -116,17 +140,23 @@ async function main(): Promise<void> {
           }),
         );
       }
-      console.log(`run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)} (through dotnet test ${seconds(timings.ironbeesDotnetTest.at(-1) ?? 0)}), limit ${seconds(timings.limit.at(-1) ?? 0)}, direct limit ${seconds(timings.limitDirect.at(-1) ?? 0)}${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`);
+      console.log(
+        `run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)} (through dotnet test ${seconds(timings.ironbeesDotnetTest.at(-1) ?? 0)}), limit ${seconds(timings.limit.at(-1) ?? 0)}, direct limit ${seconds(timings.limitDirect.at(-1) ?? 0)}${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`,
+      );
     }
     await failingFirstBench(host, timeouts);
     const ours = median(timings.ironbees);
     console.log('\nmedians (MTP solution)');
     console.log(`  (a) ironbees validate()                          ${seconds(ours)}`);
-    console.log(`      ironbees with its tests through dotnet test   ${seconds(median(timings.ironbeesDotnetTest))} (IRONBEES_TEST_FROM_ASSEMBLY=0)`);
+    console.log(
+      `      ironbees with its tests through dotnet test   ${seconds(median(timings.ironbeesDotnetTest))} (IRONBEES_TEST_FROM_ASSEMBLY=0)`,
+    );
     console.log(`  (b) naive: clean + dotnet build && dotnet test   ${seconds(median(timings.naive))}`);
     console.log(`  (c) limit: incremental build + test --no-build   ${seconds(median(timings.limit))}`);
     console.log(`  (d) limit: incremental build + the test apps     ${seconds(median(timings.limitDirect))}`);
-    console.log(`  a / b = ${(ours / median(timings.naive)).toFixed(2)}, a / c = ${(ours / median(timings.limit)).toFixed(2)}, a / d = ${(ours / median(timings.limitDirect)).toFixed(2)}; through dotnet test: a / d = ${(median(timings.ironbeesDotnetTest) / median(timings.limitDirect)).toFixed(2)}`);
+    console.log(
+      `  a / b = ${(ours / median(timings.naive)).toFixed(2)}, a / c = ${(ours / median(timings.limit)).toFixed(2)}, a / d = ${(ours / median(timings.limitDirect)).toFixed(2)}; through dotnet test: a / d = ${(median(timings.ironbeesDotnetTest) / median(timings.limitDirect)).toFixed(2)}`,
+    );
   } finally {
     await shutdownBuildServers(host);
     rmSync(root, { recursive: true, force: true });
@@ -155,7 +185,9 @@ async function failingFirstBench(host: Host, timeouts: { buildMs: number; testMs
       delete process.env.IRONBEES_FAILING_FIRST;
     }
   }
-  console.log(`time to the failing verdict (medians of ${RUNS}): failing-first ${seconds(median(withFirst))}, whole affected set ${seconds(median(without))}`);
+  console.log(
+    `time to the failing verdict (medians of ${RUNS}): failing-first ${seconds(median(withFirst))}, whole affected set ${seconds(median(without))}`,
+  );
 }
 
 main().catch((error: unknown) => {

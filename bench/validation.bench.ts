@@ -39,7 +39,12 @@ const DOTNET_DEFAULT_ENV: Record<string, string> = {
   DOTNET_CLI_USE_MSBUILD_SERVER: '0',
   MSBUILDNODEHANDSHAKESALT: `ironbees-bench-default-${process.pid}`,
 };
-const quietLogger = { debug: () => undefined, info: () => undefined, warn: (message: string) => console.error(message), error: (message: string) => console.error(message) };
+const quietLogger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => console.error(message),
+  error: (message: string) => console.error(message),
+};
 
 const libraryCsproj = `<Project Sdk="Microsoft.NET.Sdk">
   <PropertyGroup>
@@ -54,23 +59,32 @@ const libraryCsproj = `<Project Sdk="Microsoft.NET.Sdk">
 `;
 
 function testCsproj(library: string): string {
-  return readFileSync(path.join(__dirname, '..', 'test', 'fixtures', 'multi', 'tests', 'TextKit.Tests', 'TextKit.Tests.csproj'), 'utf8').replace(/TextKit/g, library);
+  return readFileSync(
+    path.join(__dirname, '..', 'test', 'fixtures', 'multi', 'tests', 'TextKit.Tests', 'TextKit.Tests.csproj'),
+    'utf8',
+  ).replace(/TextKit/g, library);
 }
 
 function sourceFile(library: string, index: number): string {
-  const methods = Array.from({ length: 6 }, (_, method) => `
+  const methods = Array.from(
+    { length: 6 },
+    (_, method) => `
     public static string Format${method}(IEnumerable<string> items, int width)
     {
         var lines = items.Select((item, position) => $"{position + ${method}}. {TextKit.Slug.From(item)}").ToList();
         return string.Join('\\n', lines.Select(line => TextKit.Padding.Center(line, width)));
-    }`).join('\n');
+    }`,
+  ).join('\n');
   return `namespace ${library};\n\npublic static class Part${index}\n{${methods}\n}\n`;
 }
 
 function testFile(library: string): string {
-  const tests = Array.from({ length: TESTS_PER_LIBRARY }, (_, test) => `
+  const tests = Array.from(
+    { length: TESTS_PER_LIBRARY },
+    (_, test) => `
     [Fact]
-    public void Format_${test}() => Assert.Contains("hello-world", Part${test % FILES_PER_LIBRARY}.Format${test % 6}(new[] { "Hello World" }, 40));`).join('\n');
+    public void Format_${test}() => Assert.Contains("hello-world", Part${test % FILES_PER_LIBRARY}.Format${test % 6}(new[] { "Hello World" }, 40));`,
+  ).join('\n');
   return `namespace ${library}.Tests;\n\npublic class PartTests\n{${tests}\n}\n`;
 }
 
@@ -83,7 +97,8 @@ async function growWorkspace(host: Host): Promise<void> {
     mkdirSync(path.join(root, 'src', library), { recursive: true });
     mkdirSync(path.join(root, 'tests', `${library}.Tests`), { recursive: true });
     writeFileSync(path.join(root, 'src', library, `${library}.csproj`), libraryCsproj);
-    for (let file = 0; file < FILES_PER_LIBRARY; file += 1) writeFileSync(path.join(root, 'src', library, `Part${file}.cs`), sourceFile(library, file));
+    for (let file = 0; file < FILES_PER_LIBRARY; file += 1)
+      writeFileSync(path.join(root, 'src', library, `Part${file}.cs`), sourceFile(library, file));
     writeFileSync(path.join(root, 'tests', `${library}.Tests`, `${library}.Tests.csproj`), testCsproj(library));
     writeFileSync(path.join(root, 'tests', `${library}.Tests`, 'PartTests.cs'), testFile(library));
     added.push(`src/${library}/${library}.csproj`, `tests/${library}.Tests/${library}.Tests.csproj`);
@@ -91,7 +106,13 @@ async function growWorkspace(host: Host): Promise<void> {
   // `dotnet sln add` writes the configuration entries a .sln needs for a project to be built.
   await dotnet(host, ['sln', 'Multi.sln', 'add', ...added], DOTNET_DEFAULT_ENV);
   const report = path.join(root, EDITED_FILE);
-  writeFileSync(report, readFileSync(report, 'utf8').replace('public string Title { get; }', 'public static int Revision => 0;\n\n    public string Title { get; }'));
+  writeFileSync(
+    report,
+    readFileSync(report, 'utf8').replace(
+      'public string Title { get; }',
+      'public static int Revision => 0;\n\n    public string Title { get; }',
+    ),
+  );
 }
 
 interface Timings {
@@ -161,17 +182,30 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
 async function main(): Promise<void> {
   const root = mkdtempSync(path.join(tmpdir(), 'ironbees-bench-'));
-  const timings: Timings = { ironbees: [], ironbeesNoSandbox: [], ironbeesNoServers: [], ironbeesDotnetTest: [], naive: [], limitSameEnv: [], limitDefaultEnv: [], limitVstest: [] };
+  const timings: Timings = {
+    ironbees: [],
+    ironbeesNoSandbox: [],
+    ironbeesNoServers: [],
+    ironbeesDotnetTest: [],
+    naive: [],
+    limitSameEnv: [],
+    limitDefaultEnv: [],
+    limitVstest: [],
+  };
   const host = createNodeHost(root, { logger: quietLogger });
   try {
-    cpSync(path.join(__dirname, '..', 'test', 'fixtures', 'multi'), root, { recursive: true, filter: (source) => !/[\\/](bin|obj)$/.test(source) });
+    cpSync(path.join(__dirname, '..', 'test', 'fixtures', 'multi'), root, {
+      recursive: true,
+      filter: (source) => !/[\\/](bin|obj)$/.test(source),
+    });
     await growWorkspace(host);
     console.log(`workspace: ${root} (${4 + EXTRA_LIBRARIES * 2} projects); edit: ${EDITED_FILE}; runs: ${RUNS} (naive ${NAIVE_RUNS})`);
     const timeouts = { buildMs: COMMAND_LIMIT_MS, testMs: COMMAND_LIMIT_MS };
     const startedBaseline = performance.now();
     const baseline = await captureBaseline({ host, timeouts });
     const baselineMs = performance.now() - startedBaseline;
-    if (!baseline.build.success || !baseline.test?.success) throw new Error(`the bench workspace does not pass: ${JSON.stringify(baseline.build.errors.slice(0, 3))}`);
+    if (!baseline.build.success || !baseline.test?.success)
+      throw new Error(`the bench workspace does not pass: ${JSON.stringify(baseline.build.errors.slice(0, 3))}`);
     console.log(`baseline (restore, full build, all tests; untimed below): ${seconds(baselineMs)}`);
     // Warm the by-hand commands too, so every variant starts from its own steady state.
     await dotnet(host, ['build', AFFECTED_TESTS, '--no-restore', '-nologo'], DOTNET_DEFAULT_ENV);
@@ -199,7 +233,9 @@ async function main(): Promise<void> {
         setSandboxMode('auto');
       }
       if (SANDBOX_ONLY) {
-        console.log(`run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)}, without the sandbox ${seconds(timings.ironbeesNoSandbox.at(-1) ?? 0)}`);
+        console.log(
+          `run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)}, without the sandbox ${seconds(timings.ironbeesNoSandbox.at(-1) ?? 0)}`,
+        );
         continue;
       }
       editOneFile(root);
@@ -208,7 +244,10 @@ async function main(): Promise<void> {
         editOneFile(root);
         timings.ironbeesNoServers.push(await timed(() => withoutBuildServers(validateOnce)));
       }
-      for (const [variant, env] of [['limitSameEnv', buildEnv()], ['limitDefaultEnv', DOTNET_DEFAULT_ENV]] as const) {
+      for (const [variant, env] of [
+        ['limitSameEnv', buildEnv()],
+        ['limitDefaultEnv', DOTNET_DEFAULT_ENV],
+      ] as const) {
         editOneFile(root);
         timings[variant].push(
           await timed(async () => {
@@ -236,14 +275,18 @@ async function main(): Promise<void> {
         // The naive loop restored from scratch; give Ironbees' session its restore state back as it was.
         await dotnet(host, ['build', AFFECTED_TESTS, '--no-restore', '-nologo'], buildEnv());
       }
-      console.log(`run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)} (through dotnet test ${seconds(timings.ironbeesDotnetTest.at(-1) ?? 0)}), vstest limit ${seconds(timings.limitVstest.at(-1) ?? 0)}${run < NAIVE_RUNS ? ` (no servers ${seconds(timings.ironbeesNoServers.at(-1) ?? 0)})` : ''}, limit ${seconds(timings.limitSameEnv.at(-1) ?? 0)} / ${seconds(timings.limitDefaultEnv.at(-1) ?? 0)}${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`);
+      console.log(
+        `run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)} (through dotnet test ${seconds(timings.ironbeesDotnetTest.at(-1) ?? 0)}), vstest limit ${seconds(timings.limitVstest.at(-1) ?? 0)}${run < NAIVE_RUNS ? ` (no servers ${seconds(timings.ironbeesNoServers.at(-1) ?? 0)})` : ''}, limit ${seconds(timings.limitSameEnv.at(-1) ?? 0)} / ${seconds(timings.limitDefaultEnv.at(-1) ?? 0)}${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`,
+      );
     }
     if (SANDBOX_ONLY) reportSandbox(timings, sandboxed);
     else report(timings, sandboxed);
     console.log(`  inside (a): build ${seconds(median(phases.build))}, tests ${seconds(median(phases.test))} (medians)`);
   } finally {
     await shutdownBuildServers(host);
-    await host.process.run('dotnet', ['build-server', 'shutdown', '--msbuild'], { cwd: root, timeoutMs: 60_000, env: DOTNET_DEFAULT_ENV }).catch(() => undefined);
+    await host.process
+      .run('dotnet', ['build-server', 'shutdown', '--msbuild'], { cwd: root, timeoutMs: 60_000, env: DOTNET_DEFAULT_ENV })
+      .catch(() => undefined);
     rmSync(root, { recursive: true, force: true });
   }
 }
@@ -256,7 +299,9 @@ function reportSandbox(timings: Timings, sandboxed: boolean): void {
   console.log(`      ironbees validate(), --sandbox off       ${seconds(off)}`);
   // Each run's pair was timed back to back: the median of their ratios is less moved by load drifting between runs.
   const paired = median(timings.ironbees.map((value, index) => value / (timings.ironbeesNoSandbox[index] ?? value)));
-  console.log(`  sandbox cost: a / a(off) = ${(ours / off).toFixed(3)} (medians), ${paired.toFixed(3)} (median of the paired runs' ratios)  (goal ≤ 1.05: ${paired <= 1.05 ? 'meets goal' : 'MISSES goal'})`);
+  console.log(
+    `  sandbox cost: a / a(off) = ${(ours / off).toFixed(3)} (medians), ${paired.toFixed(3)} (median of the paired runs' ratios)  (goal ≤ 1.05: ${paired <= 1.05 ? 'meets goal' : 'MISSES goal'})`,
+  );
 }
 
 function report(timings: Timings, sandboxed: boolean): void {
@@ -279,8 +324,12 @@ function report(timings: Timings, sandboxed: boolean): void {
   console.log('ratios');
   console.log(`  a / b = ${(ours / naive).toFixed(2)}  (goal ≤ 0.40: ${verdict(ours / naive <= 0.4)})`);
   console.log(`  a / c = ${(ours / limit).toFixed(2)}  (goal ≤ 1.15: ${verdict(ours / limit <= 1.15)})`);
-  console.log(`  a / d = ${(ours / limitVstest).toFixed(2)}  (the hand-made limit without a second MSBuild evaluation); through dotnet test: a / d = ${(oursDotnetTest / limitVstest).toFixed(2)}`);
-  console.log(`  a / c(default env) = ${(ours / limitDefault).toFixed(2)}; without build servers: a / b = ${(oursNoServers / naive).toFixed(2)}, a / c = ${(oursNoServers / limit).toFixed(2)}`);
+  console.log(
+    `  a / d = ${(ours / limitVstest).toFixed(2)}  (the hand-made limit without a second MSBuild evaluation); through dotnet test: a / d = ${(oursDotnetTest / limitVstest).toFixed(2)}`,
+  );
+  console.log(
+    `  a / c(default env) = ${(ours / limitDefault).toFixed(2)}; without build servers: a / b = ${(oursNoServers / naive).toFixed(2)}, a / c = ${(oursNoServers / limit).toFixed(2)}`,
+  );
   reportSandbox(timings, sandboxed);
 }
 

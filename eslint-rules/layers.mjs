@@ -80,7 +80,9 @@ export const layersPlugin = {
             return;
           }
           if (!specifier.startsWith('.')) return;
-          const target = relative(REPO, resolve(dirname(context.filename), specifier)).split('\\').join('/');
+          const target = relative(REPO, resolve(dirname(context.filename), specifier))
+            .split('\\')
+            .join('/');
           const to = layerOf(target);
           if (!to || to === from) return;
           if (!ALLOWED[from].includes(to)) {

@@ -25,7 +25,18 @@ export function publishRoslynEngine({ force = false } = {}) {
   if (!force && existsSync(STAMP) && statSync(STAMP).mtimeMs >= newestSource(PROJECT_DIR)) return 'up to date';
   const result = spawnSync(
     'dotnet',
-    ['publish', join(PROJECT_DIR, 'Ironbees.Roslyn', 'Ironbees.Roslyn.csproj'), '-c', 'Release', '-o', OUT_DIR, '--nologo', '-v', 'quiet', '-p:UseAppHost=false'],
+    [
+      'publish',
+      join(PROJECT_DIR, 'Ironbees.Roslyn', 'Ironbees.Roslyn.csproj'),
+      '-c',
+      'Release',
+      '-o',
+      OUT_DIR,
+      '--nologo',
+      '-v',
+      'quiet',
+      '-p:UseAppHost=false',
+    ],
     { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' } },
   );
   if (result.error) {

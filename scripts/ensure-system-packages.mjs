@@ -31,15 +31,22 @@ export function ensureSystemPackages({ log = console.log } = {}) {
   const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   // IRONBEES_NO_APT=1: never install, only say what to run (for a machine where apt is not to be touched).
   if (!isRoot || !hasApt || process.env.IRONBEES_NO_APT === '1') {
-    log(`Missing system packages for the tests: ${missing.join(' ')}. Run: sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing.join(' ')}`);
+    log(
+      `Missing system packages for the tests: ${missing.join(' ')}. Run: sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing.join(' ')}`,
+    );
     return 1;
   }
   log(`Installing missing system packages: ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-q'], ['install', '-y', '-q', '--no-install-recommends', ...missing]]) {
+  for (const args of [
+    ['update', '-q'],
+    ['install', '-y', '-q', '--no-install-recommends', ...missing],
+  ]) {
     const result = spawnSync('apt-get', args, { stdio: 'inherit', env });
     if (result.status !== 0) {
-      log(`apt-get ${args[0]} failed (exit ${result.status}). Run: apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`);
+      log(
+        `apt-get ${args[0]} failed (exit ${result.status}). Run: apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`,
+      );
       return 1;
     }
   }

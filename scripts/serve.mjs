@@ -87,9 +87,11 @@ const server = await startCodeServer({
 });
 
 console.error('');
-console.error(demo
-  ? 'No ANTHROPIC_API_KEY: the extension uses the scripted demo model (everything else is real).'
-  : 'Using Claude with ANTHROPIC_API_KEY from the environment ("Ironbees: Set API Key" stores one in VS Code instead).');
+console.error(
+  demo
+    ? 'No ANTHROPIC_API_KEY: the extension uses the scripted demo model (everything else is real).'
+    : 'Using Claude with ANTHROPIC_API_KEY from the environment ("Ironbees: Set API Key" stores one in VS Code instead).',
+);
 console.error(`Sample workspace (a copy; kept after you stop): ${server.workspace}`);
 console.error('In the browser: F1 → "Ironbees: Run Agent" → "Fix the failing Calculator test". Ctrl-C stops the server.');
 console.log(`\nIronbees in VS Code: ${server.url}\n`);

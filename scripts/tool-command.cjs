@@ -15,9 +15,13 @@ function npmCli(env = process.env, execPath = process.execPath) {
   if (started && /\.c?js$/i.test(started) && existsSync(started)) return started;
   const dir = path.dirname(execPath);
   // Windows and macOS/Linux installers lay npm out differently beside node.
-  const candidates = [path.join(dir, 'node_modules', 'npm', 'bin', 'npm-cli.js'), path.join(dir, '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js')];
+  const candidates = [
+    path.join(dir, 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+    path.join(dir, '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+  ];
   const found = candidates.find((candidate) => existsSync(candidate));
-  if (!found) throw new Error(`npm's CLI was not found: npm_execpath is not set and none of ${candidates.join(', ')} exists; run this through npm`);
+  if (!found)
+    throw new Error(`npm's CLI was not found: npm_execpath is not set and none of ${candidates.join(', ')} exists; run this through npm`);
   return found;
 }
 

@@ -104,7 +104,10 @@ function fixFile(file, checkOnly) {
   const before = posix.dirname(original(file));
   let changed = false;
   // Comments that quote an import (like this file's own header) are left as they are.
-  const next = text.split('\n').map((line) => (/^\s*(\/\/|\*|\/\*)/.test(line) ? line : fixLine(line))).join('\n');
+  const next = text
+    .split('\n')
+    .map((line) => (/^\s*(\/\/|\*|\/\*)/.test(line) ? line : fixLine(line)))
+    .join('\n');
   if (changed && !checkOnly) writeFileSync(join(repo, file), next);
 
   function fixLine(line) {

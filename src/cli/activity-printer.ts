@@ -137,7 +137,8 @@ export class ActivityPrinter {
   }
 
   private current(agent: string, turn: number): Turn {
-    if (!this.turn || this.turn.agent !== agent || this.turn.turn !== turn) this.turn = { agent, turn, tail: '', streamedChars: 0, pending: '' };
+    if (!this.turn || this.turn.agent !== agent || this.turn.turn !== turn)
+      this.turn = { agent, turn, tail: '', streamedChars: 0, pending: '' };
     return this.turn;
   }
 }

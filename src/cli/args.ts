@@ -114,14 +114,7 @@ export interface McpArgs {
 }
 
 export type CliCommand =
-  | McpArgs
-  | RunArgs
-  | ResumeArgs
-  | RunsArgs
-  | RevertArgs
-  | TraceArgs
-  | { command: 'help'; topic?: CommandName }
-  | { command: 'version' };
+  McpArgs | RunArgs | ResumeArgs | RunsArgs | RevertArgs | TraceArgs | { command: 'help'; topic?: CommandName } | { command: 'version' };
 
 type OptionSpec = { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
 
@@ -169,7 +162,16 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
   runs: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
   revert: { ...COMMON, ...WORKSPACE },
   trace: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
-  mcp: { ...COMMON, ...WORKSPACE, ...TRUST, http: { type: 'boolean' }, port: { type: 'string' }, token: { type: 'string' }, demo: { type: 'boolean' }, sandbox: { type: 'string' } },
+  mcp: {
+    ...COMMON,
+    ...WORKSPACE,
+    ...TRUST,
+    http: { type: 'boolean' },
+    port: { type: 'string' },
+    token: { type: 'string' },
+    demo: { type: 'boolean' },
+    sandbox: { type: 'string' },
+  },
 };
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -217,7 +219,12 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
     case 'revert':
       return { command: 'revert', runId: onePositional(positionals, 'revert', 'a run id (see `ironbees runs`)'), workspace };
     case 'trace':
-      return { command: 'trace', runId: onePositional(positionals, 'trace', 'a run id (see `ironbees runs`)'), workspace, json: values.json === true };
+      return {
+        command: 'trace',
+        runId: onePositional(positionals, 'trace', 'a run id (see `ironbees runs`)'),
+        workspace,
+        json: values.json === true,
+      };
     case 'mcp':
       return parseMcp(values, positionals, workspace);
   }
@@ -282,7 +289,8 @@ function activityOptions(values: Values): { activity: ActivityLevel; activityJso
 function fallbackOptions(values: Values): { fallback?: { provider: ProviderName; model: string } } {
   const model = stringValue(values, 'fallback-model')?.trim();
   if (values['fallback-provider'] === undefined && model === undefined) return {};
-  if (!model) throw new UsageError('--fallback-model is needed with a fallback, e.g. --fallback-provider openai --fallback-model gpt-4.1.', 'run');
+  if (!model)
+    throw new UsageError('--fallback-model is needed with a fallback, e.g. --fallback-provider openai --fallback-model gpt-4.1.', 'run');
   return { fallback: { provider: choiceOption(values, 'fallback-provider', PROVIDER_NAMES, 'anthropic'), model } };
 }
 
@@ -319,11 +327,21 @@ function parseMcp(values: Values, positionals: string[], workspace: string): Mcp
   const rawPort = stringValue(values, 'port');
   if (!http && (rawPort !== undefined || values.token !== undefined)) throw new UsageError('--port and --token need --http.', 'mcp');
   const port = rawPort === undefined ? 0 : Number(rawPort);
-  if (rawPort !== undefined && (!/^\d+$/.test(rawPort.trim()) || port > 65535)) throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${rawPort}").`, 'mcp');
+  if (rawPort !== undefined && (!/^\d+$/.test(rawPort.trim()) || port > 65535))
+    throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${rawPort}").`, 'mcp');
   const token = stringValue(values, 'token');
   if (token !== undefined && token.trim().length < 16) throw new UsageError('--token must be at least 16 characters.', 'mcp');
   const sandbox = choiceOption(values, 'sandbox', SANDBOX_MODES, 'auto', 'mcp');
-  return { command: 'mcp', workspace, trustWorkspace: values['trust-workspace'] === true, http, port, ...(token !== undefined ? { token: token.trim() } : {}), demo: values.demo === true, sandbox };
+  return {
+    command: 'mcp',
+    workspace,
+    trustWorkspace: values['trust-workspace'] === true,
+    http,
+    port,
+    ...(token !== undefined ? { token: token.trim() } : {}),
+    demo: values.demo === true,
+    sandbox,
+  };
 }
 
 function stringValue(values: Values, name: string): string | undefined {

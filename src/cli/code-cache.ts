@@ -115,7 +115,8 @@ function runCached(bundle: Module, requireFn: NodeJS.Require, cacheFile: string,
   const usedCache = cachedData !== undefined && !script.cachedDataRejected;
   // Only a run that ended well (exit 0) has compiled most of the bundle: one that failed at its start
   // (a bad flag, no dotnet) leaves its cache marked partial, for the next run to write again.
-  if (!usedCache || (fullRun && fs.existsSync(partialMark(cacheFile)))) process.once('exit', (code) => writeCache(cacheFile, script, fullRun && code === 0));
+  if (!usedCache || (fullRun && fs.existsSync(partialMark(cacheFile))))
+    process.once('exit', (code) => writeCache(cacheFile, script, fullRun && code === 0));
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(bundle.exports, bundle.exports, requireFn, bundle, bundleFile, path.dirname(bundleFile));
   return usedCache;

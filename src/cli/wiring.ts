@@ -131,7 +131,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // The C# engine opens what the run builds (--target), not whichever solution it would find,
   const engineTarget = target ?? options.engineTarget;
   // and starts loading it now, while the run plans (or the MCP server waits for its first call).
-  const host = createNodeHost(options.workspaceRoot, { logger: options.logger, warmEngine: true, ...(engineTarget ? { engineTarget } : {}) });
+  const host = createNodeHost(options.workspaceRoot, {
+    logger: options.logger,
+    warmEngine: true,
+    ...(engineTarget ? { engineTarget } : {}),
+  });
   // Then dotnet, the tools (the workspace's MCP servers on first use) and the agents: core/runtime.
   const { orchestrator, flushTelemetry } = await assembleRuntime({
     workspaceRoot: options.workspaceRoot,

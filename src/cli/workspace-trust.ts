@@ -31,7 +31,11 @@ export async function cliWorkspaceTrust(ctx: Pick<CommandContext, 'io' | 'lines'
 }
 
 /** A person at a terminal answers; a pipe or a file is no person, and is not asked. */
-async function askOnTerminal(ctx: Pick<CommandContext, 'io'>, workspace: string, defined: readonly WorkspaceDefinition[]): Promise<boolean> {
+async function askOnTerminal(
+  ctx: Pick<CommandContext, 'io'>,
+  workspace: string,
+  defined: readonly WorkspaceDefinition[],
+): Promise<boolean> {
   if (!isTty(ctx.io.stdin) || !isTty(ctx.io.stderr)) return false;
   const prompter = new LinePrompter({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: true });
   try {

@@ -51,7 +51,10 @@ export function setSecretEnvironmentVariables(names: readonly string[]): void {
 
 /** Splits `A, B_*  C` into names. */
 export function parseSecretNames(value: string | undefined): string[] {
-  return (value ?? '').split(/[\s,;]+/).map((name) => name.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(/[\s,;]+/)
+    .map((name) => name.trim())
+    .filter(Boolean);
 }
 
 /** Every extra name in force for `env`: the configured ones and those `env` itself lists. */

@@ -57,5 +57,9 @@ export function resolveCommand(command: string, options: CommandSearch = {}): st
   if (api.isAbsolute(command) || /[\\/]/.test(command)) return command;
   const found = findOnPath(command, options);
   if (found !== null) return found;
-  throw Object.assign(new Error(`spawn ${command} ENOENT (not found on PATH)`), { code: 'ENOENT', syscall: `spawn ${command}`, path: command });
+  throw Object.assign(new Error(`spawn ${command} ENOENT (not found on PATH)`), {
+    code: 'ENOENT',
+    syscall: `spawn ${command}`,
+    path: command,
+  });
 }

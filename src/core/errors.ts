@@ -22,13 +22,23 @@ export class OrchestratorError extends AgentModeError {
 }
 
 export class AgentExecutionError extends AgentModeError {
-  constructor(readonly agentName: string, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+  constructor(
+    readonly agentName: string,
+    message: string,
+    details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
     super(`${agentName}: ${message}`, 'AGENT_EXECUTION_ERROR', { agentName, ...details }, options);
   }
 }
 
 export class ToolExecutionError extends AgentModeError {
-  constructor(readonly toolName: string, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+  constructor(
+    readonly toolName: string,
+    message: string,
+    details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
     super(`${toolName}: ${message}`, 'TOOL_EXECUTION_ERROR', { toolName, ...details }, options);
   }
 }
@@ -40,18 +50,24 @@ export class StateNotFoundError extends AgentModeError {
 }
 
 export class InvalidStateError extends AgentModeError {
-  constructor(readonly stateId: string, readonly currentNode: string, readonly expected: string) {
+  constructor(
+    readonly stateId: string,
+    readonly currentNode: string,
+    readonly expected: string,
+  ) {
     super(`Run ${stateId} is at ${currentNode}; this needs ${expected}`, 'INVALID_STATE', { stateId, currentNode, expected });
   }
 }
 
 export class ToolNotFoundError extends AgentModeError {
-  constructor(readonly toolName: string, readonly available: readonly string[] = []) {
-    super(
-      `Unknown tool "${toolName}"${available.length ? `; available: ${available.join(', ')}` : ''}`,
-      'TOOL_NOT_FOUND',
-      { toolName, available },
-    );
+  constructor(
+    readonly toolName: string,
+    readonly available: readonly string[] = [],
+  ) {
+    super(`Unknown tool "${toolName}"${available.length ? `; available: ${available.join(', ')}` : ''}`, 'TOOL_NOT_FOUND', {
+      toolName,
+      available,
+    });
   }
 }
 
@@ -67,14 +83,20 @@ export class ConfigurationError extends AgentModeError {
  * edits and build in the same obj/ at once. The CLI maps it to exit code 2; nothing was written.
  */
 export class WorkspaceBusyError extends AgentModeError {
-  constructor(message: string, readonly holder: { runId: string; pid: number; hostname: string; startedAt: string }) {
+  constructor(
+    message: string,
+    readonly holder: { runId: string; pid: number; hostname: string; startedAt: string },
+  ) {
     super(message, 'WORKSPACE_BUSY', { ...holder });
   }
 }
 
 /** A path that resolves outside the workspace, or into .git/ or .ironbees/. */
 export class PathOutsideWorkspaceError extends AgentModeError {
-  constructor(readonly requested: string, reason: string) {
+  constructor(
+    readonly requested: string,
+    reason: string,
+  ) {
     super(`Refused path "${requested}": ${reason}`, 'PATH_REFUSED', { requested });
   }
 }
@@ -85,15 +107,26 @@ export class PathOutsideWorkspaceError extends AgentModeError {
  * opening a FIFO blocks until someone writes to it and a device may never end.
  */
 export class NotRegularFileError extends AgentModeError {
-  constructor(readonly filePath: string, kind: string) {
+  constructor(
+    readonly filePath: string,
+    kind: string,
+  ) {
     super(`${filePath} is ${kind}, not a regular file; only regular files are read`, 'NOT_REGULAR_FILE', { filePath, kind });
   }
 }
 
 /** A file larger than its reader takes: refused from its size, before any byte is read. */
 export class FileTooLargeError extends AgentModeError {
-  constructor(readonly filePath: string, readonly size: number, readonly maxBytes: number) {
-    super(`${filePath} is ${formatBytes(size)}; files over ${formatBytes(maxBytes)} are not read`, 'FILE_TOO_LARGE', { filePath, size, maxBytes });
+  constructor(
+    readonly filePath: string,
+    readonly size: number,
+    readonly maxBytes: number,
+  ) {
+    super(`${filePath} is ${formatBytes(size)}; files over ${formatBytes(maxBytes)} are not read`, 'FILE_TOO_LARGE', {
+      filePath,
+      size,
+      maxBytes,
+    });
   }
 }
 

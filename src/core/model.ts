@@ -255,7 +255,12 @@ export type ApprovalDecision =
       unattended?: boolean;
     }
   | { type: 'REJECT'; feedback: string }
-  | { type: 'CONTINUE'; guidance: string; additionalIterations: number; budget?: { maxCostUsd?: number; maxTokens?: number; maxMinutes?: number } }
+  | {
+      type: 'CONTINUE';
+      guidance: string;
+      additionalIterations: number;
+      budget?: { maxCostUsd?: number; maxTokens?: number; maxMinutes?: number };
+    }
   | { type: 'STOP' };
 
 /** Per-file verdict on proposed diffs. Files not listed are accepted. */

@@ -23,8 +23,22 @@ export interface NodeSpec {
   path: { main: number } | { handOff: number } | null;
 }
 
-const working = (status: string, step: string, help: boolean, path: NodeSpec['path']): NodeSpec => ({ kind: 'working', status, step, help, answers: [], path });
-const gate = (status: string, step: string, answers: readonly GateAnswer[], path: NodeSpec['path']): NodeSpec => ({ kind: 'gate', status, step, help: false, answers, path });
+const working = (status: string, step: string, help: boolean, path: NodeSpec['path']): NodeSpec => ({
+  kind: 'working',
+  status,
+  step,
+  help,
+  answers: [],
+  path,
+});
+const gate = (status: string, step: string, answers: readonly GateAnswer[], path: NodeSpec['path']): NodeSpec => ({
+  kind: 'gate',
+  status,
+  step,
+  help: false,
+  answers,
+  path,
+});
 const terminal = (status: string, step: string): NodeSpec => ({ kind: 'terminal', status, step, help: false, answers: [], path: null });
 
 export const NODE_TABLE = {

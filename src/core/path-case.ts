@@ -3,7 +3,10 @@
 // graph, crash recovery, the run lock) keys by the folded path and keeps the first spelling it saw.
 
 /** Whether paths on this file system ignore case: the host says so, else the platform's default. */
-export function pathsIgnoreCase(fileSystem?: { readonly caseInsensitive?: boolean }, platform: NodeJS.Platform = process.platform): boolean {
+export function pathsIgnoreCase(
+  fileSystem?: { readonly caseInsensitive?: boolean },
+  platform: NodeJS.Platform = process.platform,
+): boolean {
   return fileSystem?.caseInsensitive ?? (platform === 'win32' || platform === 'darwin');
 }
 

@@ -94,7 +94,11 @@ function probe(bwrap: string, env: NodeJS.ProcessEnv): SandboxAvailability {
   });
   if (result.error) {
     const code = (result.error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { available: false, reason: `bubblewrap (${bwrap}) is not installed; install it with \`apt-get install bubblewrap\` (or your distribution's bubblewrap package)` };
+    if (code === 'ENOENT')
+      return {
+        available: false,
+        reason: `bubblewrap (${bwrap}) is not installed; install it with \`apt-get install bubblewrap\` (or your distribution's bubblewrap package)`,
+      };
     return { available: false, reason: `bubblewrap (${bwrap}) could not start: ${result.error.message}` };
   }
   if (result.status !== 0) {
@@ -116,9 +120,12 @@ export function checkSandbox(warn?: (message: string) => void, env: NodeJS.Proce
   const availability = sandboxAvailability(env);
   if (availability.available) return { mode, active: true };
   if (mode === 'on') {
-    throw new ConfigurationError(`--sandbox on: no sandbox is available: ${availability.reason}. Use --sandbox auto or off to run without one.`, {
-      sandbox: 'unavailable',
-    });
+    throw new ConfigurationError(
+      `--sandbox on: no sandbox is available: ${availability.reason}. Use --sandbox auto or off to run without one.`,
+      {
+        sandbox: 'unavailable',
+      },
+    );
   }
   if (!noticeGiven && warn) {
     noticeGiven = true;
@@ -169,7 +176,21 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   const args = ['--unshare-user', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
   if (!spec.network) args.push('--unshare-net');
   if (spec.newSession) args.push('--new-session');
-  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--bind', temporaryFolder(workspace), '/tmp', '--setenv', 'TMPDIR', '/tmp');
+  args.push(
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--bind',
+    temporaryFolder(workspace),
+    '/tmp',
+    '--setenv',
+    'TMPDIR',
+    '/tmp',
+  );
   // The session's sockets (D-Bus, gpg-agent, a rootless Docker) live here; a read-only bind does not stop connect().
   const runtimeDir = env.XDG_RUNTIME_DIR ?? (typeof process.getuid === 'function' ? `/run/user/${process.getuid()}` : '');
   if (runtimeDir && isDirectory(runtimeDir)) args.push('--tmpfs', runtimeDir);
@@ -247,7 +268,10 @@ function writableOutsideHome(home: string, env: NodeJS.ProcessEnv): string[] {
 }
 
 function nugetCaches(home: string, env: NodeJS.ProcessEnv): string[] {
-  const caches = [env.NUGET_PACKAGES || path.join(home, '.nuget', 'packages'), env.NUGET_HTTP_CACHE_PATH || path.join(home, '.local', 'share', 'NuGet')];
+  const caches = [
+    env.NUGET_PACKAGES || path.join(home, '.nuget', 'packages'),
+    env.NUGET_HTTP_CACHE_PATH || path.join(home, '.local', 'share', 'NuGet'),
+  ];
   if (env.NUGET_PLUGINS_CACHE_PATH) caches.push(env.NUGET_PLUGINS_CACHE_PATH);
   return caches.map((dir) => path.resolve(dir));
 }

@@ -54,7 +54,16 @@ export type TraceEvent =
       stopReason: string;
       usage: Usage;
     }
-  | { kind: 'tool_call'; at: string; agent: string; tool: string; ok: boolean; durationMs: number; error?: string; failureKind?: ToolErrorKind }
+  | {
+      kind: 'tool_call';
+      at: string;
+      agent: string;
+      tool: string;
+      ok: boolean;
+      durationMs: number;
+      error?: string;
+      failureKind?: ToolErrorKind;
+    }
   | { kind: 'validation'; at: string; phase: 'baseline' | 'build' | 'test'; ok: boolean; durationMs: number; detail?: string }
   | { kind: 'edit_applied'; at: string; filePath: string; type: string }
   /** The pre-review compile check of the coder's staged edits (round 1 is the first submission). */

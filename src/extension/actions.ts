@@ -101,7 +101,9 @@ export class IronbeesActions {
     const run = runs.find((r) => r.runId === id);
     if (!run) return;
     const unfinished = !TERMINAL_NODES.includes(run.currentNode);
-    const action = await vscode.window.showQuickPick([...(unfinished ? ['Resume'] : []), 'Revert', 'Open hand-off'], { title: `Run ${run.runId}` });
+    const action = await vscode.window.showQuickPick([...(unfinished ? ['Resume'] : []), 'Revert', 'Open hand-off'], {
+      title: `Run ${run.runId}`,
+    });
     if (action === 'Resume') await this.resumeRun(run.runId);
     if (action === 'Revert') await this.revertRun(run.runId, { confirm: true });
     if (action === 'Open hand-off') await this.openHandoff(run.runId);
@@ -145,7 +147,8 @@ export class IronbeesActions {
   }
 
   async rejectHunk(ref: HunkRef, reason?: string): Promise<void> {
-    const why = reason ?? (await ask(`Why reject hunk ${ref.hunk + 1} of ${ref.filePath}? (optional, told to the agent; Escape cancels)`, '', true));
+    const why =
+      reason ?? (await ask(`Why reject hunk ${ref.hunk + 1} of ${ref.filePath}? (optional, told to the agent; Escape cancels)`, '', true));
     if (why === undefined) return;
     await this.deps.review.setHunk(ref.filePath, ref.hunk, false, why.trim() || undefined);
   }
@@ -230,7 +233,8 @@ async function askIterations(): Promise<number | undefined> {
     prompt: 'How many more iterations?',
     value: String(DEFAULT_EXTRA_ITERATIONS),
     ignoreFocusOut: true,
-    validateInput: (value) => (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 50 ? undefined : 'A whole number from 1 to 50'),
+    validateInput: (value) =>
+      /^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 50 ? undefined : 'A whole number from 1 to 50',
   });
   return answer === undefined ? undefined : Number(answer);
 }

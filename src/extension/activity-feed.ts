@@ -72,7 +72,12 @@ export class ActivityFeed {
   }
 
   private add(fields: Omit<ActivityEntry, 'id' | 'agent' | 'turn'> & { agent: string; turn: number }): void {
-    const entry: ActivityEntry = { id: this.nextId++, ...fields, agent: fields.agent.slice(0, ACTIVITY_PANEL_LIMITS.agent), turn: Math.min(Math.max(fields.turn, 0), ACTIVITY_PANEL_LIMITS.turn) };
+    const entry: ActivityEntry = {
+      id: this.nextId++,
+      ...fields,
+      agent: fields.agent.slice(0, ACTIVITY_PANEL_LIMITS.agent),
+      turn: Math.min(Math.max(fields.turn, 0), ACTIVITY_PANEL_LIMITS.turn),
+    };
     this.entries.push(entry);
     if (this.entries.length > ACTIVITY_PANEL_LIMITS.entries) {
       // The oldest go; the panel is sent the list as it is now.

@@ -26,7 +26,8 @@ export function escalationWhy(state: CodingState): string {
   if (help?.reason) return `the agent asked for help: ${help.reason}`;
   const attempts = (state.metadata.attempts as Attempt[] | undefined) ?? [];
   let rejected = 0;
-  for (let i = attempts.length - 1; i >= 0 && attempts[i].outcome === 'rejected' && attempts[i].iteration === state.iterationCount; i--) rejected++;
+  for (let i = attempts.length - 1; i >= 0 && attempts[i].outcome === 'rejected' && attempts[i].iteration === state.iterationCount; i--)
+    rejected++;
   if (rejected > 0) return `you rejected ${rejected} proposal${rejected === 1 ? '' : 's'} in a row`;
   return `still failing after ${state.iterationCount} iteration${state.iterationCount === 1 ? '' : 's'}`;
 }

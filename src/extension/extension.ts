@@ -48,13 +48,19 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   context.subscriptions.push(channel);
   const logger = loggerFor(channel);
   // Keys per provider; the chosen provider is a user-scope setting, read when a key is needed.
-  const apiKeys = new ProviderApiKeyStore(context.secrets, () => readProviderSettings((key) => vscode.workspace.getConfiguration(SETTINGS_SECTION).get(key)).provider);
+  const apiKeys = new ProviderApiKeyStore(
+    context.secrets,
+    () => readProviderSettings((key) => vscode.workspace.getConfiguration(SETTINGS_SECTION).get(key)).provider,
+  );
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (testHooks) testHooks.logUri = context.logUri.fsPath;
 
   if (!folder) {
-    const explain = (): void => void vscode.window.showInformationMessage('Ironbees works on a .NET workspace: open a folder with a solution or project first.');
-    const handlers = Object.fromEntries(COMMAND_IDS.map((id) => [id, id === 'ironbees.setApiKey' ? () => apiKeys.prompt() : explain])) as unknown as CommandHandlers;
+    const explain = (): void =>
+      void vscode.window.showInformationMessage('Ironbees works on a .NET workspace: open a folder with a solution or project first.');
+    const handlers = Object.fromEntries(
+      COMMAND_IDS.map((id) => [id, id === 'ironbees.setApiKey' ? () => apiKeys.prompt() : explain]),
+    ) as unknown as CommandHandlers;
     context.subscriptions.push(...registerCommands(handlers, (id, error) => logger.error(`${id}: ${errorMessage(error)}`)));
     api.activationMs = performance.now() - startedAt;
     if (testHooks) testHooks.workspace = undefined;
@@ -73,7 +79,15 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
       isTrusted: () => vscode.workspace.isTrusted,
       confirm: (message, detail, button) => vscode.window.showWarningMessage(message, { modal: true, detail }, button),
     });
-  const controllerDeps: RunControllerDeps = { folder, extensionPath: context.extensionUri.fsPath, logger, apiKeys, settings, trusted, showEngineNotice: engineNoticeOnce(context.globalState) };
+  const controllerDeps: RunControllerDeps = {
+    folder,
+    extensionPath: context.extensionUri.fsPath,
+    logger,
+    apiKeys,
+    settings,
+    trusted,
+    showEngineNotice: engineNoticeOnce(context.globalState),
+  };
   const controller = new RunController(controllerDeps);
   const review = new ReviewController(controller, logger);
   const statusBar = new RunStatusBar(controller, () => {
@@ -109,7 +123,9 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
     'ironbees.approvePlan': () => actions.approvePlan(),
     'ironbees.rejectPlan': (feedback) => actions.rejectPlan(feedback),
     'ironbees.compareWithOriginal': async (ref) => {
-      const filePath = review.resolveFile(ref) ?? (await vscode.window.showQuickPick(review.review?.filePaths ?? [], { title: 'Compare which file with the original?' }));
+      const filePath =
+        review.resolveFile(ref) ??
+        (await vscode.window.showQuickPick(review.review?.filePaths ?? [], { title: 'Compare which file with the original?' }));
       if (filePath) await runChanges.compareWithOriginal(filePath);
     },
     'ironbees.showRunChanges': (runId) => runChanges.showRunChanges(runId),

@@ -22,7 +22,9 @@ export class GateNotices extends Disposable {
     // an unhandled rejection in the extension host.
     this._register(
       controller.onDidChangeState((state) => {
-        this.onState(state).catch((error: unknown) => void vscode.window.showErrorMessage(`Ironbees: ${error instanceof Error ? error.message : String(error)}`));
+        this.onState(state).catch(
+          (error: unknown) => void vscode.window.showErrorMessage(`Ironbees: ${error instanceof Error ? error.message : String(error)}`),
+        );
       }),
     );
   }
@@ -35,17 +37,15 @@ export class GateNotices extends Disposable {
     }
     this.lastNode = node;
     if (node === 'WAIT_HUMAN') {
-      const choice = await vscode.window.showWarningMessage(
-        escalationNotice(state),
-        'Continue…',
-        'Stop',
-        'Open Panel',
-      );
+      const choice = await vscode.window.showWarningMessage(escalationNotice(state), 'Continue…', 'Stop', 'Open Panel');
       if (choice === 'Continue…') await this.actions.continueRun();
       if (choice === 'Stop') await this.actions.stopRun();
       if (choice === 'Open Panel') await this.showPanel();
     } else if (node === 'FAILED') {
-      const choice = await vscode.window.showErrorMessage('Ironbees: the run failed with an error it could not recover from.', 'Open Panel');
+      const choice = await vscode.window.showErrorMessage(
+        'Ironbees: the run failed with an error it could not recover from.',
+        'Open Panel',
+      );
       if (choice === 'Open Panel') await this.showPanel();
     }
   }

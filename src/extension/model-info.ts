@@ -23,7 +23,9 @@ function runChoice(run: CodingState): { provider: ProviderName; model: string; f
     provider: isProviderName(meta.provider) ? meta.provider : 'anthropic',
     model: typeof meta.model === 'string' ? meta.model : '',
     fallback:
-      fallback && isProviderName(fallback.provider) && typeof fallback.model === 'string' ? providerModelText(fallback.provider, fallback.model) : null,
+      fallback && isProviderName(fallback.provider) && typeof fallback.model === 'string'
+        ? providerModelText(fallback.provider, fallback.model)
+        : null,
     demo: false,
   };
 }

@@ -174,7 +174,13 @@ export class PanelBridge extends Disposable {
 
   private stateMessage(): ExtensionMessage {
     const { controller } = this.deps;
-    return { type: 'state', run: controller.state, busy: controller.busy, statusText: controller.statusText, interrupted: controller.interrupted };
+    return {
+      type: 'state',
+      run: controller.state,
+      busy: controller.busy,
+      statusText: controller.statusText,
+      interrupted: controller.interrupted,
+    };
   }
 
   private modelInfo(): ExtensionMessage {
@@ -203,4 +209,3 @@ export class PanelBridge extends Disposable {
     };
   }
 }
-

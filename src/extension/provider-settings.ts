@@ -55,7 +55,9 @@ export function readProviderSettings(get: (key: string) => unknown): ProviderSet
   return {
     provider: isProviderName(provider) ? provider : DEFAULT_PROVIDER,
     openaiBaseUrl: String(get(ProviderSettingKeys.openaiBaseUrl) ?? '').trim(),
-    contextFiles: Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string' && f.trim() !== '').map((f) => f.trim()) : [],
+    contextFiles: Array.isArray(files)
+      ? files.filter((f): f is string => typeof f === 'string' && f.trim() !== '').map((f) => f.trim())
+      : [],
     budget,
     fallback: isProviderName(fallbackProvider) && fallbackModel ? { provider: fallbackProvider, model: fallbackModel } : null,
   };
@@ -109,4 +111,7 @@ export function providerModelText(provider: ProviderName, model: string): string
   return `${providerLabel(provider)} · ${model || 'each agent\u2019s model'}`;
 }
 
-export const PROVIDER_CHOICES: ReadonlyArray<{ provider: ProviderName; label: string }> = PROVIDER_NAMES.map((provider) => ({ provider, label: providerLabel(provider) }));
+export const PROVIDER_CHOICES: ReadonlyArray<{ provider: ProviderName; label: string }> = PROVIDER_NAMES.map((provider) => ({
+  provider,
+  label: providerLabel(provider),
+}));

@@ -8,7 +8,11 @@ import type { RunSummary } from '../core/trace';
 import type { RunController } from './run-controller';
 import { nodeLabel } from './status-text';
 
-export async function offerUnfinishedRuns(controller: RunController, resume: (runId: string) => Promise<unknown>, logger: Logger): Promise<void> {
+export async function offerUnfinishedRuns(
+  controller: RunController,
+  resume: (runId: string) => Promise<unknown>,
+  logger: Logger,
+): Promise<void> {
   let runs: RunSummary[];
   try {
     runs = await controller.unfinishedRuns();

@@ -70,7 +70,11 @@ export async function pickTarget(folder: vscode.WorkspaceFolder): Promise<string
   const targets = await findTargets(folder);
   if (targets.length <= 1) return targets[0];
   const chosen = await vscode.window.showQuickPick(
-    targets.map((target) => ({ label: path.basename(target), description: path.dirname(target) === '.' ? '' : path.dirname(target), target })),
+    targets.map((target) => ({
+      label: path.basename(target),
+      description: path.dirname(target) === '.' ? '' : path.dirname(target),
+      target,
+    })),
     { title: 'Ironbees: which solution or project?', placeHolder: 'The agent builds and tests this one', ignoreFocusOut: true },
   );
   return chosen ? chosen.target : null;

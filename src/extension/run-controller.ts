@@ -125,7 +125,9 @@ export class RunController extends Disposable {
     const retired = this.retired;
     this.retired = [];
     for (const runtime of retired) {
-      await runtime.then((built) => built.close()).catch((error: unknown) => this.deps.logger.warn(`Stopping MCP servers: ${errorMessage(error)}`));
+      await runtime
+        .then((built) => built.close())
+        .catch((error: unknown) => this.deps.logger.warn(`Stopping MCP servers: ${errorMessage(error)}`));
     }
   }
 
@@ -194,7 +196,9 @@ export class RunController extends Disposable {
     if (node && !TERMINAL_NODES.includes(node)) {
       // A live step (coding, validating) may still write files: only a waiting run is stopped here.
       if (live && !GATE_NODES.includes(node)) {
-        throw new OrchestratorError(`The run is still working (${node}); cancel it, or wait for it to stop at a gate, before reverting it.`);
+        throw new OrchestratorError(
+          `The run is still working (${node}); cancel it, or wait for it to stop at a gate, before reverting it.`,
+        );
       }
       this.deps.logger.info(`Run ${runId} has not finished (${node}): cancelling it before the revert.`);
       await this.end(runId);
@@ -235,7 +239,11 @@ export class RunController extends Disposable {
     return new Promise<CodingState>((resolve, reject) => {
       const timer = setTimeout(() => {
         listener.dispose();
-        reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${nodes.join('/')}; the run is at ${this.current?.currentNode ?? 'nothing'}`));
+        reject(
+          new Error(
+            `Timed out after ${timeoutMs} ms waiting for ${nodes.join('/')}; the run is at ${this.current?.currentNode ?? 'nothing'}`,
+          ),
+        );
       }, timeoutMs);
       const listener = this.onDidChangeState((state) => {
         if (!state || !nodes.includes(state.currentNode)) return;
@@ -275,7 +283,9 @@ export class RunController extends Disposable {
   private async answer(gates: readonly WorkflowNode[], decision: ApprovalDecision): Promise<void> {
     const state = this.current;
     if (!state || !gates.includes(state.currentNode)) {
-      throw new OrchestratorError(`The run is not waiting for that (it is at ${state?.currentNode ?? 'no run'}; expected ${gates.join(' or ')}).`);
+      throw new OrchestratorError(
+        `The run is not waiting for that (it is at ${state?.currentNode ?? 'no run'}; expected ${gates.join(' or ')}).`,
+      );
     }
     // After a reload the run waits on disk, not in memory: bring it back to the gate first.
     if (!this.live) {

@@ -56,7 +56,9 @@ export function checkDotnet(workspaceRoot: string): Promise<string> {
 function agentOverridesDir(options: RuntimeOptions): string | undefined {
   const custom = agentsFolderPath(options.settings, options.workspaceRoot);
   if (custom && !fs.existsSync(custom)) {
-    throw new ConfigurationError(`The agents folder ${custom} (setting "ironbees.agentsFolder") does not exist.`, { setting: 'agentsFolder' });
+    throw new ConfigurationError(`The agents folder ${custom} (setting "ironbees.agentsFolder") does not exist.`, {
+      setting: 'agentsFolder',
+    });
   }
   return custom ?? undefined;
 }
@@ -73,7 +75,12 @@ export async function createExtensionRuntime(options: RuntimeOptions): Promise<E
     logger: options.logger,
     model,
     dotnetRunner: new NodeProcessRunner(),
-    createHost: () => createVscodeHost(options.workspaceRoot, { logger: options.logger, folder: options.folder, ...(fallbackNotice ? { fallbackNotice } : {}) }),
+    createHost: () =>
+      createVscodeHost(options.workspaceRoot, {
+        logger: options.logger,
+        folder: options.folder,
+        ...(fallbackNotice ? { fallbackNotice } : {}),
+      }),
     // Settings servers plus `.ironbees/mcp.json`; a bad entry in the settings stops here, before a run.
     mcp: (_host, trusted) =>
       new McpManager({

@@ -15,7 +15,11 @@ export class ApiKeyStore {
 
   /** Fires when any key this store keeps changes (a subclass keeping more keys names them in `secretKeys`). */
   readonly onDidChange: vscode.Event<vscode.SecretStorageChangeEvent> = (listener, thisArgs, disposables) =>
-    this.secrets.onDidChange((event) => (this.secretKeys().includes(event.key) ? listener.call(thisArgs, event) : undefined), undefined, disposables);
+    this.secrets.onDidChange(
+      (event) => (this.secretKeys().includes(event.key) ? listener.call(thisArgs, event) : undefined),
+      undefined,
+      disposables,
+    );
 
   /** The SecretStorage keys this store keeps. */
   protected secretKeys(): readonly string[] {

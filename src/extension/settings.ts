@@ -72,7 +72,9 @@ function reportWorkspaceOverrides(scope: vscode.ConfigurationScope | undefined, 
     const said = `${file}:${setting}=${JSON.stringify(value)}`;
     if (reportedWorkspaceValues.has(said)) continue;
     reportedWorkspaceValues.add(said);
-    warn(`Ignoring "${setting}": ${JSON.stringify(value)} from the workspace settings (${file}). Only your own user settings choose where model traffic goes, what runs or is read outside the workspace, and what needs your approval; a repository cannot.`);
+    warn(
+      `Ignoring "${setting}": ${JSON.stringify(value)} from the workspace settings (${file}). Only your own user settings choose where model traffic goes, what runs or is read outside the workspace, and what needs your approval; a repository cannot.`,
+    );
   }
 }
 

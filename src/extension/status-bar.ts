@@ -36,13 +36,23 @@ export class RunStatusBar extends Disposable {
   private update(): void {
     const state = this.controller.state;
     // Only a live run spins; one that stopped mid-step (a window closed) waits to be resumed.
-    const icon = this.controller.busy ? '$(sync~spin)' : isWorking(state) || this.controller.interrupted ? '$(debug-pause)' : statusIcon(state);
+    const icon = this.controller.busy
+      ? '$(sync~spin)'
+      : isWorking(state) || this.controller.interrupted
+        ? '$(debug-pause)'
+        : statusIcon(state);
     this.item.text = `${icon} ${this.controller.statusText}`;
     const model = this.providerModel();
     const using = model ? `\nModel: ${model}` : '';
-    this.item.tooltip = state ? `${state.userRequest}\n\nRun ${state.stateId}${using} · click to open the Ironbees panel` : `Ironbees: click to open the Agent panel${using}`;
+    this.item.tooltip = state
+      ? `${state.userRequest}\n\nRun ${state.stateId}${using} · click to open the Ironbees panel`
+      : `Ironbees: click to open the Agent panel${using}`;
     const needsPerson = state !== null && GATE_NODES.includes(state.currentNode);
-    this.item.backgroundColor = needsPerson ? new vscode.ThemeColor('statusBarItem.warningBackground') : state?.currentNode === 'FAILED' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    this.item.backgroundColor = needsPerson
+      ? new vscode.ThemeColor('statusBarItem.warningBackground')
+      : state?.currentNode === 'FAILED'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : undefined;
     this.item.show();
     void vscode.commands.executeCommand('setContext', 'ironbees.busy', this.controller.busy);
     void vscode.commands.executeCommand('setContext', 'ironbees.running', this.controller.isLive);

@@ -17,7 +17,11 @@ export interface WorkspaceOverride {
 }
 
 /** `.vscode/settings.json` of the folder, and the `.code-workspace` file's `settings` when one is open. */
-export function findWorkspaceOverrides(folderPath: string, workspaceFile: string | undefined, settings: readonly string[]): WorkspaceOverride[] {
+export function findWorkspaceOverrides(
+  folderPath: string,
+  workspaceFile: string | undefined,
+  settings: readonly string[],
+): WorkspaceOverride[] {
   const found: WorkspaceOverride[] = [];
   const folderSettings = path.join(folderPath, '.vscode', 'settings.json');
   found.push(...overridesIn(folderSettings, readJsonc(folderSettings), settings));

@@ -31,7 +31,11 @@ export async function editorWorkspaceTrust(deps: EditorTrustDeps): Promise<boole
   const key = `${TRUSTED_KEY_PREFIX}${deps.workspaceRoot}`;
   if (deps.memento.get<boolean>(key) === true) return true;
   const detail = defined.map((item) => `${item.path}: ${item.what}`).join('\n');
-  const answer = await deps.confirm('This workspace defines agents or MCP servers that Ironbees would run or contact. Use them?', detail, TRUST_BUTTON);
+  const answer = await deps.confirm(
+    'This workspace defines agents or MCP servers that Ironbees would run or contact. Use them?',
+    detail,
+    TRUST_BUTTON,
+  );
   if (answer !== TRUST_BUTTON) return ignoreAll(deps, defined, 'confirm it to Ironbees when asked at the next run to use it');
   await deps.memento.update(key, true);
   return true;

@@ -130,7 +130,11 @@ export class CoordinationStore {
       await this.host.fs.writeFile(file, JSON.stringify(open, null, 1));
     });
     if (runId && (await this.host.fs.exists(path.join(this.runs.runDir(runId), 'state.json')))) {
-      await this.runs.appendEvent(runId, { kind: 'error', at: message.at, message: `escalation: ${message.from} asks for help: ${message.content}` });
+      await this.runs.appendEvent(runId, {
+        kind: 'error',
+        at: message.at,
+        message: `escalation: ${message.from} asks for help: ${message.content}`,
+      });
     }
   }
 

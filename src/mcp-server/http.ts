@@ -38,7 +38,10 @@ const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 const HOST = '127.0.0.1';
 
 class BadRequest extends Error {
-  constructor(readonly status: 400 | 413, message: string) {
+  constructor(
+    readonly status: 400 | 413,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -71,7 +74,9 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<Runni
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const given = Buffer.from(req.headers.authorization ?? '');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      res.writeHead(401, { 'WWW-Authenticate': 'Bearer', 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized: a valid bearer token is required' }));
+      res
+        .writeHead(401, { 'WWW-Authenticate': 'Bearer', 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ error: 'unauthorized: a valid bearer token is required' }));
       return;
     }
     if (!req.url?.startsWith('/mcp')) {
@@ -83,7 +88,9 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<Runni
       body = req.method === 'POST' ? await readJson(req) : undefined;
     } catch (error) {
       if (!(error instanceof BadRequest)) throw error;
-      res.writeHead(error.status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: error.message }, id: null }));
+      res
+        .writeHead(error.status, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: error.message }, id: null }));
       return;
     }
     const sessionId = req.headers['mcp-session-id'];
@@ -92,12 +99,20 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<Runni
     let transport = session?.transport;
     if (!transport && typeof sessionId === 'string') {
       // The MCP spec's answer for a session the server no longer has: the client initializes anew.
-      res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found (closed, or dropped after being idle); initialize a new session.' }, id: null }));
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32001, message: 'Session not found (closed, or dropped after being idle); initialize a new session.' },
+          id: null,
+        }),
+      );
       return;
     }
     if (!transport) {
       if (req.method !== 'POST' || !isInitializeRequest(body)) {
-        res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'No valid session; initialize first.' }, id: null }));
+        res
+          .writeHead(400, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'No valid session; initialize first.' }, id: null }));
         return;
       }
       const created = new StreamableHTTPServerTransport({
@@ -114,15 +129,18 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<Runni
   }
 
   // Idle sessions are closed by a sweep that never keeps the process alive on its own.
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) {
-      if (now - session.lastSeen < idleMs) continue;
-      sessions.delete(id);
-      options.logger.info(`mcp http: closed session ${id} after ${Math.round(idleMs / 1000)} s without a request`);
-      void session.transport.close().catch(() => undefined);
-    }
-  }, Math.max(Math.min(idleMs / 2, 60_000), 10));
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) {
+        if (now - session.lastSeen < idleMs) continue;
+        sessions.delete(id);
+        options.logger.info(`mcp http: closed session ${id} after ${Math.round(idleMs / 1000)} s without a request`);
+        void session.transport.close().catch(() => undefined);
+      }
+    },
+    Math.max(Math.min(idleMs / 2, 60_000), 10),
+  );
   sweep.unref();
 
   await new Promise<void>((resolve, reject) => {

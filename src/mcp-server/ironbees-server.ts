@@ -58,7 +58,10 @@ export function createIronbeesMcpServer(options: IronbeesMcpServerOptions): Serv
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     if (!registry.has(request.params.name)) {
-      return { isError: true, content: [{ type: 'text', text: `[NotFound] Unknown tool "${request.params.name}"; tools: ${registry.names().join(', ')}.` }] };
+      return {
+        isError: true,
+        content: [{ type: 'text', text: `[NotFound] Unknown tool "${request.params.name}"; tools: ${registry.names().join(', ')}.` }],
+      };
     }
     const outcome = await registry.execute(registry.get(request.params.name), request.params.arguments ?? {}, {
       host,
@@ -66,8 +69,14 @@ export function createIronbeesMcpServer(options: IronbeesMcpServerOptions): Serv
       signal: extra.signal,
     });
     if (!outcome.ok) return { isError: true, content: [{ type: 'text', text: `[${outcome.kind ?? 'ToolBug'}] ${outcome.error}` }] };
-    const structured = outcome.data !== null && typeof outcome.data === 'object' && !Array.isArray(outcome.data) ? (outcome.data as Record<string, unknown>) : undefined;
-    return { content: [{ type: 'text', text: outcome.content }], ...(structured && !outcome.observation?.keyFacts.page ? { structuredContent: structured } : {}) };
+    const structured =
+      outcome.data !== null && typeof outcome.data === 'object' && !Array.isArray(outcome.data)
+        ? (outcome.data as Record<string, unknown>)
+        : undefined;
+    return {
+      content: [{ type: 'text', text: outcome.content }],
+      ...(structured && !outcome.observation?.keyFacts.page ? { structuredContent: structured } : {}),
+    };
   });
   return server;
 }

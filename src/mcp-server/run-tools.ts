@@ -60,7 +60,8 @@ export function runTools(deps: RunControlDeps): ToolDefinition[] {
   return [
     {
       name: 'start_run',
-      description: 'Starts an Ironbees run (plan → code → build and test) on the workspace; returns its runId once it has started. Poll get_run_state.',
+      description:
+        'Starts an Ironbees run (plan → code → build and test) on the workspace; returns its runId once it has started. Poll get_run_state.',
       input: startInput,
       readonly: false,
       timeoutMs: 60_000,
@@ -79,13 +80,16 @@ export function runTools(deps: RunControlDeps): ToolDefinition[] {
         if (first.done) return { ok: false, kind: 'ToolBug', error: 'The run ended before it started.' };
         const runId = first.value.stateId;
         // The rest of the run goes on in the background; its states are persisted by the orchestrator.
-        started.set(runId, (async () => {
-          try {
-            for (let next = await iterator.next(); !next.done; next = await iterator.next()) void next;
-          } catch (error) {
-            deps.logger.error(`run ${runId}: ${errorMessage(error)}`);
-          }
-        })());
+        started.set(
+          runId,
+          (async () => {
+            try {
+              for (let next = await iterator.next(); !next.done; next = await iterator.next()) void next;
+            } catch (error) {
+              deps.logger.error(`run ${runId}: ${errorMessage(error)}`);
+            }
+          })(),
+        );
         return json({ runId, currentNode: first.value.currentNode }, `Run ${runId} started.`);
       },
     },
@@ -104,7 +108,8 @@ export function runTools(deps: RunControlDeps): ToolDefinition[] {
     },
     {
       name: 'approve_run',
-      description: 'Answers the gate a run waits at: approve or reject (plan or diffs, with feedback), continue (with guidance) or stop (after an escalation).',
+      description:
+        'Answers the gate a run waits at: approve or reject (plan or diffs, with feedback), continue (with guidance) or stop (after an escalation).',
       input: approveInput,
       readonly: false,
       timeoutMs: 30_000,

@@ -19,7 +19,13 @@ async function build(host: Host, targetPath: string | undefined, signal?: AbortS
   const session = dotnetSession(host, targetPath);
   const found = await session.target();
   const graph = await session.graph();
-  return runBuild({ host, projects: [found.absPath], restore: !(await session.isRestored(graph)), timeoutMs: BUILD_TIMEOUT_MS - 10_000, signal });
+  return runBuild({
+    host,
+    projects: [found.absPath],
+    restore: !(await session.isRestored(graph)),
+    timeoutMs: BUILD_TIMEOUT_MS - 10_000,
+    signal,
+  });
 }
 
 const buildInput = z.object({ target });
@@ -32,14 +38,18 @@ const buildTool: ToolDefinition<z.infer<typeof buildInput>> = {
   timeoutMs: BUILD_TIMEOUT_MS,
   async execute(input, context) {
     const result = await build(context.host, input.target, context.signal);
-    return json(result, result.success ? `Build succeeded with ${result.warnings.length} warnings.` : `Build failed with ${result.errors.length} errors.`);
+    return json(
+      result,
+      result.success ? `Build succeeded with ${result.warnings.length} warnings.` : `Build failed with ${result.errors.length} errors.`,
+    );
   },
 };
 
 const testInput = z.object({ target });
 const testTool: ToolDefinition<z.infer<typeof testInput>> = {
   name: 'test',
-  description: 'Builds, then runs dotnet test on every test project; returns {success, total, passed, failed, skipped, failures[]} parsed from TRX.',
+  description:
+    'Builds, then runs dotnet test on every test project; returns {success, total, passed, failed, skipped, failures[]} parsed from TRX.',
   input: testInput,
   readonly: true,
   runsRepositoryCode: true,
@@ -49,13 +59,22 @@ const testTool: ToolDefinition<z.infer<typeof testInput>> = {
     if (!built.success) return json({ build: built, test: null }, `Build failed with ${built.errors.length} errors; tests were not run.`);
     const graph = await dotnetSession(context.host, input.target).graph();
     const modeFrom = path.dirname(graph.target.absPath);
-    const run = await runTests({ host: context.host, projects: graph.projects.filter((p) => p.isTest), timeoutMs: BUILD_TIMEOUT_MS, signal: context.signal, modeFrom });
+    const run = await runTests({
+      host: context.host,
+      projects: graph.projects.filter((p) => p.isTest),
+      timeoutMs: BUILD_TIMEOUT_MS,
+      signal: context.signal,
+      modeFrom,
+    });
     const r = run.result;
     return json({ build: built, test: r }, `${r.total} tests: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped.`);
   },
 };
 
-const diagnosticsInput = z.object({ paths: z.array(z.string()).optional().describe('Workspace-relative files to report on (default: all)'), target });
+const diagnosticsInput = z.object({
+  paths: z.array(z.string()).optional().describe('Workspace-relative files to report on (default: all)'),
+  target,
+});
 const diagnosticsTool: ToolDefinition<z.infer<typeof diagnosticsInput>> = {
   name: 'diagnostics',
   description: 'Compiler errors: from the language server where there is one, otherwise from a build; optionally only for the given files.',
@@ -78,5 +97,11 @@ const diagnosticsTool: ToolDefinition<z.infer<typeof diagnosticsInput>> = {
 };
 
 export function workspaceTools(): ToolDefinition[] {
-  return [findSymbolsTool as ToolDefinition, findReferencesTool as ToolDefinition, diagnosticsTool as ToolDefinition, buildTool as ToolDefinition, testTool as ToolDefinition];
+  return [
+    findSymbolsTool as ToolDefinition,
+    findReferencesTool as ToolDefinition,
+    diagnosticsTool as ToolDefinition,
+    buildTool as ToolDefinition,
+    testTool as ToolDefinition,
+  ];
 }

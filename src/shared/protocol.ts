@@ -50,7 +50,13 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approvePlan'), runId, editedPlan: executionPlan.optional() }),
   z.object({ type: z.literal('rejectPlan'), runId, feedback: z.string().trim().min(1).max(PANEL_LIMITS.text) }),
   z.object({ type: z.literal('openDiff'), runId, filePath: relPath }),
-  z.object({ type: z.literal('setFileDecision'), runId, filePath: relPath, accepted: z.boolean(), reason: z.string().max(PANEL_LIMITS.reason).optional() }),
+  z.object({
+    type: z.literal('setFileDecision'),
+    runId,
+    filePath: relPath,
+    accepted: z.boolean(),
+    reason: z.string().max(PANEL_LIMITS.reason).optional(),
+  }),
   z.object({ type: z.literal('submitReview'), runId }),
   z.object({ type: z.literal('rejectDiffs'), runId, feedback: z.string().trim().min(1).max(PANEL_LIMITS.text) }),
   z.object({

@@ -47,7 +47,10 @@ describe('e2e: Ironbees in code-server', function () {
     // 3b. The plan appears in the side panel; the activity that led to it stays above it.
     await waitForPlan(page, panel);
     const lines = await panel.getByTestId('activity-tool').allInnerTexts();
-    assert.ok(lines.some((line) => /^read src\/Calculator\/Calculator\.cs lines 1–\d+ of \d+$/.test(line.trim())), `the file read is shown: ${lines.join(' | ')}`);
+    assert.ok(
+      lines.some((line) => /^read src\/Calculator\/Calculator\.cs lines 1–\d+ of \d+$/.test(line.trim())),
+      `the file read is shown: ${lines.join(' | ')}`,
+    );
     assert.equal(lines.at(-1)?.trim(), 'submitted the plan');
     await panel.getByTestId('approve-plan').waitFor({ state: 'visible', timeout: UI_STEP_MS });
     assert.ok((await panel.getByTestId('plan-step').count()) >= 1, 'the plan shows its numbered steps');
@@ -65,7 +68,7 @@ describe('e2e: Ironbees in code-server', function () {
 
     // 4b. The diff opened beside the person's file (which keeps its own group), and the review's
     // actions show in the diff's title while the review is pending.
-    assert.equal(await page.locator('.editor-group-container').count(), 2, 'two editor groups: the person\'s file and the diff');
+    assert.equal(await page.locator('.editor-group-container').count(), 2, "two editor groups: the person's file and the diff");
     const personGroup = page.locator('.editor-group-container', { hasNot: page.locator('.monaco-diff-editor') });
     await personGroup.locator('.tab', { hasText: 'Calculator.cs' }).waitFor({ state: 'visible', timeout: UI_STEP_MS });
     const diffGroup = page.locator('.editor-group-container', { has: page.locator('.monaco-diff-editor') });
@@ -76,7 +79,12 @@ describe('e2e: Ironbees in code-server', function () {
     // 5. Accept the hunk in the editor (the file's only one, so the review is complete and goes to
     // the agent) → the validator builds and tests for real.
     await acceptHunk.click();
-    await panel.locator('[data-testid="run"][data-node="VALIDATE"], [data-testid="run"][data-node="SUCCESS"], [data-testid="run"][data-node="DECIDE"]').first().waitFor({ state: 'attached', timeout: UI_STEP_MS });
+    await panel
+      .locator(
+        '[data-testid="run"][data-node="VALIDATE"], [data-testid="run"][data-node="SUCCESS"], [data-testid="run"][data-node="DECIDE"]',
+      )
+      .first()
+      .waitFor({ state: 'attached', timeout: UI_STEP_MS });
     await shot(page, '05-validating');
 
     // 6. Validation results in the panel, and the status bar says the run succeeded.
@@ -108,10 +116,14 @@ describe('e2e: Ironbees in code-server', function () {
     await panel.getByTestId('open-diff').first().click();
     await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
     // The diff's group is the active one, so only the `when` clauses keep the actions out.
-    await page.locator('.editor-group-container.active', { has: page.locator('.monaco-diff-editor') }).waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    await page
+      .locator('.editor-group-container.active', { has: page.locator('.monaco-diff-editor') })
+      .waitFor({ state: 'visible', timeout: UI_STEP_MS });
     assert.deepEqual(await reviewActionsShown(diffGroup, 0), []);
     // Nor a hunk's Accept | Reject (VS Code may first draw the lenses it cached for this document).
-    await page.locator('.monaco-diff-editor .codelens-decoration', { hasText: 'Accept' }).waitFor({ state: 'detached', timeout: UI_STEP_MS });
+    await page
+      .locator('.monaco-diff-editor .codelens-decoration', { hasText: 'Accept' })
+      .waitFor({ state: 'detached', timeout: UI_STEP_MS });
     await shot(page, '06b-review-over');
 
     // 7. A click on Plan in the timeline opens the planner's turns: the files it listed and read,
@@ -140,7 +152,13 @@ async function openPaletteAt(page: Page, title: string): Promise<void> {
     await page.keyboard.press('F1');
     await quickInput.waitFor({ state: 'visible', timeout: UI_STEP_MS });
     await quickInput.fill(`>${title}`);
-    if (await row.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) return;
+    if (
+      await row.waitFor({ state: 'visible', timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     await page.keyboard.press('Escape');
     await page.waitForTimeout(1_000);
   }
@@ -165,7 +183,9 @@ async function openFileByQuickOpen(page: Page, relPath: string): Promise<void> {
 async function reviewActionsShown(group: Locator, expected: number): Promise<string[]> {
   const labels = group.locator('.editor-actions .action-label[aria-label]');
   const read = async (): Promise<string[]> => {
-    const shown = await labels.evaluateAll((nodes) => nodes.filter((n) => (n as unknown as { offsetParent: unknown }).offsetParent !== null).map((n) => n.getAttribute('aria-label') ?? ''));
+    const shown = await labels.evaluateAll((nodes) =>
+      nodes.filter((n) => (n as unknown as { offsetParent: unknown }).offsetParent !== null).map((n) => n.getAttribute('aria-label') ?? ''),
+    );
     return REVIEW_ACTIONS.filter((action) => shown.some((label) => label.startsWith(action)));
   };
   await labels.first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
@@ -239,8 +259,16 @@ const FIRST_ACTIVITY_PROBE = `(() => {
 
 /** The panel's record of its first activity line (null before it, or while the panel is loading). */
 async function probeFirstActivity(panel: FrameLocator): Promise<FirstActivity | null> {
-  const frame = await panel.owner().elementHandle({ timeout: 1_000 }).then((handle) => handle.contentFrame(), () => null);
+  const frame = await panel
+    .owner()
+    .elementHandle({ timeout: 1_000 })
+    .then(
+      (handle) => handle.contentFrame(),
+      () => null,
+    );
   if (!frame) return null;
-  return frame.evaluate(FIRST_ACTIVITY_PROBE).then((record) => record as FirstActivity | null, () => null);
+  return frame.evaluate(FIRST_ACTIVITY_PROBE).then(
+    (record) => record as FirstActivity | null,
+    () => null,
+  );
 }
-

@@ -42,7 +42,10 @@ describe('e2e: an interrupted run in code-server', function () {
     assert.equal((await statusBarItem(page, 'Paused').innerText()).trim(), 'Ironbees · Paused (Plan ready for review)');
     panel = await webviewShowing(page, '[data-testid="banner-interrupted"]');
     const banner = panel.getByTestId('banner-interrupted');
-    assert.equal((await banner.locator('.banner-text').innerText()).trim(), 'Interrupted — the run stopped at Approve plan when the window closed.');
+    assert.equal(
+      (await banner.locator('.banner-text').innerText()).trim(),
+      'Interrupted — the run stopped at Approve plan when the window closed.',
+    );
     assert.equal((await banner.getByTestId('resume').innerText()).trim(), 'Resume');
     assert.equal((await panel.getByTestId('status').innerText()).trim(), 'Ironbees · Paused (Plan ready for review)');
     await shot(page, '08-interrupted');
@@ -61,7 +64,10 @@ describe('e2e: an interrupted run in code-server', function () {
     panel = await webviewShowing(page, '[data-testid="handoff-bar"]');
     const bar = panel.getByTestId('handoff-bar');
     assert.equal(await bar.getByTestId('handoff-resume').getAttribute('title'), `ironbees resume ${runId}`);
-    assert.equal(await bar.getByTestId('handoff-revert').getAttribute('title'), `ironbees revert ${runId}: every file the run changed gets its original content back`);
+    assert.equal(
+      await bar.getByTestId('handoff-revert').getAttribute('title'),
+      `ironbees revert ${runId}: every file the run changed gets its original content back`,
+    );
     await shot(page, '09-handoff-preview');
 
     // 5. Resume: the run waits at its plan again, followed — the banner and "Paused" are gone.
@@ -86,7 +92,9 @@ describe('e2e: an interrupted run in code-server', function () {
 
 /** The id of the one run in the served workspace copy (`.ironbees/runs/<id>/`; runs/ also holds `.open-applies/`). */
 function onlyRunId(workspace: string): string {
-  const runs = readdirSync(join(workspace, '.ironbees', 'runs'), { withFileTypes: true }).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'));
+  const runs = readdirSync(join(workspace, '.ironbees', 'runs'), { withFileTypes: true }).filter(
+    (entry) => entry.isDirectory() && !entry.name.startsWith('.'),
+  );
   assert.equal(runs.length, 1, `one run in the workspace: ${runs.map((r) => r.name).join(', ')}`);
   return runs[0].name;
 }

@@ -76,15 +76,32 @@ describe('e2e: the panel as good as the engine (issue 25)', function () {
     assert.match(await fixed.innerText(), /fixed\s+Calculator\.Tests\.CalcTests\.Divide_ReturnsQuotient/);
     assert.equal(await panel.getByTestId('outcome-tests').innerText(), 'Failing tests 1 → 0');
     const box = await fixed.boundingBox();
-    assert.ok(box && box.y >= 0 && box.y + box.height <= VIEWPORT_HEIGHT, `the fixed test is on screen without scrolling: ${JSON.stringify(box)}`);
+    assert.ok(
+      box && box.y >= 0 && box.y + box.height <= VIEWPORT_HEIGHT,
+      `the fixed test is on screen without scrolling: ${JSON.stringify(box)}`,
+    );
     // The terminal never opened: a failing test in the baseline is expected, not news.
-    assert.equal(await page.locator('.xterm').first().isVisible().catch(() => false), false, 'no terminal on screen');
+    assert.equal(
+      await page
+        .locator('.xterm')
+        .first()
+        .isVisible()
+        .catch(() => false),
+      false,
+      'no terminal on screen',
+    );
     await readmeShot(page, 'success-outcome-on-top');
 
     // 3b. Everything the run changed, against the files before it (not against an earlier attempt).
     await runCommand(page, 'Ironbees: Show Everything the Run Changed', UI_STEP_MS);
-    await page.locator('.tab', { hasText: /everything it changed/ }).first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
-    await page.locator('.monaco-diff-editor .line-insert, .monaco-diff-editor .char-insert').first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    await page
+      .locator('.tab', { hasText: /everything it changed/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    await page
+      .locator('.monaco-diff-editor .line-insert, .monaco-diff-editor .char-insert')
+      .first()
+      .waitFor({ state: 'visible', timeout: UI_STEP_MS });
     await readmeShot(page, 'run-changes-against-original');
 
     // 4. Revert from the panel (confirmed in a modal): every status surface says Reverted.
@@ -93,7 +110,9 @@ describe('e2e: the panel as good as the engine (issue 25)', function () {
     await dialog.waitFor({ state: 'visible', timeout: UI_STEP_MS });
     await dialog.locator('.monaco-button', { hasText: /^Revert$/ }).click();
     await statusBarItem(page, /Ironbees 1\/1 · Reverted/).waitFor({ state: 'visible', timeout: UI_STEP_MS });
-    await panel.locator('[data-testid="status"]', { hasText: 'Ironbees 1/1 · Reverted' }).waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    await panel
+      .locator('[data-testid="status"]', { hasText: 'Ironbees 1/1 · Reverted' })
+      .waitFor({ state: 'visible', timeout: UI_STEP_MS });
     assert.match(await panel.getByTestId('timeline').innerText(), /Reverted/);
     assert.match(await panel.getByTestId('outcome-headline').innerText(), /^\s*Reverted/);
     assert.equal(await statusBarItem(page, /Succeeded/).count(), 0, 'no surface still says Succeeded');

@@ -120,7 +120,11 @@ describe('AnthropicModelClient against a fake Messages API (real SDK)', () => {
     assert.deepEqual(last[1].cache_control, { type: 'ephemeral' });
     // The message the previous request ended with keeps its breakpoint, so this request reads that cache entry.
     assert.deepEqual(body.messages[0].content, [{ type: 'text', text: 'Fix it.', cache_control: { type: 'ephemeral' } }]);
-    assert.equal(typeof body.messages[1].content === 'string' || body.messages[1].content.some((b) => b.cache_control), false, 'the answer carries none');
+    assert.equal(
+      typeof body.messages[1].content === 'string' || body.messages[1].content.some((b) => b.cache_control),
+      false,
+      'the answer carries none',
+    );
   });
 
   it('retries a 429 (SDK retry) and then succeeds', async () => {
@@ -243,12 +247,20 @@ describe('AnthropicModelClient against a fake Messages API (real SDK)', () => {
     const root = await copyCalculator();
     try {
       fake.enqueue(
-        toolUse('read_file', { path: CALCULATOR_SOURCE }, { id: 'toolu_read', text: 'Reading the calculator.', usage: { input_tokens: 900, cache_creation_input_tokens: 1500 } }),
+        toolUse(
+          'read_file',
+          { path: CALCULATOR_SOURCE },
+          { id: 'toolu_read', text: 'Reading the calculator.', usage: { input_tokens: 900, cache_creation_input_tokens: 1500 } },
+        ),
         toolUse(
           'submit_plan',
           {
             spec: 'Divide returns a / b.',
-            plan: { summary: 'Fix Divide', steps: [{ number: 1, description: 'Use /', actionType: 'MODIFY', filePath: CALCULATOR_SOURCE, rationale: 'It multiplies' }], complexity: 'LOW' },
+            plan: {
+              summary: 'Fix Divide',
+              steps: [{ number: 1, description: 'Use /', actionType: 'MODIFY', filePath: CALCULATOR_SOURCE, rationale: 'It multiplies' }],
+              complexity: 'LOW',
+            },
           },
           { usage: { input_tokens: 300, cache_read_input_tokens: 1500, output_tokens: 60 } },
         ),
@@ -270,7 +282,10 @@ describe('AnthropicModelClient against a fake Messages API (real SDK)', () => {
       assert.match(String(results[0].content), /return a \* b;/);
       assert.deepEqual(results[0].cache_control, { type: 'ephemeral' });
       const assistant = second.messages[1].content as Array<Record<string, unknown>>;
-      assert.deepEqual(assistant.map((block) => block.type), ['text', 'tool_use']);
+      assert.deepEqual(
+        assistant.map((block) => block.type),
+        ['text', 'tool_use'],
+      );
     } finally {
       await fs.rm(root, { recursive: true, force: true });
     }

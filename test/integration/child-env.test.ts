@@ -61,7 +61,10 @@ describe('child processes get no model credentials', function () {
       const baseline = await captureBaseline({ host, timeouts: { buildMs: 240_000, testMs: 120_000 } });
       assert.equal(baseline.build.success, true, JSON.stringify(baseline.build.errors));
       // Each failure message names the variable that reached the test and its value.
-      assert.deepEqual(baseline.test?.failures.map((failure) => `${failure.testName}: ${failure.message}`), []);
+      assert.deepEqual(
+        baseline.test?.failures.map((failure) => `${failure.testName}: ${failure.message}`),
+        [],
+      );
       assert.deepEqual([baseline.test?.total, baseline.test?.passed, baseline.test?.failed], [12, 12, 0]);
     } finally {
       await shutdownBuildServers(host);

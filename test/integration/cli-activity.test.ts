@@ -41,7 +41,10 @@ describe('ironbees CLI: the live activity on stderr (real dotnet, real SDK, fake
       toolUse('submit_plan', PLAN, { text: 'It multiplies instead of dividing.' }),
     );
     // No --yes and nothing on stdin: the run stops at the plan approval, kept (exit 130).
-    const result = await runCli(['run', 'Fix Divide', '-w', workspace, '--json'], { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url });
+    const result = await runCli(['run', 'Fix Divide', '-w', workspace, '--json'], {
+      ANTHROPIC_API_KEY: 'sk-test',
+      ANTHROPIC_BASE_URL: fake.url,
+    });
     assert.equal(result.code, 130, result.stderr);
 
     const activity = result.stderr.split('\n').filter((line) => /^ {2}planner [·›✕] /.test(line));
@@ -54,18 +57,28 @@ describe('ironbees CLI: the live activity on stderr (real dotnet, real SDK, fake
       '  planner · submitted the plan',
     ]);
     // Seen before the plan is shown.
-    assert.ok(result.stderr.indexOf('planner · submitted the plan') < result.stderr.indexOf('Fix the wrong operator in Calc.Divide.'), result.stderr);
-    for (const line of result.stdout.trim().split('\n')) assert.equal(typeof (JSON.parse(line) as { currentNode: unknown }).currentNode, 'string', line);
+    assert.ok(
+      result.stderr.indexOf('planner · submitted the plan') < result.stderr.indexOf('Fix the wrong operator in Calc.Divide.'),
+      result.stderr,
+    );
+    for (const line of result.stdout.trim().split('\n'))
+      assert.equal(typeof (JSON.parse(line) as { currentNode: unknown }).currentNode, 'string', line);
     assert.equal(result.states.at(-1)?.currentNode, 'WAIT_PLAN_APPROVAL');
   });
 
-  it('--activity verbose: a streamed reply\'s words in full, in order, each once, before its turn line', async () => {
+  it("--activity verbose: a streamed reply's words in full, in order, each once, before its turn line", async () => {
     fake.enqueue(toolUse('submit_plan', PLAN, { text: 'Divide multiplies instead of dividing.\n\nI will change the operator to /.' }));
-    const result = await runCli(['run', 'Fix Divide', '-w', workspace, '--activity', 'verbose'], { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url });
+    const result = await runCli(['run', 'Fix Divide', '-w', workspace, '--activity', 'verbose'], {
+      ANTHROPIC_API_KEY: 'sk-test',
+      ANTHROPIC_BASE_URL: fake.url,
+    });
     assert.equal(result.code, 130, result.stderr);
 
     const activity = result.stderr.split('\n').filter((line) => /^ {2}planner( [·›✕] | turn \d+: )/.test(line));
-    assert.deepEqual(activity.slice(0, 2), ['  planner › Divide multiplies instead of dividing.', '  planner › I will change the operator to /.']);
+    assert.deepEqual(activity.slice(0, 2), [
+      '  planner › Divide multiplies instead of dividing.',
+      '  planner › I will change the operator to /.',
+    ]);
     assert.match(activity[2], /^ {2}planner turn 1: \d[\d,]* in \/ \d[\d,]* out tokens/);
     assert.deepEqual(activity.slice(3), ['  planner · submitted the plan']);
     // The run's cost so far follows the turn line rather than cutting the words in two.

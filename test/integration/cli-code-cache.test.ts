@@ -4,7 +4,18 @@
 
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { version } from '../../package.json';
@@ -14,7 +25,11 @@ import { CLI, copyFixture, ensureCliBuilt, removeDir } from '../support/cli-harn
 const posix = process.platform !== 'win32';
 
 function cliVersion(cacheDir: string, extraEnv: Record<string, string> = {}): void {
-  const result = spawnSync(process.execPath, [CLI, '--version'], { env: { ...process.env, IRONBEES_CACHE_DIR: cacheDir, ...extraEnv }, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, [CLI, '--version'], {
+    env: { ...process.env, IRONBEES_CACHE_DIR: cacheDir, ...extraEnv },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.equal(result.status, 0, result.stderr);
   assert.equal(result.stdout.trim(), version);
 }
@@ -39,7 +54,11 @@ function runUpToBuild(cacheDir: string, probe: string, extraEnv: Record<string, 
   const workspace = copyFixture('calculator');
   try {
     const env = { ...process.env, IRONBEES_CACHE_DIR: cacheDir, NO_COLOR: '1', ...extraEnv };
-    const result = spawnSync(process.execPath, ['-r', probe, CLI, 'run', 'Fix it', '--workspace', workspace, '--demo', '--yes', '--json'], { env, encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync(process.execPath, ['-r', probe, CLI, 'run', 'Fix it', '--workspace', workspace, '--demo', '--yes', '--json'], {
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stderr, /^PROBE build$/m);
   } finally {
@@ -99,7 +118,11 @@ describe('CLI code cache', function () {
     runUpToBuild(cacheDir, probe);
     const full = statSync(file);
     assert.notEqual(full.ino, afterFailed.ino, 'written again by the run');
-    assert.deepEqual(readdirSync(path.dirname(file)).filter((name) => name !== 'probe.cjs'), [path.basename(file)], 'no longer marked partial');
+    assert.deepEqual(
+      readdirSync(path.dirname(file)).filter((name) => name !== 'probe.cjs'),
+      [path.basename(file)],
+      'no longer marked partial',
+    );
     spawnSync(process.execPath, [CLI, 'run'], { env, encoding: 'utf8', timeout: 60_000 });
     cliVersion(cacheDir);
     assert.equal(statSync(file).ino, full.ino, 'then taken as is');
@@ -116,12 +139,20 @@ describe('CLI code cache', function () {
       utimesSync(file, at, at);
     });
     cliVersion(cacheDir);
-    const kept = readdirSync(folder).sort().filter((name) => name !== path.basename(other));
+    const kept = readdirSync(folder)
+      .sort()
+      .filter((name) => name !== path.basename(other));
     assert.ok(existsSync(other), 'the oldest file, but not a cache of the bundle');
     const keptCaches = kept.filter((name) => name.endsWith('.bin'));
     assert.equal(keptCaches.length, 4);
     assert.deepEqual(keptCaches.filter((name) => !name.endsWith('-v0-x.bin')).length, 1, 'the new one');
-    assert.deepEqual(old.slice(0, 3).map((file) => path.basename(file)).sort(), kept.filter((name) => name.endsWith('-v0-x.bin')));
+    assert.deepEqual(
+      old
+        .slice(0, 3)
+        .map((file) => path.basename(file))
+        .sort(),
+      kept.filter((name) => name.endsWith('-v0-x.bin')),
+    );
   });
 
   it('writes again a cache V8 refuses', () => {
@@ -157,6 +188,9 @@ describe('CLI code cache', function () {
     assert.equal(codeCacheFile('/c', null), null);
     assert.equal(codeCacheFile(null, 'ab'.repeat(16)), null);
     assert.equal(codeCacheFile('/c', '../../etc/passwd'), null);
-    assert.equal(codeCacheFile('/c', 'ab'.repeat(16)), path.join('/c', 'code-cache', `cli-${'ab'.repeat(16)}-${process.version}-${process.arch}.bin`));
+    assert.equal(
+      codeCacheFile('/c', 'ab'.repeat(16)),
+      path.join('/c', 'code-cache', `cli-${'ab'.repeat(16)}-${process.version}-${process.arch}.bin`),
+    );
   });
 });

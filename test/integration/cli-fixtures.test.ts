@@ -73,7 +73,14 @@ describe('ironbees CLI on the multi-project and the broken fixtures (real dotnet
     const SLUG = 'src/TextKit/Slug.cs';
     fake.enqueue(
       toolUse('read_file', { path: SLUG }),
-      toolUse('submit_plan', planFor(SLUG, 'Add Slug.Truncated(text, maxLength)', 'Slug.Truncated cuts a slug to maxLength characters; every existing test still passes.')),
+      toolUse(
+        'submit_plan',
+        planFor(
+          SLUG,
+          'Add Slug.Truncated(text, maxLength)',
+          'Slug.Truncated cuts a slug to maxLength characters; every existing test still passes.',
+        ),
+      ),
       replace(
         SLUG,
         'public static class Slug\n{\n',
@@ -86,7 +93,11 @@ describe('ironbees CLI on the multi-project and the broken fixtures (real dotnet
     const result = await cli.done;
     assert.equal(result.code, 0, result.stderr);
     assert.equal(fake.pending, 0, 'every scripted answer was used');
-    const final = result.states.at(-1) as unknown as Record<string, unknown> & { stateId: string; currentNode: string; testResult: { total: number; failed: number } };
+    const final = result.states.at(-1) as unknown as Record<string, unknown> & {
+      stateId: string;
+      currentNode: string;
+      testResult: { total: number; failed: number };
+    };
     assert.equal(final.currentNode, 'SUCCESS');
     assert.equal(final.iterationCount, 1);
     assert.equal(final.testResult.total, 6, 'the tests of TextKit and of Reporting, which uses it');
@@ -100,12 +111,18 @@ describe('ironbees CLI on the multi-project and the broken fixtures (real dotnet
     assert.match(String(tests?.detail), /TextKit\.Tests/);
     assert.match(String(tests?.detail), /Reporting\.Tests/);
     assert.match(String(tests?.detail), /6 tests: 6 passed/);
-    assert.match(readRunFile(workspace, final.stateId, 'HANDOFF.md'), /### Iteration 1 — applied\n\n```diff\n[^]*\+ {4}public static string Truncated/);
+    assert.match(
+      readRunFile(workspace, final.stateId, 'HANDOFF.md'),
+      /### Iteration 1 — applied\n\n```diff\n[^]*\+ {4}public static string Truncated/,
+    );
 
     // The run's MSBuild server and nodes carry its handshake salt; it stops them when it ends.
     if (process.platform === 'linux' && process.env.IRONBEES_DOTNET_BUILD_SERVERS !== '0') {
       const salt = `ironbees-${cli.child.pid as number}-`;
-      assert.ok(await until(() => processesWithEnv('MSBUILDNODEHANDSHAKESALT', salt).length === 0, 15_000), 'no MSBuild server or node of the run is left');
+      assert.ok(
+        await until(() => processesWithEnv('MSBUILDNODEHANDSHAKESALT', salt).length === 0, 15_000),
+        'no MSBuild server or node of the run is left',
+      );
     }
   });
 
@@ -116,7 +133,10 @@ describe('ironbees CLI on the multi-project and the broken fixtures (real dotnet
     fake.enqueue(
       (request) => {
         plannerSawBaseline = /CS0103/.test(firstUserText(request)) && /CS1061/.test(firstUserText(request));
-        return toolUse('submit_plan', planFor(GREETER, 'Fix the misspelt names in Greeter', 'Broken.csproj builds: Greet uses name and Length uses text.Length.'));
+        return toolUse(
+          'submit_plan',
+          planFor(GREETER, 'Fix the misspelt names in Greeter', 'Broken.csproj builds: Greet uses name and Length uses text.Length.'),
+        );
       },
       replace(GREETER, '{nmae}', '{name}'),
       replace(GREETER, 'text.Lenght', 'text.Length'),
@@ -136,11 +156,16 @@ describe('ironbees CLI on the multi-project and the broken fixtures (real dotnet
     assert.equal(final.baseline.build.success, false);
     assert.deepEqual([...new Set(final.baseline.build.errors.map((e) => e.code))].sort(), ['CS0103', 'CS1061']);
     assert.equal(final.buildResult.success, true);
-    assert.ok(final.buildResult.warnings.some((w) => w.code === 'CS0168'), 'the warning that was already there stays a warning');
+    assert.ok(
+      final.buildResult.warnings.some((w) => w.code === 'CS0168'),
+      'the warning that was already there stays a warning',
+    );
     const fixed = readFileSync(path.join(workspace, GREETER), 'utf8');
     assert.match(fixed, /\{name\}/);
     assert.match(fixed, /text\.Length;/);
-    const build = traceEvents(workspace, final.stateId).filter((e) => e.kind === 'validation' && e.phase === 'build').at(-1);
+    const build = traceEvents(workspace, final.stateId)
+      .filter((e) => e.kind === 'validation' && e.phase === 'build')
+      .at(-1);
     assert.match(String(build?.detail), /Broken\.csproj \(the baseline build failed\): build ok/);
   });
 });
@@ -167,9 +192,14 @@ describe('ironbees CLI stops before anything runs (exit 2, nothing written)', fu
     workspace = copyFixture('calculator');
     const dir = path.join(workspace, '.ironbees', 'agents', 'coder');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'agent.yaml'), 'name: coder\ndescription: Edits only\nversion: 1.0.0\nrequiredTools: [read_file, str_replace_based_edit_tool]\n');
+    writeFileSync(
+      path.join(dir, 'agent.yaml'),
+      'name: coder\ndescription: Edits only\nversion: 1.0.0\nrequiredTools: [read_file, str_replace_based_edit_tool]\n',
+    );
     writeFileSync(path.join(dir, 'prompt.md'), 'Edit the code.');
-    const result = await runCli(['run', 'Fix it', '--workspace', workspace, '--yes', '--trust-workspace'], { ANTHROPIC_API_KEY: 'sk-test' });
+    const result = await runCli(['run', 'Fix it', '--workspace', workspace, '--yes', '--trust-workspace'], {
+      ANTHROPIC_API_KEY: 'sk-test',
+    });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /\.ironbees\/agents\/coder\/agent\.yaml: requiredTools: must include submit_changes/);
     assert.equal(existsSync(path.join(workspace, '.ironbees', 'runs')), false);

@@ -20,7 +20,15 @@ const PLAN = {
   spec: 'Calc.Divide returns the quotient a / b; Divide_ReturnsQuotient passes and no other test breaks.',
   plan: {
     summary: 'Fix the wrong operator in Calc.Divide.',
-    steps: [{ number: 1, description: 'Return a / b instead of a * b', actionType: 'MODIFY', filePath: SOURCE, rationale: 'The test expects 6 / 3 = 2' }],
+    steps: [
+      {
+        number: 1,
+        description: 'Return a / b instead of a * b',
+        actionType: 'MODIFY',
+        filePath: SOURCE,
+        rationale: 'The test expects 6 / 3 = 2',
+      },
+    ],
     affectedFiles: [SOURCE],
     complexity: 'LOW',
   },
@@ -113,7 +121,10 @@ describe('ironbees CLI against a hostile repository (real dotnet, fake Messages 
     plantPlanner('repo-model', { text: 'REPOSITORY PLANNER PROMPT' });
     scriptFix();
     const env = { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url };
-    const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json', '--trust-workspace'], env);
+    const result = await runCli(
+      ['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json', '--trust-workspace'],
+      env,
+    );
     assert.equal(result.code, 0, result.stderr);
     const planner = fake.requests[0];
     assert.equal(planner.body.model, 'repo-model');
@@ -127,7 +138,10 @@ describe('ironbees CLI against a hostile repository (real dotnet, fake Messages 
     const elsewhere = copyFixture('calculator');
     try {
       symlinkSync(elsewhere, path.join(workspace, '.ironbees'));
-      const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json'], { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url });
+      const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json'], {
+        ANTHROPIC_API_KEY: 'sk-test',
+        ANTHROPIC_BASE_URL: fake.url,
+      });
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /\.ironbees is a symbolic link/);
       assert.equal(existsSync(path.join(elsewhere, 'runs')), false);

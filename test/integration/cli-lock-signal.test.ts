@@ -38,7 +38,10 @@ describe('ironbees CLI ended by a signal', function () {
         asked();
         return new Promise(() => undefined);
       });
-      const run = startCli(['run', 'Fix Divide', '--workspace', workspace, '--yes', '--json'], { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url });
+      const run = startCli(['run', 'Fix Divide', '--workspace', workspace, '--yes', '--json'], {
+        ANTHROPIC_API_KEY: 'sk-test',
+        ANTHROPIC_BASE_URL: fake.url,
+      });
       await planning;
       const lock = path.join(workspace, '.ironbees', 'run.lock');
       assert.ok(existsSync(lock), 'the run holds the lock');

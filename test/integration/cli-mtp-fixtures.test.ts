@@ -80,9 +80,17 @@ describe('ironbees CLI on Microsoft.Testing.Platform (global.json runner, xunit 
       'Ledger.MSTests.FeeTests.Withdraw_LeavesRemainder',
       'Ledger.XunitTests.AccountTests.Withdraw_SubtractsFromBalance',
     ]);
-    assert.match(baseline.failures.find((failure) => failure.testName.startsWith('Ledger.Xunit'))?.message ?? '', /Expected: 70\nActual: {3}130/);
+    assert.match(
+      baseline.failures.find((failure) => failure.testName.startsWith('Ledger.Xunit'))?.message ?? '',
+      /Expected: 70\nActual: {3}130/,
+    );
     assert.deepEqual(
-      { total: final.testResult.total, passed: final.testResult.passed, failed: final.testResult.failed, skipped: final.testResult.skipped },
+      {
+        total: final.testResult.total,
+        passed: final.testResult.passed,
+        failed: final.testResult.failed,
+        skipped: final.testResult.skipped,
+      },
       { total: 6, passed: 6, failed: 0, skipped: 0 },
     );
     assert.match(readFileSync(path.join(workspace, ACCOUNT), 'utf8'), /Balance -= amount;/);
@@ -108,15 +116,25 @@ describe('ironbees CLI on Microsoft.Testing.Platform (global.json runner, xunit 
         spec: 'Change.Coins takes the largest coins first; every test passes.',
         plan: {
           summary: 'Largest coins first',
-          steps: [{ number: 1, description: 'Order the values descending', actionType: 'MODIFY', filePath: CHANGE, rationale: 'greedy change' }],
+          steps: [
+            { number: 1, description: 'Order the values descending', actionType: 'MODIFY', filePath: CHANGE, rationale: 'greedy change' },
+          ],
           affectedFiles: [CHANGE],
           complexity: 'LOW',
         },
       }),
-      toolUse('str_replace_based_edit_tool', { command: 'str_replace', path: CHANGE, old_str: 'values.OrderBy(v => v)', new_str: 'values.OrderByDescending(v => v)' }),
+      toolUse('str_replace_based_edit_tool', {
+        command: 'str_replace',
+        path: CHANGE,
+        old_str: 'values.OrderBy(v => v)',
+        new_str: 'values.OrderByDescending(v => v)',
+      }),
       toolUse('submit_changes', { summary: 'Largest first.' }),
     );
-    const result = await runCli(['run', 'Fix the change maker', '--workspace', workspace, '--yes', '--json'], { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url });
+    const result = await runCli(['run', 'Fix the change maker', '--workspace', workspace, '--yes', '--json'], {
+      ANTHROPIC_API_KEY: 'sk-test',
+      ANTHROPIC_BASE_URL: fake.url,
+    });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(fake.pending, 0, 'every scripted answer was used');
     const final = result.states.at(-1) as unknown as FinalState;
@@ -128,7 +146,9 @@ describe('ironbees CLI on Microsoft.Testing.Platform (global.json runner, xunit 
       'Wallet.Tests.ChangeTests.Coins_IsTheFewest (30,2)',
       'Wallet.Tests.ChangeTests.Coins_IsTheFewest (65,4)',
     ]);
-    assert.deepEqual({ total: final.testResult.total, passed: final.testResult.passed, failed: final.testResult.failed }, { total: 4, passed: 4, failed: 0 });
+    assert.deepEqual(
+      { total: final.testResult.total, passed: final.testResult.passed, failed: final.testResult.failed },
+      { total: 4, passed: 4, failed: 0 },
+    );
   });
 });
-

@@ -15,7 +15,15 @@ const PLAN = {
   spec: 'Calc.Divide returns the quotient a / b; Divide_ReturnsQuotient passes and no other test breaks.',
   plan: {
     summary: 'Fix the wrong operator in Calc.Divide.',
-    steps: [{ number: 1, description: 'Return a / b instead of a * b', actionType: 'MODIFY', filePath: SOURCE, rationale: 'The test expects 6 / 3 = 2' }],
+    steps: [
+      {
+        number: 1,
+        description: 'Return a / b instead of a * b',
+        actionType: 'MODIFY',
+        filePath: SOURCE,
+        rationale: 'The test expects 6 / 3 = 2',
+      },
+    ],
     affectedFiles: [SOURCE],
     complexity: 'LOW',
   },
@@ -50,14 +58,35 @@ describe('ironbees CLI on each provider (real dotnet, real SDKs, local fake serv
         chatToolCall('submit_changes', { summary: 'Divide now divides.' }),
       );
       const env = { ...NO_CREDENTIALS, OPENAI_BASE_URL: fake.url };
-      const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--provider', 'openai', '--model', 'qwen2.5-coder:7b', '--yes', '--json'], env);
+      const result = await runCli(
+        [
+          'run',
+          'Fix the failing Calculator test',
+          '--workspace',
+          workspace,
+          '--provider',
+          'openai',
+          '--model',
+          'qwen2.5-coder:7b',
+          '--yes',
+          '--json',
+        ],
+        env,
+      );
       assert.equal(result.code, 0, result.stderr);
       assert.equal(fake.pending, 0, 'every scripted answer was used');
       const final = result.states.at(-1) as (typeof result.states)[number] & { usage: Record<string, unknown> };
       assert.equal(final.currentNode, 'SUCCESS');
       assert.equal(final.iterationCount, 1);
       assert.match(readFileSync(path.join(workspace, SOURCE), 'utf8'), /return a \/ b;/);
-      assert.deepEqual(final.usage, { inputTokens: 1200 + 20, outputTokens: 150 + 10, cacheReadTokens: 800, cacheWriteTokens: 0, costUsd: 0, costUnknown: true });
+      assert.deepEqual(final.usage, {
+        inputTokens: 1200 + 20,
+        outputTokens: 150 + 10,
+        cacheReadTokens: 800,
+        cacheWriteTokens: 0,
+        costUsd: 0,
+        costUnknown: true,
+      });
       assert.match(result.stderr, /cost unknown/);
 
       assert.ok(fake.requests.every((r) => r.body.model === 'qwen2.5-coder:7b'));
@@ -68,10 +97,17 @@ describe('ironbees CLI on each provider (real dotnet, real SDKs, local fake serv
       assert.equal(systemOf('submit_changes').length, 2);
       for (const system of [...systemOf('submit_plan'), ...systemOf('submit_changes')]) assert.match(system, /marker: agents-md-7731/);
       const metadata = final.metadata as { instructionsRead?: unknown };
-      assert.deepEqual(metadata.instructionsRead, [{ path: 'AGENTS.md', chars: AGENTS_MD.trim().length, truncated: false }], 'the state records what was read');
+      assert.deepEqual(
+        metadata.instructionsRead,
+        [{ path: 'AGENTS.md', chars: AGENTS_MD.trim().length, truncated: false }],
+        'the state records what was read',
+      );
 
       const calls = traceEvents(workspace, final.stateId).filter((e) => e.kind === 'model_call');
-      assert.deepEqual(calls.map((e) => e.model), ['qwen2.5-coder:7b', 'qwen2.5-coder:7b', 'qwen2.5-coder:7b', 'qwen2.5-coder:7b']);
+      assert.deepEqual(
+        calls.map((e) => e.model),
+        ['qwen2.5-coder:7b', 'qwen2.5-coder:7b', 'qwen2.5-coder:7b', 'qwen2.5-coder:7b'],
+      );
       assert.match(readRunFile(workspace, final.stateId, 'HANDOFF.md'), /cost unknown/);
     });
 
@@ -82,7 +118,21 @@ describe('ironbees CLI on each provider (real dotnet, real SDKs, local fake serv
         chatToolCall('submit_changes', { summary: 'Divide now divides.' }),
       );
       const env = { ...NO_CREDENTIALS, OPENAI_BASE_URL: fake.url };
-      const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--provider', 'openai', '--model', 'gpt-5-mini', '--yes', '--json'], env);
+      const result = await runCli(
+        [
+          'run',
+          'Fix the failing Calculator test',
+          '--workspace',
+          workspace,
+          '--provider',
+          'openai',
+          '--model',
+          'gpt-5-mini',
+          '--yes',
+          '--json',
+        ],
+        env,
+      );
       assert.equal(result.code, 0, result.stderr);
       assert.equal(result.states.at(-1)?.currentNode, 'SUCCESS');
       assert.equal(fake.pending, 0);
@@ -98,9 +148,15 @@ describe('ironbees CLI on each provider (real dotnet, real SDKs, local fake serv
     });
 
     it('--provider openai without --model stops before anything runs (exit 2), naming the agent and the way out', async () => {
-      const result = await runCli(['run', 'Fix it', '--workspace', workspace, '--provider', 'openai', '--yes'], { ...NO_CREDENTIALS, OPENAI_BASE_URL: fake.url });
+      const result = await runCli(['run', 'Fix it', '--workspace', workspace, '--provider', 'openai', '--yes'], {
+        ...NO_CREDENTIALS,
+        OPENAI_BASE_URL: fake.url,
+      });
       assert.equal(result.code, 2, result.stderr);
-      assert.match(result.stderr, /The run uses provider "openai" but agent "(planner|coder)" names the anthropic model \(claude-sonnet-4-6\): give the model with --model/);
+      assert.match(
+        result.stderr,
+        /The run uses provider "openai" but agent "(planner|coder)" names the anthropic model \(claude-sonnet-4-6\): give the model with --model/,
+      );
       assert.equal(fake.requests.length, 0);
     });
   });
@@ -110,16 +166,33 @@ describe('ironbees CLI on each provider (real dotnet, real SDKs, local fake serv
     const fake = await startFakeAnthropic();
     try {
       // claude-sonnet-4-6 at $15 per million output tokens: 10,000 of them cost $0.15.
-      fake.enqueue(toolUse('read_file', { path: SOURCE }, { usage: { input_tokens: 10, output_tokens: 10_000 } }), toolUse('submit_plan', PLAN));
-      const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--max-cost', '0.05', '--yes', '--json'], { ...NO_CREDENTIALS, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url });
+      fake.enqueue(
+        toolUse('read_file', { path: SOURCE }, { usage: { input_tokens: 10, output_tokens: 10_000 } }),
+        toolUse('submit_plan', PLAN),
+      );
+      const result = await runCli(
+        ['run', 'Fix the failing Calculator test', '--workspace', workspace, '--max-cost', '0.05', '--yes', '--json'],
+        { ...NO_CREDENTIALS, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url },
+      );
       assert.equal(result.code, 3, result.stderr);
       assert.equal(fake.requests.length, 1, 'no model call after the one that reached the budget');
       const nodes = result.states.map((s) => s.currentNode);
       assert.ok(!nodes.includes('CODE'), `never codes: ${nodes.join(' → ')}`);
-      const final = result.states.at(-1) as (typeof result.states)[number] & { metadata: { helpRequest?: { budget?: Record<string, unknown> } } };
+      const final = result.states.at(-1) as (typeof result.states)[number] & {
+        metadata: { helpRequest?: { budget?: Record<string, unknown> } };
+      };
       assert.equal(final.currentNode, 'WAIT_HUMAN');
-      assert.deepEqual(final.metadata.helpRequest?.budget, { budget: 'maxCostUsd', flag: '--max-cost', limit: 0.05, spent: 0.15003, message: 'Budget reached: --max-cost $0.05 (spent $0.1500).' });
-      assert.match(readRunFile(workspace, final.stateId, 'HANDOFF.md'), /Budget reached: --max-cost \$0\.05 \(spent \$0\.1500\)\. The run stopped during PLAN/);
+      assert.deepEqual(final.metadata.helpRequest?.budget, {
+        budget: 'maxCostUsd',
+        flag: '--max-cost',
+        limit: 0.05,
+        spent: 0.15003,
+        message: 'Budget reached: --max-cost $0.05 (spent $0.1500).',
+      });
+      assert.match(
+        readRunFile(workspace, final.stateId, 'HANDOFF.md'),
+        /Budget reached: --max-cost \$0\.05 \(spent \$0\.1500\)\. The run stopped during PLAN/,
+      );
       assert.deepEqual(readFileSync(path.join(workspace, SOURCE)), original, 'the workspace files are untouched');
     } finally {
       await fake.close();
@@ -129,8 +202,17 @@ describe('ironbees CLI on each provider (real dotnet, real SDKs, local fake serv
   it('the same run against the fake Anthropic API reaches SUCCESS', async () => {
     const fake = await startFakeAnthropic();
     try {
-      fake.enqueue(toolUse('read_file', { path: SOURCE }), toolUse('submit_plan', PLAN), toolUse('str_replace_based_edit_tool', EDIT), toolUse('submit_changes', { summary: 'Divide now divides.' }));
-      const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json'], { ...NO_CREDENTIALS, ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url });
+      fake.enqueue(
+        toolUse('read_file', { path: SOURCE }),
+        toolUse('submit_plan', PLAN),
+        toolUse('str_replace_based_edit_tool', EDIT),
+        toolUse('submit_changes', { summary: 'Divide now divides.' }),
+      );
+      const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json'], {
+        ...NO_CREDENTIALS,
+        ANTHROPIC_API_KEY: 'sk-test',
+        ANTHROPIC_BASE_URL: fake.url,
+      });
       assert.equal(result.code, 0, result.stderr);
       assert.equal(fake.pending, 0);
       assert.equal(result.states.at(-1)?.currentNode, 'SUCCESS');

@@ -49,7 +49,15 @@ describe('ironbees CLI redacts credentials a test prints', function () {
           spec: 'Calc.Divide returns the quotient.',
           plan: {
             summary: 'Fix Divide.',
-            steps: [{ number: 1, description: 'Divide instead of multiplying', actionType: 'MODIFY', filePath: SOURCE, rationale: 'The test fails' }],
+            steps: [
+              {
+                number: 1,
+                description: 'Divide instead of multiplying',
+                actionType: 'MODIFY',
+                filePath: SOURCE,
+                rationale: 'The test fails',
+              },
+            ],
             affectedFiles: [SOURCE],
             complexity: 'LOW',
           },
@@ -74,7 +82,8 @@ describe('ironbees CLI redacts credentials a test prints', function () {
       'events.jsonl': readFileSync(path.join(runDir, 'events.jsonl'), 'utf8'),
       'model requests': JSON.stringify(fake.requests.map((request) => request.body)),
     };
-    for (const file of readdirSync(path.join(runDir, 'validations'))) sinks[`validations/${file}`] = readFileSync(path.join(runDir, 'validations', file), 'utf8');
+    for (const file of readdirSync(path.join(runDir, 'validations')))
+      sinks[`validations/${file}`] = readFileSync(path.join(runDir, 'validations', file), 'utf8');
     assert.ok(Object.keys(sinks).length >= 7, Object.keys(sinks).join(', '));
     assert.match(sinks.stdout, /\[redacted\]/, 'stdout carries the failure, masked');
     assert.match(sinks['model requests'], /\[redacted\]/, 'the planner got the failure, masked');

@@ -18,7 +18,15 @@ const PLAN = {
   spec: 'Calc.Divide returns the quotient a / b; Divide_ReturnsQuotient passes and no other test breaks.',
   plan: {
     summary: 'Fix the wrong operator in Calc.Divide.',
-    steps: [{ number: 1, description: 'Return a / b instead of a * b', actionType: 'MODIFY', filePath: SOURCE, rationale: 'The test expects 6 / 3 = 2' }],
+    steps: [
+      {
+        number: 1,
+        description: 'Return a / b instead of a * b',
+        actionType: 'MODIFY',
+        filePath: SOURCE,
+        rationale: 'The test expects 6 / 3 = 2',
+      },
+    ],
     affectedFiles: [SOURCE],
     complexity: 'LOW',
   },
@@ -44,7 +52,10 @@ describe('ironbees resume restores the fallback provider/model (real CLI, real d
   it('a run stopped at its plan gate resumes on the fallback model when the primary is down', async () => {
     let primaryUp = true;
     const primaryScript: FakeOpenAITurn[] = [chatToolCall('submit_plan', PLAN)];
-    const backupScript: FakeOpenAITurn[] = [chatToolCall('str_replace_based_edit_tool', EDIT), chatToolCall('submit_changes', { summary: 'Divide now divides.' })];
+    const backupScript: FakeOpenAITurn[] = [
+      chatToolCall('str_replace_based_edit_tool', EDIT),
+      chatToolCall('submit_changes', { summary: 'Divide now divides.' }),
+    ];
     // Each request is routed by the model it names: the primary answers while up, then fails with 500s.
     const route = (request: FakeOpenAIRequest): FakeOpenAITurn | FakeOpenAIError => {
       const script = request.body.model === PRIMARY ? (primaryUp ? primaryScript : []) : request.body.model === BACKUP ? backupScript : [];
@@ -54,7 +65,21 @@ describe('ironbees resume restores the fallback provider/model (real CLI, real d
     const env = { ...NO_CREDENTIALS, OPENAI_BASE_URL: fake.url };
 
     const first = await runCli(
-      ['run', 'Fix the failing Calculator test', '--workspace', workspace, '--provider', 'openai', '--model', PRIMARY, '--fallback-provider', 'openai', '--fallback-model', BACKUP, '--json'],
+      [
+        'run',
+        'Fix the failing Calculator test',
+        '--workspace',
+        workspace,
+        '--provider',
+        'openai',
+        '--model',
+        PRIMARY,
+        '--fallback-provider',
+        'openai',
+        '--fallback-model',
+        BACKUP,
+        '--json',
+      ],
       env,
       '',
     );
@@ -63,7 +88,11 @@ describe('ironbees resume restores the fallback provider/model (real CLI, real d
     assert.ok(stopped);
     assert.equal(stopped.currentNode, 'WAIT_PLAN_APPROVAL');
     assert.deepEqual((stopped.metadata as Record<string, unknown>).fallback, { provider: 'openai', model: BACKUP });
-    assert.deepEqual(fake.requests.map((r) => r.body.model), [PRIMARY], 'the plan came from the primary');
+    assert.deepEqual(
+      fake.requests.map((r) => r.body.model),
+      [PRIMARY],
+      'the plan came from the primary',
+    );
 
     primaryUp = false;
     const resumed = await runCli(['resume', stopped.stateId, '--workspace', workspace, '--yes', '--json'], env);
@@ -73,7 +102,10 @@ describe('ironbees resume restores the fallback provider/model (real CLI, real d
     assert.match(readFileSync(path.join(workspace, SOURCE), 'utf8'), /return a \/ b;/);
     const afterResume = fake.requests.slice(1);
     assert.equal(afterResume.filter((r) => r.body.model === BACKUP).length, 2, 'the coder\u2019s two calls were answered by the fallback');
-    assert.ok(afterResume.some((r) => r.body.model === PRIMARY), 'the primary was tried first');
+    assert.ok(
+      afterResume.some((r) => r.body.model === PRIMARY),
+      'the primary was tried first',
+    );
     assert.ok(afterResume.every((r) => r.body.model === PRIMARY || r.body.model === BACKUP));
     const switches = traceEvents(workspace, stopped.stateId).filter((e) => e.kind === 'model_fallback');
     assert.ok(switches.length >= 1, 'the switch is traced');

@@ -8,7 +8,7 @@ import { startFakeAnthropic } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { copyFixture, ensureCliBuilt, readRunFile, removeDir, runCli } from '../support/cli-harness';
 
-describe('ironbees resume keeps the run\'s model settings (real CLI, real dotnet)', function () {
+describe("ironbees resume keeps the run's model settings (real CLI, real dotnet)", function () {
   this.timeout(420_000);
   let fake: FakeAnthropic;
   let workspace: string;
@@ -31,7 +31,9 @@ describe('ironbees resume keeps the run\'s model settings (real CLI, real dotnet
     const stopped = first.states.at(-1);
     assert.ok(stopped);
     assert.equal(stopped.currentNode, 'WAIT_PLAN_APPROVAL');
-    const saved = JSON.parse(readRunFile(workspace, stopped.stateId, 'state.json')) as { codingState: { metadata: Record<string, unknown> } };
+    const saved = JSON.parse(readRunFile(workspace, stopped.stateId, 'state.json')) as {
+      codingState: { metadata: Record<string, unknown> };
+    };
     assert.equal(saved.codingState.metadata.modelProvider, 'demo');
 
     const resumed = await runCli(['resume', stopped.stateId, '--workspace', workspace, '--yes', '--json'], env);

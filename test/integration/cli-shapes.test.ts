@@ -87,7 +87,10 @@ describe('ironbees CLI on the framework and solution-shape fixtures (real dotnet
       'Geometry.NUnit5.Tests.PerimeterTests.RectanglePerimeter_IsTwiceTheSumOfTheSides(2,3,10)',
       'Geometry.NUnit5.Tests.PerimeterTests.RectanglePerimeter_IsTwiceTheSumOfTheSides(5,5,20)',
     ]);
-    assert.deepEqual({ total: final.testResult.total, passed: final.testResult.passed, failed: final.testResult.failed }, { total: 9, passed: 9, failed: 0 });
+    assert.deepEqual(
+      { total: final.testResult.total, passed: final.testResult.passed, failed: final.testResult.failed },
+      { total: 9, passed: 9, failed: 0 },
+    );
     const details = validationDetails(workspace, final.stateId);
     assert.match(details[0] ?? '', /^baseline: Geometry\.sln: build ok, 0 warnings; 9 tests: 7 passed, 2 failed, 0 skipped$/);
     assert.match(details.at(-1) ?? '', /^test: .*9 tests: 9 passed, 0 failed, 0 skipped/);
@@ -100,11 +103,19 @@ describe('ironbees CLI on the framework and solution-shape fixtures (real dotnet
     fake.enqueue(
       toolUse('submit_plan', planFor(MONEY, 'Divide the tax rate by 100')),
       // A stray unused variable first: CS0168 is a warning, and an error here.
-      replace(MONEY, '=> Math.Round(amount + amount * ratePercent, 2);', '{ int unused; return Math.Round(amount + amount * ratePercent / 100, 2); }'),
+      replace(
+        MONEY,
+        '=> Math.Round(amount + amount * ratePercent, 2);',
+        '{ int unused; return Math.Round(amount + amount * ratePercent / 100, 2); }',
+      ),
       toolUse('submit_changes', { summary: 'Divided the rate by 100.' }),
       (request) => {
         coderHeardCs0168 = /error CS0168|CS0168/.test(JSON.stringify(request.body.messages));
-        return replace(MONEY, '{ int unused; return Math.Round(amount + amount * ratePercent / 100, 2); }', '=> Math.Round(amount + amount * ratePercent / 100, 2);');
+        return replace(
+          MONEY,
+          '{ int unused; return Math.Round(amount + amount * ratePercent / 100, 2); }',
+          '=> Math.Round(amount + amount * ratePercent / 100, 2);',
+        );
       },
       toolUse('submit_changes', { summary: 'Removed the unused variable.' }),
     );
@@ -119,7 +130,10 @@ describe('ironbees CLI on the framework and solution-shape fixtures (real dotnet
       'Ledger.Tests.MoneyTests.WithTax_AddsThePercentage ("100","20","120")',
       'Ledger.Tests.MoneyTests.WithTax_AddsThePercentage ("19.99","10","21.99")',
     ]);
-    assert.deepEqual({ total: final.testResult.total, passed: final.testResult.passed, failed: final.testResult.failed }, { total: 5, passed: 5, failed: 0 });
+    assert.deepEqual(
+      { total: final.testResult.total, passed: final.testResult.passed, failed: final.testResult.failed },
+      { total: 5, passed: 5, failed: 0 },
+    );
     const details = validationDetails(workspace, final.stateId);
     // The filter leaves out samples/Ledger.Sample, which does not compile: the baseline build is clean.
     assert.match(details[0] ?? '', /^baseline: Ledger\.Tests\.slnf: build ok, 0 warnings; 5 tests: 3 passed, 2 failed, 0 skipped$/);
@@ -145,12 +159,22 @@ describe('ironbees CLI on the framework and solution-shape fixtures (real dotnet
     const final = result.states.at(-1) as unknown as FinalState;
     assert.equal(final.currentNode, 'SUCCESS');
     assert.deepEqual({ total: final.baseline.test.total, failed: final.baseline.test.failed }, { total: 5, failed: 3 });
-    assert.deepEqual({ total: final.testResult.total, passed: final.testResult.passed, failed: final.testResult.failed }, { total: 5, passed: 5, failed: 0 });
-    assert.deepEqual(final.testResult.skippedFrameworks?.map((entry) => entry.replace(/\(installed: [^)]*\)/, '(installed: …)')), [
-      'Units.Tests net8.0 (the .NET 8.0 runtime is not installed (installed: …))',
-    ]);
-    assert.match(result.stdout + result.stderr, /^ {4}not tested: Units\.Tests net8\.0 \(the \.NET 8\.0 runtime is not installed \(installed: [^)]+\)\)$/m);
+    assert.deepEqual(
+      { total: final.testResult.total, passed: final.testResult.passed, failed: final.testResult.failed },
+      { total: 5, passed: 5, failed: 0 },
+    );
+    assert.deepEqual(
+      final.testResult.skippedFrameworks?.map((entry) => entry.replace(/\(installed: [^)]*\)/, '(installed: …)')),
+      ['Units.Tests net8.0 (the .NET 8.0 runtime is not installed (installed: …))'],
+    );
+    assert.match(
+      result.stdout + result.stderr,
+      /^ {4}not tested: Units\.Tests net8\.0 \(the \.NET 8\.0 runtime is not installed \(installed: [^)]+\)\)$/m,
+    );
     const details = validationDetails(workspace, final.stateId);
-    assert.match(details[0] ?? '', /^baseline: Units\.slnx: build ok, 0 warnings; 5 tests: 2 passed, 3 failed, 0 skipped; not tested: Units\.Tests net8\.0 \(the \.NET 8\.0 runtime is not installed/);
+    assert.match(
+      details[0] ?? '',
+      /^baseline: Units\.slnx: build ok, 0 warnings; 5 tests: 2 passed, 3 failed, 0 skipped; not tested: Units\.Tests net8\.0 \(the \.NET 8\.0 runtime is not installed/,
+    );
   });
 });

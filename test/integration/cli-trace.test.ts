@@ -55,7 +55,12 @@ describe('ironbees trace and the OTLP export of a real run (real dotnet, real SD
       toolUse('str_replace_based_edit_tool', { command: 'str_replace', path: SOURCE, old_str: 'return a * b;', new_str: 'return a / b;' }),
       toolUse('submit_changes', { summary: 'Divide now divides.' }),
     );
-    const env = { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' };
+    const env = {
+      ANTHROPIC_API_KEY: 'sk-test',
+      ANTHROPIC_BASE_URL: fake.url,
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '',
+    };
     const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json'], env);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(fake.pending, 0, 'every scripted answer was used');
@@ -77,7 +82,10 @@ describe('ironbees trace and the OTLP export of a real run (real dotnet, real SD
 
     const traced = await runCli(['trace', runId, '--workspace', workspace, '--json'], {});
     assert.equal(traced.code, 0, traced.stderr);
-    const lines = traced.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = traced.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.equal(lines.length, 7, 'six turns, then the summary');
     assert.deepEqual(
       lines.slice(0, 6).map((t) => [t.step, t.role, t.turn, t.intent, (t.outcome as { status: string }).status]),
@@ -126,28 +134,58 @@ describe('ironbees trace and the OTLP export of a real run (real dotnet, real SD
     const events = traceEvents(workspace, runId);
     const turn = events.find((e) => e.kind === 'turn') as unknown as { trace_id: string; model: string };
     assert.ok(spans.length > 0, 'the receiver got spans');
-    assert.ok(spans.every((s) => s.traceId === turn.trace_id), 'one trace, whose id is the turns\' trace_id');
+    assert.ok(
+      spans.every((s) => s.traceId === turn.trace_id),
+      "one trace, whose id is the turns' trace_id",
+    );
 
     const roots = spans.filter((s) => s.parentSpanId === '');
-    assert.deepEqual(roots.map((s) => [s.name, s.attributes['ironbees.run.outcome'], s.attributes['gen_ai.conversation.id']]), [['invoke_workflow ironbees', 'SUCCESS', runId]]);
+    assert.deepEqual(
+      roots.map((s) => [s.name, s.attributes['ironbees.run.outcome'], s.attributes['gen_ai.conversation.id']]),
+      [['invoke_workflow ironbees', 'SUCCESS', runId]],
+    );
     const run = roots[0];
     const steps = spans.filter((s) => s.parentSpanId === run.spanId);
     const visited = events.filter((e) => e.kind === 'transition' && e.to !== 'SUCCESS').map((e) => e.to as string);
     // Sorted: two steps may start in the same millisecond.
-    assert.deepEqual(steps.map((s) => s.attributes['ironbees.step']).sort(), [...visited].sort(), 'a step span for every node the run went through');
-    const childrenOf = (span: ReceivedSpan | undefined): string[] => spans.filter((s) => s.parentSpanId === span?.spanId).sort((a, b) => a.startMs - b.startMs).map((s) => s.name);
+    assert.deepEqual(
+      steps.map((s) => s.attributes['ironbees.step']).sort(),
+      [...visited].sort(),
+      'a step span for every node the run went through',
+    );
+    const childrenOf = (span: ReceivedSpan | undefined): string[] =>
+      spans
+        .filter((s) => s.parentSpanId === span?.spanId)
+        .sort((a, b) => a.startMs - b.startMs)
+        .map((s) => s.name);
     const planner = steps.find((s) => s.name === 'invoke_agent planner');
     const coder = steps.find((s) => s.name === 'invoke_agent coder');
     const chat = `chat ${turn.model}`;
     assert.deepEqual(childrenOf(planner).filter((n) => n === chat).length, 3);
-    assert.deepEqual(childrenOf(planner).filter((n) => n !== chat).sort(), ['execute_tool read_file', 'execute_tool submit_plan', 'execute_tool submit_plan']);
+    assert.deepEqual(
+      childrenOf(planner)
+        .filter((n) => n !== chat)
+        .sort(),
+      ['execute_tool read_file', 'execute_tool submit_plan', 'execute_tool submit_plan'],
+    );
     assert.deepEqual(childrenOf(coder).filter((n) => n === chat).length, 3);
-    assert.deepEqual(childrenOf(coder).filter((n) => n !== chat).sort(), ['execute_tool no_such_tool', 'execute_tool str_replace_based_edit_tool', 'execute_tool submit_changes']);
+    assert.deepEqual(
+      childrenOf(coder)
+        .filter((n) => n !== chat)
+        .sort(),
+      ['execute_tool no_such_tool', 'execute_tool str_replace_based_edit_tool', 'execute_tool submit_changes'],
+    );
     assert.equal(spans.length, 1 + visited.length + 12);
 
     const chats = spans.filter((s) => s.name === chat);
     assert.deepEqual(
-      chats.map((s) => [s.attributes['gen_ai.operation.name'], s.attributes['gen_ai.system'], s.attributes['gen_ai.request.model'], s.attributes['gen_ai.usage.input_tokens'], s.attributes['gen_ai.usage.output_tokens']]),
+      chats.map((s) => [
+        s.attributes['gen_ai.operation.name'],
+        s.attributes['gen_ai.system'],
+        s.attributes['gen_ai.request.model'],
+        s.attributes['gen_ai.usage.input_tokens'],
+        s.attributes['gen_ai.usage.output_tokens'],
+      ]),
       Array.from({ length: 6 }, () => ['chat', 'anthropic', turn.model, 10, 5]),
     );
     const failed = spans.filter((s) => s.attributes['error.type'] !== undefined).map((s) => [s.name, s.attributes['error.type']]);

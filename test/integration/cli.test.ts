@@ -6,16 +6,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { httpError, startFakeAnthropic, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic, FakeRequest } from '../support/fake-anthropic';
-import {
-  REPO_ROOT,
-  copyFixture,
-  ensureCliBuilt,
-  readRunFile,
-  removeDir,
-  runCli,
-  startCli,
-  traceEvents,
-} from '../support/cli-harness';
+import { REPO_ROOT, copyFixture, ensureCliBuilt, readRunFile, removeDir, runCli, startCli, traceEvents } from '../support/cli-harness';
 import { MAIN_PATH } from '../../src/core/nodes';
 
 const SOURCE = 'src/Calculator/Calculator.cs';
@@ -26,7 +17,13 @@ const PLAN = {
   plan: {
     summary: 'Fix the wrong operator in Calc.Divide.',
     steps: [
-      { number: 1, description: 'Return a / b instead of a * b', actionType: 'MODIFY', filePath: SOURCE, rationale: 'The test expects 6 / 3 = 2' },
+      {
+        number: 1,
+        description: 'Return a / b instead of a * b',
+        actionType: 'MODIFY',
+        filePath: SOURCE,
+        rationale: 'The test expects 6 / 3 = 2',
+      },
     ],
     affectedFiles: [SOURCE],
     complexity: 'LOW',
@@ -109,7 +106,10 @@ describe('ironbees CLI end to end (real dotnet, real SDK, fake Messages API)', f
     for (const line of result.stdout.trim().split('\n')) JSON.parse(line);
 
     const planRequests = fake.requests.filter((r) => r.body.tools?.some((t) => t.name === 'submit_plan'));
-    assert.ok(toolResults(planRequests.at(-1) as FakeRequest).some((r) => r.isError && /step/.test(r.text)), 'bad plan answered with is_error');
+    assert.ok(
+      toolResults(planRequests.at(-1) as FakeRequest).some((r) => r.isError && /step/.test(r.text)),
+      'bad plan answered with is_error',
+    );
     const coderRequests = fake.requests.filter((r) => r.body.tools?.some((t) => t.name === 'submit_changes'));
     assert.ok(
       coderRequests.some((r) => toolResults(r).some((t) => t.isError && /outside|refused/i.test(t.text))),
@@ -119,7 +119,10 @@ describe('ironbees CLI end to end (real dotnet, real SDK, fake Messages API)', f
     const fixed = readFileSync(path.join(workspace, SOURCE), 'utf8');
     assert.match(fixed, /return a \/ b;/);
     const runId = final.stateId;
-    const saved = JSON.parse(readRunFile(workspace, runId, 'state.json')) as { schemaVersion: number; codingState: { currentNode: string } };
+    const saved = JSON.parse(readRunFile(workspace, runId, 'state.json')) as {
+      schemaVersion: number;
+      codingState: { currentNode: string };
+    };
     assert.equal(saved.codingState.currentNode, 'SUCCESS');
     assert.equal(saved.schemaVersion, 1);
     const events = traceEvents(workspace, runId);
@@ -162,7 +165,11 @@ describe('ironbees CLI end to end (real dotnet, real SDK, fake Messages API)', f
 
     // Answering "stop" needs no model: resumed without a key, the run is stopped when the person says so,
     // and its hand-off no longer suggests continuing.
-    const stopped = await runCli(['resume', final.stateId, '--workspace', workspace], { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: undefined }, 'y\n');
+    const stopped = await runCli(
+      ['resume', final.stateId, '--workspace', workspace],
+      { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: undefined },
+      'y\n',
+    );
     assert.equal(stopped.code, 4, stopped.stderr);
     assert.match(stopped.stderr, /Run \S+ stopped at the escalation\./);
     const persisted = JSON.parse(readRunFile(workspace, final.stateId, 'state.json')) as { codingState: { currentNode: string } };
@@ -228,7 +235,11 @@ describe('ironbees CLI end to end (real dotnet, real SDK, fake Messages API)', f
       toolUse('submit_changes', { summary: 'Fixed.' }),
     );
     const answers = ['a', 'r', 'no comments please', 'a', ''].join('\n');
-    const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--max-iterations', '1'], env, answers);
+    const result = await runCli(
+      ['run', 'Fix the failing Calculator test', '--workspace', workspace, '--max-iterations', '1'],
+      env,
+      answers,
+    );
     assert.equal(result.code, 0, result.stderr);
     assert.ok(recodeSawReason, 'the coder got the reason');
     assert.doesNotMatch(result.stdout + result.stderr, /ESCALATE|validation still fails/i);
@@ -251,7 +262,11 @@ describe('ironbees CLI refuses bad configuration with exit 2 and changes nothing
   });
 
   it('without dotnet on PATH', async () => {
-    const result = await runCli(['run', 'Fix it', '--workspace', workspace], { ANTHROPIC_API_KEY: 'sk-test', PATH: '/nonexistent', DOTNET_ROOT: '' });
+    const result = await runCli(['run', 'Fix it', '--workspace', workspace], {
+      ANTHROPIC_API_KEY: 'sk-test',
+      PATH: '/nonexistent',
+      DOTNET_ROOT: '',
+    });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /dotnet/);
     assert.equal(existsSync(path.join(workspace, '.ironbees', 'runs')), false);
@@ -260,7 +275,10 @@ describe('ironbees CLI refuses bad configuration with exit 2 and changes nothing
   it('with a bad agent.yaml in the workspace: the path, the field and what was expected', async () => {
     const dir = path.join(workspace, '.ironbees', 'agents', 'coder');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'agent.yaml'), 'name: coder\ndescription: x\nversion: 1.0.0\nrequiredTools: []\nllmConfig:\n  model: m\n  maxTokens: lots\n');
+    writeFileSync(
+      path.join(dir, 'agent.yaml'),
+      'name: coder\ndescription: x\nversion: 1.0.0\nrequiredTools: []\nllmConfig:\n  model: m\n  maxTokens: lots\n',
+    );
     writeFileSync(path.join(dir, 'prompt.md'), 'prompt');
     const result = await runCli(['run', 'Fix it', '--workspace', workspace, '--trust-workspace'], { ANTHROPIC_API_KEY: 'sk-test' });
     assert.equal(result.code, 2);

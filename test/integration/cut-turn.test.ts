@@ -20,7 +20,9 @@ const EDITOR = 'str_replace_based_edit_tool';
 const CODER_MAX_TOKENS = 16000;
 const PLAN: ExecutionPlan = {
   summary: 'Fix Divide.',
-  steps: [{ number: 1, description: 'Return a / b in Divide', actionType: 'MODIFY', filePath: CALCULATOR_SOURCE, rationale: 'It multiplies' }],
+  steps: [
+    { number: 1, description: 'Return a / b in Divide', actionType: 'MODIFY', filePath: CALCULATOR_SOURCE, rationale: 'It multiplies' },
+  ],
   affectedFiles: [CALCULATOR_SOURCE],
   complexity: 'LOW',
 };
@@ -48,7 +50,13 @@ describe('a turn cut at max_tokens runs none of its calls (real SDKs, fake serve
       fake.enqueue(
         turn(
           [
-            { type: 'tool_use', id: 'toolu_create', name: EDITOR, input: {}, partialJson: '{"command":"create","path":"src/Calculator/Notes.md","file_text":"notes"}' },
+            {
+              type: 'tool_use',
+              id: 'toolu_create',
+              name: EDITOR,
+              input: {},
+              partialJson: '{"command":"create","path":"src/Calculator/Notes.md","file_text":"notes"}',
+            },
             { type: 'tool_use', id: 'toolu_cut', name: EDITOR, input: {}, partialJson: CUT_ARGS },
           ],
           { stopReason: 'max_tokens' },
@@ -71,7 +79,10 @@ describe('a turn cut at max_tokens runs none of its calls (real SDKs, fake serve
 
       assert.deepEqual(stagedAfterCut, [], 'nothing of the cut turn was staged');
       assert.equal(fake.requests.length, 3);
-      assert.deepEqual(result.edits.map((edit) => edit.filePath), [CALCULATOR_SOURCE]);
+      assert.deepEqual(
+        result.edits.map((edit) => edit.filePath),
+        [CALCULATOR_SOURCE],
+      );
       assert.doesNotMatch(result.edits[0].newContent ?? '', /and then/);
       assert.match(await fs.readFile(path.join(root, CALCULATOR_SOURCE), 'utf8'), /return a \* b;/, 'nothing reaches disk');
       const cutTrace = rt.events.find((event) => event.kind === 'model_call' && event.stopReason === 'max_tokens');
@@ -98,15 +109,29 @@ describe('a turn cut at max_tokens runs none of its calls (real SDKs, fake serve
           stagedAfterCut = overlay.stagedPaths();
           const toolMessage = request.body.messages.find((message) => message.role === 'tool');
           assert.deepEqual(toolMessage, { role: 'tool', tool_call_id: 'call_cut', content: `Error: ${cutCallMessage(CODER_MAX_TOKENS)}` });
-          return { kind: 'turn', toolCalls: [{ name: EDITOR, arguments: { command: 'str_replace', path: CALCULATOR_SOURCE, old_str: 'return a * b;', new_str: 'return a / b;' } }] };
+          return {
+            kind: 'turn',
+            toolCalls: [
+              {
+                name: EDITOR,
+                arguments: { command: 'str_replace', path: CALCULATOR_SOURCE, old_str: 'return a * b;', new_str: 'return a / b;' },
+              },
+            ],
+          };
         },
         { kind: 'turn', toolCalls: [{ name: 'submit_changes', arguments: { summary: 'Divide divides.' } }] },
       );
       const result = await runCoder(rt, { request: 'Fix Divide', spec: 's', plan: PLAN, errorContext: null, iteration: 1, overlay });
       assert.deepEqual(stagedAfterCut, []);
-      assert.deepEqual(result.edits.map((edit) => edit.filePath), [CALCULATOR_SOURCE]);
+      assert.deepEqual(
+        result.edits.map((edit) => edit.filePath),
+        [CALCULATOR_SOURCE],
+      );
       assert.equal(await fs.stat(path.join(root, 'src/Calculator/Extra.cs')).catch(() => null), null, 'the cut create reached no disk');
-      assert.ok(rt.events.some((event) => event.kind === 'model_call' && event.stopReason === 'max_tokens'), 'length is mapped to max_tokens');
+      assert.ok(
+        rt.events.some((event) => event.kind === 'model_call' && event.stopReason === 'max_tokens'),
+        'length is mapped to max_tokens',
+      );
     } finally {
       await fake.close();
     }

@@ -59,7 +59,11 @@ describe('a global.json that pins an SDK which is not installed', function () {
     writeFileSync(path.join(workspace, 'global.json'), JSON.stringify({ sdk: { version: PINNED } }));
     const result = await runCli(['run', 'Fix it', '--workspace', workspace, '--yes'], { ANTHROPIC_API_KEY: 'sk-test' });
     assert.equal(result.code, 2, result.stderr);
-    assert.ok(result.stderr.includes(pinMessage(path.join(realpathSync(workspace), 'global.json'))) || result.stderr.includes(pinMessage(path.join(workspace, 'global.json'))), result.stderr);
+    assert.ok(
+      result.stderr.includes(pinMessage(path.join(realpathSync(workspace), 'global.json'))) ||
+        result.stderr.includes(pinMessage(path.join(workspace, 'global.json'))),
+      result.stderr,
+    );
     assert.equal(existsSync(path.join(workspace, '.ironbees')), false);
   });
 });
@@ -96,7 +100,13 @@ describe('a restore that fails on nuget.config feeds names the feed and the pack
     assert.equal(build.success, false);
     assert.deepEqual(
       build.errors.map((error) => [error.code, error.filePath, error.message]),
-      [['NU1101', 'App.csproj', `Unable to find package Contoso.Internal.Logging. No packages exist with this id in source(s): contoso-internal (feeds: contoso-internal = ${path.join(workspace, 'feed')})`]],
+      [
+        [
+          'NU1101',
+          'App.csproj',
+          `Unable to find package Contoso.Internal.Logging. No packages exist with this id in source(s): contoso-internal (feeds: contoso-internal = ${path.join(workspace, 'feed')})`,
+        ],
+      ],
     );
   });
 

@@ -46,7 +46,9 @@ function standIn(name: string, given: Record<string, unknown> = {}): unknown {
  */
 function standInVscode(given: Record<string, unknown>): Record<string, unknown> {
   const declarations = readFileSync(path.join(ROOT, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8');
-  const names = new Set([...declarations.matchAll(/^\s*export (?:namespace|class|enum|function|const|let) (\w+)/gm)].map((match) => match[1]));
+  const names = new Set(
+    [...declarations.matchAll(/^\s*export (?:namespace|class|enum|function|const|let) (\w+)/gm)].map((match) => match[1]),
+  );
   return Object.fromEntries([...names].map((name) => [name, given[name] ?? standIn(`vscode.${name}`)]));
 }
 

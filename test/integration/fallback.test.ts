@@ -48,7 +48,13 @@ describe('fallback provider with a circuit breaker (real SDKs, scripted outage)'
       anthropic: () => new AnthropicModelClient({ apiKey: 'sk-test', baseURL: anthropic.url, maxRetries: 1, logger: silent }),
       openai: () => new OpenAIModelClient({ apiKey: 'k', baseURL: openai.url, maxRetries: 0, logger: silent }),
     });
-    client = new FallbackModelClient(router, router, { provider: 'openai', model: 'local-backup' }, new CircuitBreaker({ failureThreshold: 2, cooldownMs: 60_000, now: () => now }), (m) => switches.push(m));
+    client = new FallbackModelClient(
+      router,
+      router,
+      { provider: 'openai', model: 'local-backup' },
+      new CircuitBreaker({ failureThreshold: 2, cooldownMs: 60_000, now: () => now }),
+      (m) => switches.push(m),
+    );
   });
   afterEach(async () => {
     await anthropic.close();
@@ -66,12 +72,15 @@ describe('fallback provider with a circuit breaker (real SDKs, scripted outage)'
     assert.equal(anthropic.requests.length, 2, 'the primary retried once before the switch');
     const carried = openai.requests[0].body;
     assert.equal(carried.model, 'local-backup');
-    assert.deepEqual(carried.messages.map((m) => [m.role, m.content]), [
-      ['system', 'You are the planner.'],
-      ['user', 'Plan the fix.'],
-      ['assistant', 'Looking.'],
-      ['user', 'Go on.'],
-    ]);
+    assert.deepEqual(
+      carried.messages.map((m) => [m.role, m.content]),
+      [
+        ['system', 'You are the planner.'],
+        ['user', 'Plan the fix.'],
+        ['assistant', 'Looking.'],
+        ['user', 'Go on.'],
+      ],
+    );
     assert.deepEqual(switches, ['Model calls switched to the fallback openai/local-backup: ' + (first.fallback?.reason ?? '')]);
 
     // A second outage opens the circuit; the call after it does not touch the primary at all.

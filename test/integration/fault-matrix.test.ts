@@ -29,7 +29,8 @@ describe('fault matrix', function () {
       const outcome = await row.run();
       if (outcome.workspace) dirs.push(outcome.workspace.dir);
       assert.equal(outcome.end, row.expectedEnd);
-      if (outcome.workspace) assertAccounted(outcome.workspace.dir, outcome.workspace.before, outcome.workspace.changes, outcome.workspace.ignore);
+      if (outcome.workspace)
+        assertAccounted(outcome.workspace.dir, outcome.workspace.before, outcome.workspace.changes, outcome.workspace.ignore);
     });
   }
 });

@@ -53,7 +53,10 @@ describe('ironbees CLI with a failing test the request is not about', function (
       toolUse('submit_changes', { summary: 'Added Negate.' }),
     );
     const env = { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url };
-    const result = await runCli(['run', 'Add a Negate method to Calc', '--workspace', workspace, '--yes', '--accept-known-failures', '--json'], env);
+    const result = await runCli(
+      ['run', 'Add a Negate method to Calc', '--workspace', workspace, '--yes', '--accept-known-failures', '--json'],
+      env,
+    );
     assert.equal(result.code, 0, result.stderr);
     assert.ok(plannerSawBaseline, 'the planner is told which tests fail before any change, and how to leave them alone');
     const final = result.states.at(-1) as Record<string, unknown> & { currentNode: string; iterationCount: number };
@@ -61,7 +64,10 @@ describe('ironbees CLI with a failing test the request is not about', function (
     assert.equal(final.iterationCount, 1);
     const test = final.testResult as { failed: number; failures: Array<{ testName: string; preExisting?: boolean }> };
     assert.equal(test.failed, 1, 'the failure the request is not about is still there');
-    assert.deepEqual(test.failures.map((failure) => [failure.testName, failure.preExisting]), [[FAILING, true]]);
+    assert.deepEqual(
+      test.failures.map((failure) => [failure.testName, failure.preExisting]),
+      [[FAILING, true]],
+    );
     assert.match(readFileSync(path.join(workspace, SOURCE), 'utf8'), /Negate\(int a\) => -a;/);
     assert.equal(fake.pending, 0);
   });

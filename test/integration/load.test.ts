@@ -46,7 +46,8 @@ describe('load: scripted runs through the orchestrator (bounded)', function () {
     const folder = workspaceFolder(fixture, 'sequential');
     const problems: string[] = [];
     // The first runs warm up what is made once (module state, the SDK's lazy parts).
-    for (let i = 0; i < 10; i += 1) problems.push(...[runProblem(await scriptedRun(fixture, folder))].filter((p): p is string => p !== null));
+    for (let i = 0; i < 10; i += 1)
+      problems.push(...[runProblem(await scriptedRun(fixture, folder))].filter((p): p is string => p !== null));
     const start = sampleResources();
     const exitListeners = process.listenerCount('exit');
     for (let i = 0; i < 200; i += 1) {
@@ -56,6 +57,9 @@ describe('load: scripted runs through the orchestrator (bounded)', function () {
     const end = sampleResources();
     assert.deepEqual(problems, []);
     assert.equal(process.listenerCount('exit'), exitListeners, 'no exit listener left behind');
-    assert.ok(end.activeResources <= start.activeResources, `active resources grew from ${start.activeResources} to ${end.activeResources}: ${process.getActiveResourcesInfo().join(', ')}`);
+    assert.ok(
+      end.activeResources <= start.activeResources,
+      `active resources grew from ${start.activeResources} to ${end.activeResources}: ${process.getActiveResourcesInfo().join(', ')}`,
+    );
   });
 });

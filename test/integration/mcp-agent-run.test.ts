@@ -21,7 +21,15 @@ const PLAN = {
   spec: 'Calc.Divide returns the quotient a / b; Divide_ReturnsQuotient passes and no other test breaks.',
   plan: {
     summary: 'Fix the wrong operator in Calc.Divide.',
-    steps: [{ number: 1, description: 'Return a / b instead of a * b', actionType: 'MODIFY', filePath: SOURCE, rationale: 'The test expects 6 / 3 = 2' }],
+    steps: [
+      {
+        number: 1,
+        description: 'Return a / b instead of a * b',
+        actionType: 'MODIFY',
+        filePath: SOURCE,
+        rationale: 'The test expects 6 / 3 = 2',
+      },
+    ],
     affectedFiles: [SOURCE],
     complexity: 'LOW',
   },
@@ -107,7 +115,11 @@ describe('an agent run using a tool from a configured MCP server (real CLI, dotn
     );
 
     // Answers, in the order asked: the tool call (no, with a reason), the plan, the diffs.
-    const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--json', '--trust-workspace'], env, 'n\nnot during tests\na\na\n');
+    const result = await runCli(
+      ['run', 'Fix the failing Calculator test', '--workspace', workspace, '--json', '--trust-workspace'],
+      env,
+      'n\nnot during tests\na\na\n',
+    );
     assert.equal(result.code, 0, result.stderr);
     assert.equal(fake.pending, 0, 'every scripted answer was used');
     assert.equal(result.states.at(-1)?.currentNode, 'SUCCESS');
@@ -117,7 +129,10 @@ describe('an agent run using a tool from a configured MCP server (real CLI, dotn
     const echo = offered.find((tool) => tool.name === ECHO);
     assert.ok(echo, `the planner is offered ${ECHO}; it got ${offered.map((t) => t.name).join(', ')}`);
     assert.match(String(echo.description), /from the MCP server "everything"/);
-    assert.ok(!fake.requests.at(-1)?.body.tools?.some((tool) => tool.name === ECHO), 'the coder, which does not list it, is not offered it');
+    assert.ok(
+      !fake.requests.at(-1)?.body.tools?.some((tool) => tool.name === ECHO),
+      'the coder, which does not list it, is not offered it',
+    );
 
     assert.ok(echoResult, 'the echo call was answered');
     assert.equal(echoResult.isError, false, echoResult.text);
@@ -128,7 +143,10 @@ describe('an agent run using a tool from a configured MCP server (real CLI, dotn
     assert.match(result.stderr, /wants to call mcp__everything__toggle-simulated-logging/);
 
     const calls = traceEvents(workspace, result.states[0].stateId).filter((e) => e.kind === 'tool_call');
-    assert.ok(calls.some((e) => e.tool === ECHO && e.ok === true), 'the MCP call is on the trace');
+    assert.ok(
+      calls.some((e) => e.tool === ECHO && e.ok === true),
+      'the MCP call is on the trace',
+    );
   });
 
   it('a configured server that cannot start does not touch a run that does not need it', async () => {
@@ -137,7 +155,10 @@ describe('an agent run using a tool from a configured MCP server (real CLI, dotn
     });
     fake.enqueue(toolUse('submit_plan', PLAN), ...coderFixes());
 
-    const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json', '--trust-workspace'], env);
+    const result = await runCli(
+      ['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json', '--trust-workspace'],
+      env,
+    );
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.states.at(-1)?.currentNode, 'SUCCESS');
     assert.doesNotMatch(result.stderr, /broken|no-such-mcp-server/, 'the broken server was never started');

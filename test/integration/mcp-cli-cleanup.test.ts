@@ -44,7 +44,10 @@ describe('ironbees run and the MCP servers it starts', function () {
     mkdirSync(path.join(workspace, '.ironbees'), { recursive: true });
     // `exec` keeps the pid the shell wrote: it is the server's own.
     const command = `echo $$ > '${pidFile}'; exec '${process.execPath}' '${EVERYTHING}' stdio`;
-    writeFileSync(path.join(workspace, '.ironbees', 'mcp.json'), JSON.stringify({ mcpServers: { everything: { command: 'sh', args: ['-c', command] } } }));
+    writeFileSync(
+      path.join(workspace, '.ironbees', 'mcp.json'),
+      JSON.stringify({ mcpServers: { everything: { command: 'sh', args: ['-c', command] } } }),
+    );
 
     const host = fsHost(workspace);
     const orchestrator = new FakeOrchestrator(async function* () {

@@ -45,7 +45,11 @@ describe('MCP client (real servers over stdio)', function () {
   });
 
   it('server-memory: write an entity, read it back', async () => {
-    const create = await registry.execute(await tool('mcp__memory__create_entities'), { entities: [{ name: 'Calc', entityType: 'class', observations: ['adds'] }] }, ctx);
+    const create = await registry.execute(
+      await tool('mcp__memory__create_entities'),
+      { entities: [{ name: 'Calc', entityType: 'class', observations: ['adds'] }] },
+      ctx,
+    );
     assert.ok(create.ok, JSON.stringify(create));
     const read = await registry.execute(await tool('mcp__memory__read_graph'), {}, ctx);
     assert.ok(read.ok && /Calc/.test(read.content), JSON.stringify(read));

@@ -30,9 +30,13 @@ describe('MCP client over Streamable HTTP', function () {
       logger: host.logger,
       createServer: () => {
         const server = new McpServer({ name: 'web', version: '1.0.0' });
-        server.registerTool('echo', { description: 'echoes', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text }) => ({
-          content: [{ type: 'text', text: `echo: ${text}` }],
-        }));
+        server.registerTool(
+          'echo',
+          { description: 'echoes', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+          async ({ text }) => ({
+            content: [{ type: 'text', text: `echo: ${text}` }],
+          }),
+        );
         return server.server;
       },
     });

@@ -44,7 +44,11 @@ describe('MCP HTTP server hardening', function () {
   });
 
   it('refuses to start with a missing or short token', async () => {
-    for (const [token, got] of [[undefined, 'none'], ['', 'none'], ['fifteen-chars-x', '15']] as const) {
+    for (const [token, got] of [
+      [undefined, 'none'],
+      ['', 'none'],
+      ['fifteen-chars-x', '15'],
+    ] as const) {
       await assert.rejects(startHttpMcpServer(options({ token })), (error: unknown) => {
         assert.ok(error instanceof ConfigurationError);
         assert.equal(error.message, tokenRefusal(got));
@@ -77,7 +81,12 @@ describe('MCP HTTP server hardening', function () {
     const init = await fetch(running.url, {
       method: 'POST',
       headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'idle', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'idle', version: '1' } },
+      }),
     });
     assert.equal(init.status, 200);
     await init.text();
@@ -87,7 +96,12 @@ describe('MCP HTTP server hardening', function () {
     assert.ok(await until(() => running.sessionCount() === 0, 10_000, 50), 'the idle session was closed');
     const response = await fetch(running.url, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+      headers: {
+        Authorization: `Bearer ${TOKEN}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     });
     assert.equal(response.status, 404);
@@ -119,7 +133,12 @@ describe('MCP HTTP server: every method needs the token, and the body limit hold
     const init = await fetch(running.url, {
       method: 'POST',
       headers: { ...headers, Authorization: `Bearer ${TOKEN}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+      }),
     });
     assert.equal(init.status, 200);
     await init.text();
@@ -130,13 +149,19 @@ describe('MCP HTTP server: every method needs the token, and the body limit hold
   it('GET (the event stream) and DELETE (closing a session) of a live session are 401 without the token or with a wrong one', async () => {
     for (const method of ['GET', 'DELETE']) {
       for (const authorization of [undefined, `Bearer ${TOKEN.slice(0, -1)}x`, TOKEN]) {
-        const response = await fetch(running.url, { method, headers: { ...headers, 'mcp-session-id': sessionId, ...(authorization ? { Authorization: authorization } : {}) } });
+        const response = await fetch(running.url, {
+          method,
+          headers: { ...headers, 'mcp-session-id': sessionId, ...(authorization ? { Authorization: authorization } : {}) },
+        });
         assert.equal(response.status, 401, `${method} with ${authorization ?? 'no Authorization'}`);
         assert.deepEqual(await response.json(), { error: 'unauthorized: a valid bearer token is required' });
       }
     }
     assert.equal(running.sessionCount(), 1, 'the refused DELETE closed nothing');
-    const closed = await fetch(running.url, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': sessionId, Authorization: `Bearer ${TOKEN}` } });
+    const closed = await fetch(running.url, {
+      method: 'DELETE',
+      headers: { ...headers, 'mcp-session-id': sessionId, Authorization: `Bearer ${TOKEN}` },
+    });
     assert.equal(closed.status, 200, 'with the token, DELETE closes the session');
     await closed.text();
   });
@@ -148,6 +173,10 @@ describe('MCP HTTP server: every method needs the token, and the body limit hold
       body: `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"${'x'.repeat(4 * 1024 * 1024)}"}}`,
     });
     assert.equal(response.status, 413);
-    assert.deepEqual(await response.json(), { jsonrpc: '2.0', error: { code: -32700, message: `The request body is larger than ${4 * 1024 * 1024} bytes.` }, id: null });
+    assert.deepEqual(await response.json(), {
+      jsonrpc: '2.0',
+      error: { code: -32700, message: `The request body is larger than ${4 * 1024 * 1024} bytes.` },
+      id: null,
+    });
   });
 });

@@ -36,7 +36,9 @@ describe('ironbees mcp: run control, test and diagnostics (demo model, real dotn
     ensureCliBuilt();
     workspace = copyFixture('calculator');
     client = new Client({ name: 'run-control-test', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--workspace', workspace, '--demo'], stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--workspace', workspace, '--demo'], stderr: 'pipe' }),
+    );
   });
   after(async () => {
     await client?.close();
@@ -67,7 +69,8 @@ describe('ironbees mcp: run control, test and diagnostics (demo model, real dotn
     for (;;) {
       const view = await state(runId);
       if (view.currentNode === node) return view;
-      if (['SUCCESS', 'FAILED', 'CANCELLED'].includes(view.currentNode)) assert.fail(`run ${runId} ended at ${view.currentNode}, not ${node}`);
+      if (['SUCCESS', 'FAILED', 'CANCELLED'].includes(view.currentNode))
+        assert.fail(`run ${runId} ended at ${view.currentNode}, not ${node}`);
       if (Date.now() > deadline) assert.fail(`run ${runId} did not reach ${node} in time; it is at ${view.currentNode}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -90,7 +93,10 @@ describe('ironbees mcp: run control, test and diagnostics (demo model, real dotn
       const all = (await call('diagnostics')).structuredContent as { source: string; errors: CompilationError[] };
       assert.equal(all.source, 'build');
       assert.ok(all.errors.length > 0, 'the broken file is reported');
-      assert.ok(all.errors.every((e) => e.filePath === 'src/Calculator/Broken.cs'), JSON.stringify(all.errors));
+      assert.ok(
+        all.errors.every((e) => e.filePath === 'src/Calculator/Broken.cs'),
+        JSON.stringify(all.errors),
+      );
       assert.match(all.errors[0].code, /^CS\d+/);
       const other = (await call('diagnostics', { paths: [SOURCE] })).structuredContent as { errors: CompilationError[] };
       assert.deepEqual(other.errors, [], 'none in the file asked about');
@@ -100,7 +106,11 @@ describe('ironbees mcp: run control, test and diagnostics (demo model, real dotn
   });
 
   it('apmas_request_help escalates a live run: it stops validating, hands off, waits for a person, and stops when told', async () => {
-    const { runId } = await json<{ runId: string }>('start_run', { request: 'Fix the failing Calculator test', planApproval: 'never', diffApproval: 'always' });
+    const { runId } = await json<{ runId: string }>('start_run', {
+      request: 'Fix the failing Calculator test',
+      planApproval: 'never',
+      diffApproval: 'always',
+    });
     await waitFor(runId, 'WAIT_DIFF_APPROVAL');
     await json('approve_run', { runId, decision: 'approve' });
     // Validation (a build and the tests) has just started; the reviewer asks for a person.
@@ -111,7 +121,10 @@ describe('ironbees mcp: run control, test and diagnostics (demo model, real dotn
     assert.deepEqual(waiting.helpRequest, { reason: 'reviewer asks: Should Divide by zero throw?', from: 'VALIDATE' });
     assert.equal(waiting.escalations.length, 1);
     assert.ok(waiting.handoffPath);
-    assert.match(readFileSync(waiting.handoffPath, 'utf8'), /Help was requested during VALIDATE: reviewer asks: Should Divide by zero throw\?/);
+    assert.match(
+      readFileSync(waiting.handoffPath, 'utf8'),
+      /Help was requested during VALIDATE: reviewer asks: Should Divide by zero throw\?/,
+    );
 
     await json('approve_run', { runId, decision: 'stop' });
     const stopped = await state(runId);

@@ -24,11 +24,29 @@ describe('ironbees mcp (SDK client)', function () {
 
   it('over stdio: lists the tools, finds symbols, builds with parsed results, coordinates through apmas_*', async () => {
     const client = new Client({ name: 'test', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--workspace', workspace], stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--workspace', workspace], stderr: 'pipe' }),
+    );
     try {
       const names = (await client.listTools()).tools.map((t) => t.name).sort();
-      for (const name of ['find_symbols', 'find_references', 'diagnostics', 'build', 'test', 'start_run', 'get_run_state', 'approve_run', 'cancel_run',
-        'apmas_heartbeat', 'apmas_report_status', 'apmas_checkpoint', 'apmas_get_context', 'apmas_send_message', 'apmas_request_help', 'apmas_complete']) {
+      for (const name of [
+        'find_symbols',
+        'find_references',
+        'diagnostics',
+        'build',
+        'test',
+        'start_run',
+        'get_run_state',
+        'approve_run',
+        'cancel_run',
+        'apmas_heartbeat',
+        'apmas_report_status',
+        'apmas_checkpoint',
+        'apmas_get_context',
+        'apmas_send_message',
+        'apmas_request_help',
+        'apmas_complete',
+      ]) {
         assert.ok(names.includes(name), `${name} is offered`);
       }
       assert.match(text(await client.callTool({ name: 'find_symbols', arguments: { query: 'Divide' } })), /Calculator\.cs/);
@@ -39,16 +57,35 @@ describe('ironbees mcp (SDK client)', function () {
 
       const runId = 'r-apmas';
       await client.callTool({ name: 'apmas_heartbeat', arguments: { runId, agent: 'coder', status: 'working', progress: 'reading' } });
-      assert.match(text(await client.callTool({ name: 'apmas_checkpoint', arguments: { runId, agent: 'coder', summary: 'half', completedItems: ['a'], pendingItems: ['b'] } })), /50% complete/);
-      assert.ok(existsSync(path.join(workspace, '.ironbees', 'runs', runId, 'coordination', 'checkpoints', 'coder.json')), 'checkpoint persisted');
-      await client.callTool({ name: 'apmas_send_message', arguments: { runId, agent: 'coder', to: 'reviewer', type: 'question', content: 'ok?' } });
+      assert.match(
+        text(
+          await client.callTool({
+            name: 'apmas_checkpoint',
+            arguments: { runId, agent: 'coder', summary: 'half', completedItems: ['a'], pendingItems: ['b'] },
+          }),
+        ),
+        /50% complete/,
+      );
+      assert.ok(
+        existsSync(path.join(workspace, '.ironbees', 'runs', runId, 'coordination', 'checkpoints', 'coder.json')),
+        'checkpoint persisted',
+      );
+      await client.callTool({
+        name: 'apmas_send_message',
+        arguments: { runId, agent: 'coder', to: 'reviewer', type: 'question', content: 'ok?' },
+      });
       await client.callTool({ name: 'apmas_request_help', arguments: { runId, agent: 'coder', helpType: 'human', issue: 'spec unclear' } });
       await client.callTool({ name: 'apmas_complete', arguments: { runId, agent: 'coder', summary: 'done' } });
       const context = JSON.parse(text(await client.callTool({ name: 'apmas_get_context', arguments: { runId } }))) as {
-        agents: Record<string, { status: string }>; messages: Array<{ type: string }>; escalations: Array<{ content: string }>;
+        agents: Record<string, { status: string }>;
+        messages: Array<{ type: string }>;
+        escalations: Array<{ content: string }>;
       };
       assert.equal(context.agents.coder.status, 'completed');
-      assert.deepEqual(context.messages.map((m) => m.type), ['question', 'help:human', 'done']);
+      assert.deepEqual(
+        context.messages.map((m) => m.type),
+        ['question', 'help:human', 'done'],
+      );
       assert.equal(context.escalations[0].content, 'spec unclear');
 
       const build = (await client.callTool({ name: 'build', arguments: {} })) as CallToolResult;
@@ -85,17 +122,28 @@ describe('ironbees mcp (SDK client)', function () {
     });
 
     it('refuses a wrong token with 401', async () => {
-      const response = await fetch(url, { method: 'POST', headers: { Authorization: 'Bearer wrong', 'Content-Type': 'application/json' }, body: '{}' });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer wrong', 'Content-Type': 'application/json' },
+        body: '{}',
+      });
       assert.equal(response.status, 401);
       const client = new Client({ name: 'test', version: '1' });
-      await assert.rejects(client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer nope' } } })));
+      await assert.rejects(
+        client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer nope' } } })),
+      );
     });
 
     it('serves the tools with the right token', async () => {
       const client = new Client({ name: 'test', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+      );
       try {
-        assert.match(text(await client.callTool({ name: 'find_references', arguments: { symbol: 'Divide' } })), /CalcTests\.cs|Calculator\.cs/);
+        assert.match(
+          text(await client.callTool({ name: 'find_references', arguments: { symbol: 'Divide' } })),
+          /CalcTests\.cs|Calculator\.cs/,
+        );
       } finally {
         await client.close();
       }

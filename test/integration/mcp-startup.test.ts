@@ -33,12 +33,21 @@ describe('MCP servers that do not start cleanly', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function setUp(mode: string | undefined, extra: Record<string, unknown>, startCooldownMs?: number): { registry: ToolRegistry; launched: string; writes: string } {
+  function setUp(
+    mode: string | undefined,
+    extra: Record<string, unknown>,
+    startCooldownMs?: number,
+  ): { registry: ToolRegistry; launched: string; writes: string } {
     const launched = path.join(dir, 'launches');
     const writes = path.join(dir, 'writes');
     const env = { FIXTURE_LAUNCHES: launched, FIXTURE_WRITES: writes, ...(mode ? { FIXTURE_MODE: mode } : {}) };
     const servers = mcpServersFromSettings({ fixture: { command: process.execPath, args: [FIXTURE], env, ...extra } });
-    manager = new McpManager({ servers, workspaceRoot: dir, logger: host.logger, ...(startCooldownMs !== undefined ? { startCooldownMs } : {}) });
+    manager = new McpManager({
+      servers,
+      workspaceRoot: dir,
+      logger: host.logger,
+      ...(startCooldownMs !== undefined ? { startCooldownMs } : {}),
+    });
     return { registry: new ToolRegistry().addSource(manager), launched, writes };
   }
 
@@ -59,7 +68,11 @@ describe('MCP servers that do not start cleanly', function () {
     assert.ok(!timedOut.ok && timedOut.kind === 'Timeout', JSON.stringify(timedOut));
     assert.ok(Date.now() - started < 15_000, "the server's 1 s limit applied, not the stand-in's");
 
-    const approved = await registry.execute(write, { text: 'yes' }, { ...ctx, approval: { policy: 'always', ask: async () => ({ approved: true }) } });
+    const approved = await registry.execute(
+      write,
+      { text: 'yes' },
+      { ...ctx, approval: { policy: 'always', ask: async () => ({ approved: true }) } },
+    );
     assert.ok(approved.ok, JSON.stringify(approved));
     assert.equal(readFileSync(writes, 'utf8'), 'yes\n');
   });
@@ -75,7 +88,10 @@ describe('MCP servers that do not start cleanly', function () {
     assert.equal(launches(launched), 1, 'five tools, one start attempt');
     for (const def of defs) {
       const outcome = await registry.execute(def, {}, ctx);
-      assert.ok(!outcome.ok && outcome.kind === 'Timeout' && /did not answer in time when starting/.test(outcome.error), JSON.stringify(outcome));
+      assert.ok(
+        !outcome.ok && outcome.kind === 'Timeout' && /did not answer in time when starting/.test(outcome.error),
+        JSON.stringify(outcome),
+      );
       assert.match(outcome.error, /not tried again for another \d+ s/);
     }
     assert.equal(launches(launched), 1, 'calls within the cooldown do not start it again');

@@ -20,7 +20,10 @@ describe('Microsoft.Testing.Platform hangs and crashes (real dotnet)', function 
 
   before(() => {
     root = mkdtempSync(path.join(tmpdir(), 'ironbees-mtp-faults-'));
-    cpSync(path.join(__dirname, '..', 'fixtures', 'mtp-ledger'), root, { recursive: true, filter: (source) => !/[\\/](bin|obj)$/.test(source) });
+    cpSync(path.join(__dirname, '..', 'fixtures', 'mtp-ledger'), root, {
+      recursive: true,
+      filter: (source) => !/[\\/](bin|obj)$/.test(source),
+    });
     writeFileSync(
       path.join(root, 'tests', 'Ledger.MSTests', 'CrashTests.cs'),
       'namespace Ledger.MSTests;\n\n[Microsoft.VisualStudio.TestTools.UnitTesting.TestClass]\npublic sealed class CrashTests\n{\n    [Microsoft.VisualStudio.TestTools.UnitTesting.TestMethod]\n    public void KillsTheHost() => Environment.FailFast("the ledger file is corrupt");\n}\n',
@@ -62,7 +65,9 @@ describe('Microsoft.Testing.Platform hangs and crashes (real dotnet)', function 
     // The xunit project's other tests finished and count: Withdraw fails (the fixture's bug), two Deposit cases pass.
     assert.equal(byName.has('Ledger.XunitTests.AccountTests.Withdraw_SubtractsFromBalance'), true);
     assert.equal(byName.has('[test run] Ledger.XunitTests'), false);
-    const leftovers = readdirSync(path.join(root, '.ironbees', 'tmp', 'test-results'), { recursive: true }).map(String).filter((file) => /_hang\.(log|dmp)$/.test(file));
+    const leftovers = readdirSync(path.join(root, '.ironbees', 'tmp', 'test-results'), { recursive: true })
+      .map(String)
+      .filter((file) => /_hang\.(log|dmp)$/.test(file));
     assert.deepEqual(leftovers, [], 'the hang log and the dump are removed');
   });
 });

@@ -19,7 +19,12 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
     model: 'local-coder',
     system: 'You are the coder.',
     tools: [
-      { kind: 'custom', name: 'read_file', description: 'Reads a file', inputSchema: { properties: { path: { type: 'string' } }, required: ['path'] } },
+      {
+        kind: 'custom',
+        name: 'read_file',
+        description: 'Reads a file',
+        inputSchema: { properties: { path: { type: 'string' } }, required: ['path'] },
+      },
       { kind: 'text_editor', name: 'str_replace_based_edit_tool', type: 'text_editor_20250728' },
     ],
     messages: [{ role: 'user', content: 'Fix Divide.' }],
@@ -38,7 +43,13 @@ describe('OpenAI-compatible provider (real openai SDK, fake Chat Completions ser
 
   it('joins a streamed tool call split across chunks and reads usage, cached tokens apart, from the last chunk', async () => {
     const args = { command: 'str_replace', path: 'src/Calc.cs', old_str: 'a * b', new_str: 'a / b' };
-    fake.enqueue(chatToolCall('str_replace_based_edit_tool', args, { text: 'Fixing it.', id: 'call_1', usage: { prompt_tokens: 1200, completion_tokens: 40, cached_tokens: 1000 } }));
+    fake.enqueue(
+      chatToolCall('str_replace_based_edit_tool', args, {
+        text: 'Fixing it.',
+        id: 'call_1',
+        usage: { prompt_tokens: 1200, completion_tokens: 40, cached_tokens: 1000 },
+      }),
+    );
     const client = new OpenAIModelClient({ apiKey: 'sk-local', baseURL: fake.url, logger: silent });
     const response = await client.complete(request({ toolChoice: 'any' }));
     assert.deepEqual(response.content, [
@@ -46,7 +57,14 @@ describe('OpenAI-compatible provider (real openai SDK, fake Chat Completions ser
       { type: 'tool_use', id: 'call_1', name: 'str_replace_based_edit_tool', input: args },
     ]);
     assert.equal(response.stopReason, 'tool_use');
-    assert.deepEqual(response.usage, { inputTokens: 200, outputTokens: 40, cacheReadTokens: 1000, cacheWriteTokens: 0, costUsd: 0, costUnknown: true });
+    assert.deepEqual(response.usage, {
+      inputTokens: 200,
+      outputTokens: 40,
+      cacheReadTokens: 1000,
+      cacheWriteTokens: 0,
+      costUsd: 0,
+      costUnknown: true,
+    });
 
     const body = fake.requests[0].body;
     assert.equal(body.stream, true);
@@ -56,20 +74,43 @@ describe('OpenAI-compatible provider (real openai SDK, fake Chat Completions ser
     assert.deepEqual(body.messages[0], { role: 'system', content: 'You are the coder.' });
     const editor = body.tools?.find((t) => t.function.name === 'str_replace_based_edit_tool');
     assert.equal(editor?.type, 'function', 'the editor is an ordinary function');
-    assert.match(editor?.function.description ?? '', /"create" makes a NEW file .* it refuses a file that already exists \(view it and use str_replace or insert instead/);
-    assert.match(editor?.function.description ?? '', /old_str must match EXACTLY one or more consecutive lines of the file, whitespace and indentation included, and occur exactly once/);
-    assert.deepEqual((editor?.function.parameters?.properties as { command: { enum: string[] } }).command.enum, ['view', 'create', 'str_replace', 'insert', 'delete']);
+    assert.match(
+      editor?.function.description ?? '',
+      /"create" makes a NEW file .* it refuses a file that already exists \(view it and use str_replace or insert instead/,
+    );
+    assert.match(
+      editor?.function.description ?? '',
+      /old_str must match EXACTLY one or more consecutive lines of the file, whitespace and indentation included, and occur exactly once/,
+    );
+    assert.deepEqual((editor?.function.parameters?.properties as { command: { enum: string[] } }).command.enum, [
+      'view',
+      'create',
+      'str_replace',
+      'insert',
+      'delete',
+    ]);
     assert.equal(fake.requests[0].headers.authorization, 'Bearer sk-local');
   });
 
   it('the fake refuses a gpt-5 model a temperature but the default, as the real API does; the client sends none and completes', async () => {
     const raw = new OpenAI({ apiKey: 'sk-local', baseURL: fake.url, maxRetries: 0 });
     await assert.rejects(
-      raw.chat.completions.create({ model: 'gpt-5-mini', messages: [{ role: 'user', content: 'hi' }], temperature: 0, max_completion_tokens: 10 }),
+      raw.chat.completions.create({
+        model: 'gpt-5-mini',
+        messages: [{ role: 'user', content: 'hi' }],
+        temperature: 0,
+        max_completion_tokens: 10,
+      }),
       (error: Error & { status?: number }) =>
-        error.status === 400 && /Unsupported value: 'temperature' does not support 0 with this model\. Only the default \(1\) value is supported\./.test(error.message),
+        error.status === 400 &&
+        /Unsupported value: 'temperature' does not support 0 with this model\. Only the default \(1\) value is supported\./.test(
+          error.message,
+        ),
     );
-    await assert.rejects(raw.chat.completions.create({ model: 'gpt-5-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 10 }), /Use 'max_completion_tokens' instead/);
+    await assert.rejects(
+      raw.chat.completions.create({ model: 'gpt-5-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 10 }),
+      /Use 'max_completion_tokens' instead/,
+    );
     assert.equal(fake.pending, 0);
 
     const warnings: string[] = [];
@@ -82,7 +123,11 @@ describe('OpenAI-compatible provider (real openai SDK, fake Chat Completions ser
     assert.equal(body?.temperature, undefined);
     assert.equal(body?.max_completion_tokens, 1000);
     assert.equal(body?.max_tokens, undefined);
-    assert.deepEqual(warnings.filter((w) => /temperature/.test(w)), ['gpt-5-mini takes only its default temperature; the configured temperature 0 is not sent.'], 'said once per model');
+    assert.deepEqual(
+      warnings.filter((w) => /temperature/.test(w)),
+      ['gpt-5-mini takes only its default temperature; the configured temperature 0 is not sent.'],
+      'said once per model',
+    );
   });
 
   it('sends tool results as tool messages right after the assistant call, errors marked', async () => {
@@ -93,13 +138,23 @@ describe('OpenAI-compatible provider (real openai SDK, fake Chat Completions ser
         messages: [
           { role: 'user', content: 'Fix Divide.' },
           { role: 'assistant', content: [{ type: 'tool_use', id: 'call_9', name: 'read_file', input: { path: 'x' } }] },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_9', content: 'not found', is_error: true }, { type: 'text', text: 'One call left.' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 'call_9', content: 'not found', is_error: true },
+              { type: 'text', text: 'One call left.' },
+            ],
+          },
         ],
       }),
     );
     assert.deepEqual(fake.requests[0].body.messages.slice(1), [
       { role: 'user', content: 'Fix Divide.' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'read_file', arguments: '{"path":"x"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'read_file', arguments: '{"path":"x"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_9', content: 'Error: not found' },
       { role: 'user', content: 'One call left.' },
     ]);
@@ -117,15 +172,24 @@ describe('OpenAI-compatible provider (real openai SDK, fake Chat Completions ser
   it('a 500 that outlasts the retries is a server error; a cut stream is a connection error', async () => {
     const client = new OpenAIModelClient({ apiKey: 'k', baseURL: fake.url, logger: silent, maxRetries: 1 });
     fake.enqueue(chatError(500), chatError(500));
-    await assert.rejects(client.complete(request()), (error: unknown) => error instanceof ModelApiError && error.kind === 'server' && error.status === 500);
+    await assert.rejects(
+      client.complete(request()),
+      (error: unknown) => error instanceof ModelApiError && error.kind === 'server' && error.status === 500,
+    );
     fake.enqueue({ kind: 'turn', text: 'never finished', cut: true });
-    await assert.rejects(client.complete(request()), (error: unknown) => error instanceof ModelApiError && error.kind === 'connection' && /broke off/.test(error.message));
+    await assert.rejects(
+      client.complete(request()),
+      (error: unknown) => error instanceof ModelApiError && error.kind === 'connection' && /broke off/.test(error.message),
+    );
   });
 
   it('a local server works without a key; no key and no base URL fails naming OPENAI_API_KEY', async () => {
     fake.enqueue(chatText('hi'));
     const local = createModelClient({ provider: 'openai', env: { OPENAI_BASE_URL: fake.url }, logger: silent });
     assert.deepEqual((await local.complete(request())).content, [{ type: 'text', text: 'hi' }]);
-    assert.throws(() => createModelClient({ provider: 'openai', env: {} }), (error: unknown) => error instanceof ConfigurationError && /No OpenAI API key: set OPENAI_API_KEY/.test(error.message));
+    assert.throws(
+      () => createModelClient({ provider: 'openai', env: {} }),
+      (error: unknown) => error instanceof ConfigurationError && /No OpenAI API key: set OPENAI_API_KEY/.test(error.message),
+    );
   });
 });

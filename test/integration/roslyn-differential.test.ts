@@ -85,7 +85,9 @@ describe('the compile gate against dotnet build (differential, fresh clones)', f
     removeAll(temps);
     const positives = outcomes.flatMap((o) => o.gateErrors.filter((e) => !o.buildErrors.includes(e)).map((e) => `${o.edit}: ${e}`));
     const negatives = outcomes.flatMap((o) => o.buildErrors.filter((e) => !o.gateErrors.includes(e)).map((e) => `${o.edit}: ${e}`));
-    console.log(`      differential: ${outcomes.length} edits; gate false positives ${positives.length}; false negatives ${negatives.length}`);
+    console.log(
+      `      differential: ${outcomes.length} edits; gate false positives ${positives.length}; false negatives ${negatives.length}`,
+    );
     for (const line of negatives) console.log(`        false negative (the build decided): ${line}`);
   });
 
@@ -93,7 +95,12 @@ describe('the compile gate against dotnet build (differential, fresh clones)', f
     it(`${workspace.name}: no error the build does not have, and each edit judged as the corpus says`, async () => {
       const root = materialise(temps, workspace);
       const host = createNodeHost(root, { logger: quietLogger });
-      const engine = new RoslynEngine({ workspaceRoot: root, target: async () => path.join(root, workspace.target), enginePath, logger: quietLogger });
+      const engine = new RoslynEngine({
+        workspaceRoot: root,
+        target: async () => path.join(root, workspace.target),
+        enginePath,
+        logger: quietLogger,
+      });
       try {
         // As on a fresh clone: the engine loads while the baseline restores and builds.
         engine.warmUp();
@@ -121,9 +128,14 @@ describe('the compile gate against dotnet build (differential, fresh clones)', f
               buildErrors: [...new Set(build.errors.filter((e) => e.filePath !== null && mine.has(e.filePath)).map(key))].sort(),
             };
             outcomes.push(outcome);
-            assert.deepEqual(outcome.gateErrors.filter((e) => !outcome.buildErrors.includes(e)), [], `${outcome.edit}: errors the build does not have`);
+            assert.deepEqual(
+              outcome.gateErrors.filter((e) => !outcome.buildErrors.includes(e)),
+              [],
+              `${outcome.edit}: errors the build does not have`,
+            );
             const unknown = (gate.unknown ?? []).map((u) => u.project);
-            if (edit.gate === 'judged') assert.deepEqual(unknown, [], `${outcome.edit}: judged, not left to the build (${JSON.stringify(gate.unknown)})`);
+            if (edit.gate === 'judged')
+              assert.deepEqual(unknown, [], `${outcome.edit}: judged, not left to the build (${JSON.stringify(gate.unknown)})`);
             else assert.ok(unknown.length > 0 && gate.total === 0, `${outcome.edit}: left to the build (${JSON.stringify(gate)})`);
           }
         }

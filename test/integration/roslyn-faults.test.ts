@@ -43,8 +43,17 @@ describe('Roslyn engine faults: crash, hang, a solution that does not load, a hu
   let root: string;
   const engines: RoslynEngine[] = [];
 
-  function engineFor(dir: string, options: Partial<RoslynEngineOptions>): { engine: RoslynEngine; symbols: EngineSymbolProvider; index: CSharpTextIndex } {
-    const engine = new RoslynEngine({ workspaceRoot: dir, target: async () => path.join(dir, 'Warehouse.slnx'), enginePath, logger: quietLogger, ...options });
+  function engineFor(
+    dir: string,
+    options: Partial<RoslynEngineOptions>,
+  ): { engine: RoslynEngine; symbols: EngineSymbolProvider; index: CSharpTextIndex } {
+    const engine = new RoslynEngine({
+      workspaceRoot: dir,
+      target: async () => path.join(dir, 'Warehouse.slnx'),
+      enginePath,
+      logger: quietLogger,
+      ...options,
+    });
     engines.push(engine);
     const index = new CSharpTextIndex(fs, dir);
     return { engine, symbols: new EngineSymbolProvider(engine, index, fs, dir, quietLogger), index };
@@ -79,11 +88,18 @@ describe('Roslyn engine faults: crash, hang, a solution that does not load, a hu
   });
 
   it('a hung engine is killed at its time limit and the text index answers', async () => {
-    const { engine, symbols } = engineFor(root, { env: { IRONBEES_ROSLYN_FAULT: 'hang-on-request' }, timeouts: { openMs: 3000 }, maxStarts: 1 });
+    const { engine, symbols } = engineFor(root, {
+      env: { IRONBEES_ROSLYN_FAULT: 'hang-on-request' },
+      timeouts: { openMs: 3000 },
+      maxStarts: 1,
+    });
     const started = Date.now();
     const refs = await symbols.findReferences('Quantity');
     assert.ok(Date.now() - started < 60_000, 'the question did not wait past the time limit by much');
-    assert.ok(refs.some((r) => r.filePath === 'src/Shipping/Pallet.cs'), 'text index answer');
+    assert.ok(
+      refs.some((r) => r.filePath === 'src/Shipping/Pallet.cs'),
+      'text index answer',
+    );
     assert.equal(engine.unavailable, 'the C# engine did not answer open within 3 s (gave up after 1 start(s))');
     assert.equal(await gone(engine.lastPid), true, 'the hung process was killed');
   });
@@ -104,16 +120,25 @@ describe('Roslyn engine faults: crash, hang, a solution that does not load, a hu
     assert.ok(existsSync(mark), 'the first engine crashed');
     assert.equal(symbols.takeNotice(), undefined, 'no fallback happened');
     assert.equal(engine.unavailable, null, 'the second engine loaded');
-    assert.deepEqual(defs.map((d) => `${d.containerName}.${d.name}@${d.filePath}:${d.line}:${d.column}`), ['Inventory.StockItem.Quantity@src/Inventory/StockItem.cs:8:16']);
+    assert.deepEqual(
+      defs.map((d) => `${d.containerName}.${d.name}@${d.filePath}:${d.line}:${d.column}`),
+      ['Inventory.StockItem.Quantity@src/Inventory/StockItem.cs:8:16'],
+    );
   });
 
-  it('a project MSBuild cannot load falls back with MSBuild\'s reason', async () => {
+  it("a project MSBuild cannot load falls back with MSBuild's reason", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ironbees-badproj-'));
     temps.push(dir);
-    writeFileSync(path.join(dir, 'Bad.csproj'), '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net10.0</TargetFramework>');
+    writeFileSync(
+      path.join(dir, 'Bad.csproj'),
+      '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net10.0</TargetFramework>',
+    );
     writeFileSync(path.join(dir, 'Thing.cs'), 'namespace Bad;\npublic class Thing { }\n');
     const { engine, symbols } = engineFor(dir, { target: async () => path.join(dir, 'Bad.csproj') });
-    assert.deepEqual((await symbols.findSymbols('Thing')).map((s) => `${s.kind} ${s.name} ${s.filePath}:${s.line}`), ['class Thing Thing.cs:2']);
+    assert.deepEqual(
+      (await symbols.findSymbols('Thing')).map((s) => `${s.kind} ${s.name} ${s.filePath}:${s.line}`),
+      ['class Thing Thing.cs:2'],
+    );
     assert.match(engine.unavailable ?? '', /^MSBuild could not load Bad\.csproj: |Bad\.csproj/);
     assert.match(symbols.takeNotice() ?? '', /^\[C# symbols come from the text index \(names only, no types\), because .*Bad\.csproj/);
   });
@@ -121,7 +146,11 @@ describe('Roslyn engine faults: crash, hang, a solution that does not load, a hu
   it('a workspace without a solution is said plainly; a solution over the project limit is refused', async () => {
     const empty = mkdtempSync(path.join(tmpdir(), 'ironbees-nosln-'));
     temps.push(empty);
-    const none = engineFor(empty, { target: async () => { throw new Error('No .NET solution or project found'); } });
+    const none = engineFor(empty, {
+      target: async () => {
+        throw new Error('No .NET solution or project found');
+      },
+    });
     await none.symbols.findSymbols('X');
     assert.equal(none.engine.unavailable, 'no solution to open: No .NET solution or project found');
     const huge = engineFor(root, { env: { IRONBEES_ROSLYN_MAX_PROJECTS: '2' } });

@@ -42,7 +42,11 @@ const CASES: FreshCase[] = [
   },
   {
     fixture: 'mtp-ledger',
-    fix: { path: 'src/Ledger/Account.cs', old_str: '        Balance += amount;\n    }\n\n    public static', new_str: '        Balance -= amount;\n    }\n\n    public static' },
+    fix: {
+      path: 'src/Ledger/Account.cs',
+      old_str: '        Balance += amount;\n    }\n\n    public static',
+      new_str: '        Balance -= amount;\n    }\n\n    public static',
+    },
     test: {
       path: 'tests/Ledger.MSTests/WithdrawTests.cs',
       text:
@@ -117,7 +121,12 @@ describe('the compile gate on fresh clones: fix the code and add a test file, ne
       assert.equal(fake.pending, 0, 'every scripted answer was used');
       assert.equal(fake.requests.length - asked, scripted, 'the model was asked exactly the scripted turns');
       assert.equal(checked, `No new compile errors (compiled ${c.compiled} with your staged edits).`);
-      const final = result.states.at(-1) as unknown as { stateId: string; currentNode: string; iterationCount: number; testResult: { failed: number } };
+      const final = result.states.at(-1) as unknown as {
+        stateId: string;
+        currentNode: string;
+        iterationCount: number;
+        testResult: { failed: number };
+      };
       assert.equal(final.currentNode, 'SUCCESS');
       assert.equal(final.iterationCount, 1);
       assert.equal(final.testResult.failed, 0);

@@ -49,16 +49,34 @@ describe('the compile gate before review (real CLI, real engine, real dotnet, fa
         spec: 'Loader.Value returns the stock value: Quantity times UnitPrice.',
         plan: {
           summary: 'Multiply by the unit price in Loader.Value',
-          steps: [{ number: 1, description: 'Value returns Quantity * UnitPrice', actionType: 'MODIFY', filePath: LOADER, rationale: 'the test expects it' }],
+          steps: [
+            {
+              number: 1,
+              description: 'Value returns Quantity * UnitPrice',
+              actionType: 'MODIFY',
+              filePath: LOADER,
+              rationale: 'the test expects it',
+            },
+          ],
           affectedFiles: [LOADER],
           complexity: 'LOW',
         },
       }),
-      toolUse('str_replace_based_edit_tool', { command: 'str_replace', path: LOADER, old_str: '=> item.Quantity;', new_str: '=> item.Quantity * item.Price;' }),
+      toolUse('str_replace_based_edit_tool', {
+        command: 'str_replace',
+        path: LOADER,
+        old_str: '=> item.Quantity;',
+        new_str: '=> item.Quantity * item.Price;',
+      }),
       toolUse('submit_changes', { summary: 'Value multiplies by the price.' }),
       (request) => {
         handedBack = lastToolResult(request);
-        return toolUse('str_replace_based_edit_tool', { command: 'str_replace', path: LOADER, old_str: 'item.Price;', new_str: 'item.UnitPrice;' });
+        return toolUse('str_replace_based_edit_tool', {
+          command: 'str_replace',
+          path: LOADER,
+          old_str: 'item.Price;',
+          new_str: 'item.UnitPrice;',
+        });
       },
       toolUse('submit_changes', { summary: 'Value multiplies by the unit price.' }),
     );
@@ -70,7 +88,12 @@ describe('the compile gate before review (real CLI, real engine, real dotnet, fa
     const result = await cli.done;
     assert.equal(result.code, 0, result.stderr);
     assert.equal(fake.pending, 0, 'every scripted answer was used');
-    const final = result.states.at(-1) as unknown as { stateId: string; currentNode: string; iterationCount: number; testResult: { total: number; failed: number } };
+    const final = result.states.at(-1) as unknown as {
+      stateId: string;
+      currentNode: string;
+      iterationCount: number;
+      testResult: { total: number; failed: number };
+    };
     assert.equal(final.currentNode, 'SUCCESS');
     assert.equal(final.iterationCount, 1);
     assert.equal(final.testResult.failed, 0);
@@ -90,7 +113,9 @@ describe('the compile gate before review (real CLI, real engine, real dotnet, fa
       ],
     );
     // The review and the build only ever saw the fixed diff: one coder step, one validation.
-    const transitions = traceEvents(workspace, final.stateId).filter((e) => e.kind === 'transition').map((e) => e.to);
+    const transitions = traceEvents(workspace, final.stateId)
+      .filter((e) => e.kind === 'transition')
+      .map((e) => e.to);
     assert.equal(transitions.filter((t) => t === 'CODE').length, 1);
     assert.equal(transitions.filter((t) => t === 'VALIDATE').length, 1);
   });

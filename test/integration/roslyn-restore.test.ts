@@ -20,16 +20,24 @@ const APP_PROJECT = (packages: string): string =>
 
 const FILES: Record<string, string> = {
   'Restore.slnx': '<Solution>\n  <Project Path="Lib/Lib.csproj" />\n  <Project Path="App/App.csproj" />\n</Solution>\n',
-  'nuget.config': '<?xml version="1.0" encoding="utf-8"?>\n<configuration>\n  <packageSources>\n    <clear />\n    <add key="local" value="feed" />\n  </packageSources>\n</configuration>\n',
+  'nuget.config':
+    '<?xml version="1.0" encoding="utf-8"?>\n<configuration>\n  <packageSources>\n    <clear />\n    <add key="local" value="feed" />\n  </packageSources>\n</configuration>\n',
   'feed/.keep': '',
-  'Lib/Lib.csproj': '<Project Sdk="Microsoft.NET.Sdk">\n  <PropertyGroup>\n    <TargetFramework>net10.0</TargetFramework>\n  </PropertyGroup>\n</Project>\n',
+  'Lib/Lib.csproj':
+    '<Project Sdk="Microsoft.NET.Sdk">\n  <PropertyGroup>\n    <TargetFramework>net10.0</TargetFramework>\n  </PropertyGroup>\n</Project>\n',
   'Lib/Numbers.cs': 'namespace Lib;\n\npublic static class Numbers\n{\n    public static int Two() => 2;\n}\n',
   'App/App.csproj': APP_PROJECT('    <PackageReference Include="Ironbees.No.Such.Package" Version="1.0.0" />\n'),
   'App/Program.cs': 'System.Console.WriteLine(Lib.Numbers.Two());\n',
 };
 
-const BROKEN_APP_FILE = { path: 'App/Extra.cs', text: 'namespace App;\n\npublic static class Extra\n{\n    public static int Four() => twice;\n}\n' };
-const BROKEN_LIB_FILE = { path: 'Lib/Extra.cs', text: 'namespace Lib;\n\npublic static class Extra\n{\n    public static int Four() => twice;\n}\n' };
+const BROKEN_APP_FILE = {
+  path: 'App/Extra.cs',
+  text: 'namespace App;\n\npublic static class Extra\n{\n    public static int Four() => twice;\n}\n',
+};
+const BROKEN_LIB_FILE = {
+  path: 'Lib/Extra.cs',
+  text: 'namespace Lib;\n\npublic static class Extra\n{\n    public static int Four() => twice;\n}\n',
+};
 const CS0103 = (file: string): string => `${file}:5:33: CS0103: The name 'twice' does not exist in the current context`;
 
 describe('Roslyn engine: follows restores (a failed restore, then a fixed one)', function () {
@@ -56,10 +64,17 @@ describe('Roslyn engine: follows restores (a failed restore, then a fixed one)',
     }
     const host = createNodeHost(root, { logger: quietLogger });
     const target = path.join(root, 'Restore.slnx');
-    const engine = new RoslynEngine({ workspaceRoot: root, target: async () => target, enginePath, logger: quietLogger, restoresSettled: () => restoresSettled(root) });
+    const engine = new RoslynEngine({
+      workspaceRoot: root,
+      target: async () => target,
+      enginePath,
+      logger: quietLogger,
+      restoresSettled: () => restoresSettled(root),
+    });
     const checker = new EngineCodeChecker(engine, { projectsFailingToBuild: () => projectsFailingToBuild(root) });
-    const errorsOf = (result: { errors: Array<{ filePath: string; line: number; column: number; code: string; message: string }> }): string[] =>
-      result.errors.map((e) => `${e.filePath}:${e.line}:${e.column}: ${e.code}: ${e.message}`);
+    const errorsOf = (result: {
+      errors: Array<{ filePath: string; line: number; column: number; code: string; message: string }>;
+    }): string[] => result.errors.map((e) => `${e.filePath}:${e.line}:${e.column}: ${e.code}: ${e.message}`);
     try {
       const failed = runBuild({ host, projects: [target], restore: true, timeoutMs: 240_000 });
       // Asked while the restore runs: the load waits for it.

@@ -47,7 +47,10 @@ describe('Roslyn engine: symbol answers on the staged text', function () {
     const overlay = new StagedOverlay(host);
     // Two lines pushed in above Quantity: its staged place is line 10, on disk it is line 8.
     const original = readFileSync(path.join(root, STOCK_ITEM), 'utf8');
-    await overlay.write(STOCK_ITEM, original.replace('    public int Quantity', '    public int Reserve(int count) => Quantity - count;\n\n    public int Quantity'));
+    await overlay.write(
+      STOCK_ITEM,
+      original.replace('    public int Quantity', '    public int Reserve(int count) => Quantity - count;\n\n    public int Quantity'),
+    );
     await overlay.write(
       RESERVATION,
       'using Inventory;\n\nnamespace Shipping;\n\npublic static class Reservation\n{\n    public static int Hold(StockItem item) => item.Reserve(2) + item.Quantity;\n}\n',

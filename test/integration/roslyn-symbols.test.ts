@@ -67,7 +67,10 @@ describe('Roslyn engine: symbol tools and check_code on real solutions', functio
     // The text index, asked the same, mixes in the other Quantity (the contrast the engine removes).
     const index = new CSharpTextIndex(new NodeFileSystem(), root);
     const byText = await index.findReferences('Quantity');
-    assert.ok(byText.some((p) => p.filePath === 'src/Shipping/Pallet.cs'), 'the text index cannot tell the two apart');
+    assert.ok(
+      byText.some((p) => p.filePath === 'src/Shipping/Pallet.cs'),
+      'the text index cannot tell the two apart',
+    );
   });
 
   it('find_references by "Pallet.Quantity" names only the pallet\'s property', async () => {
@@ -136,7 +139,10 @@ describe('Roslyn engine: symbol tools and check_code on real solutions', functio
     );
     assert.equal(readFileSync(path.join(root, loader), 'utf8'), original, 'nothing reaches the disk');
     await overlay.write(loader, original.replace('=> item.Quantity;', '=> item.Quantity * item.UnitPrice;'));
-    assert.equal(content(await call(checkCodeTool, {}, { host, overlay })), 'No new compile errors (compiled Shipping, Shipping.Tests with your staged edits).');
+    assert.equal(
+      content(await call(checkCodeTool, {}, { host, overlay })),
+      'No new compile errors (compiled Shipping, Shipping.Tests with your staged edits).',
+    );
   });
 
   it('follows the disk: after a file changes and is invalidated, answers see the new text', async () => {
@@ -144,7 +150,10 @@ describe('Roslyn engine: symbol tools and check_code on real solutions', functio
     const before = readFileSync(pallet, 'utf8');
     await host.fs.writeFile(pallet, before.replace('public string Label()', 'public string Tag()'));
     host.symbols.invalidate?.(['src/Shipping/Pallet.cs']);
-    assert.equal(content(await call(findSymbolsTool, { query: 'Tag', kind: 'method' }, ctx())), '1 method symbol(s) matching "Tag":\nmethod Tag — src/Shipping/Pallet.cs:12:19 (in Shipping.Pallet)');
+    assert.equal(
+      content(await call(findSymbolsTool, { query: 'Tag', kind: 'method' }, ctx())),
+      '1 method symbol(s) matching "Tag":\nmethod Tag — src/Shipping/Pallet.cs:12:19 (in Shipping.Pallet)',
+    );
     await host.fs.writeFile(pallet, before);
     host.symbols.invalidate?.(['src/Shipping/Pallet.cs']);
   });
@@ -179,6 +188,9 @@ describe('Roslyn engine: check_code against a baseline that already has errors (
       "1 new compile error(s) in Broken with your staged edits:\nGreeter.cs:7:22: error CS0103: The name 'missing' does not exist in the current context",
     );
     await overlay.write('Greeter.cs', source.replace('{nmae}', '{name}').replace('text.Lenght', 'text.Length'));
-    assert.equal(content(await call(checkCodeTool, {}, { host, overlay })), 'No new compile errors (compiled Broken with your staged edits).');
+    assert.equal(
+      content(await call(checkCodeTool, {}, { host, overlay })),
+      'No new compile errors (compiled Broken with your staged edits).',
+    );
   });
 });

@@ -14,7 +14,7 @@ const temps: string[] = [];
 const QUANTITY = { filePath: 'src/Inventory/StockItem.cs', line: 8, column: 16 };
 const where = (places: SymbolLocation[]): string[] => places.map((p) => `${p.filePath}:${p.line}:${p.column}`);
 
-describe('Roslyn engine: opens the run\'s target', function () {
+describe("Roslyn engine: opens the run's target", function () {
   this.timeout(300_000);
   let root: string;
   let engineOff: () => void;
@@ -33,20 +33,55 @@ describe('Roslyn engine: opens the run\'s target', function () {
   });
 
   it('--target Inventory.slnx: the engine loads that solution (no Shipping uses); a resumed run keeps it; Warehouse.slnx sees Shipping', async () => {
-    const second = await createRuntime({ workspaceRoot: root, trusted: false, demo: true, env: {}, logger: quietLogger, target: 'Inventory.slnx' });
+    const second = await createRuntime({
+      workspaceRoot: root,
+      trusted: false,
+      demo: true,
+      env: {},
+      logger: quietLogger,
+      target: 'Inventory.slnx',
+    });
     assert.equal(second.target, 'Inventory.slnx');
     // The runtime started loading it already, before any question (the load overlaps planning).
-    const engine = sharedEngine({ workspaceRoot: root, targetKey: 'Inventory.slnx', target: () => Promise.reject(new Error('not this one')) });
+    const engine = sharedEngine({
+      workspaceRoot: root,
+      targetKey: 'Inventory.slnx',
+      target: () => Promise.reject(new Error('not this one')),
+    });
     assert.equal(engine.started, true, 'loading began when the runtime was made');
-    assert.equal(sharedEngine({ workspaceRoot: root, targetKey: 'Nothing.slnx', target: () => Promise.reject(new Error('unused')) }).started, false, 'a new engine starts nothing by itself');
-    assert.deepEqual(where(await second.host.symbols.findReferencesAt!(QUANTITY)), ['src/Inventory/StockItem.cs:8:16', 'src/Inventory/StockItem.cs:12:31']);
+    assert.equal(
+      sharedEngine({ workspaceRoot: root, targetKey: 'Nothing.slnx', target: () => Promise.reject(new Error('unused')) }).started,
+      false,
+      'a new engine starts nothing by itself',
+    );
+    assert.deepEqual(where(await second.host.symbols.findReferencesAt!(QUANTITY)), [
+      'src/Inventory/StockItem.cs:8:16',
+      'src/Inventory/StockItem.cs:12:31',
+    ]);
     assert.equal(second.host.symbols.takeNotice?.(), undefined, 'the engine answered, not the text index');
 
     // resume passes the target its run started with.
-    const resumed = await createRuntime({ workspaceRoot: root, trusted: false, demo: true, env: {}, logger: quietLogger, engineTarget: 'Inventory.slnx' });
-    assert.deepEqual(where(await resumed.host.symbols.findReferencesAt!(QUANTITY)), ['src/Inventory/StockItem.cs:8:16', 'src/Inventory/StockItem.cs:12:31']);
+    const resumed = await createRuntime({
+      workspaceRoot: root,
+      trusted: false,
+      demo: true,
+      env: {},
+      logger: quietLogger,
+      engineTarget: 'Inventory.slnx',
+    });
+    assert.deepEqual(where(await resumed.host.symbols.findReferencesAt!(QUANTITY)), [
+      'src/Inventory/StockItem.cs:8:16',
+      'src/Inventory/StockItem.cs:12:31',
+    ]);
 
-    const first = await createRuntime({ workspaceRoot: root, trusted: false, demo: true, env: {}, logger: quietLogger, target: 'Warehouse.slnx' });
+    const first = await createRuntime({
+      workspaceRoot: root,
+      trusted: false,
+      demo: true,
+      env: {},
+      logger: quietLogger,
+      target: 'Warehouse.slnx',
+    });
     assert.deepEqual(where(await first.host.symbols.findReferencesAt!(QUANTITY)), [
       'src/Inventory/StockItem.cs:8:16',
       'src/Inventory/StockItem.cs:12:31',

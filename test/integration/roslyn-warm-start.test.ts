@@ -18,7 +18,10 @@ const GENERATED = {
   path: 'src/Units/Patterns.cs',
   text: 'using System.Text.RegularExpressions;\n\nnamespace Units;\n\npublic static partial class Patterns\n{\n    [GeneratedRegex("[0-9]+")]\n    private static partial Regex Digits();\n\n    public static bool HasDigits(string text) => Digits().IsMatch(text);\n}\n',
 };
-const BROKEN = { path: 'tests/Units.Tests/BrokenTests.cs', text: 'namespace Units.Tests;\n\npublic class BrokenTests\n{\n    [Fact]\n    public void Celsius() => Assert.Equal(0, Temperature.ToKelvin(0));\n}\n' };
+const BROKEN = {
+  path: 'tests/Units.Tests/BrokenTests.cs',
+  text: 'namespace Units.Tests;\n\npublic class BrokenTests\n{\n    [Fact]\n    public void Celsius() => Assert.Equal(0, Temperature.ToKelvin(0));\n}\n',
+};
 
 describe('Roslyn engine: warm start from the cache of an earlier load', function () {
   this.timeout(900_000);
@@ -60,7 +63,12 @@ describe('Roslyn engine: warm start from the cache of an earlier load', function
     };
     const cold = await session();
     assert.equal(cold.fromCache, false);
-    assert.deepEqual(cold.generated, { projects: ['Units(net10.0)', 'Units(net8.0)', 'Units.Tests(net10.0)', 'Units.Tests(net8.0)'], errors: [], total: 0, unknown: [] });
+    assert.deepEqual(cold.generated, {
+      projects: ['Units(net10.0)', 'Units(net8.0)', 'Units.Tests(net10.0)', 'Units.Tests(net8.0)'],
+      errors: [],
+      total: 0,
+      unknown: [],
+    });
     assert.deepEqual(
       cold.broken.errors.map((e) => `${e.filePath}:${e.line}:${e.column}: ${e.code}`),
       ['tests/Units.Tests/BrokenTests.cs:6:58: CS0117'],

@@ -32,7 +32,14 @@ describe('ironbees CLI: one run per workspace', function () {
 
   /** A planner call that does not answer until the test is done with the run. */
   const holdNextModelCall = (): void => {
-    fake.enqueue(() => new Promise((resolve) => releases.push(() => resolve(toolUse('submit_plan', { spec: 's', plan: { summary: 's', steps: [], affectedFiles: [], complexity: 'LOW' } })))));
+    fake.enqueue(
+      () =>
+        new Promise((resolve) =>
+          releases.push(() =>
+            resolve(toolUse('submit_plan', { spec: 's', plan: { summary: 's', steps: [], affectedFiles: [], complexity: 'LOW' } })),
+          ),
+        ),
+    );
   };
 
   before(async () => {
@@ -63,7 +70,12 @@ describe('ironbees CLI: one run per workspace', function () {
     const second = await runCli(['run', 'Add a Modulo method', '--workspace', workspace, '--yes', '--json'], env);
     assert.equal(second.code, 2, second.stderr);
     assert.equal(second.stdout, '');
-    assert.match(second.stderr, new RegExp(`Run ${runId} is in progress on this workspace \\(process ${first.child.pid}, started ${lock.startedAt.replace(/\./g, '\\.')}\\); one run at a time per workspace\\.`));
+    assert.match(
+      second.stderr,
+      new RegExp(
+        `Run ${runId} is in progress on this workspace \\(process ${first.child.pid}, started ${lock.startedAt.replace(/\./g, '\\.')}\\); one run at a time per workspace\\.`,
+      ),
+    );
     const secondResume = await runCli(['resume', runId, '--workspace', workspace, '--yes', '--json'], env);
     assert.equal(secondResume.code, 2, secondResume.stderr);
     assert.match(secondResume.stderr, new RegExp(`Run ${runId} is in progress on this workspace`));
@@ -82,10 +94,12 @@ describe('ironbees CLI: one run per workspace', function () {
     const resumed = startCli(['resume', runId, '--workspace', workspace, '--yes', '--json'], env);
     running.push(resumed);
     assert.ok(await until(() => fake.requests.length === 2, 60_000), 'the resumed planner called the model');
-    assert.deepEqual(
-      JSON.parse(fs.readFileSync(lockFile, 'utf8')) as unknown,
-      { ...(JSON.parse(fs.readFileSync(lockFile, 'utf8')) as object), pid: resumed.child.pid, hostname: os.hostname(), runId },
-    );
+    assert.deepEqual(JSON.parse(fs.readFileSync(lockFile, 'utf8')) as unknown, {
+      ...(JSON.parse(fs.readFileSync(lockFile, 'utf8')) as object),
+      pid: resumed.child.pid,
+      hostname: os.hostname(),
+      runId,
+    });
     process.kill(-(resumed.child.pid as number), 'SIGINT');
     assert.equal((await resumed.done).code, 130);
     assert.equal(fs.existsSync(lockFile), false);

@@ -85,10 +85,17 @@ describe('the sandbox: model-written tests run with no network, no writes outsid
     assert.equal(baseline.build.success, true, JSON.stringify(baseline.build));
     const test = baseline.test;
     assert.deepEqual([test?.total, test?.passed, test?.failed], [7, 4, 3], JSON.stringify(test?.failures));
-    assert.deepEqual(test?.failures.map((one) => one.testName.split('.').pop()).sort(), ['ConnectsToTheHostListener', 'ReadsASecret', 'WritesIntoTheHomeFolder']);
+    assert.deepEqual(test?.failures.map((one) => one.testName.split('.').pop()).sort(), [
+      'ConnectsToTheHostListener',
+      'ReadsASecret',
+      'WritesIntoTheHomeFolder',
+    ]);
 
     assert.equal(connections, 0);
-    assert.ok(failureOf(baseline, 'ConnectsToTheHostListener').startsWith(`${NETWORK_NOTE}\n`), failureOf(baseline, 'ConnectsToTheHostListener'));
+    assert.ok(
+      failureOf(baseline, 'ConnectsToTheHostListener').startsWith(`${NETWORK_NOTE}\n`),
+      failureOf(baseline, 'ConnectsToTheHostListener'),
+    );
 
     assert.equal(existsSync(path.join(home, '.bashrc-ironbees-probe')), false);
     assert.ok(failureOf(baseline, 'WritesIntoTheHomeFolder').startsWith(`${WRITE_NOTE}\n`), failureOf(baseline, 'WritesIntoTheHomeFolder'));

@@ -56,7 +56,10 @@ describe('ironbees CLI: skipping or excusing the failing test never ends in SUCC
       toolUse('submit_changes', { summary: 'Skipped the flaky test.' }),
     );
     const env = { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url };
-    const result = await runCli(['run', 'Fix the failing Divide test', '--workspace', workspace, '--yes', '--max-iterations', '1', '--json'], env);
+    const result = await runCli(
+      ['run', 'Fix the failing Divide test', '--workspace', workspace, '--yes', '--max-iterations', '1', '--json'],
+      env,
+    );
     assert.equal(result.code, 3, result.stderr);
     assert.ok(!result.states.some((state) => state.currentNode === 'SUCCESS'));
     const validated = result.states.filter((state) => (state as unknown as Final).testResult !== null).at(-1) as unknown as Final;
@@ -81,11 +84,17 @@ describe('ironbees CLI: skipping or excusing the failing test never ends in SUCC
       toolUse('submit_changes', { summary: 'Added Negate.' }),
     );
     const env = { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url };
-    const result = await runCli(['run', 'Add a Negate method to Calc', '--workspace', workspace, '--yes', '--max-iterations', '1', '--json'], env);
+    const result = await runCli(
+      ['run', 'Add a Negate method to Calc', '--workspace', workspace, '--yes', '--max-iterations', '1', '--json'],
+      env,
+    );
     assert.equal(result.code, 3, result.stderr);
     assert.ok(!result.states.some((state) => state.currentNode === 'SUCCESS'));
     const final = result.states.at(-1) as unknown as Final;
-    assert.match(String(final.metadata.ignoredKnownFailures), /approved by --yes, which excuses no failing test \(--accept-known-failures does\)/);
+    assert.match(
+      String(final.metadata.ignoredKnownFailures),
+      /approved by --yes, which excuses no failing test \(--accept-known-failures does\)/,
+    );
     assert.equal(fake.pending, 0);
   });
 });

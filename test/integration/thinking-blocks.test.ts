@@ -12,7 +12,11 @@ import { CALCULATOR_SOURCE, agentRuntime, copyCalculator } from '../unit/agents/
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const PLAN = {
   spec: 'Divide returns a / b.',
-  plan: { summary: 'Fix Divide', steps: [{ number: 1, description: 'Use /', actionType: 'MODIFY', filePath: CALCULATOR_SOURCE, rationale: 'r' }], complexity: 'LOW' },
+  plan: {
+    summary: 'Fix Divide',
+    steps: [{ number: 1, description: 'Use /', actionType: 'MODIFY', filePath: CALCULATOR_SOURCE, rationale: 'r' }],
+    complexity: 'LOW',
+  },
 };
 
 describe('thinking blocks are kept across turns (real SDK, fake Messages API)', function () {
@@ -22,7 +26,11 @@ describe('thinking blocks are kept across turns (real SDK, fake Messages API)', 
     const root = await copyCalculator();
     const fake = await startFakeAnthropic();
     try {
-      const thinking = { type: 'thinking' as const, thinking: 'The test divides 6 by 3 and expects 2, so Divide must use /.', signature: 'sig-EqQBCkgIARABGAIiQL' };
+      const thinking = {
+        type: 'thinking' as const,
+        thinking: 'The test divides 6 by 3 and expects 2, so Divide must use /.',
+        signature: 'sig-EqQBCkgIARABGAIiQL',
+      };
       const redacted = { type: 'redacted_thinking' as const, data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT' };
       const read = { type: 'tool_use' as const, id: 'toolu_read', name: 'read_file', input: { path: CALCULATOR_SOURCE } };
       fake.enqueue(turn([thinking, redacted, read]), toolUse('submit_plan', PLAN));

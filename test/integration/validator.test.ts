@@ -96,14 +96,27 @@ describe('validator with real dotnet', function () {
         outcome.newBuildErrors.map((error) => [error.code, error.filePath, error.line, error.column, error.project]),
         [['CS0103', 'src/Calculator/Calculator.cs', 18, 20, 'src/Calculator/Calculator.csproj']],
       );
-      assert.match(buildErrorContext(outcome, 2).text, /### src\/Calculator\/Calculator\.cs\n- line 18:20 CS0103: The name 'divisor' does not exist/);
+      assert.match(
+        buildErrorContext(outcome, 2).text,
+        /### src\/Calculator\/Calculator\.cs\n- line 18:20 CS0103: The name 'divisor' does not exist/,
+      );
     });
 
     it('kills a hanging test at the time limit and leaves no test host behind', async () => {
       edit(root, 'src/Calculator/Calculator.cs', 'return a / divisor;', 'return a / b;');
-      edit(root, 'tests/Calculator.Tests/CalcTests.cs', '[Fact]\n    public void Add_ReturnsSum()', '[Fact]\n    public void Hangs() => Thread.Sleep(600_000);\n\n    [Fact]\n    public void Add_ReturnsSum()');
+      edit(
+        root,
+        'tests/Calculator.Tests/CalcTests.cs',
+        '[Fact]\n    public void Add_ReturnsSum()',
+        '[Fact]\n    public void Hangs() => Thread.Sleep(600_000);\n\n    [Fact]\n    public void Add_ReturnsSum()',
+      );
       const started = Date.now();
-      const outcome = await validate({ host, timeouts: { buildMs: 240_000, testMs: 20_000 }, changedFiles: ['tests/Calculator.Tests/CalcTests.cs'], baseline });
+      const outcome = await validate({
+        host,
+        timeouts: { buildMs: 240_000, testMs: 20_000 },
+        changedFiles: ['tests/Calculator.Tests/CalcTests.cs'],
+        baseline,
+      });
       assert.ok(Date.now() - started < 120_000);
       assert.equal(outcome.passed, false);
       assert.equal(outcome.test?.timedOut, true);
@@ -114,9 +127,19 @@ describe('validator with real dotnet', function () {
     it('kills a hanging build at the time limit, build servers included', async () => {
       edit(root, 'tests/Calculator.Tests/CalcTests.cs', '[Fact]\n    public void Hangs() => Thread.Sleep(600_000);\n\n', '');
       // `sleep 613` is this test's marker: nothing else on the machine runs it.
-      edit(root, 'src/Calculator/Calculator.csproj', '</Project>', '  <Target Name="Hang" BeforeTargets="CoreCompile">\n    <Exec Command="sleep 613" />\n  </Target>\n</Project>');
+      edit(
+        root,
+        'src/Calculator/Calculator.csproj',
+        '</Project>',
+        '  <Target Name="Hang" BeforeTargets="CoreCompile">\n    <Exec Command="sleep 613" />\n  </Target>\n</Project>',
+      );
       const started = Date.now();
-      const outcome = await validate({ host, timeouts: { buildMs: 15_000, testMs: 60_000 }, changedFiles: ['src/Calculator/Calculator.csproj'], baseline });
+      const outcome = await validate({
+        host,
+        timeouts: { buildMs: 15_000, testMs: 60_000 },
+        changedFiles: ['src/Calculator/Calculator.csproj'],
+        baseline,
+      });
       assert.ok(Date.now() - started < 90_000, `took ${Date.now() - started} ms`);
       assert.equal(outcome.build.timedOut, true);
       assert.equal(outcome.build.success, false);
@@ -131,7 +154,10 @@ describe('validator with real dotnet', function () {
     const real = hostFor(root);
     // Which dotnet verbs ran: the tests run with `dotnet vstest <dll>`, never `dotnet test` (a second MSBuild evaluation).
     const verbs: string[] = [];
-    const host: Host = { ...real, process: { run: (command, args, options) => (verbs.push(args[0] ?? ''), real.process.run(command, args, options)) } };
+    const host: Host = {
+      ...real,
+      process: { run: (command, args, options) => (verbs.push(args[0] ?? ''), real.process.run(command, args, options)) },
+    };
     const baseline = await captureBaseline({ host, timeouts });
     assert.deepEqual([baseline.build.success, baseline.test?.total, baseline.test?.failed], [true, 6, 0]);
     edit(root, 'src/TextKit/Padding.cs', 'var left = (width - text.Length) / 2;', 'var left = (width - text.Length) / 3;');
@@ -157,7 +183,10 @@ describe('validator with real dotnet', function () {
         ['CS1061', 'Greeter.cs', 11],
       ],
     );
-    assert.deepEqual(baseline.build.warnings.map((warning) => warning.code), ['CS0168']);
+    assert.deepEqual(
+      baseline.build.warnings.map((warning) => warning.code),
+      ['CS0168'],
+    );
   });
 
   it('says dotnet is missing when it is not on PATH', async () => {

@@ -6,7 +6,10 @@ import type { HostFileSystem } from '../../src/core/host';
 import { createMemoryHost } from './memory-host';
 import type { MemoryHost } from './memory-host';
 
-export function createCaseInsensitiveHost(initial: Record<string, string> = {}, workspaceRoot = path.resolve('/memory-workspace')): MemoryHost {
+export function createCaseInsensitiveHost(
+  initial: Record<string, string> = {},
+  workspaceRoot = path.resolve('/memory-workspace'),
+): MemoryHost {
   const host = createMemoryHost(initial, workspaceRoot);
   const inner = host.fs;
   /** The stored spelling of `abs`, when a file or folder of that name exists in any case. */

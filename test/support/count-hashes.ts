@@ -15,7 +15,10 @@ export interface HashCount {
 export function countHashes(): HashCount {
   const original = crypto.createHash;
   const algorithms: string[] = [];
-  crypto.createHash = ((algorithm: string, options?: crypto.HashOptions) => (algorithms.push(algorithm), original(algorithm, options))) as typeof original;
+  crypto.createHash = ((algorithm: string, options?: crypto.HashOptions) => (
+    algorithms.push(algorithm),
+    original(algorithm, options)
+  )) as typeof original;
   syncBuiltinESMExports();
   return {
     algorithms,

@@ -76,11 +76,7 @@ export function text(value: string, usage: FakeUsage = {}): FakeTurn {
   return turn([{ type: 'text', text: value }], { usage });
 }
 
-export function toolUse(
-  name: string,
-  input: unknown,
-  options: { id?: string; text?: string; usage?: FakeUsage } = {},
-): FakeTurn {
+export function toolUse(name: string, input: unknown, options: { id?: string; text?: string; usage?: FakeUsage } = {}): FakeTurn {
   const blocks: FakeBlock[] = options.text ? [{ type: 'text', text: options.text }] : [];
   blocks.push({ type: 'tool_use', id: options.id ?? `toolu_fake_${++idCounter}`, name, input });
   return turn(blocks, { usage: options.usage });
@@ -100,7 +96,8 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
 
   const server = http.createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendError(res, { status: 500, message: `fake-anthropic crashed: ${String(error)}` }, { 'x-should-retry': 'false' });
+      if (!res.headersSent)
+        sendError(res, { status: 500, message: `fake-anthropic crashed: ${String(error)}` }, { 'x-should-retry': 'false' });
       else res.destroy();
     });
   });

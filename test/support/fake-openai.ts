@@ -44,7 +44,12 @@ export interface FakeOpenAIRequestBody {
   max_completion_tokens?: number;
   tool_choice?: unknown;
   tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: Record<string, unknown> } }>;
-  messages: Array<{ role: string; content?: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>;
+  messages: Array<{
+    role: string;
+    content?: string | null;
+    tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+    tool_call_id?: string;
+  }>;
   [key: string]: unknown;
 }
 
@@ -72,8 +77,17 @@ export function chatText(text: string, usage: FakeOpenAIUsage = {}): FakeOpenAIT
   return { kind: 'turn', text, usage };
 }
 
-export function chatToolCall(name: string, args: unknown, options: { text?: string; usage?: FakeOpenAIUsage; id?: string } = {}): FakeOpenAITurn {
-  return { kind: 'turn', ...(options.text ? { text: options.text } : {}), toolCalls: [{ ...(options.id ? { id: options.id } : {}), name, arguments: args }], ...(options.usage ? { usage: options.usage } : {}) };
+export function chatToolCall(
+  name: string,
+  args: unknown,
+  options: { text?: string; usage?: FakeOpenAIUsage; id?: string } = {},
+): FakeOpenAITurn {
+  return {
+    kind: 'turn',
+    ...(options.text ? { text: options.text } : {}),
+    toolCalls: [{ ...(options.id ? { id: options.id } : {}), name, arguments: args }],
+    ...(options.usage ? { usage: options.usage } : {}),
+  };
 }
 
 export function chatError(status: number, options: Omit<FakeOpenAIError, 'status'> = {}): FakeOpenAIError {
@@ -111,7 +125,11 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       }
       const item = queue.shift();
       if (!item) {
-        sendError(res, { status: 500, message: `fake-openai: no scripted response left for request #${requests.length}` }, { 'x-should-retry': 'false' });
+        sendError(
+          res,
+          { status: 500, message: `fake-openai: no scripted response left for request #${requests.length}` },
+          { 'x-should-retry': 'false' },
+        );
         return;
       }
       const answer = typeof item === 'function' ? item(request) : item;
@@ -146,7 +164,12 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
 }
 
 function sendError(res: http.ServerResponse, error: FakeOpenAIError, headers: Record<string, string> = {}): void {
-  const body = { message: error.message ?? `fake-openai: scripted ${error.status}`, type: error.type ?? 'fake_error', param: error.param ?? null, code: error.code ?? null };
+  const body = {
+    message: error.message ?? `fake-openai: scripted ${error.status}`,
+    type: error.type ?? 'fake_error',
+    param: error.param ?? null,
+    code: error.code ?? null,
+  };
   sendJson(res, error.status, { error: body }, headers);
 }
 
@@ -217,7 +240,9 @@ function completionJson(turn: FakeOpenAITurn, requestedModel: string): Record<st
         message: {
           role: 'assistant',
           content: turn.text ?? null,
-          ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) } : {}),
+          ...(calls.length
+            ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) }
+            : {}),
         },
         finish_reason: finishOf(turn),
       },
@@ -232,7 +257,11 @@ function streamTurn(res: http.ServerResponse, turn: FakeOpenAITurn, requestedMod
   const base = { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: turn.model ?? requestedModel };
   const send = (choices: unknown[], extra: Record<string, unknown> = {}): void =>
     void res.write(`data: ${JSON.stringify({ ...base, choices, ...extra })}\n\n`);
-  const delta = (value: Record<string, unknown>, finish: string | null = null): unknown => ({ index: 0, delta: value, finish_reason: finish });
+  const delta = (value: Record<string, unknown>, finish: string | null = null): unknown => ({
+    index: 0,
+    delta: value,
+    finish_reason: finish,
+  });
 
   send([delta({ role: 'assistant', content: '' })]);
   if (turn.cut) {

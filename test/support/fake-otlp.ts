@@ -26,7 +26,13 @@ export interface FakeOtlp {
   close(): Promise<void>;
 }
 
-type AnyValue = { stringValue?: string; intValue?: number | string; doubleValue?: number; boolValue?: boolean; arrayValue?: { values?: AnyValue[] } };
+type AnyValue = {
+  stringValue?: string;
+  intValue?: number | string;
+  doubleValue?: number;
+  boolValue?: boolean;
+  arrayValue?: { values?: AnyValue[] };
+};
 type KeyValue = { key: string; value: AnyValue };
 
 function valueOf(value: AnyValue): unknown {

@@ -50,7 +50,10 @@ function readTree(root: string, dir = ''): Record<string, string> {
 
 export async function prepareLoad(): Promise<LoadFixture> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'ironbees-load-'));
-  const agents = await loadRunAgents({ bundledAgentsDir: path.join(REPO_ROOT, 'agents'), workspaceRoot: scratch, trusted: true, logger: silent }, createDefaultToolRegistry().names());
+  const agents = await loadRunAgents(
+    { bundledAgentsDir: path.join(REPO_ROOT, 'agents'), workspaceRoot: scratch, trusted: true, logger: silent },
+    createDefaultToolRegistry().names(),
+  );
   return {
     files: readTree(path.join(REPO_ROOT, 'test', 'fixtures', 'calculator')),
     agents,
@@ -105,7 +108,14 @@ export async function scriptedRun(fixture: LoadFixture, workspaceRoot: string, o
       await store.journal.applyEdits(input.stateId, input.edits);
       const fixed = /return a \/ b;/.test(host.files.get(SOURCE) ?? '');
       const test = { success: fixed, total: 4, passed: fixed ? 4 : 3, failed: fixed ? 0 : 1, skipped: 0, failures: [], durationMs: 0 };
-      return { build: { success: true, errors: [], warnings: [], durationMs: 0 }, test, passed: fixed, errorContext: null, newErrors: 0, newFailures: 0 };
+      return {
+        build: { success: true, errors: [], warnings: [], durationMs: 0 },
+        test,
+        passed: fixed,
+        errorContext: null,
+        newErrors: 0,
+        newFailures: 0,
+      };
     }),
   }));
   let last: CodingState | null = null;
@@ -147,10 +157,16 @@ export function sampleResources(): ResourceSample {
  * `onState` is called at every transition of every run (a timer would not fire: the in-memory runs
  * hardly ever yield to the event loop's timers).
  */
-export async function concurrentRuns(fixture: LoadFixture, count: number, onState?: () => void): Promise<{ problems: string[]; durationMs: number }> {
+export async function concurrentRuns(
+  fixture: LoadFixture,
+  count: number,
+  onState?: () => void,
+): Promise<{ problems: string[]; durationMs: number }> {
   const started = Date.now();
   const folders = Array.from({ length: count }, (_, i) => workspaceFolder(fixture, `c${i}`));
   const results = await Promise.allSettled(folders.map((folder) => scriptedRun(fixture, folder, onState)));
-  const problems = results.map((result) => (result.status === 'fulfilled' ? runProblem(result.value) : String(result.reason))).filter((p): p is string => p !== null);
+  const problems = results
+    .map((result) => (result.status === 'fulfilled' ? runProblem(result.value) : String(result.reason)))
+    .filter((p): p is string => p !== null);
   return { problems, durationMs: Date.now() - started };
 }

@@ -61,7 +61,17 @@ const pick = <T>(rand: Rand, items: readonly T[]): T => items[Math.floor(rand() 
 const randomText = (rand: Rand, length: number): string =>
   Array.from({ length }, () => String.fromCharCode(32 + Math.floor(rand() * 95))).join('');
 
-const BROKEN_JSON = ['{"path": "src/A.cs"', '{path: src/A.cs}', '{"command": "view", "path": }', '[{"path"', '"', '{"a":1}}', 'null,', 'undefined', '{"path":"src/A.cs",}'];
+const BROKEN_JSON = [
+  '{"path": "src/A.cs"',
+  '{path: src/A.cs}',
+  '{"command": "view", "path": }',
+  '[{"path"',
+  '"',
+  '{"a":1}}',
+  'null,',
+  'undefined',
+  '{"path":"src/A.cs",}',
+];
 
 function pathTricks(world: FuzzWorld): string[] {
   return [
@@ -102,15 +112,34 @@ function pathTrickCall(rand: Rand, world: FuzzWorld): Call {
 function callOf(category: Exclude<FuzzCategory, 'no-tool-call' | 'several-terminals'>, rand: Rand, world: FuzzWorld): Call {
   switch (category) {
     case 'bad-json':
-      return { name: pick(rand, ['read_file', EDITOR, 'search_text', TERMINAL]), input: pick<unknown>(rand, [...BROKEN_JSON, 42, true, ['src/A.cs']]) };
+      return {
+        name: pick(rand, ['read_file', EDITOR, 'search_text', TERMINAL]),
+        input: pick<unknown>(rand, [...BROKEN_JSON, 42, true, ['src/A.cs']]),
+      };
     case 'unknown-tool':
       return {
-        name: pick(rand, ['bash', 'run_shell', 'READ_FILE', 'read-file', 'Read_File', '', ' ', 'functions.read_file', 'mcp__evil__exec', 'submit_change', 'text_editor', randomText(rand, 1 + Math.floor(rand() * 40))]),
+        name: pick(rand, [
+          'bash',
+          'run_shell',
+          'READ_FILE',
+          'read-file',
+          'Read_File',
+          '',
+          ' ',
+          'functions.read_file',
+          'mcp__evil__exec',
+          'submit_change',
+          'text_editor',
+          randomText(rand, 1 + Math.floor(rand() * 40)),
+        ]),
         input: { path: 'src/A.cs', command: 'rm -rf /' },
       };
     case 'nested-tool':
       return pick<Call>(rand, [
-        { name: 'multi_tool_use.parallel', input: { tool_uses: [{ recipient_name: 'functions.read_file', parameters: { path: 'src/A.cs' } }] } },
+        {
+          name: 'multi_tool_use.parallel',
+          input: { tool_uses: [{ recipient_name: 'functions.read_file', parameters: { path: 'src/A.cs' } }] },
+        },
         { name: 'read_file', input: { tool_use: { name: 'read_file', input: { path: 'src/A.cs' } } } },
         { name: EDITOR, input: { tool_calls: [{ name: EDITOR, input: { command: 'create', path: 'src/B.cs', file_text: 'x' } }] } },
         { name: TERMINAL, input: { input: { summary: 'nested' } } },
@@ -143,9 +172,18 @@ function callOf(category: Exclude<FuzzCategory, 'no-tool-call' | 'several-termin
     }
     case 'wrong-enum':
       return pick<Call>(rand, [
-        { name: EDITOR, input: { command: pick<unknown>(rand, ['remove', 'undo_edit', 'rm', 'exec', 'VIEW', 'View ', 42, null, ['view']]), path: 'src/A.cs' } },
+        {
+          name: EDITOR,
+          input: {
+            command: pick<unknown>(rand, ['remove', 'undo_edit', 'rm', 'exec', 'VIEW', 'View ', 42, null, ['view']]),
+            path: 'src/A.cs',
+          },
+        },
         { name: 'find_symbols', input: { query: 'Add', kind: pick(rand, ['banana', 'class-ish', 7, 'CLASSES']) } },
-        { name: EDITOR, input: { command: 'view', path: 'src/A.cs', view_range: pick<unknown>(rand, [[1], 'one to two', [1, 2, 3], { start: 1 }]) } },
+        {
+          name: EDITOR,
+          input: { command: 'view', path: 'src/A.cs', view_range: pick<unknown>(rand, [[1], 'one to two', [1, 2, 3], { start: 1 }]) },
+        },
         { name: 'search_text', input: { query: 'x', isRegex: pick<unknown>(rand, ['maybe', 2, {}]) } },
       ]);
     case 'path-trick':
@@ -160,7 +198,12 @@ const block = (call: Call): ToolUseBlock => ({ type: 'tool_use', id: `toolu_fuzz
 export function malformedAnswer(rand: Rand, world: FuzzWorld): { category: FuzzCategory; response: ModelResponse } {
   const category = pick(rand, FUZZ_CATEGORIES);
   if (category === 'no-tool-call') {
-    const text = pick(rand, [`{"name":"read_file","input":{"path":"src/A.cs"}`, `<tool_use>read_file</tool_use>`, 'I will now call submit_changes.', '']);
+    const text = pick(rand, [
+      `{"name":"read_file","input":{"path":"src/A.cs"}`,
+      `<tool_use>read_file</tool_use>`,
+      'I will now call submit_changes.',
+      '',
+    ]);
     const stopReason = pick(rand, ['end_turn', 'max_tokens', 'stop_sequence']);
     return { category, response: text === '' ? modelTurn([], { stopReason }) : modelTurn([textBlock(text)], { stopReason }) };
   }

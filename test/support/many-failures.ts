@@ -25,13 +25,24 @@ export function generatedFailure(workspaceRoot: string, index: number): Generate
   const helpersFile = path.join(workspaceRoot, 'tests', 'Ledger.Tests', 'Support', 'LedgerAssert.cs');
   const message = [
     `Assert.Equal() Failure: Collections differ at index ${index}`,
-    ...Array.from({ length: 40 }, (_, row) => `  Expected entry ${row}: { Account = "4000-${row}", Debit = ${row * 10}.00, Credit = 0.00 } but found a different posting`),
+    ...Array.from(
+      { length: 40 },
+      (_, row) =>
+        `  Expected entry ${row}: { Account = "4000-${row}", Debit = ${row * 10}.00, Credit = 0.00 } but found a different posting`,
+    ),
   ].join('\n');
   const frames = [
     '   at Xunit.Assert.Equal[T](IEnumerable`1 expected, IEnumerable`1 actual, IEqualityComparer`1 comparer)',
-    ...Array.from({ length: HELPER_DEPTH }, (_, depth) => `   at Ledger.Tests.Support.LedgerAssert.CheckLevel${depth}(Ledger ledger, Int32 depth) in ${helpersFile}:line ${100 + depth}`),
+    ...Array.from(
+      { length: HELPER_DEPTH },
+      (_, depth) =>
+        `   at Ledger.Tests.Support.LedgerAssert.CheckLevel${depth}(Ledger ledger, Int32 depth) in ${helpersFile}:line ${100 + depth}`,
+    ),
     `   at ${name}() in ${testsFile}:line ${20 + index}`,
-    ...Array.from({ length: RUNNER_DEPTH }, (_, depth) => `   at System.Reflection.MethodBaseInvoker.InvokeStub_${depth}(Object obj, IntPtr* args)`),
+    ...Array.from(
+      { length: RUNNER_DEPTH },
+      (_, depth) => `   at System.Reflection.MethodBaseInvoker.InvokeStub_${depth}(Object obj, IntPtr* args)`,
+    ),
   ];
   return { name, outcome: 'Failed', message, stackTrace: frames.join('\n') };
 }

@@ -45,7 +45,13 @@ export function createMemoryHost(initial: Record<string, string> = {}, workspace
       const found = [...files.keys()]
         .filter((file) => file.startsWith(prefix))
         .map((file) => file.slice(prefix.length))
-        .filter((file) => !file.split('/').slice(0, -1).some((segment) => SKIPPED.has(segment.toLowerCase())))
+        .filter(
+          (file) =>
+            !file
+              .split('/')
+              .slice(0, -1)
+              .some((segment) => SKIPPED.has(segment.toLowerCase())),
+        )
         .sort();
       return found.slice(0, options?.maxFiles ?? found.length);
     },

@@ -26,7 +26,9 @@ export async function ensureEngineBuilt(): Promise<string> {
   const cwd = process.cwd();
   process.chdir(REPO_ROOT);
   try {
-    const { publishRoslynEngine } = (await import(path.join(REPO_ROOT, 'scripts', 'build-roslyn.mjs'))) as { publishRoslynEngine: () => string };
+    const { publishRoslynEngine } = (await import(path.join(REPO_ROOT, 'scripts', 'build-roslyn.mjs'))) as {
+      publishRoslynEngine: () => string;
+    };
     publishRoslynEngine();
   } finally {
     process.chdir(cwd);
@@ -39,7 +41,10 @@ export async function ensureEngineBuilt(): Promise<string> {
 export function copyFixtureTo(temps: string[], name: string): string {
   const root = mkdtempSync(path.join(tmpdir(), `ironbees-roslyn-${name}-`));
   temps.push(root);
-  cpSync(path.join(REPO_ROOT, 'test', 'fixtures', name), root, { recursive: true, filter: (source) => !/[\\/](bin|obj|TestResults)$/.test(source) });
+  cpSync(path.join(REPO_ROOT, 'test', 'fixtures', name), root, {
+    recursive: true,
+    filter: (source) => !/[\\/](bin|obj|TestResults)$/.test(source),
+  });
   return root;
 }
 

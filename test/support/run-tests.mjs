@@ -95,7 +95,13 @@ function run(step) {
   return new Promise((resolve) => {
     console.log(`\n=== ${step.name}: ${[step.cmd, ...step.args].join(' ')}`);
     // Its own process group (POSIX): a stage that overruns is stopped with everything it started.
-    const child = spawn(step.cmd, step.args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: process.env, detached: !windows, windowsHide: true });
+    const child = spawn(step.cmd, step.args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: process.env,
+      detached: !windows,
+      windowsHide: true,
+    });
     current = child;
     const limitMs = step.timeoutMs ?? 20 * 60_000;
     let timedOut = false;
@@ -121,7 +127,7 @@ function run(step) {
       clearTimeout(timer);
       current = undefined;
       count = parseCount(pending) ?? count;
-      resolve({ code: timedOut ? 124 : code ?? (signal ? 1 : 0), count });
+      resolve({ code: timedOut ? 124 : (code ?? (signal ? 1 : 0)), count });
     });
   });
 }
@@ -156,7 +162,10 @@ function parseCount(line) {
 function selectedStages() {
   const wanted = process.env.IRONBEES_TEST_STAGES;
   if (!wanted) return STAGES.filter((stage) => stage.enabled);
-  const names = wanted.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = wanted
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !STAGES.some((stage) => stage.name === name));
   if (unknown.length > 0) {
     console.error(`IRONBEES_TEST_STAGES: unknown stage(s) ${unknown.join(', ')}; known: ${STAGES.map((s) => s.name).join(', ')}`);
@@ -181,7 +190,9 @@ async function main() {
   for (const stage of stages) {
     const unsupported = stage.linuxOnly ? linuxOnlySkipReason() : null;
     if (unsupported) {
-      console.log(`\n=== ${stage.name}: skipped: ${unsupported}. The VS Code route on this OS is in README.md ("Set-up on a fresh machine").`);
+      console.log(
+        `\n=== ${stage.name}: skipped: ${unsupported}. The VS Code route on this OS is in README.md ("Set-up on a fresh machine").`,
+      );
       continue;
     }
     const setup = await runAll(stage.needs ?? []);
@@ -197,11 +208,13 @@ async function main() {
       totals.failed += count.failed;
     }
     if (!count) problems.push(`${stage.name} printed no "N passed, N failed" line (exit ${code})`);
-    else if (code !== 0 || count.failed > 0) problems.push(`${stage.name} exited ${code} (${count.passed} passed, ${count.failed} failed, ${seconds} s)`);
+    else if (code !== 0 || count.failed > 0)
+      problems.push(`${stage.name} exited ${code} (${count.passed} passed, ${count.failed} failed, ${seconds} s)`);
     else console.log(`=== ${stage.name}: ${count.passed} passed, ${count.failed} failed in ${seconds} s`);
   }
   const skipped = STAGES.filter((stage) => !stages.includes(stage)).map((stage) => stage.name);
-  if (skipped.length > 0) console.log(`\nStages not run: ${skipped.join(', ')} (enable them in test/support/run-tests.mjs, or set IRONBEES_TEST_STAGES).`);
+  if (skipped.length > 0)
+    console.log(`\nStages not run: ${skipped.join(', ')} (enable them in test/support/run-tests.mjs, or set IRONBEES_TEST_STAGES).`);
   return finish(totals, problems);
 }
 

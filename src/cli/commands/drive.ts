@@ -83,7 +83,8 @@ export async function driveRun(
     show: err,
     colors,
   };
-  const detachToolApprovals = ctx.toolApprovals?.attach(options.yes ? approveEveryTool : (request) => askToolDecision(gateIo, request)) ?? ((): void => undefined);
+  const detachToolApprovals =
+    ctx.toolApprovals?.attach(options.yes ? approveEveryTool : (request) => askToolDecision(gateIo, request)) ?? ((): void => undefined);
 
   let last: CodingState | null = null;
   let stoppedByPerson = false;

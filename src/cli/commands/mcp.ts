@@ -39,7 +39,14 @@ export async function mcpCommand(ctx: CommandContext, args: McpArgs): Promise<nu
       // No askToolApproval: nobody is at a terminal here, so tools with side effects run only in
       // runs started with diffApproval "never".
       orchestrator ??= ctx.deps
-        .createRuntime({ workspaceRoot: args.workspace, trusted, demo: args.demo, env: ctx.io.env, logger: ctx.logger, sandbox: args.sandbox })
+        .createRuntime({
+          workspaceRoot: args.workspace,
+          trusted,
+          demo: args.demo,
+          env: ctx.io.env,
+          logger: ctx.logger,
+          sandbox: args.sandbox,
+        })
         .then((created) => {
           runtime = created;
           return (existing = created.orchestrator);
@@ -68,7 +75,12 @@ export async function mcpCommand(ctx: CommandContext, args: McpArgs): Promise<nu
 
   const fromEnv = ctx.io.env.IRONBEES_MCP_TOKEN?.trim();
   const token = args.token ?? (fromEnv || randomBytes(24).toString('base64url'));
-  const running = await startHttpMcpServer({ port: args.port, token, logger: ctx.logger, createServer: () => createIronbeesMcpServer(options) });
+  const running = await startHttpMcpServer({
+    port: args.port,
+    token,
+    logger: ctx.logger,
+    createServer: () => createIronbeesMcpServer(options),
+  });
   writeLine(ctx.io.stderr, `ironbees MCP server listening on ${running.url}`);
   if (!args.token && !fromEnv) writeLine(ctx.io.stderr, `bearer token: ${token}`);
   await new Promise<void>((resolve) => {

@@ -38,18 +38,18 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
   const started = (persisted.machine as { context?: { workflow?: WorkflowContext } } | null)?.context?.workflow;
   const runtime = await ctx.deps
     .createRuntime({
-    workspaceRoot: args.workspace,
-    trusted,
-    demo,
-    env: ctx.io.env,
-    logger: ctx.logger,
-    askToolApproval: toolApprovals.ask,
-    ...(started?.provider ? { provider: started.provider } : {}),
-    ...(started?.model ? { model: started.model } : {}),
-    ...(started?.fallback ? { fallback: started.fallback } : {}),
-    ...(started?.minCallIntervalMs ? { minCallIntervalMs: started.minCallIntervalMs } : {}),
-    ...(started?.target ? { engineTarget: started.target } : {}),
-    sandbox: args.sandbox ?? started?.sandbox ?? 'auto',
+      workspaceRoot: args.workspace,
+      trusted,
+      demo,
+      env: ctx.io.env,
+      logger: ctx.logger,
+      askToolApproval: toolApprovals.ask,
+      ...(started?.provider ? { provider: started.provider } : {}),
+      ...(started?.model ? { model: started.model } : {}),
+      ...(started?.fallback ? { fallback: started.fallback } : {}),
+      ...(started?.minCallIntervalMs ? { minCallIntervalMs: started.minCallIntervalMs } : {}),
+      ...(started?.target ? { engineTarget: started.target } : {}),
+      sandbox: args.sandbox ?? started?.sandbox ?? 'auto',
     })
     .catch((error: unknown) => {
       // Answering "stop" at an escalation needs no model: a missing key must not keep the run waiting.
@@ -59,8 +59,10 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
   if (runtime instanceof ConfigurationError) return stopWithoutModel(ctx, args, runtime);
   if (demo) announceDemo(ctx);
   try {
-    return await driveRun({ io: ctx.io, colors: ctx.colors, lines: ctx.lines, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
-      runtime.orchestrator.resume(args.runId, signal),
+    return await driveRun(
+      { io: ctx.io, colors: ctx.colors, lines: ctx.lines, orchestrator: runtime.orchestrator, toolApprovals },
+      args,
+      (signal) => runtime.orchestrator.resume(args.runId, signal),
     );
   } finally {
     await disposeRuntime(ctx, runtime);

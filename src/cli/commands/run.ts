@@ -53,7 +53,10 @@ export async function disposeRuntime(ctx: CommandContext, runtime: Runtime): Pro
 }
 
 export function announceDemo(ctx: CommandContext): void {
-  writeLine(ctx.io.stderr, ctx.colors.magenta('DEMO MODE: a scripted demo model answers instead of Anthropic (no API key, no cost); dotnet runs for real.'));
+  writeLine(
+    ctx.io.stderr,
+    ctx.colors.magenta('DEMO MODE: a scripted demo model answers instead of Anthropic (no API key, no cost); dotnet runs for real.'),
+  );
 }
 
 export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<number> {
@@ -82,8 +85,10 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
   // The run builds what was found now, even if another solution appears in the workspace later.
   const context = workflowContextFor(args, runtime.target ?? target);
   try {
-    return await driveRun({ io: ctx.io, colors: ctx.colors, lines: ctx.lines, orchestrator: runtime.orchestrator, toolApprovals }, args, (signal) =>
-      runtime.orchestrator.execute(args.request, context, signal),
+    return await driveRun(
+      { io: ctx.io, colors: ctx.colors, lines: ctx.lines, orchestrator: runtime.orchestrator, toolApprovals },
+      args,
+      (signal) => runtime.orchestrator.execute(args.request, context, signal),
     );
   } finally {
     await disposeRuntime(ctx, runtime);

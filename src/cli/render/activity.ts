@@ -18,9 +18,18 @@ export function activityLines(event: ActivityEvent, level: ActivityLevel, colors
     case 'tool':
       return [event.ok ? colors.dim(`  ${event.agent} · ${event.line}`) : colors.yellow(`  ${event.agent} ✕ ${event.line}`)];
     case 'turn_end': {
-      const words = level === 'verbose' ? event.text.trim().split('\n').filter((line) => line.trim() !== '') : folded(event.text);
+      const words =
+        level === 'verbose'
+          ? event.text
+              .trim()
+              .split('\n')
+              .filter((line) => line.trim() !== '')
+          : folded(event.text);
       const lines = words.map((line) => `  ${event.agent} › ${line}`);
-      if (level === 'verbose') lines.push(colors.dim(`  ${event.agent} turn ${event.turn}: ${formatUsage(event.usage)} (${(event.durationMs / 1000).toFixed(1)} s)`));
+      if (level === 'verbose')
+        lines.push(
+          colors.dim(`  ${event.agent} turn ${event.turn}: ${formatUsage(event.usage)} (${(event.durationMs / 1000).toFixed(1)} s)`),
+        );
       return lines;
     }
     case 'usage':

@@ -52,4 +52,3 @@ export function renderPlan(written: ExecutionPlan, colors: Colors): string {
   }
   return lines.join('\n');
 }
-

@@ -32,7 +32,13 @@ export function renderBuild(build: BuildResult, colors: Colors): string[] {
   }
   if (build.errors.length > MAX_LISTED) lines.push(`    … and ${build.errors.length - MAX_LISTED} more`);
   if (!build.success && build.errors.length === 0 && build.outputTail) {
-    lines.push(...build.outputTail.trim().split('\n').slice(-MAX_LISTED).map((l) => colors.dim(`    ${l}`)));
+    lines.push(
+      ...build.outputTail
+        .trim()
+        .split('\n')
+        .slice(-MAX_LISTED)
+        .map((l) => colors.dim(`    ${l}`)),
+    );
   }
   return lines;
 }
@@ -40,15 +46,21 @@ export function renderBuild(build: BuildResult, colors: Colors): string[] {
 export function renderTests(test: TestResult, colors: Colors): string[] {
   const verdict = test.success ? colors.green('passed') : colors.red('failing');
   const counts = `${test.passed}/${test.total} passed, ${test.failed} failed, ${test.skipped} skipped`;
-  const lines = [`  tests ${verdict}: ${counts} (${seconds(test.durationMs)})${test.timedOut ? colors.red(' — stopped at its time limit') : ''}`];
-  if (test.onlyLastFailures) lines.push(colors.dim('    only the tests that failed last time were run, and they still fail: the other tests were not run this time'));
+  const lines = [
+    `  tests ${verdict}: ${counts} (${seconds(test.durationMs)})${test.timedOut ? colors.red(' — stopped at its time limit') : ''}`,
+  ];
+  if (test.onlyLastFailures)
+    lines.push(
+      colors.dim('    only the tests that failed last time were run, and they still fail: the other tests were not run this time'),
+    );
   for (const f of test.failures.slice(0, MAX_LISTED)) {
     const firstLine = f.message.split('\n')[0].trim();
     const already = f.preExisting ? colors.dim(' (already failing before the run)') : '';
     lines.push(`    ${colors.red('✗')} ${f.testName}${already}${firstLine ? ` — ${firstLine}` : ''}`);
   }
   const listed = Math.min(MAX_LISTED, test.failures.length);
-  if (failuresIn(test) > listed) lines.push(`    … and ${failuresIn(test) - listed} more${test.resultsFile ? ` (all in ${test.resultsFile})` : ''}`);
+  if (failuresIn(test) > listed)
+    lines.push(`    … and ${failuresIn(test) - listed} more${test.resultsFile ? ` (all in ${test.resultsFile})` : ''}`);
   for (const skipped of test.skippedFrameworks ?? []) lines.push(colors.dim(`    not tested: ${skipped}`));
   return lines;
 }
@@ -69,7 +81,8 @@ function handoffPath(state: CodingState): string | null {
 function rejectionsInARow(state: CodingState): number {
   const attempts = (state.metadata.attempts as Array<{ iteration?: number; outcome?: string }> | undefined) ?? [];
   let count = 0;
-  for (let i = attempts.length - 1; i >= 0 && attempts[i].outcome === 'rejected' && attempts[i].iteration === state.iterationCount; i--) count++;
+  for (let i = attempts.length - 1; i >= 0 && attempts[i].outcome === 'rejected' && attempts[i].iteration === state.iterationCount; i--)
+    count++;
   return count;
 }
 
@@ -116,7 +129,13 @@ export function describeTransition(previous: CodingState | null, raw: CodingStat
       lines.push(stepLine(next, colors, 'capturing the baseline (build and tests before any edit)…'));
       break;
     case 'PLAN':
-      lines.push(stepLine(next, colors, previous?.currentNode === 'WAIT_PLAN_APPROVAL' ? 're-planning with your feedback…' : 'the planner is reading the workspace…'));
+      lines.push(
+        stepLine(
+          next,
+          colors,
+          previous?.currentNode === 'WAIT_PLAN_APPROVAL' ? 're-planning with your feedback…' : 'the planner is reading the workspace…',
+        ),
+      );
       break;
     case 'WAIT_PLAN_APPROVAL':
       lines.push(stepLine(next, colors, 'the plan waits for approval'));
@@ -126,7 +145,9 @@ export function describeTransition(previous: CodingState | null, raw: CodingStat
       lines.push(stepLine(next, colors, 'the coder is editing…'));
       break;
     case 'WAIT_DIFF_APPROVAL':
-      lines.push(stepLine(next, colors, `${next.codeDiffs.length} file${next.codeDiffs.length === 1 ? '' : 's'} changed; waiting for approval`));
+      lines.push(
+        stepLine(next, colors, `${next.codeDiffs.length} file${next.codeDiffs.length === 1 ? '' : 's'} changed; waiting for approval`),
+      );
       lines.push(...next.codeDiffs.map((edit) => `  ${renderEditSummary(edit, colors)}`));
       break;
     case 'VALIDATE':

@@ -8,7 +8,8 @@
 import { showControl, visibleControls } from '../../core/text';
 
 /** Wide in a terminal: Hangul Jamo, CJK, Hangul syllables, compatibility ideographs, full-width forms, emoji. */
-const WIDE = /^(?:[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]|\p{Extended_Pictographic})/u;
+const WIDE =
+  /^(?:[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]|\p{Extended_Pictographic})/u;
 
 // Made on first use: building a Segmenter loads ICU's break data, which a `--json` run never needs.
 let segmenter: Intl.Segmenter | undefined;
@@ -23,8 +24,9 @@ export function terminalSafe(text: string): string {
 }
 
 /** A colour (SGR) sequence of our own, or any other control character (a CR before a newline kept). */
-// eslint-disable-next-line no-control-regex
-const OWN_COLOUR_OR_CONTROL = /(\x1b\[[0-9;]*m)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n|$)/g;
+const OWN_COLOUR_OR_CONTROL =
+  // eslint-disable-next-line no-control-regex
+  /(\x1b\[[0-9;]*m)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n|$)/g;
 
 /**
  * The last guard before a line reaches the terminal (writeLine, StderrLines): colour sequences are

@@ -18,7 +18,12 @@ function renderCall(call: TurnToolCall, colors: Colors): string {
 }
 
 export function renderTurn(turn: TurnEvent, colors: Colors): string[] {
-  const status = turn.outcome.status === 'done' ? colors.green('done') : turn.outcome.status === 'continue' ? 'continue' : colors.yellow(turn.outcome.status);
+  const status =
+    turn.outcome.status === 'done'
+      ? colors.green('done')
+      : turn.outcome.status === 'continue'
+        ? 'continue'
+        : colors.yellow(turn.outcome.status);
   const head =
     `  #${turn.turn} ${turn.intent} → ${status}${turn.retry ? ' (retry)' : ''} · ${ms(turn.timings.latency_ms)} ` +
     `(model ${ms(turn.timings.model_ms)}, tools ${ms(turn.timings.tools_ms)}) · ${n(turn.tokens.input)} in / ${n(turn.tokens.output)} out`;
@@ -30,7 +35,9 @@ export function renderTurn(turn: TurnEvent, colors: Colors): string[] {
 export function renderSteps(steps: readonly TraceStep[], colors: Colors): string[] {
   return steps.flatMap((step) => {
     const first = step.turns[0];
-    const head = colors.bold(`${step.label} · ${first.role} · ${first.provider}/${first.model} · ${step.turns.length} turn${step.turns.length === 1 ? '' : 's'}`);
+    const head = colors.bold(
+      `${step.label} · ${first.role} · ${first.provider}/${first.model} · ${step.turns.length} turn${step.turns.length === 1 ? '' : 's'}`,
+    );
     return [head, ...step.turns.flatMap((turn) => renderTurn(turn, colors))];
   });
 }

@@ -13,23 +13,26 @@ const positiveInteger = z
   .int({ error: 'expected a positive integer' })
   .positive({ error: 'expected a positive integer' });
 
-const text = (what: string): z.ZodString => z.string({ error: `expected ${what}` }).trim().min(1, { error: `expected ${what}` });
+const text = (what: string): z.ZodString =>
+  z
+    .string({ error: `expected ${what}` })
+    .trim()
+    .min(1, { error: `expected ${what}` });
 
-export const llmConfigSchema = z
-  .strictObject(
-    {
-      model: text('a model id such as "claude-sonnet-4-6"').default(DEFAULT_MODEL),
-      maxTokens: positiveInteger.default(DEFAULT_MAX_TOKENS),
-      temperature: z
-        .number({ error: 'expected a number from 0 to 1' })
-        .min(0, { error: 'expected a number from 0 to 1' })
-        .max(1, { error: 'expected a number from 0 to 1' })
-        .optional(),
-      // Additive: absent means Anthropic, as before.
-      provider: z.enum(PROVIDER_NAMES, { error: `expected one of ${PROVIDER_NAMES.join(', ')}` }).optional(),
-    },
-    { error: 'expected a mapping with model, maxTokens, temperature and provider' },
-  );
+export const llmConfigSchema = z.strictObject(
+  {
+    model: text('a model id such as "claude-sonnet-4-6"').default(DEFAULT_MODEL),
+    maxTokens: positiveInteger.default(DEFAULT_MAX_TOKENS),
+    temperature: z
+      .number({ error: 'expected a number from 0 to 1' })
+      .min(0, { error: 'expected a number from 0 to 1' })
+      .max(1, { error: 'expected a number from 0 to 1' })
+      .optional(),
+    // Additive: absent means Anthropic, as before.
+    provider: z.enum(PROVIDER_NAMES, { error: `expected one of ${PROVIDER_NAMES.join(', ')}` }).optional(),
+  },
+  { error: 'expected a mapping with model, maxTokens, temperature and provider' },
+);
 
 /** Known settings are checked; others are kept for the tools that read them. */
 export const toolConfigSchema = z.looseObject(
@@ -51,9 +54,7 @@ export const agentYamlSchema = z.strictObject(
       .regex(/^[a-z][a-z0-9-]*$/, { error: 'expected a name of lowercase letters, digits and dashes' }),
     description: text('a one-line description'),
     // YAML reads `version: 1.0` as a number; accept it and keep it as text.
-    version: z
-      .union([z.string(), z.number()], { error: 'expected a version such as 1.0.0' })
-      .transform((value) => String(value)),
+    version: z.union([z.string(), z.number()], { error: 'expected a version such as 1.0.0' }).transform((value) => String(value)),
     requiredTools: z.array(text('a tool name'), { error: 'expected a list of tool names' }).default([]),
     promptTemplate: text('a file name such as prompt.md')
       .refine((value) => !value.includes('..') && !/^[\\/]/.test(value) && !/^[a-zA-Z]:/.test(value), {

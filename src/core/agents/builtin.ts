@@ -20,4 +20,9 @@ export function createDefaultToolRegistry(agents: AgentRegistry = builtinAgentRe
 
 /** The bundled planner's and coder's tools (their agent.yaml files list these). */
 export const PLANNER_TOOL_NAMES = [...READ_ONLY_TOOL_NAMES, plannerAgent.terminalTool.name] as const;
-export const CODER_TOOL_NAMES = [...READ_ONLY_TOOL_NAMES, 'str_replace_based_edit_tool', 'check_code', coderAgent.terminalTool.name] as const;
+export const CODER_TOOL_NAMES = [
+  ...READ_ONLY_TOOL_NAMES,
+  'str_replace_based_edit_tool',
+  'check_code',
+  coderAgent.terminalTool.name,
+] as const;

@@ -41,11 +41,16 @@ const FALLBACKS = ['CLAUDE.md', '.github/copilot-instructions.md'];
 export function agentsFileCandidates(workFiles: readonly string[]): string[] {
   const folders = new Set<string>(['']);
   for (const file of workFiles) {
-    const parts = file.replace(/\\/g, '/').split('/').filter((part) => part && part !== '.');
+    const parts = file
+      .replace(/\\/g, '/')
+      .split('/')
+      .filter((part) => part && part !== '.');
     for (let depth = 1; depth < parts.length; depth++) folders.add(parts.slice(0, depth).join('/'));
   }
   // Shallow to deep, so the nearest file comes last and the note can say the later one wins.
-  return [...folders].sort((a, b) => depthOf(a) - depthOf(b) || a.localeCompare(b)).map((folder) => (folder ? `${folder}/AGENTS.md` : 'AGENTS.md'));
+  return [...folders]
+    .sort((a, b) => depthOf(a) - depthOf(b) || a.localeCompare(b))
+    .map((folder) => (folder ? `${folder}/AGENTS.md` : 'AGENTS.md'));
 }
 
 function depthOf(folder: string): number {
@@ -115,7 +120,11 @@ async function readInside(host: Host, rel: string): Promise<string | null> {
 }
 
 function decode(bytes: Uint8Array): string {
-  return new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '').replace(/\r\n/g, '\n').trim();
+  return new TextDecoder('utf-8')
+    .decode(bytes)
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n/g, '\n')
+    .trim();
 }
 
 function render(found: ReadonlyArray<{ path: string; text: string }>, maxChars: number): Instructions {
@@ -125,7 +134,9 @@ function render(found: ReadonlyArray<{ path: string; text: string }>, maxChars: 
   for (const file of found) {
     if (!file.text) continue;
     const truncated = file.text.length > left;
-    const body = truncated ? `${file.text.slice(0, Math.max(0, left))}\n[… cut: ${file.text.length - Math.max(0, left)} more characters of ${file.path} not shown (instructions are capped at ${maxChars} characters)]` : file.text;
+    const body = truncated
+      ? `${file.text.slice(0, Math.max(0, left))}\n[… cut: ${file.text.length - Math.max(0, left)} more characters of ${file.path} not shown (instructions are capped at ${maxChars} characters)]`
+      : file.text;
     left -= Math.min(file.text.length, Math.max(0, left));
     files.push({ path: file.path, chars: file.text.length, truncated });
     parts.push(`### ${file.path}\n\n${body}`);

@@ -182,7 +182,6 @@ function refusal(contain: FolderChecks['contain'], file: string, displayRoot: st
   }
 }
 
-
 async function readText(file: string): Promise<string | null> {
   try {
     return await fs.readFile(file, 'utf8');

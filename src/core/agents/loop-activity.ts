@@ -61,7 +61,14 @@ export class LoopActivity {
     if (!sink) return undefined;
     const turn = this.turn;
     return (call, outcome) =>
-      sink.emit({ kind: 'tool', agent: this.agent, turn, tool: call.name, line: describeToolCall(call.name, call.input, outcome), ok: outcome.ok });
+      sink.emit({
+        kind: 'tool',
+        agent: this.agent,
+        turn,
+        tool: call.name,
+        line: describeToolCall(call.name, call.input, outcome),
+        ok: outcome.ok,
+      });
   }
 
   private onText(turn: number, delta: string): void {
@@ -94,4 +101,3 @@ export class LoopActivity {
     this.timer = null;
   }
 }
-

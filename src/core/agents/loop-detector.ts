@@ -31,7 +31,12 @@ export class RepeatedFailureDetector {
    * Counts this turn's failed calls. Returns the results with the note added to a repeated
    * failure, or throws StuckError at the third identical one.
    */
-  check(agentName: string, calls: readonly ToolUseBlock[], results: readonly ToolResultBlock[], details: Record<string, unknown> = {}): ToolResultBlock[] {
+  check(
+    agentName: string,
+    calls: readonly ToolUseBlock[],
+    results: readonly ToolResultBlock[],
+    details: Record<string, unknown> = {},
+  ): ToolResultBlock[] {
     return results.map((result) => {
       if (!result.is_error) return result;
       const call = calls.find((c) => c.id === result.tool_use_id);

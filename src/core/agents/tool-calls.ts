@@ -53,7 +53,12 @@ export async function runToolCalls<T>(calls: readonly ToolUseBlock[], env: ToolC
   for (const call of calls) {
     const startedAt = env.now();
     const answer = (outcome: ToolOutcome): void => {
-      results.push({ type: 'tool_result', tool_use_id: call.id, content: outcome.ok ? renderForModel(outcome) : clipError(renderForModel(outcome)), ...(outcome.ok ? {} : { is_error: true }) });
+      results.push({
+        type: 'tool_result',
+        tool_use_id: call.id,
+        content: outcome.ok ? renderForModel(outcome) : clipError(renderForModel(outcome)),
+        ...(outcome.ok ? {} : { is_error: true }),
+      });
       if (call.name !== env.terminal.name || !outcome.ok) recordToolCall(env, call.name, startedAt, outcome);
       if (call.name !== env.terminal.name || !outcome.ok) env.onToolDone?.(call, outcome);
     };
@@ -123,7 +128,10 @@ function recordToolCall<T>(env: ToolCallEnv<T>, tool: string, startedAt: number,
   const end = env.now();
   const failure: { error?: string; failureKind?: ToolErrorKind } = outcome.ok
     ? {}
-    : { error: outcome.error.length > 500 ? `${outcome.error.slice(0, 500)}…` : outcome.error, ...(outcome.kind ? { failureKind: outcome.kind } : {}) };
+    : {
+        error: outcome.error.length > 500 ? `${outcome.error.slice(0, 500)}…` : outcome.error,
+        ...(outcome.kind ? { failureKind: outcome.kind } : {}),
+      };
   env.trace?.record({
     kind: 'tool_call',
     at: new Date(end).toISOString(),
@@ -138,5 +146,7 @@ function recordToolCall<T>(env: ToolCallEnv<T>, tool: string, startedAt: number,
 /** An error that echoes a huge model input (a 200 KB path) would flood the conversation: keep its head. */
 export const MAX_ERROR_CHARS = 2_000;
 function clipError(text: string): string {
-  return text.length <= MAX_ERROR_CHARS ? text : `${text.slice(0, MAX_ERROR_CHARS)}… (${text.length - MAX_ERROR_CHARS} more characters cut)`;
+  return text.length <= MAX_ERROR_CHARS
+    ? text
+    : `${text.slice(0, MAX_ERROR_CHARS)}… (${text.length - MAX_ERROR_CHARS} more characters cut)`;
 }

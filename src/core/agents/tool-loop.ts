@@ -62,7 +62,10 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
   const defs = await runtime.tools.forAgentAsync(agent.requiredTools);
   const tools = new Map(defs.map((def) => [def.name, def]));
   if (!tools.has(terminal.name)) {
-    throw new AgentExecutionError(agent.name, `its requiredTools (in ${agent.sourceDir}) must include ${terminal.name}, the tool that ends its turn`);
+    throw new AgentExecutionError(
+      agent.name,
+      `its requiredTools (in ${agent.sourceDir}) must include ${terminal.name}, the tool that ends its turn`,
+    );
   }
   const toolNames = [...tools.keys()];
   const prompt = renderTemplate(agent.prompt, {
@@ -192,7 +195,8 @@ async function callModel(runtime: AgentRuntime, agent: AgentDefinition, request:
     stopReason: response.stopReason,
     usage: response.usage,
   });
-  if (response.fallback) runtime.trace?.record({ kind: 'model_fallback', at: new Date(ended).toISOString(), agent: agent.name, ...response.fallback });
+  if (response.fallback)
+    runtime.trace?.record({ kind: 'model_fallback', at: new Date(ended).toISOString(), agent: agent.name, ...response.fallback });
   return response;
 }
 
@@ -240,5 +244,12 @@ function compactIfNeeded(
   if (compacted.compactedResults === 0) return;
   messages.splice(0, messages.length, ...compacted.messages);
   const after = sizer.tokens(messages);
-  runtime.trace?.record({ kind: 'compaction', at: new Date(runtime.host.clock.now()).toISOString(), agent: agentName, estimatedTokensBefore: before, estimatedTokensAfter: after, compactedResults: compacted.compactedResults });
+  runtime.trace?.record({
+    kind: 'compaction',
+    at: new Date(runtime.host.clock.now()).toISOString(),
+    agent: agentName,
+    estimatedTokensBefore: before,
+    estimatedTokensAfter: after,
+    compactedResults: compacted.compactedResults,
+  });
 }

@@ -40,7 +40,9 @@ export class AgentRegistry {
   require<I, O>(name: string): AgentUnit<I, O> {
     const unit = this.units.get(name);
     if (!unit) {
-      throw new ConfigurationError(`No agent runner registered as "${name}"; registered: ${this.names().join(', ') || '(none)'}`, { agent: name });
+      throw new ConfigurationError(`No agent runner registered as "${name}"; registered: ${this.names().join(', ') || '(none)'}`, {
+        agent: name,
+      });
     }
     return unit as unknown as AgentUnit<I, O>;
   }

@@ -23,10 +23,36 @@ interface Scope {
 /** `bases`: what a type declaration lists after `:` (see base-types.ts); absent when nothing. */
 export type Declaration = Omit<SymbolInfo, 'filePath'> & { bases?: string[] };
 
-const TYPE_KEYWORDS: Record<string, SymbolKind> = { class: 'class', struct: 'struct', interface: 'interface', enum: 'enum', record: 'record' };
+const TYPE_KEYWORDS: Record<string, SymbolKind> = {
+  class: 'class',
+  struct: 'struct',
+  interface: 'interface',
+  enum: 'enum',
+  record: 'record',
+};
 const MODIFIERS = new Set([
-  'public', 'private', 'protected', 'internal', 'static', 'readonly', 'sealed', 'abstract', 'virtual', 'override',
-  'new', 'partial', 'async', 'extern', 'unsafe', 'volatile', 'const', 'required', 'file', 'fixed', 'ref', 'scoped',
+  'public',
+  'private',
+  'protected',
+  'internal',
+  'static',
+  'readonly',
+  'sealed',
+  'abstract',
+  'virtual',
+  'override',
+  'new',
+  'partial',
+  'async',
+  'extern',
+  'unsafe',
+  'volatile',
+  'const',
+  'required',
+  'file',
+  'fixed',
+  'ref',
+  'scoped',
 ]);
 const NOT_A_MEMBER_NAME = new Set([...MODIFIERS, 'this', 'base', 'get', 'set', 'init', 'add', 'remove', 'where', 'return', 'operator']);
 
@@ -127,7 +153,10 @@ class DeclarationScanner {
     }
     const delegateAt = head.findIndex((item) => isToken(item, 'delegate'));
     if (delegateAt !== -1 && head.some((item) => isGroup(item, '('))) {
-      const name = nameBeforeGroup(head, head.findIndex((item, k) => k > delegateAt && isGroup(item, '(')));
+      const name = nameBeforeGroup(
+        head,
+        head.findIndex((item, k) => k > delegateAt && isGroup(item, '(')),
+      );
       if (name) this.declare(name, name.text, 'delegate', scope.container);
       return;
     }
@@ -144,7 +173,11 @@ class DeclarationScanner {
     const operatorAt = items.findIndex((item) => isToken(item, 'operator'));
     const operatorParams = items.findIndex((item, k) => k > operatorAt && isGroup(item, '('));
     if (operatorAt !== -1 && operatorParams !== -1) {
-      const symbol = items.slice(operatorAt + 1, operatorParams).filter(isPlainToken).map((t) => t.text).join('');
+      const symbol = items
+        .slice(operatorAt + 1, operatorParams)
+        .filter(isPlainToken)
+        .map((t) => t.text)
+        .join('');
       this.declare(items[operatorAt] as Token, `operator ${symbol}`, 'method', scope.container);
       return;
     }
@@ -204,7 +237,14 @@ class DeclarationScanner {
   }
 
   private declare(token: Token, name: string, kind: SymbolKind, containerName: string | undefined, bases: string[] = []): void {
-    this.found.push({ name, kind, line: token.line, column: token.column, ...(containerName ? { containerName } : {}), ...(bases.length > 0 ? { bases } : {}) });
+    this.found.push({
+      name,
+      kind,
+      line: token.line,
+      column: token.column,
+      ...(containerName ? { containerName } : {}),
+      ...(bases.length > 0 ? { bases } : {}),
+    });
   }
 
   /** Consumes a balanced ( ) or [ ] group starting at the current token. */
@@ -268,7 +308,10 @@ function typeDeclaration(head: Item[]): TypeDeclaration | null {
 function namespaceName(head: Item[]): { token: Token; name: string } | null {
   const at = head.findIndex((item) => isToken(item, 'namespace'));
   if (at === -1 || !isIdent(head[at + 1])) return null;
-  const parts = head.slice(at + 1).filter(isPlainToken).map((t) => t.text);
+  const parts = head
+    .slice(at + 1)
+    .filter(isPlainToken)
+    .map((t) => t.text);
   return { token: head[at + 1] as Token, name: parts.join('') };
 }
 
@@ -293,7 +336,7 @@ function declaratorNames(items: Item[], lastOfEach = false): Token[] {
   let part: Item[] = [];
   let angle = 0;
   const flush = (first: boolean): void => {
-    const name = first || lastOfEach ? lastIdent(part) : part.find(isIdent) ?? null;
+    const name = first || lastOfEach ? lastIdent(part) : (part.find(isIdent) ?? null);
     if (name) names.push(name);
     part = [];
   };

@@ -14,7 +14,11 @@ const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'struct', 'interfa
 const MAX_DEFINITIONS = 20;
 
 /** Declarations a use of `ident` may refer to; the declaration itself when `ident` is one. */
-export function definitionsOf(ident: IdentifierAt, at: { filePath: string; line: number }, symbols: readonly IndexedSymbol[]): SymbolInfo[] {
+export function definitionsOf(
+  ident: IdentifierAt,
+  at: { filePath: string; line: number },
+  symbols: readonly IndexedSymbol[],
+): SymbolInfo[] {
   const own = symbols.find((s) => s.filePath === at.filePath && s.line === at.line && s.column === ident.column && s.name === ident.name);
   if (own) return [withoutBases(own)];
   const named = symbols.filter((s) => s.name === ident.name);

@@ -45,7 +45,21 @@ function matchesHumps(parts: readonly string[], query: string, from = 0, at = 0)
   return false;
 }
 
-const KIND_ORDER: SymbolKind[] = ['class', 'record', 'struct', 'interface', 'enum', 'delegate', 'namespace', 'constructor', 'method', 'property', 'field', 'event', 'other'];
+const KIND_ORDER: SymbolKind[] = [
+  'class',
+  'record',
+  'struct',
+  'interface',
+  'enum',
+  'delegate',
+  'namespace',
+  'constructor',
+  'method',
+  'property',
+  'field',
+  'event',
+  'other',
+];
 
 /** Best match first; among equals, types before members, then shorter names, then by place. */
 export function compareMatches(a: { rank: number; symbol: SymbolInfo }, b: { rank: number; symbol: SymbolInfo }): number {

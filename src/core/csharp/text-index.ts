@@ -3,7 +3,16 @@
 // memory, and re-read per file after `invalidate` (the run calls it after applying edits).
 
 import * as path from 'node:path';
-import type { HostFileSystem, SourcePosition, SymbolDefinition, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider, TypeRelations } from '../host';
+import type {
+  HostFileSystem,
+  SourcePosition,
+  SymbolDefinition,
+  SymbolInfo,
+  SymbolKind,
+  SymbolLocation,
+  SymbolProvider,
+  TypeRelations,
+} from '../host';
 import { filterInsideWorkspace } from '../workspace/paths';
 import { declarationsInCode } from './declarations';
 import { definitionsOf, typeRelations, withoutBases } from './hierarchy';
@@ -70,13 +79,19 @@ export class CSharpTextIndex implements SymbolProvider {
     if (!ident) return [];
     const all = files.flatMap(([, f]) => f.symbols);
     const byPath = new Map(files);
-    return definitionsOf(ident, at, all).map((symbol) => ({ ...symbol, preview: preview(byPath.get(symbol.filePath)?.lines[symbol.line - 1] ?? '') }));
+    return definitionsOf(ident, at, all).map((symbol) => ({
+      ...symbol,
+      preview: preview(byPath.get(symbol.filePath)?.lines[symbol.line - 1] ?? ''),
+    }));
   }
 
   /** Base types from the `: Base, IFoo` lists of the declarations; derived types are those listing this one. */
   async relatedTypes(typeName: string, options: { signal?: AbortSignal } = {}): Promise<TypeRelations[]> {
     const files = await this.allFiles(options.signal);
-    return typeRelations(typeName, files.flatMap(([, f]) => f.symbols));
+    return typeRelations(
+      typeName,
+      files.flatMap(([, f]) => f.symbols),
+    );
   }
 
   /** Whole-word occurrences of the name (the last part of a dotted name) in code, not in comments or strings. */
@@ -109,7 +124,10 @@ export class CSharpTextIndex implements SymbolProvider {
     if (this.listing === null) {
       const all = await this.fs.listFiles(this.root, { maxFiles: this.maxFiles });
       // The one containment check: a .cs symlink that leads outside the workspace is never indexed.
-      this.listing = filterInsideWorkspace(this.root, all.filter((f) => f.toLowerCase().endsWith('.cs'))).sort();
+      this.listing = filterInsideWorkspace(
+        this.root,
+        all.filter((f) => f.toLowerCase().endsWith('.cs')),
+      ).sort();
       const listed = new Set(this.listing);
       for (const known of [...this.files.keys()]) if (!listed.has(known)) this.files.delete(known);
     }

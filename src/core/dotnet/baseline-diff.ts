@@ -47,7 +47,13 @@ export function compareTests(
   const counted =
     vanished.length === 0
       ? test
-      : { ...test, success: false, failed: test.failed + vanished.length, skipped: Math.max(0, test.skipped - skippedNow), total: test.total + vanished.length - skippedNow };
+      : {
+          ...test,
+          success: false,
+          failed: test.failed + vanished.length,
+          skipped: Math.max(0, test.skipped - skippedNow),
+          total: test.total + vanished.length - skippedNow,
+        };
   return {
     test: { ...counted, failures },
     newTestFailures: failures.filter((failure) => !failure.preExisting),
@@ -61,7 +67,11 @@ export const SKIPPED_AFTER_CHANGE = 'skipped after the change';
 export const MISSING_AFTER_CHANGE = 'missing after the change';
 
 /** A failure for each baseline test of `projects` that was skipped, filtered out or removed this time. */
-function vanishedTests(outcomes: ReadonlyMap<string, TestOutcomeKind>, baseline: Baseline | null, projects: readonly string[]): TestFailure[] {
+function vanishedTests(
+  outcomes: ReadonlyMap<string, TestOutcomeKind>,
+  baseline: Baseline | null,
+  projects: readonly string[],
+): TestFailure[] {
   const ranBefore = baseline?.ranTests;
   if (!ranBefore) return [];
   const failures: TestFailure[] = [];

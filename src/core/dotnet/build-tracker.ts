@@ -52,7 +52,10 @@ const failedProjects = new Map<string, string[]>();
 
 /** Records the projects (workspace-relative project files) a finished build reported errors in. */
 export function noteBuildErrors(workspaceRoot: string, errors: ReadonlyArray<{ project?: string }>): void {
-  failedProjects.set(keyOf(workspaceRoot), [...new Set(errors.flatMap((error) => (error.project ? [error.project.replace(/\\/g, '/')] : [])))].sort());
+  failedProjects.set(
+    keyOf(workspaceRoot),
+    [...new Set(errors.flatMap((error) => (error.project ? [error.project.replace(/\\/g, '/')] : [])))].sort(),
+  );
 }
 
 /** The projects the latest build of the workspace reported errors in; null before any build here. */

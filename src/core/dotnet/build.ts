@@ -62,7 +62,10 @@ function traversalProject(projects: readonly string[], inOrder: boolean): string
 async function entryPoint(host: Host, projects: readonly string[], inOrder: boolean): Promise<string> {
   if (projects.length === 1 && projects[0]) return projects[0];
   const listed = inOrder ? [...projects] : [...projects].sort();
-  const hash = createHash('sha256').update(`${inOrder ? 'ordered\n' : ''}${listed.join('\n')}`).digest('hex').slice(0, 12);
+  const hash = createHash('sha256')
+    .update(`${inOrder ? 'ordered\n' : ''}${listed.join('\n')}`)
+    .digest('hex')
+    .slice(0, 12);
   const file = path.join(host.workspaceRoot, IRONBEES_TMP_DIR, 'build', `affected-${hash}.proj`);
   const content = traversalProject(listed, inOrder);
   const existing = await host.fs.readFile(file);
@@ -102,7 +105,12 @@ function restoreAlone(request: BuildRequest, entry: string): Promise<RunResult> 
 function joined(restored: RunResult | null, built: RunResult): RunResult {
   if (!restored) return built;
   const join = (a: string, b: string): string => (a && b ? `${a}\n${b}` : a || b);
-  return { ...built, stdout: join(restored.stdout, built.stdout), stderr: join(restored.stderr, built.stderr), durationMs: restored.durationMs + built.durationMs };
+  return {
+    ...built,
+    stdout: join(restored.stdout, built.stdout),
+    stderr: join(restored.stderr, built.stderr),
+    durationMs: restored.durationMs + built.durationMs,
+  };
 }
 
 async function buildOnce(request: BuildRequest): Promise<BuildResult> {

@@ -43,9 +43,7 @@ export async function importedFacts(host: Host, projectPath: string): Promise<Im
     const bytes = await host.fs.readFile(file);
     if (bytes === null) continue;
     // $(MSBuildThisFileDirectory) is the imported file's folder; a plain relative path is the project's.
-    const content = new TextDecoder()
-      .decode(bytes)
-      .replace(/\$\(MSBuildThisFileDirectory\)/gi, `${path.dirname(file)}/`);
+    const content = new TextDecoder().decode(bytes).replace(/\$\(MSBuildThisFileDirectory\)/gi, `${path.dirname(file)}/`);
     try {
       const facts = readProjectFile(content, projectPath);
       found.push(...facts.references);

@@ -97,7 +97,10 @@ export type DotnetRunOptions = Omit<RunOptions, 'env'> & { env: Record<string, s
  */
 export async function runDotnet(host: Host, args: readonly string[], options: DotnetRunOptions): Promise<RunResult> {
   try {
-    return await host.process.run('dotnet', args, { ...options, sandbox: { workspaceRoot: host.workspaceRoot, network: args[0] === 'restore' } });
+    return await host.process.run('dotnet', args, {
+      ...options,
+      sandbox: { workspaceRoot: host.workspaceRoot, network: args[0] === 'restore' },
+    });
   } catch (error) {
     if (isNotFound(error)) throw new ConfigurationError(DOTNET_NOT_FOUND_MESSAGE, { command: 'dotnet' });
     throw error;

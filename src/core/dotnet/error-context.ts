@@ -46,7 +46,10 @@ function location(error: CompilationError): string {
 function countByCode(errors: readonly CompilationError[]): string {
   const counts = new Map<string, number>();
   for (const error of errors) counts.set(error.code || 'no code', (counts.get(error.code || 'no code') ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([code, count]) => `${code} ×${count}`).join(', ');
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([code, count]) => `${code} ×${count}`)
+    .join(', ');
 }
 
 function buildSection(outcome: ValidationOutcome): string[] {
@@ -84,16 +87,22 @@ function buildSection(outcome: ValidationOutcome): string[] {
     section.lines.push(`… and ${rest.length} more error(s) in ${files} file(s): ${clip(countByCode(rest), 400)}`);
   }
   const onlyUnparsed = ordered.every((error) => error.filePath === null && ['BUILD_FAILED', 'TIMEOUT'].includes(error.code));
-  if (onlyUnparsed && build.outputTail) section.tryAdd(['Last build output:', '```', build.outputTail.slice(-MAX_TAIL_CHARS).trim(), '```'].join('\n'));
+  if (onlyUnparsed && build.outputTail)
+    section.tryAdd(['Last build output:', '```', build.outputTail.slice(-MAX_TAIL_CHARS).trim(), '```'].join('\n'));
   return section.lines;
 }
 
 function renderFailure(failure: TestFailure, tailForRunFailures: string | undefined, tolerated: ReadonlySet<string>): string {
-  const tag = !failure.preExisting ? '' : tolerated.has(failure.testName) ? ' [already failing before any edit; the plan leaves it alone]' : ' [already failing before any edit]';
+  const tag = !failure.preExisting
+    ? ''
+    : tolerated.has(failure.testName)
+      ? ' [already failing before any edit; the plan leaves it alone]'
+      : ' [already failing before any edit]';
   const lines = [`### ${failure.testName}${tag}`, clip(failure.message, MAX_MESSAGE_CHARS)];
   const stack = failure.stackTrace === '' ? [] : shortenStack(failure.stackTrace, failure.testName, MAX_STACK_LINES_SHOWN).split('\n');
   if (stack.length > 0) lines.push(...stack);
-  if (failure.testName.startsWith('[test run]') && tailForRunFailures) lines.push('Last test output:', clip(tailForRunFailures.slice(-MAX_TAIL_CHARS), MAX_TAIL_CHARS));
+  if (failure.testName.startsWith('[test run]') && tailForRunFailures)
+    lines.push('Last test output:', clip(tailForRunFailures.slice(-MAX_TAIL_CHARS), MAX_TAIL_CHARS));
   return lines.join('\n');
 }
 
@@ -116,7 +125,10 @@ function testSection(outcome: ValidationOutcome): string[] {
   }
   const rest = failures.slice(shown);
   if (rest.length > 0) {
-    const names = rest.slice(0, 30).map((failure) => failure.testName).join(', ');
+    const names = rest
+      .slice(0, 30)
+      .map((failure) => failure.testName)
+      .join(', ');
     section.lines.push(`… and ${rest.length} more failing test(s): ${clip(names, 1500)}${rest.length > 30 ? ', …' : ''}`);
   }
   return section.lines;
@@ -144,7 +156,10 @@ export function buildErrorContext(
   blocks.push(...buildSection(outcome), ...testSection(outcome));
   if (outcome.preExistingFailures.length > 0) {
     const names = outcome.preExistingFailures.slice(0, MAX_PRE_EXISTING_NAMES).join(', ');
-    const more = outcome.preExistingFailures.length > MAX_PRE_EXISTING_NAMES ? ` and ${outcome.preExistingFailures.length - MAX_PRE_EXISTING_NAMES} more` : '';
+    const more =
+      outcome.preExistingFailures.length > MAX_PRE_EXISTING_NAMES
+        ? ` and ${outcome.preExistingFailures.length - MAX_PRE_EXISTING_NAMES} more`
+        : '';
     blocks.push(`Already failing before any edit (not caused by your change; fix them only if the request asks): ${names}${more}.`);
   }
   let text = blocks.join('\n');

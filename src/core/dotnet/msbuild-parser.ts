@@ -33,7 +33,10 @@ export function toWorkspacePath(filePath: string, workspaceRoot: string): string
   return relative.split(path.sep).join('/');
 }
 
-export function parseMsbuildLine(line: string, workspaceRoot: string): { severity: 'error' | 'warning'; diagnostic: CompilationDiagnostic } | null {
+export function parseMsbuildLine(
+  line: string,
+  workspaceRoot: string,
+): { severity: 'error' | 'warning'; diagnostic: CompilationDiagnostic } | null {
   const match = DIAGNOSTIC_LINE.exec(line);
   if (!match?.groups) return null;
   const { origin = '', location, severity = '', code = '' } = match.groups;

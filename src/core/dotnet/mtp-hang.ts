@@ -64,5 +64,12 @@ export async function takeHungTests(host: Host, resultsDir: string): Promise<Hun
     await host.fs.deleteFile(absPath).catch(() => undefined);
   }
   if (own.length === 0) return null;
-  return { names: [...new Set(logs.flatMap((log) => log.names))], ranFor: logs.map((log) => log.ranFor).sort().pop() ?? '' };
+  return {
+    names: [...new Set(logs.flatMap((log) => log.names))],
+    ranFor:
+      logs
+        .map((log) => log.ranFor)
+        .sort()
+        .pop() ?? '',
+  };
 }

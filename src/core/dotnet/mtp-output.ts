@@ -7,7 +7,8 @@ import { focusStack } from './stack-frames';
 import { MAX_STACK_LINES } from './trx-parser';
 
 /** Marks every result read from console text, so no one mistakes it for the structured report. */
-export const CONSOLE_LABEL = '(read from the console output: this test project writes no TRX report; add Microsoft.Testing.Extensions.TrxReport for exact results)';
+export const CONSOLE_LABEL =
+  '(read from the console output: this test project writes no TRX report; add Microsoft.Testing.Extensions.TrxReport for exact results)';
 
 function countAfter(output: string, label: string): number | null {
   const matches = [...output.matchAll(new RegExp(`^\\s*${label}:\\s*(\\d+)\\s*$`, 'gm'))];
@@ -39,7 +40,11 @@ export function readMtpConsole(output: string, sourceName: string, label = CONSO
     });
   }
   while (failures.length < failed) {
-    failures.push({ testName: `[test run] ${sourceName}`, message: `${failed} tests failed; not every name could be read. ${label}`, stackTrace: '' });
+    failures.push({
+      testName: `[test run] ${sourceName}`,
+      message: `${failed} tests failed; not every name could be read. ${label}`,
+      stackTrace: '',
+    });
   }
   return { success: failed === 0, total, passed, failed, skipped: skipped ?? 0, failures, durationMs: 0 };
 }

@@ -18,6 +18,9 @@ export function extraPackageSources(env: NodeJS.ProcessEnv = process.env): strin
 export function extraSourcesEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const extra = extraPackageSources(env);
   if (extra.length === 0) return {};
-  const already = (env.RestoreAdditionalProjectSources ?? '').split(';').map((source) => source.trim()).filter(Boolean);
+  const already = (env.RestoreAdditionalProjectSources ?? '')
+    .split(';')
+    .map((source) => source.trim())
+    .filter(Boolean);
   return { RestoreAdditionalProjectSources: [...already, ...extra.filter((source) => !already.includes(source))].join(';') };
 }

@@ -31,8 +31,15 @@ export interface TestRunnerFacts {
 
 // xunit v3 and TUnit test projects need not reference Microsoft.NET.Test.Sdk.
 const TEST_SDK_PACKAGES = new Set([
-  'microsoft.net.test.sdk', 'mstest', 'mstest.testframework', 'microsoft.testing.platform',
-  'xunit.v3', 'xunit.v3.mtp-v1', 'xunit.v3.mtp-v2', 'xunit.v3.mtp-off', 'tunit',
+  'microsoft.net.test.sdk',
+  'mstest',
+  'mstest.testframework',
+  'microsoft.testing.platform',
+  'xunit.v3',
+  'xunit.v3.mtp-v1',
+  'xunit.v3.mtp-v2',
+  'xunit.v3.mtp-off',
+  'tunit',
 ]);
 const XUNIT_V3_PACKAGES = /^xunit\.v3(\.mtp-v\d|\.mtp-off|\.core)?$/;
 const TRX_REPORT_PACKAGES = new Set(['mstest', 'microsoft.testing.extensions.trxreport']);
@@ -103,7 +110,8 @@ export function readProjectFile(content: string, projectPath: string): ProjectFi
   const hasTestSdk = sdks.some((sdk) => TEST_SDKS.test(sdk));
   const mstestSdk = sdks.some((sdk) => /^MSTest\.Sdk\b/i.test(sdk));
   const testRunner: TestRunnerFacts = {
-    mtpRunner: MTP_OPT_IN_PROPERTIES.some((name) => properties.get(name) === 'true') || (mstestSdk && properties.get('UseVSTest') !== 'true'),
+    mtpRunner:
+      MTP_OPT_IN_PROPERTIES.some((name) => properties.get(name) === 'true') || (mstestSdk && properties.get('UseVSTest') !== 'true'),
     dotnetTestSupport: properties.get('TestingPlatformDotnetTestSupport') === 'true',
     xunitV3: [...packages].some((id) => XUNIT_V3_PACKAGES.test(id)),
     trxReport: mstestSdk || [...packages].some((id) => TRX_REPORT_PACKAGES.has(id)),
@@ -114,7 +122,14 @@ export function readProjectFile(content: string, projectPath: string): ProjectFi
 }
 
 /** A project with no test-runner opt-ins (VSTest, the default). */
-export const VSTEST_RUNNER: TestRunnerFacts = { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: false, hangDump: false, runSettings: false };
+export const VSTEST_RUNNER: TestRunnerFacts = {
+  mtpRunner: false,
+  dotnetTestSupport: false,
+  xunitV3: false,
+  trxReport: false,
+  hangDump: false,
+  runSettings: false,
+};
 
 export type SolutionKind = 'sln' | 'slnx' | 'slnf';
 

@@ -46,7 +46,11 @@ export function dependencyOrder(graph: ProjectGraph, projects: readonly ProjectN
  * skip, and every upstream project is built (`isBuilt`). Null means build as before, walking references.
  * No staged edit touches an upstream project: the affected set holds every project with a changed file.
  */
-export function buildWithoutReferenceWalk(graph: ProjectGraph, affected: readonly ProjectNode[], isBuilt: (project: ProjectNode) => boolean): ProjectNode[] | null {
+export function buildWithoutReferenceWalk(
+  graph: ProjectGraph,
+  affected: readonly ProjectNode[],
+  isBuilt: (project: ProjectNode) => boolean,
+): ProjectNode[] | null {
   if (affected.length === 0) return null;
   const upstream = upstreamOf(graph, affected);
   if (upstream.length === 0 || !upstream.every(isBuilt)) return null;

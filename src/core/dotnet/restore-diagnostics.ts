@@ -70,7 +70,8 @@ async function feedsFor(host: Host, projectDir: string): Promise<PackageFeed[]> 
       const content = await readText(host, path.join(dir, name));
       if (content !== null) {
         // A folder feed is relative to its nuget.config; NuGet reports it absolute.
-        const absolute = (source: string): string => (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) || path.isAbsolute(source) ? source : path.resolve(dir, source));
+        const absolute = (source: string): string =>
+          /^[a-z][a-z0-9+.-]*:\/\//i.test(source) || path.isAbsolute(source) ? source : path.resolve(dir, source);
         feeds.push(...readPackageSources(content).map((feed) => ({ ...feed, source: absolute(feed.source) })));
         break;
       }
@@ -105,9 +106,13 @@ export async function explainRestoreErrors(host: Host, errors: readonly Compilat
       const packages = readPackageReferences((await readText(host, absProject)) ?? '');
       const feedName = feed ? `"${feed.key}" (${feed.source})` : unreachable;
       const said = /[.!?]$/.test(message) ? message : `${message}.`;
-      message = `Restore of ${name} could not use the package feed ${feedName}: ${said}` + (packages.length > 0 ? ` Packages ${name} restores: ${packages.join(', ')}.` : '');
+      message =
+        `Restore of ${name} could not use the package feed ${feedName}: ${said}` +
+        (packages.length > 0 ? ` Packages ${name} restores: ${packages.join(', ')}.` : '');
     } else {
-      const named = feeds.filter((feed) => new RegExp(`(^|[\\s,:])${feed.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([\\s,.]|$)`).test(message));
+      const named = feeds.filter((feed) =>
+        new RegExp(`(^|[\\s,:])${feed.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([\\s,.]|$)`).test(message),
+      );
       if (named.length > 0) message = `${message} (feeds: ${named.map((feed) => `${feed.key} = ${feed.source}`).join(', ')})`;
     }
     explained.push({ ...error, message });

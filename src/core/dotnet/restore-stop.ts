@@ -28,5 +28,9 @@ export function restoreFailureMessage(build: BuildResult): string | null {
   const feedErrors = build.errors.filter((error) => FEED_ERROR_CODES.includes(error.code));
   if (feedErrors.length === 0) return null;
   const lines = [...new Set(feedErrors.map(line))];
-  return ['The baseline restore could not get the packages, so the run stopped before planning (no model was called):', ...lines, RESTORE_ADVICE].join('\n');
+  return [
+    'The baseline restore could not get the packages, so the run stopped before planning (no model was called):',
+    ...lines,
+    RESTORE_ADVICE,
+  ].join('\n');
 }

@@ -29,7 +29,9 @@ export function sandboxNotesFor(text: string, home: string = os.homedir()): stri
 /** A "not found" or "denied" error about a path under the home folder. */
 function mentionsMissingUnder(text: string, home: string): boolean {
   const escaped = home.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(Could not find (file|a part of the path)|No such file or directory|Permission denied|Access to the path)[^\\n]*${escaped}/`).test(text);
+  return new RegExp(
+    `(Could not find (file|a part of the path)|No such file or directory|Permission denied|Access to the path)[^\\n]*${escaped}/`,
+  ).test(text);
 }
 
 function withNotes(message: string, notes: readonly string[]): string {

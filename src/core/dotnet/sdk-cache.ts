@@ -14,7 +14,13 @@ export { userCacheDir } from '../user-cache';
 
 const CACHE_FILE = 'dotnet-sdk.json';
 const MAX_ENTRIES = 32;
-const SELECTION_VARIABLES = ['DOTNET_ROOT', 'DOTNET_ROLL_FORWARD', 'DOTNET_MULTILEVEL_LOOKUP', 'DOTNET_MSBUILD_SDK_RESOLVER_SDKS_DIR', 'DOTNET_MSBUILD_SDK_RESOLVER_CLI_DIR'];
+const SELECTION_VARIABLES = [
+  'DOTNET_ROOT',
+  'DOTNET_ROLL_FORWARD',
+  'DOTNET_MULTILEVEL_LOOKUP',
+  'DOTNET_MSBUILD_SDK_RESOLVER_SDKS_DIR',
+  'DOTNET_MSBUILD_SDK_RESOLVER_CLI_DIR',
+];
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -22,7 +28,6 @@ interface CacheEntry {
   version: string;
   checkedAt: string;
 }
-
 
 /** The global.json dotnet reads: the first one in the workspace folder or above it. */
 async function globalJsonFrom(dir: string): Promise<string | null> {
@@ -48,7 +53,15 @@ export async function sdkCacheKey(workspaceRoot: string, env: Env = process.env)
   // Where the global.json sits matters only to the SDK paths it may list (relative to itself); otherwise
   // two workspaces with the same pin share one answer.
   const where = globalJson && /"paths"\s*:/.test(pin) ? globalJson : '';
-  const parts = [dotnet, binary.size, binary.mtimeMs, sdks?.mtimeMs ?? 0, where, pin, ...SELECTION_VARIABLES.map((name) => `${name}=${env[name] ?? ''}`)];
+  const parts = [
+    dotnet,
+    binary.size,
+    binary.mtimeMs,
+    sdks?.mtimeMs ?? 0,
+    where,
+    pin,
+    ...SELECTION_VARIABLES.map((name) => `${name}=${env[name] ?? ''}`),
+  ];
   return JSON.stringify(parts);
 }
 
@@ -79,7 +92,11 @@ export interface SdkCacheOptions {
 }
 
 /** The SDK version from the cache when nothing it depends on changed; otherwise `check()`, kept when it succeeds. */
-export async function cachedSdkVersion(workspaceRoot: string, check: () => Promise<string>, options: SdkCacheOptions = {}): Promise<string> {
+export async function cachedSdkVersion(
+  workspaceRoot: string,
+  check: () => Promise<string>,
+  options: SdkCacheOptions = {},
+): Promise<string> {
   const env = options.env ?? process.env;
   if (env.IRONBEES_SDK_CACHE === '0') return check();
   const key = await sdkCacheKey(workspaceRoot, env).catch(() => null);

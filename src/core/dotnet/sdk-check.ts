@@ -43,7 +43,9 @@ export async function checkDotnetSdk(runner: ProcessRunner, workspaceRoot: strin
   try {
     result = await runner.run('dotnet', ['--version'], { cwd: workspaceRoot, timeoutMs: CHECK_TIMEOUT_MS });
   } catch (error) {
-    throw new ConfigurationError(`dotnet was not found on PATH (${errorMessage(error)}). Install the .NET SDK (https://dot.net) or put it on PATH.`);
+    throw new ConfigurationError(
+      `dotnet was not found on PATH (${errorMessage(error)}). Install the .NET SDK (https://dot.net) or put it on PATH.`,
+    );
   }
   if (result.exitCode === 0) return result.stdout.trim();
   const output = `${result.stderr}\n${result.stdout}`;

@@ -22,7 +22,10 @@ function isTestFrame(line: string, method: string): boolean {
 }
 
 function frameLines(stackTrace: string): string[] {
-  return stackTrace.replace(/\r\n/g, '\n').split('\n').filter((line) => line.trim() !== '');
+  return stackTrace
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
 }
 
 /**
@@ -42,7 +45,10 @@ export function focusStack(stackTrace: string, testName: string, maxLines: numbe
   // Callees of the test method, outermost first: the order the calls were made.
   const callees = lines.slice(0, at).reverse();
   const room = Math.max(3, maxLines - 1);
-  const shown = callees.length <= room ? callees : [...callees.slice(0, room - 2), `   … ${callees.length - room + 1} frames`, callees[callees.length - 1] ?? ''];
+  const shown =
+    callees.length <= room
+      ? callees
+      : [...callees.slice(0, room - 2), `   … ${callees.length - room + 1} frames`, callees[callees.length - 1] ?? ''];
   return [lines[at] ?? '', ...shown].join('\n');
 }
 

@@ -26,7 +26,11 @@ export function storedFailure(failure: TestFailure): TestFailure {
     .split('\n')
     .map((line) => clip(line, MAX_FRAME_CHARS))
     .join('\n');
-  const stored: TestFailure = { testName: clip(failure.testName, MAX_NAME_CHARS), message: clip(failure.message.trim(), MAX_MESSAGE_CHARS), stackTrace: stack };
+  const stored: TestFailure = {
+    testName: clip(failure.testName, MAX_NAME_CHARS),
+    message: clip(failure.message.trim(), MAX_MESSAGE_CHARS),
+    stackTrace: stack,
+  };
   if (failure.preExisting !== undefined) stored.preExisting = failure.preExisting;
   return stored;
 }

@@ -50,7 +50,11 @@ export function declaredFrameworks(content: string): string[] | null {
       const plural = textOf(group.TargetFrameworks);
       const single = textOf(group.TargetFramework);
       const value = plural || single;
-      if (value) found = value.split(';').map((tfm) => tfm.trim()).filter(Boolean);
+      if (value)
+        found = value
+          .split(';')
+          .map((tfm) => tfm.trim())
+          .filter(Boolean);
     }
   }
   return found;
@@ -96,7 +100,11 @@ export function runtimeNeededBy(framework: string): string | null {
  * on its own major.minor runtime (a test host does not roll forward to a newer major by default).
  * .NET Framework targets (net48, …) run only on Windows.
  */
-export function planFrameworks(frameworks: readonly string[] | null, runtimes: readonly string[], platform: NodeJS.Platform): FrameworkPlan {
+export function planFrameworks(
+  frameworks: readonly string[] | null,
+  runtimes: readonly string[],
+  platform: NodeJS.Platform,
+): FrameworkPlan {
   if (!frameworks || frameworks.length < 2) return { run: [], skipped: [] };
   const installed = new Set(runtimes.map((version) => version.split('.').slice(0, 2).join('.')));
   const shown = runtimes.length > 0 ? runtimes.join(', ') : 'none';
@@ -105,7 +113,11 @@ export function planFrameworks(frameworks: readonly string[] | null, runtimes: r
     const needed = runtimeNeededBy(framework);
     if (needed === null) {
       if (/^net\d{2,3}$/i.test(framework) && platform === 'win32') plan.run.push(framework);
-      else plan.skipped.push({ framework, reason: /^net\d{2,3}$/i.test(framework) ? '.NET Framework tests run only on Windows' : 'not a framework tests run on' });
+      else
+        plan.skipped.push({
+          framework,
+          reason: /^net\d{2,3}$/i.test(framework) ? '.NET Framework tests run only on Windows' : 'not a framework tests run on',
+        });
     } else if (installed.has(needed)) {
       plan.run.push(framework);
     } else {

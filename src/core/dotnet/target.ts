@@ -48,7 +48,10 @@ async function namedTarget(host: Pick<Host, 'workspaceRoot' | 'fs'>, target: str
   const absPath = path.resolve(root, target);
   const relPath = path.relative(root, absPath);
   if (!targetKindOf(relPath)) {
-    throw new ConfigurationError(`The build target "${target}" is not a solution (.sln, .slnx, .slnf) or project (.csproj, .fsproj, .vbproj).`, { target });
+    throw new ConfigurationError(
+      `The build target "${target}" is not a solution (.sln, .slnx, .slnf) or project (.csproj, .fsproj, .vbproj).`,
+      { target },
+    );
   }
   if (!(await host.fs.exists(absPath))) {
     throw new ConfigurationError(`The build target "${target}" does not exist in the workspace ${root}.`, { target });

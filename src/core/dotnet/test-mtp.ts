@@ -43,9 +43,18 @@ function resultsDirOf(host: Host, project: TestProjectRef): string {
 
 export function mtpArgs(request: MtpProjectRun, resultsDir: string, reportArgs: readonly string[]): string[] {
   const hangArgs = hangDumpArgs(request.project.testRunner, request.remainingMs);
-  const platformArgs = ['--results-directory', resultsDir, ...reportArgs, ...hangArgs, '--no-progress', '--no-ansi', ...(request.filterArgs ?? [])];
+  const platformArgs = [
+    '--results-directory',
+    resultsDir,
+    ...reportArgs,
+    ...hangArgs,
+    '--no-progress',
+    '--no-ansi',
+    ...(request.filterArgs ?? []),
+  ];
   if (request.assembly) return ['exec', request.assembly, ...platformArgs];
-  if (request.kind === 'mtp-dotnet-test') return ['test', '--project', request.project.absPath, '--no-build', '--no-restore', ...platformArgs];
+  if (request.kind === 'mtp-dotnet-test')
+    return ['test', '--project', request.project.absPath, '--no-build', '--no-restore', ...platformArgs];
   return ['run', '--project', request.project.absPath, '--no-build', '--no-restore', '--', ...platformArgs];
 }
 
@@ -77,7 +86,12 @@ async function runOnce(request: MtpProjectRun, resultsDir: string, reportArgs: r
 
 /** A project whose runner does not know the report option (a framework without the TrxReport extension). */
 function rejectedReportOption(run: RunResult, output: string, reportArgs: readonly string[]): boolean {
-  return run.exitCode === 5 && reportArgs.length > 0 && reportArgs.some((arg) => output.includes(arg)) && /unknown option|unrecognized/i.test(output);
+  return (
+    run.exitCode === 5 &&
+    reportArgs.length > 0 &&
+    reportArgs.some((arg) => output.includes(arg)) &&
+    /unknown option|unrecognized/i.test(output)
+  );
 }
 
 function withExtraFailure(result: TestResult, project: TestProjectRef, message: string, output: string): TestResult {
@@ -110,7 +124,9 @@ export async function runMtpProject(request: MtpProjectRun, outcomes: Map<string
   if (run.timedOut) {
     const seconds = Math.round(request.timeoutMs / 1000);
     const partial = trx.length > 0 ? resultFromTrx(project, trx, output, outcomes) : null;
-    const unnamed = project.testRunner?.hangDump ? '' : ` Microsoft.Testing.Platform names a hung test only with the Microsoft.Testing.Extensions.HangDump package; add it to ${project.name} to see which test hangs.`;
+    const unnamed = project.testRunner?.hangDump
+      ? ''
+      : ` Microsoft.Testing.Platform names a hung test only with the Microsoft.Testing.Extensions.HangDump package; add it to ${project.name} to see which test hangs.`;
     const message = `The tests did not finish within ${seconds} s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).${unnamed}`;
     const result = partial ? withExtraFailure(partial, project, message, output) : failedRun(project, message, output, true);
     result.timedOut = true;
@@ -122,10 +138,21 @@ export async function runMtpProject(request: MtpProjectRun, outcomes: Map<string
     if (code === 0 || (code === 2 && result.failed > 0)) return result;
     if (code === 7) return withExtraFailure(withoutRunInfoFailure(result, project), project, crashMessage(output, code), output);
     if (code === 2) return result;
-    return withExtraFailure(withoutRunInfoFailure(result, project), project, `The test run did not succeed: ${describeMtpExit(code)}.`, output);
+    return withExtraFailure(
+      withoutRunInfoFailure(result, project),
+      project,
+      `The test run did not succeed: ${describeMtpExit(code)}.`,
+      output,
+    );
   }
   if (code === 7) return failedRun(project, crashMessage(output, code), output, false);
-  if (code === 8) return failedRun(project, `No test ran in ${project.name}: ${describeMtpExit(code)}. A filter matched nothing, or the project has no tests the framework can discover.`, output, false);
+  if (code === 8)
+    return failedRun(
+      project,
+      `No test ran in ${project.name}: ${describeMtpExit(code)}. A filter matched nothing, or the project has no tests the framework can discover.`,
+      output,
+      false,
+    );
   const fromConsole = readMtpConsole(output, project.name);
   if (fromConsole && (code === 0 || code === 2)) {
     for (const failure of fromConsole.failures) outcomes.set(failure.testName, 'failed');
@@ -135,7 +162,12 @@ export async function runMtpProject(request: MtpProjectRun, outcomes: Map<string
   const refusal = /using VSTest test runner|All projects must use that test runner/i.test(output)
     ? ' dotnet test runs only Microsoft.Testing.Platform projects when global.json selects it; this project uses VSTest.'
     : '';
-  return failedRun(project, `The test run wrote no results: ${describeMtpExit(code)}.${refusal} ${reportArgs.length === 0 ? CONSOLE_LABEL : ''}`.trim(), output, false);
+  return failedRun(
+    project,
+    `The test run wrote no results: ${describeMtpExit(code)}.${refusal} ${reportArgs.length === 0 ? CONSOLE_LABEL : ''}`.trim(),
+    output,
+    false,
+  );
 }
 
 /** The TRX's own "test host crashed" run failure is replaced by ours, which names the test. */
@@ -143,14 +175,26 @@ function withoutRunInfoFailure(result: TestResult, project: TestProjectRef): Tes
   const runName = `[test run] ${project.name}`;
   const kept = result.failures.filter((failure) => failure.testName !== runName);
   const removed = result.failures.length - kept.length;
-  return { ...result, failures: kept, failed: result.failed - removed, total: result.total - removed, success: result.failed - removed === 0 };
+  return {
+    ...result,
+    failures: kept,
+    failed: result.failed - removed,
+    total: result.total - removed,
+    success: result.failed - removed === 0,
+  };
 }
 
 /** Marks results read from the console of a run the hang dump stopped (it ends before the report is written). */
 const STOPPED_LABEL = '(read from the console output: the test host was stopped before it wrote its report)';
 
 /** The hang dump stopped the test host: each hung test is a failure, with the tests that finished before. */
-function hungRun(project: TestProjectRef, hung: HungTests, trx: readonly TrxReport[], output: string, outcomes: Map<string, TestOutcomeKind>): TestResult {
+function hungRun(
+  project: TestProjectRef,
+  hung: HungTests,
+  trx: readonly TrxReport[],
+  output: string,
+  outcomes: Map<string, TestOutcomeKind>,
+): TestResult {
   const partial = trx.length > 0 ? resultFromTrx(project, trx, output, outcomes) : readMtpConsole(output, project.name, STOPPED_LABEL);
   if (trx.length === 0) for (const failure of partial?.failures ?? []) outcomes.set(failure.testName, 'failed');
   for (const name of hung.names) outcomes.set(name, 'failed');

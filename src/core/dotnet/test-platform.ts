@@ -43,7 +43,8 @@ export async function findTestMode(host: Host, fromDir: string): Promise<TestMod
   if (path.relative(root, dir).startsWith('..')) dir = root;
   for (;;) {
     const bytes = await host.fs.readFile(path.join(dir, 'global.json')).catch(() => null);
-    if (bytes !== null) return { mode: runnerIn(decoder.decode(bytes), host) === 'microsoft.testing.platform' ? 'mtp' : 'vstest', cwd: dir };
+    if (bytes !== null)
+      return { mode: runnerIn(decoder.decode(bytes), host) === 'microsoft.testing.platform' ? 'mtp' : 'vstest', cwd: dir };
     if (dir === root) return { mode: 'vstest', cwd: root };
     const parent = path.dirname(dir);
     if (parent === dir) return { mode: 'vstest', cwd: root };
@@ -96,5 +97,7 @@ export const MTP_EXIT_CODES: Readonly<Record<number, string>> = {
 export function describeMtpExit(code: number | null): string {
   if (code === null) return 'the test application ended without an exit code';
   const meaning = MTP_EXIT_CODES[code];
-  return meaning ? `${meaning} (Microsoft.Testing.Platform exit code ${code})` : `exit code ${code}, which Microsoft.Testing.Platform does not document`;
+  return meaning
+    ? `${meaning} (Microsoft.Testing.Platform exit code ${code})`
+    : `exit code ${code}, which Microsoft.Testing.Platform does not document`;
 }

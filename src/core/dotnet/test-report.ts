@@ -56,7 +56,9 @@ export async function takeTrxReports(host: Host, files: readonly string[], sourc
 
 async function readTrxFile(host: Host, file: string, sourceName: string): Promise<TrxReport | null> {
   try {
-    const chunks = host.fs.readChunks ? await host.fs.readChunks(file) : await host.fs.readFile(file).then((bytes) => bytes && piecesOf(bytes));
+    const chunks = host.fs.readChunks
+      ? await host.fs.readChunks(file)
+      : await host.fs.readFile(file).then((bytes) => bytes && piecesOf(bytes));
     return chunks === null ? null : await readTrxChunks(chunks, sourceName);
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
@@ -94,11 +96,26 @@ export function resultFromTrx(
  * A run stopped because a test hung: each hung test (when the platform named it) is a failure, added to
  * what finished before (`partial`); the run-level failure a report may carry for the abort is replaced.
  */
-export function withHungTests(partial: TestResult | null, project: TestProjectRef, hung: readonly string[], message: string, output: string): TestResult {
+export function withHungTests(
+  partial: TestResult | null,
+  project: TestProjectRef,
+  hung: readonly string[],
+  message: string,
+  output: string,
+): TestResult {
   const runName = `[test run] ${project.name}`;
   const kept = partial?.failures.filter((failure) => failure.testName !== runName) ?? [];
   const passed = partial?.passed ?? 0;
   const skipped = partial?.skipped ?? 0;
   const failures = [...kept, ...(hung.length > 0 ? hung : [runName]).map((testName) => ({ testName, message, stackTrace: '' }))];
-  return { success: false, total: passed + skipped + failures.length, passed, failed: failures.length, skipped, failures, durationMs: partial?.durationMs ?? 0, outputTail: tailOf(output, 2000) };
+  return {
+    success: false,
+    total: passed + skipped + failures.length,
+    passed,
+    failed: failures.length,
+    skipped,
+    failures,
+    durationMs: partial?.durationMs ?? 0,
+    outputTail: tailOf(output, 2000),
+  };
 }

@@ -72,7 +72,9 @@ async function findTrxFiles(host: Host, output: string, resultsDir: string, pref
   const named = resultFilesIn(output).filter((file) => path.basename(file).startsWith(prefix));
   if (named.length > 0) return named;
   const listed = await host.fs.listFiles(resultsDir, { maxFiles: 5_000 }).catch(() => [] as string[]);
-  return listed.filter((file) => !file.includes('/') && file.startsWith(prefix) && file.endsWith('.trx')).map((file) => path.join(resultsDir, file));
+  return listed
+    .filter((file) => !file.includes('/') && file.startsWith(prefix) && file.endsWith('.trx'))
+    .map((file) => path.join(resultsDir, file));
 }
 
 /**
@@ -100,19 +102,47 @@ async function testVstestProject(
   const assembly = plan.skipped.length === 0 && !project.testRunner?.runSettings ? await builtAssembly(request, project) : null;
   let args: string[];
   if (assembly) {
-    args = ['vstest', assembly, `--logger:trx;LogFileName=${prefix}.trx`, `--ResultsDirectory:${resultsDir}`, ...vstestConsoleArgs(filterArgs), ...blameHangConsoleArgs(remainingMs)];
+    args = [
+      'vstest',
+      assembly,
+      `--logger:trx;LogFileName=${prefix}.trx`,
+      `--ResultsDirectory:${resultsDir}`,
+      ...vstestConsoleArgs(filterArgs),
+      ...blameHangConsoleArgs(remainingMs),
+    ];
   } else {
-    args = ['test', project.absPath, '--no-build', '--no-restore', '--nologo', '--logger', `trx;LogFilePrefix=${prefix}`, '--results-directory', resultsDir];
+    args = [
+      'test',
+      project.absPath,
+      '--no-build',
+      '--no-restore',
+      '--nologo',
+      '--logger',
+      `trx;LogFilePrefix=${prefix}`,
+      '--results-directory',
+      resultsDir,
+    ];
     args.push(...filterArgs, ...blameHangArgs(remainingMs));
     if (plan.skipped.length > 0) args.push(`-p:TargetFrameworks=${plan.run.join('%3B')}`);
   }
-  const run = await runDotnet(host, args, { cwd: mode.cwd, timeoutMs: remainingMs, signal: request.signal, env: testEnv(), onOutput: request.onOutput });
+  const run = await runDotnet(host, args, {
+    cwd: mode.cwd,
+    timeoutMs: remainingMs,
+    signal: request.signal,
+    env: testEnv(),
+    onOutput: request.onOutput,
+  });
   if (run.cancelled) request.signal?.throwIfAborted();
   const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
   const trxReports = await takeTrxReports(host, await findTrxFiles(host, output, resultsDir, prefix), project.name);
   if (run.timedOut) {
     const seconds = Math.round(request.timeoutMs / 1000);
-    return failedRun(project, `The tests did not finish within ${seconds} s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).`, output, true);
+    return failedRun(
+      project,
+      `The tests did not finish within ${seconds} s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).`,
+      output,
+      true,
+    );
   }
   const hang = blameHang(output);
   if (hang) {
@@ -130,7 +160,12 @@ async function testVstestProject(
 }
 
 /** blame-hang stopped a test: the hung test (when VSTest names it) is the failure, not "the run was aborted". */
-function withHangFailure(partial: TestResult | null, project: TestProjectRef, hang: { seconds: string; running: string[] }, output: string): TestResult {
+function withHangFailure(
+  partial: TestResult | null,
+  project: TestProjectRef,
+  hang: { seconds: string; running: string[] },
+  output: string,
+): TestResult {
   const what = hang.running.length > 0 ? `${hang.running.join(', ')} hung` : 'A test hung (VSTest did not name it)';
   const message = `${what}: nothing finished for ${hang.seconds}, so blame-hang stopped the test host. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.`;
   return withHungTests(partial, project, hang.running, message, output);
@@ -190,7 +225,18 @@ async function testOneProject(
   // its own runner when started directly, so it goes through `dotnet test`).
   const assembly = project.testRunner?.mtpRunner ? ((await builtAssembly(request, project)) ?? undefined) : undefined;
   const remainingMs = Math.max(1, deadline - Date.now());
-  const run = { host: request.host, project, kind, assembly, cwd: mode.cwd, remainingMs, timeoutMs: request.timeoutMs, signal: request.signal, onOutput: request.onOutput, filterArgs };
+  const run = {
+    host: request.host,
+    project,
+    kind,
+    assembly,
+    cwd: mode.cwd,
+    remainingMs,
+    timeoutMs: request.timeoutMs,
+    signal: request.signal,
+    onOutput: request.onOutput,
+    filterArgs,
+  };
   return runMtpProject(run, outcomes);
 }
 
@@ -207,7 +253,11 @@ export async function runTests(request: TestRequest): Promise<TestRun> {
       planned.push({ project, filterArgs: [] });
       continue;
     }
-    const filterArgs = filterArgsFor(runKindOf(mode.mode, project.testRunner), project.testRunner, realTestNames(request.only.get(project.absPath) ?? []));
+    const filterArgs = filterArgsFor(
+      runKindOf(mode.mode, project.testRunner),
+      project.testRunner,
+      realTestNames(request.only.get(project.absPath) ?? []),
+    );
     if (filterArgs) planned.push({ project, filterArgs });
   }
   const results: TestResult[] = new Array(planned.length);
@@ -221,7 +271,10 @@ export async function runTests(request: TestRequest): Promise<TestRun> {
       const own = new Map<string, TestOutcomeKind>();
       results[index] = await testOneProject(request, project, mode, deadline, own, filterArgs);
       for (const [name, kind] of own) if (outcomes.get(name) !== 'failed') outcomes.set(name, kind);
-      ranByProject.set(project.absPath, [...own].filter(([name, kind]) => kind !== 'skipped' && !name.startsWith('[test run]')).map(([name]) => name));
+      ranByProject.set(
+        project.absPath,
+        [...own].filter(([name, kind]) => kind !== 'skipped' && !name.startsWith('[test run]')).map(([name]) => name),
+      );
     }
   };
   const concurrency = Math.max(1, Math.min(request.concurrency ?? DEFAULT_CONCURRENCY, planned.length));
@@ -230,6 +283,11 @@ export async function runTests(request: TestRequest): Promise<TestRun> {
   result.durationMs = Date.now() - startedAt;
   if (runsSandboxed(request.host)) explainSandboxFailures(result.failures);
   const failedByProject = new Map<string, string[]>();
-  planned.forEach(({ project }, index) => failedByProject.set(project.absPath, (results[index]?.failures ?? []).map((failure) => failure.testName)));
+  planned.forEach(({ project }, index) =>
+    failedByProject.set(
+      project.absPath,
+      (results[index]?.failures ?? []).map((failure) => failure.testName),
+    ),
+  );
   return { result, outcomes, failedByProject, ran: planned.map(({ project }) => project.absPath), ranByProject };
 }

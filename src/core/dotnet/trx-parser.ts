@@ -12,7 +12,10 @@ export type { TestOutcomeKind, TrxRun } from './trx-reader';
 const CHUNK_BYTES = 64 * 1024;
 
 export function trimStackTrace(stackTrace: string, maxLines: number = MAX_STACK_LINES): string {
-  const lines = stackTrace.replace(/\r\n/g, '\n').split('\n').filter((line) => line.trim() !== '');
+  const lines = stackTrace
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   if (lines.length <= maxLines) return lines.join('\n');
   return [...lines.slice(0, maxLines), `   … ${lines.length - maxLines} more frames`].join('\n');
 }

@@ -124,7 +124,8 @@ export class TrxReader {
     }
     if (!this.isTestRun) return;
     if (name === 'UnitTestResult') this.openResult(tag, parent, depth);
-    else if (parent === 'TestRun' && name === 'Times') this.times = { start: attributeOf(tag, 'start'), finish: attributeOf(tag, 'finish') };
+    else if (parent === 'TestRun' && name === 'Times')
+      this.times = { start: attributeOf(tag, 'start'), finish: attributeOf(tag, 'finish') };
     else if (parent === 'TestRun' && name === 'ResultSummary') this.runOutcome = owned(attributeOf(tag, 'outcome'));
     else if (parent === 'TestRun/ResultSummary/RunInfos/RunInfo' && name === 'Text') this.text = { target: 'runInfo', depth, value: '' };
     else if (parent === 'TestRun/TestDefinitions' && name === 'UnitTest') this.unitTestId = owned(attributeOf(tag, 'id'));

@@ -85,7 +85,12 @@ function describeBuild(build: BuildResult): string {
 }
 
 /** Builds what the scope says, restoring when needed (and once more if the build says restore is stale). */
-async function buildScope(options: ValidatorOptions, session: DotnetSession, graph: ProjectGraph, scope: ChangeScope): Promise<BuildResult> {
+async function buildScope(
+  options: ValidatorOptions,
+  session: DotnetSession,
+  graph: ProjectGraph,
+  scope: ChangeScope,
+): Promise<BuildResult> {
   const restore = scope.needsRestore || !(await session.isRestored(graph));
   // Restoring goes through the whole target: a generated traversal project has no Restore target.
   const projects = scope.full || restore ? [graph.target.absPath] : scope.buildRoots.map((project) => project.absPath);
@@ -116,15 +121,32 @@ async function withoutReferenceWalk(options: ValidatorOptions, graph: ProjectGra
   // One stale or unbuilt upstream project is enough to walk the references as before.
   for (const project of upstream) if (!(await hasFreshOutputs(project, options.host.workspaceRoot))) return null;
   const ordered = buildWithoutReferenceWalk(graph, scope.affected, () => true);
-  if (ordered) options.host.logger.debug(`Building ${ordered.map((project) => project.name).join(', ')} without walking ${upstream.length} built, unchanged upstream project(s).`);
+  if (ordered)
+    options.host.logger.debug(
+      `Building ${ordered.map((project) => project.name).join(', ')} without walking ${upstream.length} built, unchanged upstream project(s).`,
+    );
   return ordered;
 }
 
-async function testProjects(options: ValidatorOptions, graph: ProjectGraph, projects: readonly ProjectNode[], only?: Map<string, string[]>, sessionHost: Host = options.host): Promise<TestRun> {
+async function testProjects(
+  options: ValidatorOptions,
+  graph: ProjectGraph,
+  projects: readonly ProjectNode[],
+  only?: Map<string, string[]>,
+  sessionHost: Host = options.host,
+): Promise<TestRun> {
   const modeFrom = path.dirname(graph.target.absPath);
   const session = dotnetSession(sessionHost, options.target);
   const assemblies = session.assemblies.forProjects(graph.projects);
-  const run = await runTests({ host: options.host, projects, timeoutMs: options.timeouts.testMs, signal: options.signal, modeFrom, only, assemblies });
+  const run = await runTests({
+    host: options.host,
+    projects,
+    timeoutMs: options.timeouts.testMs,
+    signal: options.signal,
+    modeFrom,
+    only,
+    assemblies,
+  });
   session.rememberFailures(run.failedByProject);
   return { ...run, result: withRelativeStacks(run.result, options.host.workspaceRoot) };
 }
@@ -132,14 +154,22 @@ async function testProjects(options: ValidatorOptions, graph: ProjectGraph, proj
 /** Stack frames name workspace files relative to the workspace, as every other path Ironbees shows. */
 function withRelativeStacks(result: TestResult, workspaceRoot: string): TestResult {
   if (result.failures.every((failure) => failure.stackTrace === '')) return result;
-  return { ...result, failures: result.failures.map((failure) => ({ ...failure, stackTrace: relativeFramePaths(failure.stackTrace, workspaceRoot) })) };
+  return {
+    ...result,
+    failures: result.failures.map((failure) => ({ ...failure, stackTrace: relativeFramePaths(failure.stackTrace, workspaceRoot) })),
+  };
 }
 
 /**
  * Failing-first: the affected projects' tests that failed last time run alone. A run in which one still
  * fails (or that hangs) is the verdict; otherwise null, and the whole affected set runs.
  */
-async function failingFirst(options: ValidateOptions, session: DotnetSession, graph: ProjectGraph, projects: readonly ProjectNode[]): Promise<TestRun | null> {
+async function failingFirst(
+  options: ValidateOptions,
+  session: DotnetSession,
+  graph: ProjectGraph,
+  projects: readonly ProjectNode[],
+): Promise<TestRun | null> {
   // A baseline failure the plan leaves alone would always "still fail": it must not cut the run short.
   const tolerated = new Set(options.knownFailures ?? []);
   const previous = new Map<string, string[]>();
@@ -159,10 +189,18 @@ export async function captureBaseline(options: BaselineOptions): Promise<Baselin
   const startedAt = Date.now();
   const session = dotnetSession(options.host, options.target);
   const graph = await session.graph();
-  const fullScope: ChangeScope = { full: true, needsRestore: true, buildRoots: [], testProjects: graph.projects.filter((project) => project.isTest) };
+  const fullScope: ChangeScope = {
+    full: true,
+    needsRestore: true,
+    buildRoots: [],
+    testProjects: graph.projects.filter((project) => project.isTest),
+  };
   // Its terminals say "baseline": red output here is the starting point, not the agent's doing.
   const processHost = withProcessLabel(options.host, 'baseline');
-  const labelled = { ...options, host: options.onFirstProcess ? afterFirstProcessStarts(processHost, options.onFirstProcess) : processHost };
+  const labelled = {
+    ...options,
+    host: options.onFirstProcess ? afterFirstProcessStarts(processHost, options.onFirstProcess) : processHost,
+  };
   const build = await buildScope(labelled, session, graph, fullScope);
   const run = build.success ? await testProjects(labelled, graph, fullScope.testProjects, undefined, options.host) : null;
   const test = run?.result ?? null;
@@ -170,7 +208,12 @@ export async function captureBaseline(options: BaselineOptions): Promise<Baselin
   record(options, 'baseline', build.success && (test?.success ?? false), Date.now() - startedAt, detail);
   const restoreFailure = restoreFailureMessage(build);
   if (restoreFailure) throw new ConfigurationError(restoreFailure, { codes: [...new Set(build.errors.map((error) => error.code))] });
-  return { build, test, capturedAt: new Date(options.host.clock.now()).toISOString(), ...(run ? { ranTests: ranTestsByProject(run, options.host.workspaceRoot) } : {}) };
+  return {
+    build,
+    test,
+    capturedAt: new Date(options.host.clock.now()).toISOString(),
+    ...(run ? { ranTests: ranTestsByProject(run, options.host.workspaceRoot) } : {}),
+  };
 }
 
 /** The tests that ran, by workspace-relative project path (forward slashes). */
@@ -230,19 +273,38 @@ export async function validate(options: ValidateOptions): Promise<ValidationOutc
   }
   const built = await buildScope(options, session, graph, scope);
   const build = { ...built, errors: markPreExistingErrors(built.errors, options.baseline) };
-  const scopeNote = scope.full ? `whole ${graph.target.relPath}${scope.reason ? ` (${scope.reason})` : ''}` : scope.buildRoots.map((project) => project.relPath).join(', ');
+  const scopeNote = scope.full
+    ? `whole ${graph.target.relPath}${scope.reason ? ` (${scope.reason})` : ''}`
+    : scope.buildRoots.map((project) => project.relPath).join(', ');
   record(options, 'build', build.success, build.durationMs, `${scopeNote}: ${describeBuild(build)}`);
   const newBuildErrors = newErrorsSince(built.errors, options.baseline);
   if (!build.success) {
-    return { build, test: null, passed: false, newBuildErrors, newTestFailures: [], preExistingFailures: [], fixedFailures: [], toleratedFailures: [] };
+    return {
+      build,
+      test: null,
+      passed: false,
+      newBuildErrors,
+      newTestFailures: [],
+      preExistingFailures: [],
+      fixedFailures: [],
+      toleratedFailures: [],
+    };
   }
   const firstVerdict = await failingFirst(options, session, graph, scope.testProjects);
   const run = firstVerdict ?? (await testProjects(options, graph, scope.testProjects));
   // A failing-first verdict ran only some tests on purpose; a full run is held to every test the baseline ran.
   const heldTo = firstVerdict ? [] : run.ran.map((project) => path.relative(options.host.workspaceRoot, project).split(path.sep).join('/'));
   const comparison = compareTests(run.result, run.outcomes, options.baseline, heldTo);
-  const notRun = firstVerdict ? `; failing-first: the tests that failed last time still fail, the other tests of ${scope.testProjects.map((project) => project.name).join(', ')} were not run` : '';
-  record(options, 'test', run.result.success, run.result.durationMs, `${scope.testProjects.map((project) => project.name).join(', ') || 'no test projects'}: ${describeTests(run.result)}${notRun}`);
+  const notRun = firstVerdict
+    ? `; failing-first: the tests that failed last time still fail, the other tests of ${scope.testProjects.map((project) => project.name).join(', ')} were not run`
+    : '';
+  record(
+    options,
+    'test',
+    run.result.success,
+    run.result.durationMs,
+    `${scope.testProjects.map((project) => project.name).join(', ') || 'no test projects'}: ${describeTests(run.result)}${notRun}`,
+  );
   const known = new Set(options.knownFailures ?? []);
   const toleratedFailures = comparison.preExistingFailures.filter((name) => known.has(name));
   return {

@@ -28,7 +28,12 @@ export class ModelApiError extends AgentModeError {
     readonly status: number | null = null,
     options?: { cause?: unknown; requestId?: string | null },
   ) {
-    super(message, kind === 'cancelled' ? 'CANCELLED' : 'MODEL_API_ERROR', { kind, status, requestId: options?.requestId ?? null }, options);
+    super(
+      message,
+      kind === 'cancelled' ? 'CANCELLED' : 'MODEL_API_ERROR',
+      { kind, status, requestId: options?.requestId ?? null },
+      options,
+    );
   }
 }
 
@@ -37,7 +42,10 @@ export class ModelApiError extends AgentModeError {
  * it as such (exit 2) instead of retrying or blaming the agent.
  */
 export class ModelAuthenticationError extends ConfigurationError {
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message, { status });
   }
 }
@@ -68,7 +76,12 @@ export function modelErrorForStatus(status: number | null, facts: StatusErrorFac
   const { model, options, words } = facts;
   const said = facts.apiMessage ? ` (the API said: ${facts.apiMessage})` : '';
   if (status !== null && words.overloadedStatuses.includes(status)) {
-    return new ModelApiError('overloaded', `The API is overloaded (${status}) even after retries${said}. Try again later.`, status, options);
+    return new ModelApiError(
+      'overloaded',
+      `The API is overloaded (${status}) even after retries${said}. Try again later.`,
+      status,
+      options,
+    );
   }
   switch (status) {
     case 401:
@@ -89,7 +102,12 @@ export function modelErrorForStatus(status: number | null, facts: StatusErrorFac
     case 413:
       return new ModelApiError('too_large', `The request is too large for the API (413)${said}.`, 413, options);
     case 429:
-      return new ModelApiError('rate_limited', `Rate limited by the API (429) even after retries${said}. Wait, or lower the request rate.`, 429, options);
+      return new ModelApiError(
+        'rate_limited',
+        `Rate limited by the API (429) even after retries${said}. Wait, or lower the request rate.`,
+        429,
+        options,
+      );
     case null:
       return new ModelApiError(facts.streamKind, `The API stream reported an error${said || `: ${facts.fallbackText}`}.`, null, options);
     default:

@@ -67,7 +67,8 @@ export function mcpServersFromSettings(raw: unknown, where = 'settings', baseDir
     : typeof raw === 'object'
       ? Object.entries(raw as Record<string, unknown>)
       : [];
-  if (!Array.isArray(raw) && typeof raw !== 'object') throw new ConfigurationError(`${where}: expected a mapping of MCP server names to their settings`);
+  if (!Array.isArray(raw) && typeof raw !== 'object')
+    throw new ConfigurationError(`${where}: expected a mapping of MCP server names to their settings`);
   const problems: string[] = [];
   const servers: McpServerConfig[] = [];
   for (const [name, value] of entries) {
@@ -82,7 +83,8 @@ export function mcpServersFromSettings(raw: unknown, where = 'settings', baseDir
     }
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push(`${where}: server "${name}"${issue.path.length ? `: ${issue.path.join('.')}` : ''}: ${issue.message}`);
+      for (const issue of parsed.error.issues)
+        problems.push(`${where}: server "${name}"${issue.path.length ? `: ${issue.path.join('.')}` : ''}: ${issue.message}`);
       continue;
     }
     if (parsed.data.disabled) continue;

@@ -110,7 +110,12 @@ export class McpConnection {
       return null;
     }
     const { failure } = this.failedStart;
-    return new ToolFailure(failure.kind, `${failure.message} (not tried again for another ${Math.ceil(left / 1000)} s)`, failure.retryAfterMs, { cause: failure });
+    return new ToolFailure(
+      failure.kind,
+      `${failure.message} (not tried again for another ${Math.ceil(left / 1000)} s)`,
+      failure.retryAfterMs,
+      { cause: failure },
+    );
   }
 
   private async start(): Promise<Live> {
@@ -180,25 +185,49 @@ export class McpConnection {
     const where = `MCP server "${this.name}"`;
     if (error instanceof ToolFailure) return error;
     if (error instanceof UnauthorizedError) {
-      return new ToolFailure('Unauthorized', `${where} refused the credentials when ${doing} (check "headers" in the server config): ${error.message}`, undefined, { cause: error });
+      return new ToolFailure(
+        'Unauthorized',
+        `${where} refused the credentials when ${doing} (check "headers" in the server config): ${error.message}`,
+        undefined,
+        { cause: error },
+      );
     }
     if (error instanceof StreamableHTTPError && error.code !== undefined) {
       const hint = error.code === 401 || error.code === 403 ? ' (check the Authorization header in "headers" of the server config)' : '';
-      return new ToolFailure(kindForHttpStatus(error.code), `${where} answered HTTP ${error.code} when ${doing}${hint}: ${error.message}`, undefined, { cause: error });
+      return new ToolFailure(
+        kindForHttpStatus(error.code),
+        `${where} answered HTTP ${error.code} when ${doing}${hint}: ${error.message}`,
+        undefined,
+        { cause: error },
+      );
     }
     if (error instanceof McpError) {
       if (error.code === ErrorCode.RequestTimeout) {
-        return new ToolFailure('Timeout', `${where} did not answer in time when ${doing}; it is started afresh for a later call.`, undefined, { cause: error });
+        return new ToolFailure(
+          'Timeout',
+          `${where} did not answer in time when ${doing}; it is started afresh for a later call.`,
+          undefined,
+          { cause: error },
+        );
       }
       if (error.code === ErrorCode.ConnectionClosed) {
-        return new ToolFailure('RetryableServer', `${where} closed the connection when ${doing} (it crashed or exited); it is started afresh for a later call.`, undefined, { cause: error });
+        return new ToolFailure(
+          'RetryableServer',
+          `${where} closed the connection when ${doing} (it crashed or exited); it is started afresh for a later call.`,
+          undefined,
+          { cause: error },
+        );
       }
-      if (error.code === ErrorCode.InvalidParams) return new ToolFailure('InvalidInput', `${where} refused the arguments: ${error.message}`, undefined, { cause: error });
-      if (error.code === ErrorCode.MethodNotFound) return new ToolFailure('NotFound', `${where}: ${error.message}`, undefined, { cause: error });
+      if (error.code === ErrorCode.InvalidParams)
+        return new ToolFailure('InvalidInput', `${where} refused the arguments: ${error.message}`, undefined, { cause: error });
+      if (error.code === ErrorCode.MethodNotFound)
+        return new ToolFailure('NotFound', `${where}: ${error.message}`, undefined, { cause: error });
       return new ToolFailure('RetryableServer', `${where} failed when ${doing}: ${error.message}`, undefined, { cause: error });
     }
     const code = (error as NodeJS.ErrnoException).code;
     const hint = code === 'ENOENT' ? ' (the command was not found; check "command" in the server config)' : '';
-    return new ToolFailure('RetryableServer', `${where} could not be reached when ${doing}: ${errorMessage(error)}${hint}`, undefined, { cause: error });
+    return new ToolFailure('RetryableServer', `${where} could not be reached when ${doing}: ${errorMessage(error)}${hint}`, undefined, {
+      cause: error,
+    });
   }
 }

@@ -50,7 +50,9 @@ export class McpManager implements ExternalToolSource {
           const tools = await connection.tools();
           const clashes = clashingNames(connection.name, tools);
           for (const [name, group] of clashes) this.options.logger.warn(clashFailure(connection.name, name, group).message);
-          return tools.filter((tool) => !clashes.has(mcpToolName(connection.name, tool.name))).map((tool) => mcpToolDefinition(connection, tool));
+          return tools
+            .filter((tool) => !clashes.has(mcpToolName(connection.name, tool.name)))
+            .map((tool) => mcpToolDefinition(connection, tool));
         } catch (error) {
           this.options.logger.warn(errorMessage(error));
           return [];
@@ -77,7 +79,8 @@ export class McpManager implements ExternalToolSource {
 
   private async resolveOne(name: string): Promise<ToolDefinition> {
     const parsed = parseMcpToolName(name);
-    if (!parsed) return unreachable(name, new ToolFailure('NotFound', `"${name}" is not an MCP tool name; expected mcp__<server>__<tool>.`));
+    if (!parsed)
+      return unreachable(name, new ToolFailure('NotFound', `"${name}" is not an MCP tool name; expected mcp__<server>__<tool>.`));
     let connections: Map<string, McpConnection>;
     try {
       connections = await this.connections();
@@ -87,7 +90,10 @@ export class McpManager implements ExternalToolSource {
     const connection = connections.get(parsed.server);
     if (!connection) {
       const known = [...connections.keys()].join(', ') || '(none)';
-      return unreachable(name, new ToolFailure('NotFound', `no MCP server named "${parsed.server}" is configured (configured: ${known}); see .ironbees/mcp.json.`));
+      return unreachable(
+        name,
+        new ToolFailure('NotFound', `no MCP server named "${parsed.server}" is configured (configured: ${known}); see .ironbees/mcp.json.`),
+      );
     }
     try {
       return this.definitionFrom(connection, name, await connection.tools());
@@ -107,7 +113,13 @@ export class McpManager implements ExternalToolSource {
     }
     if (matching.length === 1) return mcpToolDefinition(connection, matching[0]);
     const available = tools.map((candidate) => mcpToolName(connection.name, candidate.name)).join(', ') || '(none)';
-    return unreachable(name, new ToolFailure('NotFound', `the MCP server "${connection.name}" has no tool "${parseMcpToolName(name)?.tool}"; it offers: ${available}.`));
+    return unreachable(
+      name,
+      new ToolFailure(
+        'NotFound',
+        `the MCP server "${connection.name}" has no tool "${parseMcpToolName(name)?.tool}"; it offers: ${available}.`,
+      ),
+    );
   }
 }
 
@@ -145,7 +157,11 @@ function placeholder(name: string, description: string, execute: ToolDefinition[
 }
 
 function unreachable(name: string, failure: ToolFailure): ToolDefinition {
-  return placeholder(name, `Unavailable: ${failure.message}`, async (): Promise<ToolOutcome> => ({ ok: false, kind: failure.kind, error: failure.message }));
+  return placeholder(name, `Unavailable: ${failure.message}`, async (): Promise<ToolOutcome> => ({
+    ok: false,
+    kind: failure.kind,
+    error: failure.message,
+  }));
 }
 
 /**
@@ -154,7 +170,12 @@ function unreachable(name: string, failure: ToolFailure): ToolDefinition {
  * (approval, the server's time limit, retries, output check); until then nothing is known about the
  * tool, so the stand-in itself claims side effects rather than skipping approval on a guess.
  */
-function deferredDefinition(name: string, connection: McpConnection, tool: string, build: (tools: readonly Tool[]) => ToolDefinition): ToolDefinition {
+function deferredDefinition(
+  name: string,
+  connection: McpConnection,
+  tool: string,
+  build: (tools: readonly Tool[]) => ToolDefinition,
+): ToolDefinition {
   return {
     ...placeholder(name, `A tool of the MCP server "${connection.name}", which could not be started yet.`, async () => {
       throw new Error(`${name} is a stand-in: run it through ToolRegistry.execute, which resolves it first`);

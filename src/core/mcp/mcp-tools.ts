@@ -40,10 +40,19 @@ export function outcomeOf(result: CallToolResult): ToolOutcome {
     const kind = guessKindFromMessage(text);
     // MCP has no header for it, so a server's "retry after N s" in the text is the only hint there is.
     const retryAfterMs = kind === 'RateLimited' ? retryAfterFromMessage(text) : undefined;
-    return { ok: false, kind, error: text || 'the MCP tool reported an error without a message', ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    return {
+      ok: false,
+      kind,
+      error: text || 'the MCP tool reported an error without a message',
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    };
   }
   const data = result.structuredContent;
-  return { ok: true, content: text || (data !== undefined ? JSON.stringify(data, null, 1) : '(no content)'), ...(data !== undefined ? { data } : {}) };
+  return {
+    ok: true,
+    content: text || (data !== undefined ? JSON.stringify(data, null, 1) : '(no content)'),
+    ...(data !== undefined ? { data } : {}),
+  };
 }
 
 function renderContent(result: CallToolResult): string {

@@ -19,11 +19,26 @@ import { checkDotnet } from './dotnet-check';
 import { otlpTracesUrl, startTraceExport } from './telemetry/trace-export';
 import type { TraceExportConfig } from './telemetry/trace-export';
 
-export { createModelClient, createProviderRouter, modelClientForRun, modelProviderFactory, modelProviderNames, registerModelProvider } from './model-client';
+export {
+  createModelClient,
+  createProviderRouter,
+  modelClientForRun,
+  modelProviderFactory,
+  modelProviderNames,
+  registerModelProvider,
+} from './model-client';
 export type { ModelConfig, ModelProviderFactory, ProviderSetup, RunModelChoice } from './model-client';
 export { checkDotnet } from './dotnet-check';
 export { otlpTracesUrl } from './telemetry/trace-export';
-export { TRUST_WORKSPACE_FLAG, decideWorkspaceTrust, ignoredLine, isRememberedTrusted, rememberTrust, trustQuestion, workspaceDefinitions } from './trust';
+export {
+  TRUST_WORKSPACE_FLAG,
+  decideWorkspaceTrust,
+  ignoredLine,
+  isRememberedTrusted,
+  rememberTrust,
+  trustQuestion,
+  workspaceDefinitions,
+} from './trust';
 export type { TrustDecision, TrustOptions, WorkspaceDefinition } from './trust';
 export type { TraceExportConfig } from './telemetry/trace-export';
 
@@ -125,6 +140,11 @@ export async function loadRunAgents(
   });
   const overridesDir = config.agentOverridesDir?.();
   if (!overridesDir) return agents;
-  const overrides = await loadAgents({ bundledDir: overridesDir, knownTools, warn, ...(config.agentUnits ? { units: config.agentUnits } : {}) });
+  const overrides = await loadAgents({
+    bundledDir: overridesDir,
+    knownTools,
+    warn,
+    ...(config.agentUnits ? { units: config.agentUnits } : {}),
+  });
   return new Map([...agents, ...overrides]);
 }

@@ -46,7 +46,8 @@ export function workspaceDefinitions(workspaceRoot: string): WorkspaceDefinition
   } else if (agents) {
     found.push({ path: `${agentsRel}`, what: 'a workspace agents folder' });
   }
-  if (lstat(path.join(workspaceRoot, WORKSPACE_MCP_CONFIG))) found.push({ path: toRel(WORKSPACE_MCP_CONFIG), what: 'MCP servers (processes started, URLs contacted)' });
+  if (lstat(path.join(workspaceRoot, WORKSPACE_MCP_CONFIG)))
+    found.push({ path: toRel(WORKSPACE_MCP_CONFIG), what: 'MCP servers (processes started, URLs contacted)' });
   return found;
 }
 

@@ -14,21 +14,33 @@ export interface AttemptOptions {
   random?: () => number;
 }
 
-export async function runWithPolicy(tool: ToolDefinition, input: unknown, ctx: ToolContext, options: AttemptOptions = {}): Promise<ToolOutcome> {
+export async function runWithPolicy(
+  tool: ToolDefinition,
+  input: unknown,
+  ctx: ToolContext,
+  options: AttemptOptions = {},
+): Promise<ToolOutcome> {
   const policy = tool.retry;
   const retryOn = policy?.retryOn ?? DEFAULT_RETRY_ON;
   for (let retry = 0; ; retry++) {
     const outcome = checkOutput(tool, await runOnce(tool, input, ctx));
     if (outcome.ok || !policy || retry >= policy.maxRetries || !outcome.kind || !retryOn.includes(outcome.kind)) return outcome;
     // A server's Retry-After wins over our guess, within the policy's ceiling.
-    const wait = outcome.retryAfterMs !== undefined ? Math.min(outcome.retryAfterMs, policy.maxDelayMs) : fullJitterDelay(policy, retry, options.random);
+    const wait =
+      outcome.retryAfterMs !== undefined
+        ? Math.min(outcome.retryAfterMs, policy.maxDelayMs)
+        : fullJitterDelay(policy, retry, options.random);
     ctx.host.logger.debug(`tool ${tool.name}: ${outcome.kind}, retry ${retry + 1} of ${policy.maxRetries} in ${wait} ms`);
     if (!(await sleep(wait, ctx.signal))) return cancelledOutcome(tool.name, 'stopped');
   }
 }
 
 export function cancelledOutcome(toolName: string, how: 'stopped' | 'not run'): Failure {
-  return { ok: false, kind: 'Cancelled', error: `${toolName} ${how === 'stopped' ? 'was stopped' : 'was not run'}: the run was cancelled.` };
+  return {
+    ok: false,
+    kind: 'Cancelled',
+    error: `${toolName} ${how === 'stopped' ? 'was stopped' : 'was not run'}: the run was cancelled.`,
+  };
 }
 
 async function runOnce(tool: ToolDefinition, input: unknown, ctx: ToolContext): Promise<ToolOutcome> {
@@ -71,7 +83,8 @@ function withKind(outcome: ToolOutcome): ToolOutcome {
 function failure(toolName: string, error: unknown, ctx: ToolContext): Failure {
   const kind: ToolErrorKind = kindOfError(error);
   const retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
-  if (error instanceof AgentModeError) return { ok: false, kind, error: error.message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  if (error instanceof AgentModeError)
+    return { ok: false, kind, error: error.message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   ctx.host.logger.error(`tool ${toolName} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return { ok: false, kind, error: `${toolName} failed: ${errorMessage(error)}` };
 }
@@ -83,7 +96,11 @@ function checkOutput(tool: ToolDefinition, outcome: ToolOutcome): ToolOutcome {
     try {
       data = JSON.parse(outcome.content) as unknown;
     } catch {
-      return { ok: false, kind: 'OutputSchemaMismatch', error: `${tool.name} returned text that is not the JSON its output schema describes.` };
+      return {
+        ok: false,
+        kind: 'OutputSchemaMismatch',
+        error: `${tool.name} returned text that is not the JSON its output schema describes.`,
+      };
     }
   }
   const parsed = tool.output.safeParse(data);
@@ -92,7 +109,11 @@ function checkOutput(tool: ToolDefinition, outcome: ToolOutcome): ToolOutcome {
     .slice(0, 5)
     .map((issue) => `${issue.path.map(String).join('.') || '(output)'}: ${issue.message}`)
     .join('; ');
-  return { ok: false, kind: 'OutputSchemaMismatch', error: `${tool.name} returned output that does not match its schema (${issues}); the tool, not your call, is at fault.` };
+  return {
+    ok: false,
+    kind: 'OutputSchemaMismatch',
+    error: `${tool.name} returned output that does not match its schema (${issues}); the tool, not your call, is at fault.`,
+  };
 }
 
 export function formatDuration(ms: number): string {

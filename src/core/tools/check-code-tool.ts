@@ -27,10 +27,20 @@ export const checkCodeTool: ToolDefinition<CheckCodeInput> = {
 
 async function checkCode(_input: CheckCodeInput, ctx: ToolContext): Promise<ToolOutcome> {
   const checker = ctx.host.codeCheck;
-  if (!checker) return { ok: false, error: 'check_code is not available in this host (no C# engine); submit_changes and the build will check your edits.' };
+  if (!checker)
+    return {
+      ok: false,
+      error: 'check_code is not available in this host (no C# engine); submit_changes and the build will check your edits.',
+    };
   const { files, unchecked } = await stagedSources(ctx.overlay);
   if (files.length === 0) {
-    return { ok: true, content: unchecked.length > 0 ? `No C# file is staged; ${unchecked.join(', ')} will be checked by the build.` : 'Nothing is staged yet: no edits to check.' };
+    return {
+      ok: true,
+      content:
+        unchecked.length > 0
+          ? `No C# file is staged; ${unchecked.join(', ')} will be checked by the build.`
+          : 'Nothing is staged yet: no edits to check.',
+    };
   }
   try {
     const result = await checker.check(files, { signal: ctx.signal, buildInputs: unchecked });

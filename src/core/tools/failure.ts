@@ -50,12 +50,21 @@ function statusPattern(codes: string): RegExp {
 /** First match wins: the more specific kinds come before "missing" and "empty", which servers say in passing. */
 const MESSAGE_KINDS: ReadonlyArray<[ToolErrorKind, RegExp[]]> = [
   ['RateLimited', [/\brate[- ]?limit(?:ed|ing|s)?\b|\btoo many requests\b|\bthrottl(?:ed|ing)\b/i, statusPattern('429')]],
-  ['Unauthorized', [/\bunauthori[sz]ed\b|\bnot authenticated\b|\bauthentication (?:failed|required)\b|\binvalid (?:api[- ]?key|token|credentials)\b/i, statusPattern('401')]],
+  [
+    'Unauthorized',
+    [
+      /\bunauthori[sz]ed\b|\bnot authenticated\b|\bauthentication (?:failed|required)\b|\binvalid (?:api[- ]?key|token|credentials)\b/i,
+      statusPattern('401'),
+    ],
+  ],
   ['Forbidden', [/\bforbidden\b|\bpermission denied\b|\baccess (?:is )?denied\b/i, statusPattern('403')]],
   ['Timeout', [/\btim(?:ed|es)? ?out\b|\btimeout\b|\bdeadline exceeded\b/i, statusPattern('408|504')]],
   [
     'RetryableServer',
-    [/\btemporar(?:il)?y unavailable\b|\bservice unavailable\b|\b(?:server )?(?:is )?overloaded\b|\bbad gateway\b|\binternal server error\b|\btry again later\b/i, statusPattern('500|502|503')],
+    [
+      /\btemporar(?:il)?y unavailable\b|\bservice unavailable\b|\b(?:server )?(?:is )?overloaded\b|\bbad gateway\b|\binternal server error\b|\btry again later\b/i,
+      statusPattern('500|502|503'),
+    ],
   ],
   ['NotFound', [/\b(?:no such file|does not exist|not found|unknown tool)\b/i]],
   ['NoResults', [/\bno (?:matches|results|symbols|references)\b/i]],

@@ -40,7 +40,10 @@ export function pageOf(toolName: string, args: unknown, full: string, page: numb
   const start = (index - 1) * pageSize;
   const slice = full.slice(start, start + pageSize);
   if (pages === 1) return { content: slice, page: 1, pages, truncated: false };
-  const nextCall = index < pages ? `call ${toolName} again with ${JSON.stringify({ ...(isRecord(args) ? args : {}), [PAGE_ARGUMENT]: index + 1 })}` : undefined;
+  const nextCall =
+    index < pages
+      ? `call ${toolName} again with ${JSON.stringify({ ...(isRecord(args) ? args : {}), [PAGE_ARGUMENT]: index + 1 })}`
+      : undefined;
   const note = nextCall
     ? `[Result truncated: page ${index} of ${pages} (characters ${start + 1}–${start + slice.length} of ${full.length}). ` +
       `Next page: ${nextCall}; or ask for less (a narrower query or range).]`
@@ -99,7 +102,10 @@ export function observationFor(content: string, paged: Paged, given: Observation
  */
 export function renderForModel(outcome: ToolOutcome): string {
   if (!outcome.ok) {
-    const wait = outcome.kind === 'RateLimited' && outcome.retryAfterMs !== undefined ? ` (the server asks to wait ${formatWait(outcome.retryAfterMs)} before trying again)` : '';
+    const wait =
+      outcome.kind === 'RateLimited' && outcome.retryAfterMs !== undefined
+        ? ` (the server asks to wait ${formatWait(outcome.retryAfterMs)} before trying again)`
+        : '';
     return `[${outcome.kind ?? 'ToolBug'}] ${outcome.error}${wait}`;
   }
   const { content, observation } = outcome;

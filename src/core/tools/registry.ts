@@ -10,7 +10,16 @@ import { AgentModeError, ToolNotFoundError, errorMessage } from '../errors';
 import { cancelledOutcome, runWithPolicy } from './adapter';
 import type { AttemptOptions } from './adapter';
 import { kindOfError } from './failure';
-import { DEFAULT_MAX_PAYLOAD_CHARS, PAGE_ARGUMENT, PAGE_ARGUMENT_SCHEMA, ResultPages, observationFor, pageAffordances, pageOf, splitPageArgument } from './paging';
+import {
+  DEFAULT_MAX_PAYLOAD_CHARS,
+  PAGE_ARGUMENT,
+  PAGE_ARGUMENT_SCHEMA,
+  ResultPages,
+  observationFor,
+  pageAffordances,
+  pageOf,
+  splitPageArgument,
+} from './paging';
 import type { ModelFacingTool, ToolContext, ToolDefinition, ToolOutcome } from './types';
 
 /** Tools that live elsewhere (MCP servers), resolved when an agent first needs them. */
@@ -40,7 +49,8 @@ export class ToolRegistry {
   constructor(private readonly attemptOptions: AttemptOptions = {}) {}
 
   register<Input>(def: ToolDefinition<Input>): this {
-    if (this.tools.has(def.name)) throw new AgentModeError(`Tool "${def.name}" is already registered`, 'DUPLICATE_TOOL', { name: def.name });
+    if (this.tools.has(def.name))
+      throw new AgentModeError(`Tool "${def.name}" is already registered`, 'DUPLICATE_TOOL', { name: def.name });
     // Stored without its input type: execute() validates with def.input before calling it.
     this.tools.set(def.name, def as ToolDefinition);
     return this;
@@ -119,7 +129,8 @@ export class ToolRegistry {
     // Without zod's compiled fast path: a tool's schema checks a handful of calls per run, and compiling
     // it (`new Function`) on its first call costs more than every later call saves.
     const parsed = tool.input.safeParse(args ?? {}, { jitless: true });
-    if (!parsed.success) return { ok: false, outcome: { ok: false, kind: 'InvalidInput', error: describeInputError(tool.name, parsed.error) } };
+    if (!parsed.success)
+      return { ok: false, outcome: { ok: false, kind: 'InvalidInput', error: describeInputError(tool.name, parsed.error) } };
     return { ok: true, input: { raw: rawInput, args, page, value: parsed.data } };
   }
 
@@ -159,7 +170,12 @@ export class ToolRegistry {
   }
 
   /** A stand-in runs as the definition it stands for, so approval and limits are that tool's own, never the stand-in's guess. */
-  private async executeDeferred(tool: ToolDefinition, resolve: () => Promise<ToolDefinition>, rawInput: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+  private async executeDeferred(
+    tool: ToolDefinition,
+    resolve: () => Promise<ToolDefinition>,
+    rawInput: unknown,
+    ctx: ToolContext,
+  ): Promise<ToolOutcome> {
     if (ctx.signal?.aborted) return cancelledOutcome(tool.name, 'not run');
     let real: ToolDefinition;
     try {
@@ -197,9 +213,15 @@ export class ToolRegistry {
           'and no one can be asked here. It was not run. Do without it, or say in your answer that a person must approve it.',
       };
     }
-    const verdict = await ctx.approval.ask({ tool: tool.name, input, description: tool.description }).catch(() => ({ approved: false, reason: 'the approval prompt failed' }));
+    const verdict = await ctx.approval
+      .ask({ tool: tool.name, input, description: tool.description })
+      .catch(() => ({ approved: false, reason: 'the approval prompt failed' }));
     if (verdict.approved) return null;
-    return { ok: false, kind: 'Forbidden', error: `${tool.name} was not approved${verdict.reason ? `: ${verdict.reason}` : ''}. Do without it or ask differently.` };
+    return {
+      ok: false,
+      kind: 'Forbidden',
+      error: `${tool.name} was not approved${verdict.reason ? `: ${verdict.reason}` : ''}. Do without it or ask differently.`,
+    };
   }
 }
 

@@ -33,7 +33,8 @@ export async function resolvePosition(at: string, name: string | undefined, ctx:
   if (!wanted) return `at ${JSON.stringify(at)} has no column; add it ("${rel}:${line}:COLUMN") or give the symbol's name too.`;
   const codeLine = splitLines(blankNonCode(text))[line - 1] ?? '';
   const column = columnOf(codeLine, wanted);
-  if (column === null) return `${JSON.stringify(wanted)} is not on line ${line} of ${rel} (outside comments and strings): ${lines[line - 1].trim().slice(0, 200)}`;
+  if (column === null)
+    return `${JSON.stringify(wanted)} is not on line ${line} of ${rel} (outside comments and strings): ${lines[line - 1].trim().slice(0, 200)}`;
   return { filePath: rel, line, column };
 }
 

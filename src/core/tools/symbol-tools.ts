@@ -20,7 +20,19 @@ import { AT_DESCRIPTION, formatPosition, resolvePosition } from './symbol-positi
 import { stagedSources } from '../csharp/engine/code-checker';
 
 const SYMBOL_KINDS = [
-  'class', 'interface', 'struct', 'enum', 'record', 'method', 'property', 'field', 'event', 'namespace', 'constructor', 'delegate', 'other',
+  'class',
+  'interface',
+  'struct',
+  'enum',
+  'record',
+  'method',
+  'property',
+  'field',
+  'event',
+  'namespace',
+  'constructor',
+  'delegate',
+  'other',
 ] as const satisfies readonly SymbolKind[];
 const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'struct', 'enum', 'record', 'delegate']);
 const DIRECTIONS = ['base', 'derived', 'both'] as const satisfies readonly HierarchyDirection[];
@@ -37,9 +49,14 @@ const lenientDirection = (v: unknown): unknown => {
 };
 
 const findSymbolsInput = z.object({
-  query: optionalString('Name or part of it; camel humps work ("CalcTe"); "Type.Member" narrows by container. With hierarchy: the exact type name'),
+  query: optionalString(
+    'Name or part of it; camel humps work ("CalcTe"); "Type.Member" narrows by container. With hierarchy: the exact type name',
+  ),
   kind: z
-    .preprocess((v) => (v === null || v === '' ? undefined : typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(SYMBOL_KINDS).optional())
+    .preprocess(
+      (v) => (v === null || v === '' ? undefined : typeof v === 'string' ? v.trim().toLowerCase() : v),
+      z.enum(SYMBOL_KINDS).optional(),
+    )
     .optional()
     .meta({ type: 'string', enum: [...SYMBOL_KINDS], description: 'Only symbols of this kind' }),
   limit: optionalInt(`At most this many symbols (default ${DEFAULT_SYMBOLS}, at most ${MAX_RESULTS})`),
@@ -50,12 +67,16 @@ const findSymbolsInput = z.object({
     .meta({
       type: 'string',
       enum: [...DIRECTIONS],
-      description: 'For a class, interface, struct or record (named by query, or at a position): list its direct base types, derived types (subclasses, implementations), or both',
+      description:
+        'For a class, interface, struct or record (named by query, or at a position): list its direct base types, derived types (subclasses, implementations), or both',
     }),
   implementations: z
     .preprocess((v) => (v === 'true' ? true : v === 'false' || v === null || v === '' ? undefined : v), z.boolean().optional())
     .optional()
-    .meta({ type: 'boolean', description: 'With at: where the interface, abstract or virtual member (or type) there is implemented or overridden' }),
+    .meta({
+      type: 'boolean',
+      description: 'With at: where the interface, abstract or virtual member (or type) there is implemented or overridden',
+    }),
   file: optionalString('A C# file (workspace-relative): its outline, the types and members it declares in order, instead of a search'),
 });
 export type FindSymbolsInput = z.infer<typeof findSymbolsInput>;
@@ -86,7 +107,10 @@ async function answerFindSymbols(input: FindSymbolsInput, ctx: ToolContext): Pro
   if (input.at !== undefined) return symbolAt(input.at, query, input.hierarchy, ctx);
   if (input.hierarchy) return hierarchyOf(query, input.hierarchy, ctx);
   if (query.trim() === '' && !input.kind) {
-    return { ok: false, error: 'query is empty; give a name (or part of one), a kind to list every symbol of that kind, or at: "path:line:column".' };
+    return {
+      ok: false,
+      error: 'query is empty; give a name (or part of one), a kind to list every symbol of that kind, or at: "path:line:column".',
+    };
   }
   const limit = clampLimit(input.limit, DEFAULT_SYMBOLS);
   // One extra tells us whether the list was cut.
@@ -94,10 +118,14 @@ async function answerFindSymbols(input: FindSymbolsInput, ctx: ToolContext): Pro
   const kind = input.kind ? `${input.kind} ` : '';
   const what = `${kind}symbol(s) matching ${JSON.stringify(query)}`;
   if (symbols.length === 0) {
-    return { ok: true, content: `No ${kind}symbols matching ${JSON.stringify(query)}. Try a shorter part of the name, another kind, or search_text.` };
+    return {
+      ok: true,
+      content: `No ${kind}symbols matching ${JSON.stringify(query)}. Try a shorter part of the name, another kind, or search_text.`,
+    };
   }
   const lines = symbols.slice(0, limit).map(symbolLine);
-  const more = symbols.length > limit ? `\n[More matches not shown; narrow the query or kind, or raise limit (at most ${MAX_RESULTS}).]` : '';
+  const more =
+    symbols.length > limit ? `\n[More matches not shown; narrow the query or kind, or raise limit (at most ${MAX_RESULTS}).]` : '';
   return { ok: true, content: `${Math.min(symbols.length, limit)} ${what}:\n${lines.join('\n')}${more}` };
 }
 
@@ -105,34 +133,51 @@ async function symbolAt(at: string, name: string, direction: HierarchyDirection 
   const found = await definitionsAt(at, name, ctx);
   if ('outcome' in found) return found.outcome;
   const { where, definitions } = found;
-  if (!direction) return { ok: true, content: `The symbol at ${where} (${definitions[0].name}) is declared at:\n${definitionLines(definitions)}` };
+  if (!direction)
+    return { ok: true, content: `The symbol at ${where} (${definitions[0].name}) is declared at:\n${definitionLines(definitions)}` };
   const types = definitions.filter((d) => TYPE_KINDS.has(d.kind));
   if (types.length === 0) {
-    return { ok: false, error: `The symbol at ${where} is ${definitions[0].kind} ${definitions[0].name}, not a type; hierarchy needs a class, interface, struct or record.` };
+    return {
+      ok: false,
+      error: `The symbol at ${where} is ${definitions[0].kind} ${definitions[0].name}, not a type; hierarchy needs a class, interface, struct or record.`,
+    };
   }
   return hierarchyOf(referenceName(types[0]), direction, ctx);
 }
 
 async function hierarchyOf(typeName: string, direction: HierarchyDirection, ctx: ToolContext): Promise<ToolOutcome> {
   const provider = ctx.host.symbols;
-  if (!provider.relatedTypes) return { ok: false, error: 'Type hierarchy is not available in this host; use search_text for ": TypeName" instead.' };
-  if (typeName.trim() === '') return { ok: false, error: 'hierarchy needs a type: give its name in query (e.g. "Shape"), or at: "path:line:column".' };
+  if (!provider.relatedTypes)
+    return { ok: false, error: 'Type hierarchy is not available in this host; use search_text for ": TypeName" instead.' };
+  if (typeName.trim() === '')
+    return { ok: false, error: 'hierarchy needs a type: give its name in query (e.g. "Shape"), or at: "path:line:column".' };
   const relations = await provider.relatedTypes(typeName.trim(), await queryOptions(ctx));
   if (relations.length === 0) {
-    return { ok: true, content: `No class, interface, struct or record named ${JSON.stringify(typeName)}. Check the exact name with find_symbols (hierarchy needs the whole name).` };
+    return {
+      ok: true,
+      content: `No class, interface, struct or record named ${JSON.stringify(typeName)}. Check the exact name with find_symbols (hierarchy needs the whole name).`,
+    };
   }
   return { ok: true, content: relationsText(relations, direction) };
 }
 
-const findReferencesInput = z.object({
-  symbol: optionalString('The symbol name ("Add", or "Calculator.Add"); required unless at is given'),
-  limit: optionalInt(`At most this many places (default ${DEFAULT_REFERENCES}, at most ${MAX_RESULTS})`),
-  at: optionalString(`${AT_DESCRIPTION} Finds the references of the symbol declared there (resolved by go to definition), not of everything with its name.`),
-}).superRefine((input, issue) => {
-  if ((input.symbol ?? '').trim() === '' && input.at === undefined) {
-    issue.addIssue({ code: 'custom', path: ['symbol'], message: 'symbol is required: the name to look for, e.g. "Add" or "Calculator.Add" (or give at: "path:line:column")' });
-  }
-});
+const findReferencesInput = z
+  .object({
+    symbol: optionalString('The symbol name ("Add", or "Calculator.Add"); required unless at is given'),
+    limit: optionalInt(`At most this many places (default ${DEFAULT_REFERENCES}, at most ${MAX_RESULTS})`),
+    at: optionalString(
+      `${AT_DESCRIPTION} Finds the references of the symbol declared there (resolved by go to definition), not of everything with its name.`,
+    ),
+  })
+  .superRefine((input, issue) => {
+    if ((input.symbol ?? '').trim() === '' && input.at === undefined) {
+      issue.addIssue({
+        code: 'custom',
+        path: ['symbol'],
+        message: 'symbol is required: the name to look for, e.g. "Add" or "Calculator.Add" (or give at: "path:line:column")',
+      });
+    }
+  });
 export type FindReferencesInput = z.infer<typeof findReferencesInput>;
 
 export const findReferencesTool: ToolDefinition<FindReferencesInput> = {
@@ -196,7 +241,8 @@ type DefinitionsAt = { where: string; position: SourcePosition; definitions: Sym
 
 async function definitionsAt(at: string, name: string | undefined, ctx: ToolContext): Promise<DefinitionsAt> {
   const provider = ctx.host.symbols;
-  if (!provider.findDefinitions) return { outcome: { ok: false, error: 'Looking up the symbol at a position is not available in this host; search by name instead.' } };
+  if (!provider.findDefinitions)
+    return { outcome: { ok: false, error: 'Looking up the symbol at a position is not available in this host; search by name instead.' } };
   const position = await resolvePosition(at, name, ctx);
   if (typeof position === 'string') return { outcome: { ok: false, error: position } };
   const where = formatPosition(position);
@@ -216,7 +262,8 @@ async function definitionsAt(at: string, name: string | undefined, ctx: ToolCont
 
 async function implementationsAt(at: string, name: string, ctx: ToolContext): Promise<ToolOutcome> {
   const provider = ctx.host.symbols;
-  if (!provider.findImplementations) return { ok: false, error: 'Implementations are not available in this host; use hierarchy: "derived" on the type instead.' };
+  if (!provider.findImplementations)
+    return { ok: false, error: 'Implementations are not available in this host; use hierarchy: "derived" on the type instead.' };
   const position = await resolvePosition(at, name, ctx);
   if (typeof position === 'string') return { ok: false, error: position };
   const found = await provider.findImplementations(position, await queryOptions(ctx));

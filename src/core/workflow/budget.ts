@@ -54,7 +54,13 @@ export function budgetReached(budget: RunBudget | undefined, usage: Usage, elaps
   }
   const tokens = totalTokens(usage);
   if (budget.maxTokens !== undefined && tokens >= budget.maxTokens) {
-    return { budget: 'maxTokens', flag: '--max-tokens', limit: budget.maxTokens, spent: tokens, message: `Budget reached: --max-tokens ${budget.maxTokens} (used ${tokens} tokens).` };
+    return {
+      budget: 'maxTokens',
+      flag: '--max-tokens',
+      limit: budget.maxTokens,
+      spent: tokens,
+      message: `Budget reached: --max-tokens ${budget.maxTokens} (used ${tokens} tokens).`,
+    };
   }
   const minutes = elapsedMs / 60_000;
   if (budget.maxMinutes !== undefined && minutes >= budget.maxMinutes) {

@@ -52,10 +52,7 @@ function because(reason: string | undefined): string {
 }
 
 /** What the person rejected, for the coder; null when nothing was. `files` undefined means all rejected. */
-export function describeRejectedDiffs(
-  diffs: readonly FileEdit[],
-  files: readonly FileDecision[] | undefined,
-): string | null {
+export function describeRejectedDiffs(diffs: readonly FileEdit[], files: readonly FileDecision[] | undefined): string | null {
   const lines: string[] = [];
   for (const diff of diffs) {
     if (files === undefined) {
@@ -69,7 +66,9 @@ export function describeRejectedDiffs(
     if (!decision.accepted) {
       lines.push(`- ${diff.filePath}: the whole file was rejected and not applied.${because(decision.reason)}`);
       // Rejected hunk by hunk, each with its own reason: the coder hears every one of them.
-      const reasoned = Object.keys(decision.hunkReasons ?? {}).map(Number).filter((i) => Number.isInteger(i) && i >= 0 && i < hunks.length);
+      const reasoned = Object.keys(decision.hunkReasons ?? {})
+        .map(Number)
+        .filter((i) => Number.isInteger(i) && i >= 0 && i < hunks.length);
       for (const index of reasoned.sort((a, b) => a - b)) {
         const own = decision.hunkReasons?.[index];
         if (typeof own === 'string' && own.trim()) lines.push(`  - hunk ${index + 1} (${header(index)}): ${own.trim()}`);
@@ -83,7 +82,9 @@ export function describeRejectedDiffs(
       continue;
     }
     for (const index of rejected) {
-      lines.push(`- ${diff.filePath}: hunk ${index + 1} (${header(index)}) was rejected and not applied.${because(hunkReason(decision, index))}`);
+      lines.push(
+        `- ${diff.filePath}: hunk ${index + 1} (${header(index)}) was rejected and not applied.${because(hunkReason(decision, index))}`,
+      );
     }
   }
   return lines.length ? `The person reviewed your changes:\n${lines.join('\n')}` : null;

@@ -23,13 +23,22 @@ export function overConflict(context: RunContext, files: string[]): Partial<RunC
     `Read ${files.length === 1 ? 'that file' : 'those files'} again (they now hold the person's version) and propose your change again on top of it, keeping their edit.`;
   // The proposal was accepted but never written: its record says so rather than "applied".
   const attempts = (context.attempts ?? []).map((a, i, all) =>
-    i === all.length - 1 && a.outcome === 'applied' && a.iteration === context.iterationCount ? { ...a, outcome: 'not applied' as const, feedback: `${names} changed on disk under review` } : a,
+    i === all.length - 1 && a.outcome === 'applied' && a.iteration === context.iterationCount
+      ? { ...a, outcome: 'not applied' as const, feedback: `${names} changed on disk under review` }
+      : a,
   );
   return {
     approvedEdits: [],
     attempts,
     editConflict: files,
-    errorContext: { iteration: context.iterationCount, text, newBuildErrors: [], newTestFailures: [], preExistingFailures: [], guidance: context.guidance ?? undefined },
+    errorContext: {
+      iteration: context.iterationCount,
+      text,
+      newBuildErrors: [],
+      newTestFailures: [],
+      preExistingFailures: [],
+      guidance: context.guidance ?? undefined,
+    },
   };
 }
 
@@ -43,7 +52,11 @@ export function conflictOrFailed() {
       target: 'CODE',
       actions: [{ type: 'reproposeOverConflict', params }, 'countIteration'],
     },
-    { guard: ({ event }: ErrorEvent) => conflictFiles(event.error) !== null, target: 'ESCALATE', actions: { type: 'reproposeOverConflict', params } },
+    {
+      guard: ({ event }: ErrorEvent) => conflictFiles(event.error) !== null,
+      target: 'ESCALATE',
+      actions: { type: 'reproposeOverConflict', params },
+    },
     { target: 'FAILED', actions: { type: 'assignError', params: ({ event }: ErrorEvent) => ({ error: event.error }) } },
   ] as const;
 }

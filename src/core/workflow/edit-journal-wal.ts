@@ -84,18 +84,25 @@ export class ApplyIntentLog {
 
   /** Marks the run open, then writes the intent (durably, atomically), before the first workspace file is touched. */
   async begin(runId: string, edits: readonly FileEdit[]): Promise<void> {
-    const files = edits.map(
-      (edit): IntentFile => ({
-        filePath: edit.filePath,
-        type: edit.type,
-        originalSha256: edit.originalContent === null ? null : sha256(edit.originalContent),
-        newContent: edit.type === 'DELETE' ? null : edit.newContent,
-        originalContent: edit.originalContent,
-        diffText: edit.diffText,
-      }),
-    );
+    const files = edits.map((edit): IntentFile => ({
+      filePath: edit.filePath,
+      type: edit.type,
+      originalSha256: edit.originalContent === null ? null : sha256(edit.originalContent),
+      newContent: edit.type === 'DELETE' ? null : edit.newContent,
+      originalContent: edit.originalContent,
+      diffText: edit.diffText,
+    }));
     await this.index.mark(runId);
-    await this.write({ version: 1, runId, startedAt: new Date().toISOString(), hostname: os.hostname(), machineId: machineId(), workspaceRoot: this.host.workspaceRoot, done: false, files });
+    await this.write({
+      version: 1,
+      runId,
+      startedAt: new Date().toISOString(),
+      hostname: os.hostname(),
+      machineId: machineId(),
+      workspaceRoot: this.host.workspaceRoot,
+      done: false,
+      files,
+    });
   }
 
   /** Marks the set applied (after the last file is durably on disk), then drops the run from the index. */
@@ -156,10 +163,19 @@ export class ApplyIntentLog {
     const kept: string[] = [];
     for (const file of record.files) {
       const onDisk = await this.host.fs.readFile(absOf(file.filePath));
-      const isNew = file.newContent === null ? onDisk === null : onDisk !== null && Buffer.from(onDisk).equals(Buffer.from(ENCODER.encode(file.newContent)));
+      const isNew =
+        file.newContent === null
+          ? onDisk === null
+          : onDisk !== null && Buffer.from(onDisk).equals(Buffer.from(ENCODER.encode(file.newContent)));
       const isOriginal = file.originalSha256 === null ? onDisk === null : onDisk !== null && sha256(onDisk) === file.originalSha256;
       if (isNew || isOriginal) {
-        toApply.push({ filePath: file.filePath, type: file.type, originalContent: file.originalContent, newContent: file.newContent, diffText: file.diffText });
+        toApply.push({
+          filePath: file.filePath,
+          type: file.type,
+          originalContent: file.originalContent,
+          newContent: file.newContent,
+          diffText: file.diffText,
+        });
       } else {
         kept.push(file.filePath);
       }

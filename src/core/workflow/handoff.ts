@@ -14,7 +14,12 @@ export const MAX_ATTEMPT_DIFF_CHARS = 6_000;
 const MAX_ATTEMPTS_WITH_DIFFS = 8;
 
 /** A decided proposal, with its diffs joined and capped at a line boundary. */
-export function attemptOf(iteration: number, outcome: AttemptRecord['outcome'], edits: readonly FileEdit[], feedback?: string | null): AttemptRecord {
+export function attemptOf(
+  iteration: number,
+  outcome: AttemptRecord['outcome'],
+  edits: readonly FileEdit[],
+  feedback?: string | null,
+): AttemptRecord {
   const full = edits.map((edit) => edit.diffText.trimEnd()).join('\n');
   let diff = full;
   if (full.length > MAX_ATTEMPT_DIFF_CHARS) {
@@ -22,7 +27,13 @@ export function attemptOf(iteration: number, outcome: AttemptRecord['outcome'], 
     diff = full.slice(0, cut > 0 ? cut : MAX_ATTEMPT_DIFF_CHARS);
     diff += `\n… ${full.length - diff.length} more characters of diff not shown`;
   }
-  return { iteration, outcome, files: edits.map((edit) => edit.filePath), ...(feedback?.trim() ? { feedback: feedback.trim() } : {}), diff };
+  return {
+    iteration,
+    outcome,
+    files: edits.map((edit) => edit.filePath),
+    ...(feedback?.trim() ? { feedback: feedback.trim() } : {}),
+    diff,
+  };
 }
 
 function attemptsOf(state: CodingState): AttemptRecord[] {
@@ -86,9 +97,15 @@ function fenced(text: string, language: string): string[] {
 function diffLines(attempts: readonly AttemptRecord[]): string[] {
   const shown = attempts.slice(-MAX_ATTEMPTS_WITH_DIFFS);
   const lines: string[] = [];
-  if (attempts.length > shown.length) lines.push(`(${attempts.length - shown.length} earlier proposal(s) not shown; state.json keeps them.)`, '');
+  if (attempts.length > shown.length)
+    lines.push(`(${attempts.length - shown.length} earlier proposal(s) not shown; state.json keeps them.)`, '');
   for (const attempt of shown) {
-    const what = attempt.outcome === 'applied' ? 'applied' : attempt.outcome === 'rejected' ? 'rejected by the person' : 'not applied: a file changed on disk under review';
+    const what =
+      attempt.outcome === 'applied'
+        ? 'applied'
+        : attempt.outcome === 'rejected'
+          ? 'rejected by the person'
+          : 'not applied: a file changed on disk under review';
     lines.push(`### Iteration ${attempt.iteration} — ${what}`, '');
     lines.push(...(attempt.diff ? fenced(attempt.diff, 'diff') : ['(no changes)']), '');
   }
@@ -110,7 +127,10 @@ function failingLines(state: CodingState): string[] {
     lines.push(`- Test: \`${f.testName}\`${f.preExisting ? ' (already failing before the run)' : ''} — ${firstLine}`);
   }
   const listed = Math.min(MAX_LISTED, failures.length);
-  if (failing > listed) lines.push(`- … and ${failing - listed} more failing tests${state.testResult?.resultsFile ? ` (every failure in full: \`${state.testResult.resultsFile}\`)` : ''}`);
+  if (failing > listed)
+    lines.push(
+      `- … and ${failing - listed} more failing tests${state.testResult?.resultsFile ? ` (every failure in full: \`${state.testResult.resultsFile}\`)` : ''}`,
+    );
   if (state.buildResult?.timedOut) lines.push('- The build was stopped at its time limit.');
   if (state.testResult?.timedOut) lines.push('- The tests were stopped at their time limit.');
   return lines;
@@ -119,7 +139,9 @@ function failingLines(state: CodingState): string[] {
 export function renderHandoff(state: CodingState, iterations: readonly IterationRecord[], reason: string): string {
   const u = state.usage;
   const attempts = attemptsOf(state);
-  const files = [...new Set([...iterations.flatMap((r) => r.files), ...attempts.filter((a) => a.outcome === 'applied').flatMap((a) => a.files)])];
+  const files = [
+    ...new Set([...iterations.flatMap((r) => r.files), ...attempts.filter((a) => a.outcome === 'applied').flatMap((a) => a.files)]),
+  ];
   const error = typeof state.metadata.error === 'string' ? state.metadata.error : null;
   return [
     `# Ironbees hand-off — run ${state.stateId}`,
@@ -133,9 +155,15 @@ export function renderHandoff(state: CodingState, iterations: readonly Iteration
     ...section('Plan', planLines(state)),
     ...section('What was tried', triedLines(iterations, attempts)),
     ...section('What still fails', failingLines(state)),
-    ...section('Failing tests not excused', typeof state.metadata.ignoredKnownFailures === 'string' ? [state.metadata.ignoredKnownFailures] : []),
+    ...section(
+      'Failing tests not excused',
+      typeof state.metadata.ignoredKnownFailures === 'string' ? [state.metadata.ignoredKnownFailures] : [],
+    ),
     ...section('Error', error ? [error] : []),
-    ...section('Files changed by the run', files.map((f) => `- \`${f}\``)),
+    ...section(
+      'Files changed by the run',
+      files.map((f) => `- \`${f}\``),
+    ),
     ...section('Diffs tried', diffLines(attempts)),
     ...section('Cost', [
       `${u.inputTokens} input tokens, ${u.outputTokens} output tokens, ${u.cacheReadTokens} cache reads, ${u.cacheWriteTokens} cache writes — ${u.costUnknown ? 'cost unknown (a model without a known price was used)' : `$${u.costUsd.toFixed(4)}`}`,
@@ -163,5 +191,9 @@ export function iterationsOf(state: CodingState): IterationRecord[] {
  */
 export function renderInterruptedHandoff(state: CodingState): string {
   const where = nodeSpec(state.currentNode).step;
-  return renderHandoff(state, iterationsOf(state), `The run was interrupted at ${where}: the window closed before it finished. Resume it to go on from there, or revert it.`);
+  return renderHandoff(
+    state,
+    iterationsOf(state),
+    `The run was interrupted at ${where}: the window closed before it finished. Resume it to go on from there, or revert it.`,
+  );
 }

@@ -44,7 +44,10 @@ const ENCODER = new TextEncoder();
  * nothing was written, so their edits are intact.
  */
 export class EditConflictError extends AgentModeError {
-  constructor(runId: string, readonly files: readonly string[]) {
+  constructor(
+    runId: string,
+    readonly files: readonly string[],
+  ) {
     super(
       `${files.join(', ')} changed on disk after the coder read ${files.length === 1 ? 'it' : 'them'}, so the approved edits were not applied ` +
         '(nothing was written; the changes on disk are kept). Start a new run to work from the current files' +
@@ -93,7 +96,12 @@ export class EditJournal {
     try {
       return JSON.parse(TEXT_DECODER.decode(bytes)) as Journal;
     } catch (error) {
-      throw new AgentModeError(`The journal of run ${runId} (edits/index.json) is not valid JSON`, 'JOURNAL_CORRUPT', { runId }, { cause: error });
+      throw new AgentModeError(
+        `The journal of run ${runId} (edits/index.json) is not valid JSON`,
+        'JOURNAL_CORRUPT',
+        { runId },
+        { cause: error },
+      );
     }
   }
 
@@ -184,7 +192,8 @@ export class EditJournal {
     if (!entry) return undefined;
     if (!entry.existed || !entry.blob) return null;
     const bytes = await this.host.fs.readFile(path.join(this.run.runDir(runId), 'edits', entry.blob));
-    if (!bytes) throw new AgentModeError(`The journal of run ${runId} lost the original of ${filePath}`, 'JOURNAL_CORRUPT', { runId, filePath });
+    if (!bytes)
+      throw new AgentModeError(`The journal of run ${runId} lost the original of ${filePath}`, 'JOURNAL_CORRUPT', { runId, filePath });
     return bytes;
   }
 
@@ -202,7 +211,8 @@ export class EditJournal {
         continue;
       }
       const original = await this.host.fs.readFile(path.join(this.run.runDir(runId), 'edits', entry.blob));
-      if (!original) throw new AgentModeError(`The journal of run ${runId} lost the original of ${filePath}`, 'JOURNAL_CORRUPT', { runId, filePath });
+      if (!original)
+        throw new AgentModeError(`The journal of run ${runId} lost the original of ${filePath}`, 'JOURNAL_CORRUPT', { runId, filePath });
       entries.push({ filePath, abs, original });
     }
     for (const { filePath, abs, original } of entries) {

@@ -65,7 +65,8 @@ export function milestonesOf(from: WorkflowNode | null, state: CodingState, cont
   const runId = state.stateId;
   const to = state.currentNode;
   const events: RunLifecycleEvent[] = [];
-  if (to === 'CODE' && (from === 'WAIT_PLAN_APPROVAL' || from === 'PLAN') && state.plan) events.push({ kind: 'plan_approved', runId, plan: state.plan });
+  if (to === 'CODE' && (from === 'WAIT_PLAN_APPROVAL' || from === 'PLAN') && state.plan)
+    events.push({ kind: 'plan_approved', runId, plan: state.plan });
   if (from === 'VALIDATE' && to === 'DECIDE') {
     events.push({ kind: 'validation_done', runId, iteration: state.iterationCount, passed: context.passed === true });
   }

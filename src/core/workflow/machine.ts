@@ -70,13 +70,16 @@ export const runMachine = setup({
       if (params.editCount === 0) return false;
       const policy = context.workflow.approval.diffs;
       // "first": until the person accepted a proposal (a rejected one is not the first accepted).
-      return policy === 'always' || (policy === 'first' && (context.iterationCount <= 1 || (context.attempts !== undefined && !context.attempts.some((a) => a.outcome === 'applied'))));
+      return (
+        policy === 'always' ||
+        (policy === 'first' &&
+          (context.iterationCount <= 1 || (context.attempts !== undefined && !context.attempts.some((a) => a.outcome === 'applied'))))
+      );
     },
     verdictIs: (_, params: { verdict: string; expected: string }) => params.verdict === params.expected,
     proposalLeftAfterRejection: ({ context }) => proposalLeftAfterRejection(context),
     helpWasRequestedWhilePlanning: ({ context }) => context.helpRequest?.from === 'PLAN',
-    somethingAccepted: ({ context }, params: { files: RunEventFiles }) =>
-      applyFileDecisions(context.codeDiffs, params.files).length > 0,
+    somethingAccepted: ({ context }, params: { files: RunEventFiles }) => applyFileDecisions(context.codeDiffs, params.files).length > 0,
   },
   actions: {
     assignBaseline: assign((_, params: { baseline: Baseline }) => ({ baseline: params.baseline })),
@@ -125,7 +128,9 @@ export const runMachine = setup({
         attempts: [...(context.attempts ?? []), attemptWithSummary(context, 'applied', approvedEdits, rejections)],
       };
     }),
-    rejectDiffs: assign(({ context }, params: { feedback: string; files?: FileDecision[] }) => rejectedProposal(context, params.feedback, params.files)),
+    rejectDiffs: assign(({ context }, params: { feedback: string; files?: FileDecision[] }) =>
+      rejectedProposal(context, params.feedback, params.files),
+    ),
     assignValidation: assign(({ context }, params: ValidateOutput) => {
       const record: IterationRecord = {
         iteration: context.iterationCount,
@@ -163,9 +168,7 @@ export const runMachine = setup({
       rejections: null,
       rejectionsInARow: 0,
       helpRequest: null,
-      errorContext: context.errorContext
-        ? { ...context.errorContext, guidance: params.guidance }
-        : null,
+      errorContext: context.errorContext ? { ...context.errorContext, guidance: params.guidance } : null,
     })),
     assignHelpRequest: assign((_, params: { reason: string; from: HelpNode; budget?: BudgetReached }) => ({
       helpRequest: { reason: params.reason, from: params.from, ...(params.budget ? { budget: params.budget } : {}) },
@@ -191,7 +194,9 @@ export const runMachine = setup({
     })),
     // A step stopped from outside (cancel, a request for help) cannot report its usage; whoever
     // stopped it counted the model calls it made and passes that along with the event.
-    addStoppedStepUsage: assign(({ context }, params: { usage?: Usage }) => ({ usage: addUsage(context.usage, params.usage ?? EMPTY_USAGE) })),
+    addStoppedStepUsage: assign(({ context }, params: { usage?: Usage }) => ({
+      usage: addUsage(context.usage, params.usage ?? EMPTY_USAGE),
+    })),
   },
 }).createMachine({
   id: 'ironbeesRun',
@@ -238,7 +243,10 @@ export const runMachine = setup({
       on: {
         APPROVE: {
           target: 'CODE',
-          actions: [{ type: 'assignEditedPlan', params: ({ event }) => ({ plan: event.editedPlan, unattended: event.unattended }) }, 'startFirstIteration'],
+          actions: [
+            { type: 'assignEditedPlan', params: ({ event }) => ({ plan: event.editedPlan, unattended: event.unattended }) },
+            'startFirstIteration',
+          ],
         },
         REJECT: { target: 'PLAN', actions: { type: 'assignPlanFeedback', params: ({ event }) => ({ feedback: event.feedback }) } },
       },
@@ -278,7 +286,10 @@ export const runMachine = setup({
             actions: { type: 'acceptSomeDiffs', params: ({ event }) => ({ files: event.files }) },
           },
           // Every file rejected one by one: the same as rejecting the change.
-          ...rejected<Extract<RunEvent, { type: 'APPROVE' }>>(({ event }) => ({ feedback: rejectionReasons(event.files), files: event.files })),
+          ...rejected<Extract<RunEvent, { type: 'APPROVE' }>>(({ event }) => ({
+            feedback: rejectionReasons(event.files),
+            files: event.files,
+          })),
         ],
         REJECT: rejected<Extract<RunEvent, { type: 'REJECT' }>>(({ event }) => ({ feedback: event.feedback })),
       },
@@ -403,4 +414,3 @@ function rejected<E extends RunEvent>(feedback: (args: { event: E }) => { feedba
 }
 
 export type RunMachine = typeof runMachine;
-

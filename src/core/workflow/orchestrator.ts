@@ -36,7 +36,11 @@ type RunSnapshot = SnapshotFrom<typeof runMachine>;
 type StepActors = Parameters<typeof runMachine.provide>[0]['actors'];
 
 /** Builds the step implementations for a store; tests pass fakes here. */
-export type StepActorsFactory = (store: RunStore, traceFor: (runId: string) => TraceSink, activityFor: (runId: string) => ActivitySink) => StepActors;
+export type StepActorsFactory = (
+  store: RunStore,
+  traceFor: (runId: string) => TraceSink,
+  activityFor: (runId: string) => ActivitySink,
+) => StepActors;
 
 // Which gates take which answer: the node table's `answers`.
 const GATES: Record<ApprovalDecision['type'], readonly WorkflowNode[]> = {
@@ -69,13 +73,20 @@ export class RunOrchestrator implements Orchestrator {
   private readonly machine: AnyActorLogic & typeof runMachine;
   private readonly activity: ActivityHub;
 
-  constructor(private readonly host: Host, steps: StepActorsFactory) {
+  constructor(
+    private readonly host: Host,
+    steps: StepActorsFactory,
+  ) {
     this.store = new RunStore(host);
     this.lifecycle = new RunLifecycle((message) => host.logger.warn(message));
     this.store.journal.onApplied((runId, files) => this.lifecycle.emit({ kind: 'edits_applied', runId, files }));
     this.activity = new ActivityHub((message) => host.logger.warn(message));
     this.machine = runMachine.provide({
-      actors: steps(this.store, (runId) => this.traceSink(runId), (runId) => this.activity.sinkFor(runId)),
+      actors: steps(
+        this.store,
+        (runId) => this.traceSink(runId),
+        (runId) => this.activity.sinkFor(runId),
+      ),
     }) as typeof runMachine;
   }
 
@@ -98,7 +109,13 @@ export class RunOrchestrator implements Orchestrator {
       await layout;
       const input: RunInput = { stateId, userRequest: request, workflow: context, createdAt: new Date().toISOString() };
       await this.lifecycle.emit({ kind: 'run_started', runId: stateId, request });
-      yield* this.drive(createActor(this.machine, { input, inspect: this.stepEnds(input.stateId) }), input.stateId, input.createdAt, lock, signal);
+      yield* this.drive(
+        createActor(this.machine, { input, inspect: this.stepEnds(input.stateId) }),
+        input.stateId,
+        input.createdAt,
+        lock,
+        signal,
+      );
     } finally {
       lock.release();
     }
@@ -114,14 +131,21 @@ export class RunOrchestrator implements Orchestrator {
     const snapshot = run.machine as Snapshot<unknown> & { context: RunContext };
     // A run folder this person did not make here (shipped in a repository, copied from elsewhere)
     // is data, not orders: what would loosen an approval or add context is not taken from it.
-    if (!this.store.isOwnRun(run)) snapshot.context = strictOrders(snapshot.context, this.host.workspaceRoot, (line) => this.host.logger.warn(line));
+    if (!this.store.isOwnRun(run))
+      snapshot.context = strictOrders(snapshot.context, this.host.workspaceRoot, (line) => this.host.logger.warn(line));
     // `input` is ignored when a snapshot is restored; it is given because the types require it.
     const { userRequest, workflow, createdAt } = snapshot.context;
     const input: RunInput = { stateId, userRequest, workflow, createdAt };
     const lock = acquireRunLock(this.host.workspaceRoot, stateId);
     try {
       await this.store.journal.recoverUnfinished();
-      yield* this.drive(createActor(this.machine, { snapshot, input, inspect: this.stepEnds(stateId) }), stateId, run.createdAt, lock, signal);
+      yield* this.drive(
+        createActor(this.machine, { snapshot, input, inspect: this.stepEnds(stateId) }),
+        stateId,
+        run.createdAt,
+        lock,
+        signal,
+      );
     } finally {
       lock.release();
     }
@@ -168,12 +192,21 @@ export class RunOrchestrator implements Orchestrator {
     if (TERMINAL_NODES.includes(persisted.codingState.currentNode)) return;
     const now = new Date().toISOString();
     const machine = { ...(persisted.machine as Record<string, unknown>), value: 'CANCELLED', status: 'done', children: {} };
-    const stopped: CodingState = endedDuring({ ...persisted.codingState, currentNode: 'CANCELLED', timestamp: now }, persisted.codingState.currentNode);
+    const stopped: CodingState = endedDuring(
+      { ...persisted.codingState, currentNode: 'CANCELLED', timestamp: now },
+      persisted.codingState.currentNode,
+    );
     // Like any run that ends, it leaves a hand-off for whoever picks it up.
     const handoffPath = await this.store.writeHandoff(stateId, renderHandoff(stopped, iterationsOf(stopped), endReason(stopped)));
     const codingState: CodingState = { ...stopped, metadata: { ...stopped.metadata, handoffPath } };
     await this.store.save({ ...persisted, updatedAt: now, machine, codingState });
-    await this.store.appendEvent(stateId, { kind: 'transition', at: now, from: persisted.codingState.currentNode, to: 'CANCELLED', iteration: codingState.iterationCount });
+    await this.store.appendEvent(stateId, {
+      kind: 'transition',
+      at: now,
+      from: persisted.codingState.currentNode,
+      to: 'CANCELLED',
+      iteration: codingState.iterationCount,
+    });
   }
 
   async requestHelp(stateId: string, reason: string, budget?: BudgetReached): Promise<boolean> {
@@ -247,7 +280,14 @@ export class RunOrchestrator implements Orchestrator {
       savesQueued += 1;
       persisting = persisting
         .then(() => {
-          committed = { schemaVersion: STATE_SCHEMA_VERSION, runId, createdAt, updatedAt: state.timestamp, codingState: state, machine: persisted };
+          committed = {
+            schemaVersion: STATE_SCHEMA_VERSION,
+            runId,
+            createdAt,
+            updatedAt: state.timestamp,
+            codingState: state,
+            machine: persisted,
+          };
           return this.persist(plusInFlight(committed, live?.stepUsage ?? EMPTY_USAGE), from);
         })
         .then(async (saved) => {
@@ -286,7 +326,8 @@ export class RunOrchestrator implements Orchestrator {
           if (checkpoint === written) return;
           await this.store.save(checkpoint);
           written = checkpoint;
-          if (live.latest.currentNode === last.codingState.currentNode) live.latest = { ...live.latest, usage: checkpoint.codingState.usage };
+          if (live.latest.currentNode === last.codingState.currentNode)
+            live.latest = { ...live.latest, usage: checkpoint.codingState.usage };
         })
         .catch((error) => this.host.logger.warn(`Could not save the usage so far: ${errorMessage(error)}`));
     };
@@ -307,10 +348,11 @@ export class RunOrchestrator implements Orchestrator {
       latest: toCodingState(actor.getSnapshot().context, actor.getSnapshot().value as WorkflowNode, createdAt),
       stepUsage: EMPTY_USAGE,
       onModelCall,
-      settled: () => persisting.then(
-        () => undefined,
-        () => undefined,
-      ),
+      settled: () =>
+        persisting.then(
+          () => undefined,
+          () => undefined,
+        ),
     });
     const releaseEvents = this.store.holdEvents(runId);
     try {
@@ -339,7 +381,13 @@ export class RunOrchestrator implements Orchestrator {
   private async persist(run: PersistedRun, from: WorkflowNode | null): Promise<PersistedRun> {
     const state = run.codingState;
     const [line, written] = await Promise.allSettled([
-      this.store.appendEvent(run.runId, { kind: 'transition', at: state.timestamp, from, to: state.currentNode, iteration: state.iterationCount }),
+      this.store.appendEvent(run.runId, {
+        kind: 'transition',
+        at: state.timestamp,
+        from,
+        to: state.currentNode,
+        iteration: state.iterationCount,
+      }),
       this.writeState(run),
     ]);
     if (written.status === 'rejected') throw written.reason;
@@ -387,7 +435,9 @@ function toEvent(decision: ApprovalDecision): RunEvent {
 }
 
 export function createOrchestrator(deps: OrchestratorDeps): RunOrchestrator {
-  const orchestrator = new RunOrchestrator(deps.host, (store, traceFor, activityFor) => createStepActors(deps, store, traceFor, activityFor));
+  const orchestrator = new RunOrchestrator(deps.host, (store, traceFor, activityFor) =>
+    createStepActors(deps, store, traceFor, activityFor),
+  );
   // The C# symbols re-read what the run just wrote: the first subscriber of the lifecycle hooks.
   orchestrator.lifecycle.on('edits_applied', ({ files }) => deps.host.symbols.invalidate?.(files));
   return orchestrator;

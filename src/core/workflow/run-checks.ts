@@ -11,13 +11,19 @@ const DIFF_POLICIES: readonly string[] = ['always', 'first', 'never'];
 /** Settings come from files and flags: refuse bad ones with a message that says what is expected. */
 export function checkWorkflow(context: WorkflowContext): void {
   if (!Number.isInteger(context.maxIterations) || context.maxIterations < 1) {
-    throw new ConfigurationError(`maxIterations must be a whole number of at least 1 (got ${String(context.maxIterations)})`, { field: 'maxIterations' });
+    throw new ConfigurationError(`maxIterations must be a whole number of at least 1 (got ${String(context.maxIterations)})`, {
+      field: 'maxIterations',
+    });
   }
   if (!PLAN_POLICIES.includes(context.approval?.plan)) {
-    throw new ConfigurationError(`approval.plan must be ${PLAN_POLICIES.join(' or ')} (got ${String(context.approval?.plan)})`, { field: 'approval.plan' });
+    throw new ConfigurationError(`approval.plan must be ${PLAN_POLICIES.join(' or ')} (got ${String(context.approval?.plan)})`, {
+      field: 'approval.plan',
+    });
   }
   if (!DIFF_POLICIES.includes(context.approval?.diffs)) {
-    throw new ConfigurationError(`approval.diffs must be ${DIFF_POLICIES.join(', ')} (got ${String(context.approval?.diffs)})`, { field: 'approval.diffs' });
+    throw new ConfigurationError(`approval.diffs must be ${DIFF_POLICIES.join(', ')} (got ${String(context.approval?.diffs)})`, {
+      field: 'approval.diffs',
+    });
   }
 }
 

@@ -342,7 +342,9 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       // Additive: 'configuration' when the run stopped for its set-up (the CLI's exit 2).
       failureKind: context.failureKind ?? undefined,
       helpRequest: context.helpRequest ?? undefined,
-      ignoredKnownFailures: ignoredKnownFailures(context).length ? ignoredKnownFailuresNote(ignoredKnownFailures(context), context.planApprovedUnattended === true) : undefined,
+      ignoredKnownFailures: ignoredKnownFailures(context).length
+        ? ignoredKnownFailuresNote(ignoredKnownFailures(context), context.planApprovedUnattended === true)
+        : undefined,
       instructionsRead: context.instructionsRead?.length ? context.instructionsRead : undefined,
       // Additive: the steering trail the panel shows (plan versions, the person's guidance at escalations).
       planVersions: context.planVersions?.length ? context.planVersions : undefined,

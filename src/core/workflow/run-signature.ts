@@ -53,7 +53,14 @@ function runKey(env: Env): Buffer {
 function ordersText(runId: string, context: RunOrdersContext | null): string {
   if (!context) return JSON.stringify([runId]);
   const w = context.workflow;
-  return JSON.stringify([runId, w.workspaceRoot, w.approval?.plan, w.approval?.diffs, w.contextFiles ?? [], context.planApprovedByPerson === true]);
+  return JSON.stringify([
+    runId,
+    w.workspaceRoot,
+    w.approval?.plan,
+    w.approval?.diffs,
+    w.contextFiles ?? [],
+    context.planApprovedByPerson === true,
+  ]);
 }
 
 /** The HMAC-SHA256 of the run's orders, in hex. */

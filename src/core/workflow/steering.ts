@@ -9,19 +9,41 @@ import { planUnchangedAfterFeedback } from './plan-unchanged';
 import type { ApprovalGate, AttemptRecord, GuidanceGiven, PlanVersion, RunContext } from './run-context';
 
 /** The planner's new plan: whether it is the one the person rejected, unchanged, and the versions with it. */
-export function newPlanVersion(context: RunContext, next: { spec: string; plan: ExecutionPlan }): Pick<RunContext, 'planUnchangedAfterFeedback' | 'planVersions'> {
+export function newPlanVersion(
+  context: RunContext,
+  next: { spec: string; plan: ExecutionPlan },
+): Pick<RunContext, 'planUnchangedAfterFeedback' | 'planVersions'> {
   const unchanged = planUnchangedAfterFeedback({ spec: context.spec, plan: context.plan, feedback: context.planFeedback }, next);
-  return { planUnchangedAfterFeedback: unchanged, planVersions: withPlanVersion(context, next.plan, { feedback: context.planFeedback, unchanged, by: 'planner' }) };
+  return {
+    planUnchangedAfterFeedback: unchanged,
+    planVersions: withPlanVersion(context, next.plan, { feedback: context.planFeedback, unchanged, by: 'planner' }),
+  };
 }
 
 /** The versions after the person approved the plan: one more when they edited it. */
 export function editedPlanVersions(context: RunContext, edited: ExecutionPlan | undefined): PlanVersion[] | undefined {
-  return edited ? withPlanVersion(context, edited, { feedback: 'Edited by the person at the plan gate', unchanged: false, by: 'person' }) : context.planVersions;
+  return edited
+    ? withPlanVersion(context, edited, { feedback: 'Edited by the person at the plan gate', unchanged: false, by: 'person' })
+    : context.planVersions;
 }
 
-function withPlanVersion(context: RunContext, plan: ExecutionPlan, how: { feedback: string | null; unchanged: boolean; by: PlanVersion['by'] }): PlanVersion[] {
+function withPlanVersion(
+  context: RunContext,
+  plan: ExecutionPlan,
+  how: { feedback: string | null; unchanged: boolean; by: PlanVersion['by'] },
+): PlanVersion[] {
   const versions = context.planVersions ?? [];
-  return [...versions, { version: versions.length + 1, summary: plan.summary, stepCount: plan.steps.length, feedback: how.feedback, unchanged: how.unchanged, by: how.by }];
+  return [
+    ...versions,
+    {
+      version: versions.length + 1,
+      summary: plan.summary,
+      stepCount: plan.steps.length,
+      feedback: how.feedback,
+      unchanged: how.unchanged,
+      by: how.by,
+    },
+  ];
 }
 
 /** The guidance given so far, plus this one (blank guidance is not kept). */
@@ -32,11 +54,18 @@ export function withGuidance(context: RunContext, iteration: number, guidance: s
 
 /** The proposals applied so far (files and capped diff): a retry's coder is told them first. */
 export function appliedSoFar(context: RunContext): Array<Pick<AttemptRecord, 'iteration' | 'files' | 'diff'>> {
-  return (context.attempts ?? []).filter((a) => a.outcome === 'applied' && a.files.length > 0).map(({ iteration, files, diff }) => ({ iteration, files, diff }));
+  return (context.attempts ?? [])
+    .filter((a) => a.outcome === 'applied' && a.files.length > 0)
+    .map(({ iteration, files, diff }) => ({ iteration, files, diff }));
 }
 
 /** A decided proposal, with the coder's summary of it when it gave one. */
-export function attemptWithSummary(context: RunContext, outcome: AttemptRecord['outcome'], edits: readonly FileEdit[], feedback?: string | null): AttemptRecord {
+export function attemptWithSummary(
+  context: RunContext,
+  outcome: AttemptRecord['outcome'],
+  edits: readonly FileEdit[],
+  feedback?: string | null,
+): AttemptRecord {
   const attempt = attemptOf(context.iterationCount, outcome, edits, feedback);
   return context.coderSummary.trim() ? { ...attempt, summary: context.coderSummary.trim() } : attempt;
 }

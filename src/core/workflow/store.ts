@@ -53,7 +53,8 @@ const FILE_CONTENT_KEYS: readonly string[] = ['originalContent', 'newContent'];
  * What Ironbees writes at run time: runs (state, trace, journal, hand-off), build and test scratch
  * files (tmp/, see tools/dotnet/build.ts) and the MCP coordination state kept outside a run.
  */
-export const IRONBEES_GITIGNORE = '# Written by Ironbees at run time. agents/ and mcp.json are yours to commit.\nruns/\ntmp/\ncoordination/\nrun.lock\n';
+export const IRONBEES_GITIGNORE =
+  '# Written by Ironbees at run time. agents/ and mcp.json are yours to commit.\nruns/\ntmp/\ncoordination/\nrun.lock\n';
 const LEGACY_GITIGNORE = '*\n';
 
 export class RunStore {

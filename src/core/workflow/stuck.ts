@@ -27,4 +27,3 @@ export function stuckOrFailed(from: HelpNode) {
 function isStuck(error: unknown): boolean {
   return error instanceof AgentModeError && (error.code === STUCK_CODE || error.code === BLOCKED_CODE);
 }
-

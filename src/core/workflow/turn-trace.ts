@@ -53,7 +53,11 @@ export function stepTurnContext(
     workflow,
     agentLimits: (name) => {
       const config = agents.get(name)?.toolConfig;
-      return { maxTurns: config?.turnBudget ?? DEFAULT_TURN_BUDGET, maxMalformed: config?.maxMalformed ?? DEFAULT_MAX_MALFORMED, terminalTool };
+      return {
+        maxTurns: config?.turnBudget ?? DEFAULT_TURN_BUDGET,
+        maxMalformed: config?.maxMalformed ?? DEFAULT_MAX_MALFORMED,
+        terminalTool,
+      };
     },
     providerOf: (name) => providerOfRun(name, agents.get(name)?.llmConfig, workflow),
   };

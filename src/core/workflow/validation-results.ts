@@ -55,7 +55,9 @@ export async function fullBaseline(host: Host, store: RunStore, runId: string, b
     if (bytes === null) throw new Error('the file is missing');
     return JSON.parse(TEXT_DECODER.decode(bytes)) as Baseline;
   } catch (error) {
-    host.logger.warn(`The baseline's full results (${workspaceRelative(host, file)}) could not be read (${errorMessage(error)}); comparing with the ${baseline.test.failures.length} failures the state lists.`);
+    host.logger.warn(
+      `The baseline's full results (${workspaceRelative(host, file)}) could not be read (${errorMessage(error)}); comparing with the ${baseline.test.failures.length} failures the state lists.`,
+    );
     return baseline;
   }
 }

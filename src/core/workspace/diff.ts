@@ -41,7 +41,13 @@ export function wholeFileDiff(oldName: string, newName: string, original: string
     newLines: newCount,
     lines: [...oldLines, ...newLines],
   };
-  const patch: StructuredPatch = { oldFileName: oldName, newFileName: newName, oldHeader: undefined, newHeader: undefined, hunks: oldCount + newCount ? [hunk] : [] };
+  const patch: StructuredPatch = {
+    oldFileName: oldName,
+    newFileName: newName,
+    oldHeader: undefined,
+    newHeader: undefined,
+    hunks: oldCount + newCount ? [hunk] : [],
+  };
   return formatPatch(patch, FILE_HEADERS_ONLY);
 }
 
@@ -55,9 +61,7 @@ function patchLines(text: string, prefix: '-' | '+'): string[] {
 
 /** The hunks of a unified diff as text, each starting with its `@@` header, in diff order. */
 export function splitHunks(diffText: string): string[] {
-  return hunksOf(diffText).map(
-    (h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n${h.lines.join('\n')}`,
-  );
+  return hunksOf(diffText).map((h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n${h.lines.join('\n')}`);
 }
 
 function hunksOf(diffText: string): StructuredPatchHunk[] {

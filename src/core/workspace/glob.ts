@@ -14,7 +14,8 @@ export const MAX_PATTERN_LENGTH = 1_000;
 /** A pattern the matcher refuses (too long, too many alternatives); its message says how to fix it. */
 export class GlobPatternError extends Error {}
 
-type CharToken = { kind: 'star' } | { kind: 'any' } | { kind: 'char'; char: string } | { kind: 'class'; negated: boolean; items: Array<[string, string]> };
+type CharToken =
+  { kind: 'star' } | { kind: 'any' } | { kind: 'char'; char: string } | { kind: 'class'; negated: boolean; items: Array<[string, string]> };
 type Segment = { kind: 'globstar' } | { kind: 'segment'; tokens: CharToken[] };
 
 export interface CompiledGlob {
@@ -29,7 +30,8 @@ const MAX_CACHED = 200;
 export function compileGlob(pattern: string): CompiledGlob {
   const cached = cache.get(pattern);
   if (cached) return cached;
-  if (pattern.length > MAX_PATTERN_LENGTH) throw new GlobPatternError(`The pattern is ${pattern.length} characters long; use one of at most ${MAX_PATTERN_LENGTH}.`);
+  if (pattern.length > MAX_PATTERN_LENGTH)
+    throw new GlobPatternError(`The pattern is ${pattern.length} characters long; use one of at most ${MAX_PATTERN_LENGTH}.`);
   const alternatives = expandBraces(pattern.toLowerCase()).map(parseAlternative);
   // A pattern without a slash matches the file name anywhere (`*.cs`), as people expect from a file search box.
   const byName = !pattern.includes('/');
@@ -74,7 +76,9 @@ function expandBraces(pattern: string): string[] {
     for (const expanded of expandBraces(`${prefix}${choice}${suffix}`)) {
       results.add(expanded);
       if (results.size > MAX_ALTERNATIVES) {
-        throw new GlobPatternError(`The pattern's braces make more than ${MAX_ALTERNATIVES} alternatives; use fewer braces or call the tool more than once.`);
+        throw new GlobPatternError(
+          `The pattern's braces make more than ${MAX_ALTERNATIVES} alternatives; use fewer braces or call the tool more than once.`,
+        );
       }
     }
   }
@@ -151,16 +155,26 @@ function parseClass(body: string): CharToken {
 
 /** Path segments against pattern segments; `**` matches any number of segments (none included). */
 function matchSegments(pattern: readonly Segment[], path: readonly string[]): boolean {
-  return twoPointer(pattern.length, path.length, (p) => pattern[p]?.kind === 'globstar', (p, s) => {
-    const segment = pattern[p];
-    return segment?.kind === 'segment' && matchSegment(segment.tokens, path[s] ?? '');
-  });
+  return twoPointer(
+    pattern.length,
+    path.length,
+    (p) => pattern[p]?.kind === 'globstar',
+    (p, s) => {
+      const segment = pattern[p];
+      return segment?.kind === 'segment' && matchSegment(segment.tokens, path[s] ?? '');
+    },
+  );
 }
 
 /** One path segment against a segment's tokens; `*` matches any run of characters (none included). */
 function matchSegment(tokens: readonly CharToken[], text: string): boolean {
   const chars = [...text];
-  return twoPointer(tokens.length, chars.length, (t) => tokens[t]?.kind === 'star', (t, c) => matchChar(tokens[t], chars[c] ?? ''));
+  return twoPointer(
+    tokens.length,
+    chars.length,
+    (t) => tokens[t]?.kind === 'star',
+    (t, c) => matchChar(tokens[t], chars[c] ?? ''),
+  );
 }
 
 function matchChar(token: CharToken | undefined, char: string): boolean {
@@ -176,7 +190,12 @@ function matchChar(token: CharToken | undefined, char: string): boolean {
  * one more item. Only the last star is remembered, which is enough because every other token takes
  * exactly one item: at most (pattern length × subject length) steps.
  */
-function twoPointer(patternLength: number, subjectLength: number, isStar: (p: number) => boolean, matchesOne: (p: number, s: number) => boolean): boolean {
+function twoPointer(
+  patternLength: number,
+  subjectLength: number,
+  isStar: (p: number) => boolean,
+  matchesOne: (p: number, s: number) => boolean,
+): boolean {
   let p = 0;
   let s = 0;
   let starAt = -1;

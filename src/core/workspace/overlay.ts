@@ -116,12 +116,24 @@ export class StagedOverlay {
     const onDisk = await this.host.fs.listFiles(abs, { maxFiles: options.maxFiles });
     // A listed symlink that leads out of the workspace (or into .git/.ironbees) is not there for the model.
     // Keyed by the folded path: where names ignore case, a staged file and the disk's are one entry.
-    const files = new Map(filterInsideWorkspace(this.host.workspaceRoot, onDisk.map((f) => prefix + f)).map((f) => [this.fold(f), f]));
+    const files = new Map(
+      filterInsideWorkspace(
+        this.host.workspaceRoot,
+        onDisk.map((f) => prefix + f),
+      ).map((f) => [this.fold(f), f]),
+    );
     const folded = this.fold(prefix);
     for (const [p, f] of this.staged) {
       if (!this.fold(p).startsWith(folded)) continue;
       if (f.content === null) files.delete(this.fold(p));
-      else if (!p.slice(prefix.length).split('/').slice(0, -1).some((s) => SKIPPED_DIRS.has(s.toLowerCase()))) files.set(this.fold(p), files.get(this.fold(p)) ?? p);
+      else if (
+        !p
+          .slice(prefix.length)
+          .split('/')
+          .slice(0, -1)
+          .some((s) => SKIPPED_DIRS.has(s.toLowerCase()))
+      )
+        files.set(this.fold(p), files.get(this.fold(p)) ?? p);
     }
     return [...files.values()].sort();
   }

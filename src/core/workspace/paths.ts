@@ -57,7 +57,8 @@ export function resolveWorkspacePath(root: string, rel: string, options: Resolve
   if (typeof rel !== 'string') throw new PathOutsideWorkspaceError(String(rel), `a path must be text; ${HINT}`);
   if (rel.includes('\0')) throw new PathOutsideWorkspaceError(rel, 'the path contains a NUL character');
   // No file system takes paths this long; refusing early keeps a huge model string from costing seconds of I/O.
-  if (rel.length > MAX_PATH_CHARS) throw new PathOutsideWorkspaceError(`${rel.slice(0, 60)}…`, `the path is ${rel.length} characters long (at most ${MAX_PATH_CHARS})`);
+  if (rel.length > MAX_PATH_CHARS)
+    throw new PathOutsideWorkspaceError(`${rel.slice(0, 60)}…`, `the path is ${rel.length} characters long (at most ${MAX_PATH_CHARS})`);
   const absRoot = path.resolve(root);
   const cleaned = rel.trim().replace(/\\/g, '/');
   const abs = path.resolve(absRoot, cleaned === '' ? '.' : cleaned);
@@ -207,7 +208,10 @@ export function checkToolingFolder(root: string): void {
   } catch {
     return;
   }
-  if (!stat.isDirectory()) throw new ConfigurationError(`${path.join(root, TOOLING_FOLDER)} is not a folder; Ironbees keeps its runs in a ${TOOLING_FOLDER} folder at the workspace root.`);
+  if (!stat.isDirectory())
+    throw new ConfigurationError(
+      `${path.join(root, TOOLING_FOLDER)} is not a folder; Ironbees keeps its runs in a ${TOOLING_FOLDER} folder at the workspace root.`,
+    );
 }
 
 /** Display form of a workspace-relative path ('' is the root). */

@@ -18,7 +18,10 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** A file the tools cannot edit as text without damaging it. */
 export class UnsupportedFileError extends AgentModeError {
-  constructor(readonly filePath: string, reason: string) {
+  constructor(
+    readonly filePath: string,
+    reason: string,
+  ) {
     super(`${filePath} ${reason}`, 'UNSUPPORTED_FILE', { filePath });
   }
 }

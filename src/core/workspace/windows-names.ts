@@ -11,7 +11,8 @@ const DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2
 export function windowsNameProblem(relPath: string): string | null {
   for (const segment of relPath.split(/[\\/]/)) {
     if (segment === '' || segment === '.' || segment === '..') continue;
-    if (DEVICE.test(segment)) return `"${segment}" is a Windows device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9, with any extension), not a file`;
+    if (DEVICE.test(segment))
+      return `"${segment}" is a Windows device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9, with any extension), not a file`;
     if (/[. ]$/.test(segment)) return `"${segment}" ends in a dot or a space, which Windows drops from file names`;
     if (segment.includes(':')) return `"${segment}" contains a colon, which on Windows names an alternate data stream of another file`;
   }

@@ -32,8 +32,18 @@ export class HunkCodeLensProvider implements vscode.CodeLensProvider {
       const args: HunkRef = { runId: review.runId, filePath: ref.filePath, hunk: hunk.index };
       const verdict = review.hunkVerdict(ref.filePath, hunk.index);
       return [
-        new vscode.CodeLens(range, { title: '$(check) Accept', command: 'ironbees.acceptHunk', arguments: [args], tooltip: 'Keep this change' }),
-        new vscode.CodeLens(range, { title: '$(close) Reject', command: 'ironbees.rejectHunk', arguments: [args], tooltip: 'Leave this part of the file as it was' }),
+        new vscode.CodeLens(range, {
+          title: '$(check) Accept',
+          command: 'ironbees.acceptHunk',
+          arguments: [args],
+          tooltip: 'Keep this change',
+        }),
+        new vscode.CodeLens(range, {
+          title: '$(close) Reject',
+          command: 'ironbees.rejectHunk',
+          arguments: [args],
+          tooltip: 'Leave this part of the file as it was',
+        }),
         new vscode.CodeLens(range, { title: `Hunk ${hunk.index + 1}/${hunks.length} · ${VERDICT_LABELS[verdict]}`, command: '' }),
       ];
     });

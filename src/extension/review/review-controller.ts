@@ -48,7 +48,8 @@ export class ReviewController extends Disposable {
     this._register(vscode.languages.registerCodeLensProvider({ scheme: PROPOSED_SCHEME }, this.lenses));
     this._register(
       vscode.window.onDidChangeTextEditorSelection((event) => {
-        const byPerson = event.kind === vscode.TextEditorSelectionChangeKind.Keyboard || event.kind === vscode.TextEditorSelectionChangeKind.Mouse;
+        const byPerson =
+          event.kind === vscode.TextEditorSelectionChangeKind.Keyboard || event.kind === vscode.TextEditorSelectionChangeKind.Mouse;
         if (byPerson && parseReviewUri(event.textEditor.document.uri) === null) this.personTypedAt = Date.now();
       }),
     );
@@ -87,7 +88,8 @@ export class ReviewController extends Disposable {
 
   setFile(filePath: string, accepted: boolean, reason?: string): Promise<void> {
     const model = this.requireModel();
-    if (!model.setFile(filePath, accepted, reason)) throw new Error(`${filePath} is not among the proposed files (${model.filePaths.join(', ')}).`);
+    if (!model.setFile(filePath, accepted, reason))
+      throw new Error(`${filePath} is not among the proposed files (${model.filePaths.join(', ')}).`);
     return this.changed(filePath);
   }
 
@@ -105,7 +107,12 @@ export class ReviewController extends Disposable {
     if (this.submitting) return;
     this.submitting = true;
     try {
-      this.logger.info(`Review of run ${model.runId}: ${model.toFileReviews().map((f) => `${f.filePath} ${f.status}`).join(', ')}`);
+      this.logger.info(
+        `Review of run ${model.runId}: ${model
+          .toFileReviews()
+          .map((f) => `${f.filePath} ${f.status}`)
+          .join(', ')}`,
+      );
       await this.controller.decideDiffs(model.toDecision());
     } finally {
       this.submitting = false;
@@ -148,7 +155,8 @@ export class ReviewController extends Disposable {
   /** The file of the review that an editor-title action or the palette means. */
   resolveFile(ref: unknown): string | undefined {
     if (ref instanceof vscode.Uri) return parseReviewUri(ref)?.filePath;
-    if (ref && typeof ref === 'object' && typeof (ref as { filePath?: unknown }).filePath === 'string') return (ref as { filePath: string }).filePath;
+    if (ref && typeof ref === 'object' && typeof (ref as { filePath?: unknown }).filePath === 'string')
+      return (ref as { filePath: string }).filePath;
     const active = vscode.window.activeTextEditor?.document.uri;
     const fromEditor = active ? parseReviewUri(active) : null;
     if (fromEditor) return fromEditor.filePath;
@@ -188,7 +196,10 @@ export class ReviewController extends Disposable {
       this.lenses.refresh();
       this.fire();
       const first = model.filePaths[0];
-      if (first) await this.openDiff(first, model.runId).catch((error: unknown) => this.logger.warn(`Could not open the diff of ${first}: ${String(error)}`));
+      if (first)
+        await this.openDiff(first, model.runId).catch((error: unknown) =>
+          this.logger.warn(`Could not open the diff of ${first}: ${String(error)}`),
+        );
       return;
     }
     if (!this.model) return;
@@ -214,7 +225,10 @@ export class ReviewController extends Disposable {
 
   private async lookup(runId: string, filePath: string): Promise<FileEdit | undefined> {
     if (this.model?.runId === runId) return this.model.edit(filePath);
-    const state = this.controller.state?.stateId === runId ? this.controller.state : (await this.controller.store.load(runId).catch(() => null))?.codingState;
+    const state =
+      this.controller.state?.stateId === runId
+        ? this.controller.state
+        : (await this.controller.store.load(runId).catch(() => null))?.codingState;
     return state?.codeDiffs.find((edit) => edit.filePath === filePath);
   }
 }

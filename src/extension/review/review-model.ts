@@ -166,7 +166,9 @@ export class ReviewModel {
       if (status === 'rejected') {
         // A change rejected file by file reaches the coder through each file's `reason` alone (the
         // machine's rejectDiffs), so the reasons given for its hunks are folded into it.
-        const why = [file.reason, ...Object.entries(hunkReasons).map(([index, text]) => `hunk ${Number(index) + 1}: ${text}`)].filter(Boolean).join('; ');
+        const why = [file.reason, ...Object.entries(hunkReasons).map(([index, text]) => `hunk ${Number(index) + 1}: ${text}`)]
+          .filter(Boolean)
+          .join('; ');
         return { filePath: file.edit.filePath, accepted: false, ...(why ? { reason: why } : {}) };
       }
       const reasons = { ...(file.reason ? { reason: file.reason } : {}), ...(Object.keys(hunkReasons).length ? { hunkReasons } : {}) };

@@ -29,7 +29,9 @@ export interface RunChangesDeps {
 export class RunChanges extends Disposable {
   constructor(private readonly deps: RunChangesDeps) {
     super();
-    this._register(vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, { provideTextDocumentContent: (uri) => this.before(uri) }));
+    this._register(
+      vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, { provideTextDocumentContent: (uri) => this.before(uri) }),
+    );
   }
 
   /** The file before the run: the journal's original, nothing for a file the run created, else the disk. */
@@ -52,7 +54,13 @@ export class RunChanges extends Disposable {
     const review = this.deps.reviewing();
     const proposed = review && review.runId === runId && review.files.includes(filePath);
     const right = proposed ? reviewUri('proposed', runId, filePath) : vscode.Uri.file(this.abs(filePath));
-    await vscode.commands.executeCommand('vscode.diff', beforeUri(runId, filePath), right, `${path.basename(filePath)}: before the run ↔ ${proposed ? 'proposed' : 'now'}`, { preview: true });
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      beforeUri(runId, filePath),
+      right,
+      `${path.basename(filePath)}: before the run ↔ ${proposed ? 'proposed' : 'now'}`,
+      { preview: true },
+    );
   }
 
   /** Every file the run wrote, and every file proposed now, against the files before the run, in one editor. */

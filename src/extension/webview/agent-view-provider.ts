@@ -100,17 +100,21 @@ export class AgentViewProvider extends Disposable implements vscode.WebviewViewP
     const parsed = webviewMessageSchema.safeParse(raw);
     if (!parsed.success) {
       const kind = typeof raw === 'object' && raw !== null ? String((raw as { type?: unknown }).type) : typeof raw;
-      this.logger.warn(`Ignored a malformed message from the panel (${kind}): ${parsed.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; ')}`);
+      this.logger.warn(
+        `Ignored a malformed message from the panel (${kind}): ${parsed.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; ')}`,
+      );
       this.post({ type: 'error', message: `The panel sent a message the extension does not understand (${kind}).` });
       return;
     }
     const message = parsed.data;
     if (message.type === 'ready') {
-      const opened = await this.gate.open(() => this.source.snapshot()).catch((error: unknown) => {
-        this.logger.error(`Could not gather what the panel shows: ${errorMessage(error)}`);
-        this.post({ type: 'error', message: `The panel could not load the run: ${errorMessage(error)}` });
-        return true;
-      });
+      const opened = await this.gate
+        .open(() => this.source.snapshot())
+        .catch((error: unknown) => {
+          this.logger.error(`Could not gather what the panel shows: ${errorMessage(error)}`);
+          this.post({ type: 'error', message: `The panel could not load the run: ${errorMessage(error)}` });
+          return true;
+        });
       // A newer `ready` (the page reloaded again) answers for this one.
       if (opened) this._onDidBecomeReady.fire();
     }

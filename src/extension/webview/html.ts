@@ -13,7 +13,9 @@ export interface WebviewAssets {
 }
 
 export function createNonce(): string {
-  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return randomBytes(18)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 function escapeAttribute(value: string): string {

@@ -45,9 +45,7 @@ export class NodeFileSystem implements HostFileSystem {
   }
 
   async writeFile(absPath: string, data: Uint8Array | string, options: WriteOptions = {}): Promise<void> {
-    const created = await writeAtomically(absPath, (temp) =>
-      options.durable ? writeAndFlush(temp, data) : fsp.writeFile(temp, data),
-    );
+    const created = await writeAtomically(absPath, (temp) => (options.durable ? writeAndFlush(temp, data) : fsp.writeFile(temp, data)));
     if (options.durable) await flushFolders(path.dirname(absPath), created);
   }
 
@@ -102,7 +100,10 @@ export class NodeFileSystem implements HostFileSystem {
         const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
         if (entry.isDirectory()) {
           if (!SKIPPED_FOLDERS.has(entry.name.toLowerCase())) queue.push(child);
-        } else if (entry.isFile() || (entry.isSymbolicLink() && isInsideWorkspace(absDir, child) && (await isFileBehindLink(path.join(absDir, child))))) {
+        } else if (
+          entry.isFile() ||
+          (entry.isSymbolicLink() && isInsideWorkspace(absDir, child) && (await isFileBehindLink(path.join(absDir, child))))
+        ) {
           // Symlinked folders are not followed: they can loop, and can lead out of the workspace.
           // A symlinked file is listed only when the one containment check, applied to the folder
           // being walked, keeps it: a link leading out of the walk is not listed at all.

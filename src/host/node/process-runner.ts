@@ -94,7 +94,11 @@ export class NodeProcessRunner implements ProcessRunner {
     const sandboxed = sandboxedCommand(program, args, options.sandbox);
     const result = await this.start(sandboxed.command, sandboxed.args, options);
     // bwrap could not find the command: the same error as starting it directly.
-    if (sandboxed.command !== program && result.exitCode === 1 && result.stderr.startsWith(`bwrap: execvp ${program}: No such file or directory`)) {
+    if (
+      sandboxed.command !== program &&
+      result.exitCode === 1 &&
+      result.stderr.startsWith(`bwrap: execvp ${program}: No such file or directory`)
+    ) {
       throw Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT' });
     }
     return result;
@@ -147,10 +151,13 @@ export class NodeProcessRunner implements ProcessRunner {
         this.killTree(child.pid);
         if (this.reapLingeringGroups) this.killLingeringGroups();
       };
-      const timer = setTimeout(() => {
-        timedOut = true;
-        kill();
-      }, Math.max(0, options.timeoutMs));
+      const timer = setTimeout(
+        () => {
+          timedOut = true;
+          kill();
+        },
+        Math.max(0, options.timeoutMs),
+      );
       const onAbort = (): void => {
         cancelled = true;
         kill();

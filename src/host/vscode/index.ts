@@ -98,7 +98,10 @@ function engineParts(root: string, fs: VscodeFileSystem, logger: Logger): { symb
     restoresSettled: () => restoresSettled(root),
     logger,
   });
-  return { symbols: new EngineSymbolProvider(engine, new CSharpTextIndex(fs, root), fs, root, logger), codeCheck: new EngineCodeChecker(engine, { projectsFailingToBuild: () => projectsFailingToBuild(root) }) };
+  return {
+    symbols: new EngineSymbolProvider(engine, new CSharpTextIndex(fs, root), fs, root, logger),
+    codeCheck: new EngineCodeChecker(engine, { projectsFailingToBuild: () => projectsFailingToBuild(root) }),
+  };
 }
 
 export { TaskProcessRunner, TASK_TYPE, TASK_SOURCE } from './task-runner';

@@ -7,7 +7,16 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type {
-  HostFileSystem, Logger, RelatedType, SourcePosition, SymbolDefinition, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider, TypeRelations,
+  HostFileSystem,
+  Logger,
+  RelatedType,
+  SourcePosition,
+  SymbolDefinition,
+  SymbolInfo,
+  SymbolKind,
+  SymbolLocation,
+  SymbolProvider,
+  TypeRelations,
 } from '../../core/host';
 import { identifierAt } from '../../core/csharp/position';
 import { CSharpTextIndex } from '../../core/csharp/text-index';
@@ -114,7 +123,12 @@ export class VscodeSymbolProvider implements SymbolProvider {
         const supertypes = await vscode.commands.executeCommand<vscode.TypeHierarchyItem[] | undefined>('vscode.provideSupertypes', item);
         const subtypes = await vscode.commands.executeCommand<vscode.TypeHierarchyItem[] | undefined>('vscode.provideSubtypes', item);
         related.push({
-          type: { ...this.relatedFromItem(item), filePath: this.relative(item.uri), line: item.selectionRange.start.line + 1, column: item.selectionRange.start.character + 1 },
+          type: {
+            ...this.relatedFromItem(item),
+            filePath: this.relative(item.uri),
+            line: item.selectionRange.start.line + 1,
+            column: item.selectionRange.start.character + 1,
+          },
           supertypes: (supertypes ?? []).map((t) => this.relatedFromItem(t)),
           subtypes: (subtypes ?? []).map((t) => this.relatedFromItem(t)),
         });
@@ -124,7 +138,10 @@ export class VscodeSymbolProvider implements SymbolProvider {
   }
 
   private async workspaceSymbols(query: string): Promise<SymbolInfo[]> {
-    const symbols = await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query);
+    const symbols = await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>(
+      'vscode.executeWorkspaceSymbolProvider',
+      query,
+    );
     return (symbols ?? []).filter((s) => this.isInWorkspace(s.location.uri)).map((s) => this.fromSymbolInformation(s));
   }
 
@@ -132,7 +149,8 @@ export class VscodeSymbolProvider implements SymbolProvider {
   private async declarationsOf(symbolName: string): Promise<vscode.SymbolInformation[]> {
     const simple = symbolName.split('.').pop() ?? symbolName;
     const container = symbolName.includes('.') ? symbolName.slice(0, symbolName.lastIndexOf('.')) : null;
-    const symbols = (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', simple)) ?? [];
+    const symbols =
+      (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', simple)) ?? [];
     return symbols
       .filter((s) => s.name.replace(/\(.*$/, '') === simple && this.isInWorkspace(s.location.uri))
       .filter((s) => !container || (s.containerName ?? '').endsWith(container))
@@ -165,12 +183,21 @@ export class VscodeSymbolProvider implements SymbolProvider {
       const declared = (await this.workspaceSymbols(name)).find(
         (s) => s.filePath === place.filePath && s.line === place.line && s.name.replace(/\(.*$/, '') === name,
       );
-      described.push({ name, kind: declared?.kind ?? 'other', ...(declared?.containerName ? { containerName: declared.containerName } : {}), ...place });
+      described.push({
+        name,
+        kind: declared?.kind ?? 'other',
+        ...(declared?.containerName ? { containerName: declared.containerName } : {}),
+        ...place,
+      });
     }
     return described;
   }
 
-  private async toSymbolLocations(locations: readonly vscode.Location[], limit: number, lines: Lines = new Map()): Promise<SymbolLocation[]> {
+  private async toSymbolLocations(
+    locations: readonly vscode.Location[],
+    limit: number,
+    lines: Lines = new Map(),
+  ): Promise<SymbolLocation[]> {
     const seen = new Set<string>();
     const result: SymbolLocation[] = [];
     for (const location of locations) {
@@ -186,7 +213,12 @@ export class VscodeSymbolProvider implements SymbolProvider {
         lines.set(location.uri.fsPath, new TextDecoder().decode(bytes).split(/\r?\n/));
       }
       const preview = (lines.get(location.uri.fsPath)?.[location.range.start.line] ?? '').trim().slice(0, MAX_PREVIEW);
-      result.push({ filePath: this.relative(location.uri), line: location.range.start.line + 1, column: location.range.start.character + 1, preview });
+      result.push({
+        filePath: this.relative(location.uri),
+        line: location.range.start.line + 1,
+        column: location.range.start.character + 1,
+        preview,
+      });
       if (result.length >= limit) break;
     }
     return result;
@@ -214,7 +246,9 @@ export class VscodeSymbolProvider implements SymbolProvider {
   private noteFallback(): void {
     if (this.fallbackLogged) return;
     this.fallbackLogged = true;
-    this.logger?.info('The C# language server gave no symbol answer (still loading its projects, or no C# provider): Ironbees\' own C# index answers meanwhile.');
+    this.logger?.info(
+      "The C# language server gave no symbol answer (still loading its projects, or no C# provider): Ironbees' own C# index answers meanwhile.",
+    );
   }
 
   /** The one containment check: a file reached through a link leading out (or into .git/.ironbees) is not the workspace's. */

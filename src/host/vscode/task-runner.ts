@@ -76,8 +76,13 @@ export class TaskProcessRunner implements ProcessRunner {
       onDidClose: closer.event,
       open: () => {
         opened();
-        if (options.label === 'baseline') writer.fire(`\x1b[1mIronbees baseline: the build and tests before any edit. What fails here already failed; it is not the agent's doing.\x1b[0m\r\n`);
-        writer.fire(`\x1b[2m> ${command} ${args.join(' ')}${options.sandbox && this.sandboxes && sandboxActive() ? ' (in the sandbox)' : ''}\x1b[0m\r\n`);
+        if (options.label === 'baseline')
+          writer.fire(
+            `\x1b[1mIronbees baseline: the build and tests before any edit. What fails here already failed; it is not the agent's doing.\x1b[0m\r\n`,
+          );
+        writer.fire(
+          `\x1b[2m> ${command} ${args.join(' ')}${options.sandbox && this.sandboxes && sandboxActive() ? ' (in the sandbox)' : ''}\x1b[0m\r\n`,
+        );
         const running = this.direct.run(command, args, {
           ...options,
           signal: stop.signal,
@@ -114,7 +119,13 @@ export class TaskProcessRunner implements ProcessRunner {
     // The terminal stays closed (the panel shows what the run found; the terminal list has the output
     // for whoever asks): a failing baseline test is expected, and a red terminal at every run reads as
     // the agent failing. Only a baseline that cannot even build opens it (below).
-    task.presentationOptions = { reveal: vscode.TaskRevealKind.Never, focus: false, panel: vscode.TaskPanelKind.Shared, clear: true, showReuseMessage: false };
+    task.presentationOptions = {
+      reveal: vscode.TaskRevealKind.Never,
+      focus: false,
+      panel: vscode.TaskPanelKind.Shared,
+      clear: true,
+      showReuseMessage: false,
+    };
 
     try {
       let execution: vscode.TaskExecution;
@@ -129,7 +140,7 @@ export class TaskProcessRunner implements ProcessRunner {
         execution.terminate();
         throw new TaskUnavailableError('the task did not start');
       }
-      const result = await (await resultPromise);
+      const result = await await resultPromise;
       if (shouldRevealTerminal(options.label, args[0] ?? '', result)) revealTerminalOf(name);
       return result;
     } finally {

@@ -8,7 +8,11 @@ import type { RunResult } from '../../core/host';
 export const TEST_VERBS: ReadonlySet<string> = new Set(['test', 'run', 'vstest', 'exec']);
 
 /** The baseline's build (or restore) failed or hit its time limit: the workspace does not build before any edit. */
-export function shouldRevealTerminal(label: string | undefined, verb: string, result: Pick<RunResult, 'exitCode' | 'timedOut' | 'cancelled'>): boolean {
+export function shouldRevealTerminal(
+  label: string | undefined,
+  verb: string,
+  result: Pick<RunResult, 'exitCode' | 'timedOut' | 'cancelled'>,
+): boolean {
   if (label !== 'baseline' || TEST_VERBS.has(verb) || result.cancelled) return false;
   return result.exitCode !== 0 || result.timedOut;
 }

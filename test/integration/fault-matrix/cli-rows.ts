@@ -18,7 +18,12 @@ import type { FaultRow } from './matrix';
 const SOURCE = 'src/Calculator/Calculator.cs';
 const PLAN = {
   spec: 'Calc.Divide returns a / b.',
-  plan: { summary: 'Fix Divide.', steps: [{ number: 1, description: 'Return a / b', actionType: 'MODIFY', filePath: SOURCE, rationale: 'The test expects 6 / 3 = 2' }], affectedFiles: [SOURCE], complexity: 'LOW' },
+  plan: {
+    summary: 'Fix Divide.',
+    steps: [{ number: 1, description: 'Return a / b', actionType: 'MODIFY', filePath: SOURCE, rationale: 'The test expects 6 / 3 = 2' }],
+    affectedFiles: [SOURCE],
+    complexity: 'LOW',
+  },
 };
 const MODEL_CALL_MS = 240_000;
 
@@ -38,14 +43,22 @@ async function theChain(): Promise<Chain> {
   ensureCliBuilt();
   const fake = await startFakeAnthropic();
   const workspace = copyFixture('calculator');
-  chain = { fake, workspace, env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url }, before: workspaceBytes(workspace), releases: [], children: [] };
+  chain = {
+    fake,
+    workspace,
+    env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url },
+    before: workspaceBytes(workspace),
+    releases: [],
+    children: [],
+  };
   return chain;
 }
 
 /** Kills every CLI process the chain started and removes its workspace. */
 export async function endCliChain(): Promise<void> {
   if (!chain) return;
-  for (const child of chain.children) if (child.child.exitCode === null && child.child.signalCode === null) process.kill(-(child.child.pid as number), 'SIGKILL');
+  for (const child of chain.children)
+    if (child.child.exitCode === null && child.child.signalCode === null) process.kill(-(child.child.pid as number), 'SIGKILL');
   for (const release of chain.releases) release();
   await chain.fake.close();
   fs.rmSync(chain.workspace, { recursive: true, force: true });
@@ -89,7 +102,10 @@ export const cliRows: FaultRow[] = [
       const second = await runCli(['run', 'Add a Modulo method', '--workspace', c.workspace, '--yes', '--json'], c.env);
       assert.match(second.stderr, /is in progress on this workspace/);
       assert.deepEqual(allBytes(c.workspace), snapshot, 'the refused run changed no byte, .ironbees included');
-      return { end: second.code === 2 && c.fake.requests.length === 1 ? 'exit 2, no byte changed' : `exit ${second.code}`, workspace: { dir: c.workspace, before: c.before, changes: {}, ignore: BUILD_OUTPUT } };
+      return {
+        end: second.code === 2 && c.fake.requests.length === 1 ? 'exit 2, no byte changed' : `exit ${second.code}`,
+        workspace: { dir: c.workspace, before: c.before, changes: {}, ignore: BUILD_OUTPUT },
+      };
     },
   },
   {
@@ -106,7 +122,10 @@ export const cliRows: FaultRow[] = [
       first = start(c, ['resume', c.runId as string]);
       await first.waitForNode('CODE');
       assert.ok(await until(() => c.fake.requests.length === 3, MODEL_CALL_MS), 'the coder called the model');
-      return { end: `killed at ${killedAt}; resumed to CODE`, workspace: { dir: c.workspace, before: c.before, changes: {}, ignore: BUILD_OUTPUT } };
+      return {
+        end: `killed at ${killedAt}; resumed to CODE`,
+        workspace: { dir: c.workspace, before: c.before, changes: {}, ignore: BUILD_OUTPUT },
+      };
     },
   },
   {
@@ -118,12 +137,20 @@ export const cliRows: FaultRow[] = [
       const c = await theChain();
       const killedAt = await killRunning(c, first as CliRun);
       c.fake.enqueue(
-        toolUse('str_replace_based_edit_tool', { command: 'str_replace', path: SOURCE, old_str: 'return a * b;', new_str: 'return a / b;' }),
+        toolUse('str_replace_based_edit_tool', {
+          command: 'str_replace',
+          path: SOURCE,
+          old_str: 'return a * b;',
+          new_str: 'return a / b;',
+        }),
         toolUse('submit_changes', { summary: 'Fixed.' }),
       );
       const resumed = await runCli(['resume', c.runId as string, '--workspace', c.workspace, '--yes', '--json'], c.env);
       assert.equal(resumed.code, 0, resumed.stderr);
-      return { end: `killed at ${killedAt}; resumed ${resumed.states.at(-1)?.currentNode}`, workspace: { dir: c.workspace, before: c.before, changes: { [SOURCE]: fixedSource(c) }, ignore: BUILD_OUTPUT } };
+      return {
+        end: `killed at ${killedAt}; resumed ${resumed.states.at(-1)?.currentNode}`,
+        workspace: { dir: c.workspace, before: c.before, changes: { [SOURCE]: fixedSource(c) }, ignore: BUILD_OUTPUT },
+      };
     },
   },
 ];
@@ -134,6 +161,8 @@ async function killRunning(c: Chain, run: CliRun): Promise<string> {
   const killed = await run.done;
   assert.equal(killed.code, null, 'killed by a signal');
   c.runId = killed.states.at(-1)?.stateId;
-  const state = JSON.parse(fs.readFileSync(path.join(c.workspace, '.ironbees/runs', c.runId as string, 'state.json'), 'utf8')) as { codingState: { currentNode: string } };
+  const state = JSON.parse(fs.readFileSync(path.join(c.workspace, '.ironbees/runs', c.runId as string, 'state.json'), 'utf8')) as {
+    codingState: { currentNode: string };
+  };
   return state.codingState.currentNode;
 }

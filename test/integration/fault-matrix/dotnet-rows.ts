@@ -27,7 +27,11 @@ async function baselineWith(mode: 'hang' | 'crash'): Promise<{ baseline: Baselin
   Object.assign(process.env, { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, FAKE_DOTNET_MODE: mode, FAKE_DOTNET_LOG: log });
   try {
     const baseline = await captureBaseline({ host: createNodeHost(dir, { logger: QUIET }), timeouts: { buildMs: 1_500, testMs: 1_500 } });
-    const pids = fs.readFileSync(log, 'utf8').trim().split('\n').map((line) => Number(line.split(' ')[0]));
+    const pids = fs
+      .readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => Number(line.split(' ')[0]));
     return { baseline, pids, outcome: { dir, before, changes: {} } };
   } finally {
     for (const [key, value] of Object.entries(saved)) {
@@ -58,9 +62,16 @@ export const dotnetRows: FaultRow[] =
           expectedEnd: 'build TIMEOUT after 1.5 s, process gone, no tests run',
           run: async () => {
             const { baseline, pids, outcome } = await baselineWith('hang');
-            assert.equal(baseline.build.errors[0]?.message.startsWith('The build did not finish within 2 s and was stopped with all its processes.'), true, baseline.build.errors[0]?.message);
+            assert.equal(
+              baseline.build.errors[0]?.message.startsWith('The build did not finish within 2 s and was stopped with all its processes.'),
+              true,
+              baseline.build.errors[0]?.message,
+            );
             assert.deepEqual(pids.filter(alive), [], 'the hung build was killed');
-            const end = baseline.build.timedOut && baseline.build.errors[0]?.code === 'TIMEOUT' && baseline.test === null ? 'build TIMEOUT after 1.5 s, process gone, no tests run' : JSON.stringify(baseline.build);
+            const end =
+              baseline.build.timedOut && baseline.build.errors[0]?.code === 'TIMEOUT' && baseline.test === null
+                ? 'build TIMEOUT after 1.5 s, process gone, no tests run'
+                : JSON.stringify(baseline.build);
             return { end, workspace: outcome };
           },
         },
@@ -68,13 +79,17 @@ export const dotnetRows: FaultRow[] =
           id: 'B2',
           fault: 'a test host that crashes (SIGABRT)',
           injectedAt: 'baseline test run',
-          expectedEnd: 'test run failed: dotnet test was killed by a signal (the test host crashed) and wrote no results; see the output tail.',
+          expectedEnd:
+            'test run failed: dotnet test was killed by a signal (the test host crashed) and wrote no results; see the output tail.',
           run: async () => {
             const { baseline, outcome } = await baselineWith('crash');
             assert.equal(baseline.build.success, true);
             assert.equal(baseline.test?.outputTail, 'Starting test execution, please wait...\n');
             const failures = baseline.test?.failures ?? [];
-            assert.deepEqual(failures.map((f) => f.testName), ['[test run] Calculator.Tests']);
+            assert.deepEqual(
+              failures.map((f) => f.testName),
+              ['[test run] Calculator.Tests'],
+            );
             return { end: `test run failed: ${failures[0]?.message}`, workspace: outcome };
           },
         },

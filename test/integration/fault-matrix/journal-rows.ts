@@ -33,11 +33,23 @@ function editSet(): FileEdit[] {
     makeFileEdit('README.md', '# App\n', null),
   ];
 }
-const ALL_APPLIED = { 'src/Calc.cs': CALC_AFTER, 'src/Other.cs': OTHER_AFTER, 'src/New/Created.cs': 'class Created {}\n', 'README.md': null };
+const ALL_APPLIED = {
+  'src/Calc.cs': CALC_AFTER,
+  'src/Other.cs': OTHER_AFTER,
+  'src/New/Created.cs': 'class Created {}\n',
+  'README.md': null,
+};
 
 async function savedRun(store: RunStore, runId: string): Promise<PersistedRun> {
   const at = '2026-11-25T00:00:00.000Z';
-  const run: PersistedRun = { schemaVersion: STATE_SCHEMA_VERSION, runId, createdAt: at, updatedAt: at, codingState: toCodingState(initialContext(runInput()), 'VALIDATE', at), machine: {} };
+  const run: PersistedRun = {
+    schemaVersion: STATE_SCHEMA_VERSION,
+    runId,
+    createdAt: at,
+    updatedAt: at,
+    codingState: toCodingState(initialContext(runInput()), 'VALIDATE', at),
+    machine: {},
+  };
   await store.save(run);
   return run;
 }
@@ -87,7 +99,9 @@ export const journalRows: FaultRow[] = [
     expectedEnd: 'recovered',
     run: async () => {
       const outcome = await powerLossRow((dir) => workspaceWrites(dir, 0));
-      assert.deepEqual(outcome.recovered, [{ runId: 'r1', completed: ['src/Calc.cs', 'src/Other.cs', 'src/New/Created.cs', 'README.md'], kept: [] }]);
+      assert.deepEqual(outcome.recovered, [
+        { runId: 'r1', completed: ['src/Calc.cs', 'src/Other.cs', 'src/New/Created.cs', 'README.md'], kept: [] },
+      ]);
       return outcome;
     },
   },
@@ -99,7 +113,9 @@ export const journalRows: FaultRow[] = [
     run: async () => {
       const outcome = await powerLossRow((dir) => workspaceWrites(dir, 1));
       const dir = outcome.workspace?.dir as string;
-      assert.deepEqual(outcome.recovered, [{ runId: 'r1', completed: ['src/Calc.cs', 'src/Other.cs', 'src/New/Created.cs', 'README.md'], kept: [] }]);
+      assert.deepEqual(outcome.recovered, [
+        { runId: 'r1', completed: ['src/Calc.cs', 'src/Other.cs', 'src/New/Created.cs', 'README.md'], kept: [] },
+      ]);
       assertAccounted(dir, outcome.workspace?.before as WorkspaceBytes, ALL_APPLIED);
       // The originals were journaled for the files the recovery wrote too: revert is byte exact.
       const store = new RunStore(createNodeHost(dir));
@@ -117,9 +133,13 @@ export const journalRows: FaultRow[] = [
     injectedAt: 'applyEdits: done mark',
     expectedEnd: 'recovered',
     run: async () => {
-      const outcome = await powerLossRow((dir) => (absPath) => absPath === path.join(dir, INTENT) && fs.existsSync(path.join(dir, 'src/New/Created.cs')));
+      const outcome = await powerLossRow(
+        (dir) => (absPath) => absPath === path.join(dir, INTENT) && fs.existsSync(path.join(dir, 'src/New/Created.cs')),
+      );
       // Every file already holds its new bytes: the recovery only confirms them and closes the record.
-      assert.deepEqual(outcome.recovered, [{ runId: 'r1', completed: ['src/Calc.cs', 'src/Other.cs', 'src/New/Created.cs', 'README.md'], kept: [] }]);
+      assert.deepEqual(outcome.recovered, [
+        { runId: 'r1', completed: ['src/Calc.cs', 'src/Other.cs', 'src/New/Created.cs', 'README.md'], kept: [] },
+      ]);
       return outcome;
     },
   },
@@ -130,8 +150,13 @@ export const journalRows: FaultRow[] = [
     expectedEnd: 'recovered',
     run: async () => {
       const mine = 'class Other { /* mine */ }\n';
-      const outcome = await powerLossRow((dir) => workspaceWrites(dir, 1), (dir) => fs.writeFileSync(path.join(dir, 'src/Other.cs'), mine));
-      assert.deepEqual(outcome.recovered, [{ runId: 'r1', completed: ['src/Calc.cs', 'src/New/Created.cs', 'README.md'], kept: ['src/Other.cs'] }]);
+      const outcome = await powerLossRow(
+        (dir) => workspaceWrites(dir, 1),
+        (dir) => fs.writeFileSync(path.join(dir, 'src/Other.cs'), mine),
+      );
+      assert.deepEqual(outcome.recovered, [
+        { runId: 'r1', completed: ['src/Calc.cs', 'src/New/Created.cs', 'README.md'], kept: ['src/Other.cs'] },
+      ]);
       return { ...outcome, workspace: outcome.workspace && { ...outcome.workspace, changes: { ...ALL_APPLIED, 'src/Other.cs': mine } } };
     },
   },
@@ -143,11 +168,16 @@ export const journalRows: FaultRow[] = [
     run: async () => {
       const { ws, before } = seededWorkspace();
       await startedRun(ws);
-      await assert.rejects(new RunStore(hostLosingPower(ws.host, workspaceWrites(ws.dir, 1))).journal.applyEdits('r1', editSet()), PowerLoss);
+      await assert.rejects(
+        new RunStore(hostLosingPower(ws.host, workspaceWrites(ws.dir, 1))).journal.applyEdits('r1', editSet()),
+        PowerLoss,
+      );
       const host = createNodeHost(ws.dir);
       const steps = new FakeSteps().script('captureBaseline', { output: baseline() });
       const controller = new AbortController();
-      const stream = new StateStream(orchestratorOver(host, steps).execute('Another change', workflow({ workspaceRoot: ws.dir }), controller.signal));
+      const stream = new StateStream(
+        orchestratorOver(host, steps).execute('Another change', workflow({ workspaceRoot: ws.dir }), controller.signal),
+      );
       await stream.until('PLAN');
       // Checked before the new run writes anything of its own: the old set is whole.
       assertAccounted(ws.dir, before, ALL_APPLIED);
@@ -164,10 +194,17 @@ export const journalRows: FaultRow[] = [
     run: async () => {
       const { ws, before } = seededWorkspace();
       await startedRun(ws);
-      await assert.rejects(new RunStore(hostLosingPower(ws.host, workspaceWrites(ws.dir, 0))).journal.applyEdits('r1', editSet()), PowerLoss);
+      await assert.rejects(
+        new RunStore(hostLosingPower(ws.host, workspaceWrites(ws.dir, 0))).journal.applyEdits('r1', editSet()),
+        PowerLoss,
+      );
       const intent = path.join(ws.dir, INTENT);
       const record = JSON.parse(fs.readFileSync(intent, 'utf8')) as { hostname: string; workspaceRoot: string };
-      for (const planted of [JSON.stringify({ ...record, hostname: `${record.hostname}-elsewhere` }), JSON.stringify({ ...record, workspaceRoot: '/home/someone/clone' }), '{"files": [']) {
+      for (const planted of [
+        JSON.stringify({ ...record, hostname: `${record.hostname}-elsewhere` }),
+        JSON.stringify({ ...record, workspaceRoot: '/home/someone/clone' }),
+        '{"files": [',
+      ]) {
         fs.writeFileSync(intent, planted);
         const store = new RunStore(createNodeHost(ws.dir));
         assert.deepEqual(await store.journal.recoverUnfinished(), []);
@@ -197,7 +234,10 @@ export const journalRows: FaultRow[] = [
       // The marker's first write creates it; the one cut here is its removal.
       const outcome = await powerLossRow((dir) => (absPath) => absPath === path.join(dir, MARKER) && fs.existsSync(absPath));
       assert.deepEqual(outcome.recovered, [], 'a done record is not applied again');
-      assert.equal((JSON.parse(fs.readFileSync(path.join(outcome.workspace?.dir as string, INTENT), 'utf8')) as { done: boolean }).done, true);
+      assert.equal(
+        (JSON.parse(fs.readFileSync(path.join(outcome.workspace?.dir as string, INTENT), 'utf8')) as { done: boolean }).done,
+        true,
+      );
       return outcome;
     },
   },
@@ -209,11 +249,16 @@ export const journalRows: FaultRow[] = [
     run: async () => {
       const { ws, before } = seededWorkspace();
       await savedRun(new RunStore(ws.host), 'r1');
-      await assert.rejects(new RunStore(hostLosingPower(ws.host, workspaceWrites(ws.dir, 1))).journal.applyEdits('r1', editSet()), PowerLoss);
+      await assert.rejects(
+        new RunStore(hostLosingPower(ws.host, workspaceWrites(ws.dir, 1))).journal.applyEdits('r1', editSet()),
+        PowerLoss,
+      );
       // An earlier version wrote the record and no index at all.
       fs.rmSync(path.join(ws.dir, '.ironbees/runs/.open-applies'), { recursive: true });
       const store = new RunStore(createNodeHost(ws.dir));
-      assert.deepEqual(await store.journal.recoverUnfinished(), [{ runId: 'r1', completed: ['src/Calc.cs', 'src/Other.cs', 'src/New/Created.cs', 'README.md'], kept: [] }]);
+      assert.deepEqual(await store.journal.recoverUnfinished(), [
+        { runId: 'r1', completed: ['src/Calc.cs', 'src/Other.cs', 'src/New/Created.cs', 'README.md'], kept: [] },
+      ]);
       assert.deepEqual(fs.readdirSync(path.join(ws.dir, '.ironbees/runs/.open-applies')), ['.indexed']);
       // From now on a record without a marker is not read (what keeps start-up flat): an open copy
       // of r1's record as run r2 is left alone, until the index is dropped and runs/ walked again.
@@ -222,8 +267,14 @@ export const journalRows: FaultRow[] = [
       fs.writeFileSync(path.join(ws.dir, '.ironbees/runs/r2/edits/apply-intent.json'), JSON.stringify({ ...r1, runId: 'r2', done: false }));
       assert.deepEqual(await store.journal.recoverUnfinished(), []);
       fs.rmSync(path.join(ws.dir, '.ironbees/runs/.open-applies/.indexed'));
-      assert.deepEqual((await store.journal.recoverUnfinished()).map((report) => report.runId), ['r2']);
-      return { end: 'recovered by one walk of runs/; afterwards only the index is read', workspace: { dir: ws.dir, before, changes: ALL_APPLIED } };
+      assert.deepEqual(
+        (await store.journal.recoverUnfinished()).map((report) => report.runId),
+        ['r2'],
+      );
+      return {
+        end: 'recovered by one walk of runs/; afterwards only the index is read',
+        workspace: { dir: ws.dir, before, changes: ALL_APPLIED },
+      };
     },
   },
   {
@@ -240,15 +291,26 @@ export const journalRows: FaultRow[] = [
       const restore = fillDiskFor(/state\.json\.[^/\\]*\.tmp$/);
       let end = 'saved';
       try {
-        await store.save({ ...previous, updatedAt: '2026-11-25T01:00:00.000Z', codingState: { ...previous.codingState, currentNode: 'DECIDE' } });
+        await store.save({
+          ...previous,
+          updatedAt: '2026-11-25T01:00:00.000Z',
+          codingState: { ...previous.codingState, currentNode: 'DECIDE' },
+        });
       } catch (error) {
         end = `error ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
       } finally {
         restore();
       }
       assert.deepEqual(fs.readFileSync(stateFile), bytesBefore, 'state.json is byte for byte the previous one');
-      assert.deepEqual(fs.readdirSync(path.dirname(stateFile)).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left behind');
-      return { end: end === 'error ENOSPC' ? 'error ENOSPC, previous state.json intact' : end, workspace: { dir: ws.dir, before, changes: {} } };
+      assert.deepEqual(
+        fs.readdirSync(path.dirname(stateFile)).filter((f) => f.endsWith('.tmp')),
+        [],
+        'no temporary file left behind',
+      );
+      return {
+        end: end === 'error ENOSPC' ? 'error ENOSPC, previous state.json intact' : end,
+        workspace: { dir: ws.dir, before, changes: {} },
+      };
     },
   },
 ];

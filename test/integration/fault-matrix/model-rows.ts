@@ -13,7 +13,13 @@ import type { StreamFault } from '../../support/fault-matrix/stream-faults';
 import type { FaultRow } from './matrix';
 
 const QUIET = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-const REQUEST: ModelRequest = { model: DEFAULT_MODEL, system: 's', tools: [], messages: [{ role: 'user', content: 'Fix it.' }], maxTokens: 64 };
+const REQUEST: ModelRequest = {
+  model: DEFAULT_MODEL,
+  system: 's',
+  tools: [],
+  messages: [{ role: 'user', content: 'Fix it.' }],
+  maxTokens: 64,
+};
 const TIME_LIMIT_MS = 1_500;
 
 /** What one call ends in: the answer, or the error kind; with the number of HTTP requests made. */
@@ -43,9 +49,14 @@ async function faultyStream(fault: StreamFault, provider: 'anthropic' | 'openai'
   try {
     const options = { apiKey: 'sk-test', maxRetries: 1, timeoutMs: TIME_LIMIT_MS, logger: QUIET };
     const client: ModelClient =
-      provider === 'anthropic' ? new AnthropicModelClient({ ...options, baseURL: server.url }) : new OpenAIModelClient({ ...options, baseURL: `${server.url}/v1` });
+      provider === 'anthropic'
+        ? new AnthropicModelClient({ ...options, baseURL: server.url })
+        : new OpenAIModelClient({ ...options, baseURL: `${server.url}/v1` });
     const started = Date.now();
-    const result = await client.complete(REQUEST).then(() => ({ text: 'an answer' }), (error: unknown) => ({ error }));
+    const result = await client.complete(REQUEST).then(
+      () => ({ text: 'an answer' }),
+      (error: unknown) => ({ error }),
+    );
     // Bounded: a stall ends within about the time limit, not whenever the server lets go.
     const bound = Date.now() - started < TIME_LIMIT_MS * 4 ? 'bounded' : 'too slow';
     return `${ending(result, server.requests)}, ${bound}`;
@@ -54,17 +65,78 @@ async function faultyStream(fault: StreamFault, provider: 'anthropic' | 'openai'
   }
 }
 
-const burst = (status: number, n: number): FakeScriptItem[] => Array.from({ length: n }, () => httpError(status, { headers: { 'retry-after-ms': '1' } }));
+const burst = (status: number, n: number): FakeScriptItem[] =>
+  Array.from({ length: n }, () => httpError(status, { headers: { 'retry-after-ms': '1' } }));
 
 export const modelRows: FaultRow[] = [
-  { id: 'M1', fault: '429 burst ×3', injectedAt: 'model call (planner/coder)', expectedEnd: 'answered "ok" after 4 requests', run: async () => ({ end: await scripted([...burst(429, 3), text('ok')], 4) }) },
-  { id: 'M2', fault: '529 overloaded burst ×3', injectedAt: 'model call', expectedEnd: 'answered "ok" after 4 requests', run: async () => ({ end: await scripted([...burst(529, 3), text('ok')], 4) }) },
-  { id: 'M3', fault: '500, 502, 503 in a row', injectedAt: 'model call', expectedEnd: 'answered "ok" after 4 requests', run: async () => ({ end: await scripted([...burst(500, 1), ...burst(502, 1), ...burst(503, 1), text('ok')], 4) }) },
-  { id: 'M4', fault: '429 past the retries', injectedAt: 'model call', expectedEnd: 'error rate_limited after 3 requests', run: async () => ({ end: await scripted(burst(429, 3), 2) }) },
-  { id: 'M5', fault: '529 past the retries', injectedAt: 'model call', expectedEnd: 'error overloaded after 3 requests', run: async () => ({ end: await scripted(burst(529, 3), 2) }) },
-  { id: 'M6', fault: '503 past the retries', injectedAt: 'model call', expectedEnd: 'error server after 3 requests', run: async () => ({ end: await scripted(burst(503, 3), 2) }) },
-  { id: 'M7', fault: 'stream cut mid-answer (socket closed)', injectedAt: 'model stream, after 3 events', expectedEnd: 'error connection after 1 requests, bounded', run: async () => ({ end: await faultyStream('cut') }) },
-  { id: 'M8', fault: 'stream stalls mid-answer', injectedAt: 'model stream, after 3 events', expectedEnd: 'error timeout after 1 requests, bounded', run: async () => ({ end: await faultyStream('stall') }) },
-  { id: 'M10', fault: 'OpenAI-compatible stream stalls mid-answer', injectedAt: 'chat completion stream, after 1 chunk', expectedEnd: 'error timeout after 1 requests, bounded', run: async () => ({ end: await faultyStream('stall', 'openai') }) },
-  { id: 'M11', fault: 'OpenAI-compatible stream cut mid-answer', injectedAt: 'chat completion stream, after 1 chunk', expectedEnd: 'error connection after 1 requests, bounded', run: async () => ({ end: await faultyStream('cut', 'openai') }) },
+  {
+    id: 'M1',
+    fault: '429 burst ×3',
+    injectedAt: 'model call (planner/coder)',
+    expectedEnd: 'answered "ok" after 4 requests',
+    run: async () => ({ end: await scripted([...burst(429, 3), text('ok')], 4) }),
+  },
+  {
+    id: 'M2',
+    fault: '529 overloaded burst ×3',
+    injectedAt: 'model call',
+    expectedEnd: 'answered "ok" after 4 requests',
+    run: async () => ({ end: await scripted([...burst(529, 3), text('ok')], 4) }),
+  },
+  {
+    id: 'M3',
+    fault: '500, 502, 503 in a row',
+    injectedAt: 'model call',
+    expectedEnd: 'answered "ok" after 4 requests',
+    run: async () => ({ end: await scripted([...burst(500, 1), ...burst(502, 1), ...burst(503, 1), text('ok')], 4) }),
+  },
+  {
+    id: 'M4',
+    fault: '429 past the retries',
+    injectedAt: 'model call',
+    expectedEnd: 'error rate_limited after 3 requests',
+    run: async () => ({ end: await scripted(burst(429, 3), 2) }),
+  },
+  {
+    id: 'M5',
+    fault: '529 past the retries',
+    injectedAt: 'model call',
+    expectedEnd: 'error overloaded after 3 requests',
+    run: async () => ({ end: await scripted(burst(529, 3), 2) }),
+  },
+  {
+    id: 'M6',
+    fault: '503 past the retries',
+    injectedAt: 'model call',
+    expectedEnd: 'error server after 3 requests',
+    run: async () => ({ end: await scripted(burst(503, 3), 2) }),
+  },
+  {
+    id: 'M7',
+    fault: 'stream cut mid-answer (socket closed)',
+    injectedAt: 'model stream, after 3 events',
+    expectedEnd: 'error connection after 1 requests, bounded',
+    run: async () => ({ end: await faultyStream('cut') }),
+  },
+  {
+    id: 'M8',
+    fault: 'stream stalls mid-answer',
+    injectedAt: 'model stream, after 3 events',
+    expectedEnd: 'error timeout after 1 requests, bounded',
+    run: async () => ({ end: await faultyStream('stall') }),
+  },
+  {
+    id: 'M10',
+    fault: 'OpenAI-compatible stream stalls mid-answer',
+    injectedAt: 'chat completion stream, after 1 chunk',
+    expectedEnd: 'error timeout after 1 requests, bounded',
+    run: async () => ({ end: await faultyStream('stall', 'openai') }),
+  },
+  {
+    id: 'M11',
+    fault: 'OpenAI-compatible stream cut mid-answer',
+    injectedAt: 'chat completion stream, after 1 chunk',
+    expectedEnd: 'error connection after 1 requests, bounded',
+    run: async () => ({ end: await faultyStream('cut', 'openai') }),
+  },
 ];

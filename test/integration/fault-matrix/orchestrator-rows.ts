@@ -42,7 +42,12 @@ function steps(host: Host, hold?: StepName): FakeSteps {
 
 import type { RunOrchestrator } from '../../../src/core/workflow/orchestrator';
 
-function start(ws: TempWorkspace, host: Host, fake: FakeSteps, overrides: object = ALWAYS): { orchestrator: RunOrchestrator; stream: StateStream; controller: AbortController } {
+function start(
+  ws: TempWorkspace,
+  host: Host,
+  fake: FakeSteps,
+  overrides: object = ALWAYS,
+): { orchestrator: RunOrchestrator; stream: StateStream; controller: AbortController } {
   const controller = new AbortController();
   const orchestrator = orchestratorOver(host, fake);
   const stream = new StateStream(orchestrator.execute(REQUEST, workflow({ workspaceRoot: ws.dir, ...overrides }), controller.signal));
@@ -57,7 +62,8 @@ async function resumeToEnd(dir: string, runId: string): Promise<WorkflowNode[]> 
   const refused: unknown[] = [];
   for await (const state of orchestrator.resume(runId)) {
     nodes.push(state.currentNode);
-    if (state.currentNode.startsWith('WAIT_')) orchestrator.approve(runId, { type: 'APPROVE' }).catch((error: unknown) => refused.push(error));
+    if (state.currentNode.startsWith('WAIT_'))
+      orchestrator.approve(runId, { type: 'APPROVE' }).catch((error: unknown) => refused.push(error));
   }
   assert.deepEqual(refused, []);
   return nodes;
@@ -92,15 +98,13 @@ async function killAt(node: WorkflowNode): Promise<RowOutcome> {
 const KILLED_AT: WorkflowNode[] = ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL', 'VALIDATE'];
 
 export const orchestratorRows: FaultRow[] = [
-  ...KILLED_AT.map(
-    (node, index): FaultRow => ({
-      id: `K${index + 1}`,
-      fault: 'process killed, then resumed by a new process',
-      injectedAt: node,
-      expectedEnd: 'SUCCESS',
-      run: () => killAt(node),
-    }),
-  ),
+  ...KILLED_AT.map((node, index): FaultRow => ({
+    id: `K${index + 1}`,
+    fault: 'process killed, then resumed by a new process',
+    injectedAt: node,
+    expectedEnd: 'SUCCESS',
+    run: () => killAt(node),
+  })),
   {
     id: 'D2',
     fault: 'full disk at a checkpoint (CODE → VALIDATE), then space freed and resumed',
@@ -145,7 +149,10 @@ export const orchestratorRows: FaultRow[] = [
       const { stream } = start(ws, dying, steps(dying), NEVER);
       const runId = (await stream.next()).stateId;
       await assert.rejects(stream.rest(), /power lost/);
-      assert.ok(fs.existsSync(path.join(ws.dir, '.ironbees/runs', runId, 'edits/apply-intent.json')), 'the apply was recorded before the first write');
+      assert.ok(
+        fs.existsSync(path.join(ws.dir, '.ironbees/runs', runId, 'edits/apply-intent.json')),
+        'the apply was recorded before the first write',
+      );
       leaveStaleLock(ws.dir, runId);
       const nodes = await resumeToEnd(ws.dir, runId);
       return { end: nodes.at(-1) as string, workspace: { dir: ws.dir, before, changes: EDITED } };
@@ -155,7 +162,7 @@ export const orchestratorRows: FaultRow[] = [
     id: 'R1',
     fault: 'a person edits a file while the diff waits for review',
     injectedAt: 'WAIT_DIFF_APPROVAL',
-    expectedEnd: 'WAIT_DIFF_APPROVAL again, on the person\'s version; then CANCELLED',
+    expectedEnd: "WAIT_DIFF_APPROVAL again, on the person's version; then CANCELLED",
     run: async () => {
       const { ws, before } = seededWorkspace();
       const fake = steps(ws.host);
@@ -168,10 +175,16 @@ export const orchestratorRows: FaultRow[] = [
       await orchestrator.approve(runId, { type: 'APPROVE' });
       const again = await stream.until('WAIT_DIFF_APPROVAL');
       assert.match(fake.inputs.code[1]?.errorContext?.text ?? '', /NOT applied: the person edited src\/Calc\.cs/);
-      assert.deepEqual((again.metadata.attempts as { outcome: string }[]).map((attempt) => attempt.outcome), ['not applied']);
+      assert.deepEqual(
+        (again.metadata.attempts as { outcome: string }[]).map((attempt) => attempt.outcome),
+        ['not applied'],
+      );
       await orchestrator.cancel(runId);
       const nodes = await stream.rest();
-      return { end: `WAIT_DIFF_APPROVAL again, on the person's version; then ${nodes.at(-1)}`, workspace: { dir: ws.dir, before, changes: { 'src/Calc.cs': mine } } };
+      return {
+        end: `WAIT_DIFF_APPROVAL again, on the person's version; then ${nodes.at(-1)}`,
+        workspace: { dir: ws.dir, before, changes: { 'src/Calc.cs': mine } },
+      };
     },
   },
   {
@@ -203,7 +216,9 @@ export const orchestratorRows: FaultRow[] = [
     expectedEnd: 'FAILED',
     run: async () => {
       const { ws, before } = seededWorkspace();
-      const fake = new FakeSteps().script('captureBaseline', { output: baseline() }).script('plan', { error: new ModelApiError('overloaded', 'The API is overloaded (529) even after retries. Try again later.', 529) });
+      const fake = new FakeSteps().script('captureBaseline', { output: baseline() }).script('plan', {
+        error: new ModelApiError('overloaded', 'The API is overloaded (529) even after retries. Try again later.', 529),
+      });
       const { stream } = start(ws, ws.host, fake, NEVER);
       const nodes = await stream.rest();
       assert.match(JSON.stringify(ws.state(stream.runId).codingState), /overloaded \(529\) even after retries/);

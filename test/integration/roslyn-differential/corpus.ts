@@ -111,11 +111,23 @@ export const CORPUS: CorpusWorkspace[] = [
     target: 'Units.slnx',
     groups: [
       [
-        { name: 'new xunit v2 test file (Theory, InlineData, Assert; global using)', files: { 'tests/Units.Tests/KelvinTests.cs': XUNIT_V2_THEORY }, gate: 'judged' },
+        {
+          name: 'new xunit v2 test file (Theory, InlineData, Assert; global using)',
+          files: { 'tests/Units.Tests/KelvinTests.cs': XUNIT_V2_THEORY },
+          gate: 'judged',
+        },
         { name: 'multi-targeting with #if (net10.0;net8.0)', files: { 'src/Units/Describe.cs': MULTI_TARGET }, gate: 'judged' },
         { name: 'a source generator ([GeneratedRegex])', files: { 'src/Units/Patterns.cs': GENERATED_REGEX }, gate: 'judged' },
       ],
-      [{ name: 'CS0103 in a library file', files: { 'src/Units/Broken.cs': 'namespace Units;\n\npublic static class Broken\n{\n    public static int Twice() => doubled * 2;\n}\n' }, gate: 'judged' }],
+      [
+        {
+          name: 'CS0103 in a library file',
+          files: {
+            'src/Units/Broken.cs': 'namespace Units;\n\npublic static class Broken\n{\n    public static int Twice() => doubled * 2;\n}\n',
+          },
+          gate: 'judged',
+        },
+      ],
     ],
   },
   {
@@ -123,8 +135,23 @@ export const CORPUS: CorpusWorkspace[] = [
     fixture: 'nunit',
     target: 'Geometry.sln',
     groups: [
-      [{ name: 'new NUnit test file (CPM, global using from Directory.Build.targets)', files: { 'tests/Geometry.NUnit4.Tests/SquareTests.cs': NUNIT_TEST }, gate: 'judged' }],
-      [{ name: 'CS0246 in a library file', files: { 'src/Geometry/Broken.cs': 'namespace Geometry;\n\npublic static class Broken\n{\n    public static Polygon Make() => null!;\n}\n' }, gate: 'judged' }],
+      [
+        {
+          name: 'new NUnit test file (CPM, global using from Directory.Build.targets)',
+          files: { 'tests/Geometry.NUnit4.Tests/SquareTests.cs': NUNIT_TEST },
+          gate: 'judged',
+        },
+      ],
+      [
+        {
+          name: 'CS0246 in a library file',
+          files: {
+            'src/Geometry/Broken.cs':
+              'namespace Geometry;\n\npublic static class Broken\n{\n    public static Polygon Make() => null!;\n}\n',
+          },
+          gate: 'judged',
+        },
+      ],
       [
         {
           name: 'a package reference added by the coder (staged project file and Directory.Packages.props)',
@@ -152,7 +179,16 @@ export const CORPUS: CorpusWorkspace[] = [
         { name: 'new MSTest 4 test file (MTP)', files: { 'tests/Ledger.MSTests/DepositTests.cs': MSTEST4_TEST }, gate: 'judged' },
         { name: 'new xunit v3 test file (MTP)', files: { 'tests/Ledger.XunitTests/FeeTheoryTests.cs': XUNIT_V3_TEST }, gate: 'judged' },
       ],
-      [{ name: 'CS1061 in a library file', files: { 'src/Ledger/Statement.cs': 'namespace Ledger;\n\npublic static class Statement\n{\n    public static decimal Of(Account account) => account.Balanse;\n}\n' }, gate: 'judged' }],
+      [
+        {
+          name: 'CS1061 in a library file',
+          files: {
+            'src/Ledger/Statement.cs':
+              'namespace Ledger;\n\npublic static class Statement\n{\n    public static decimal Of(Account account) => account.Balanse;\n}\n',
+          },
+          gate: 'judged',
+        },
+      ],
     ],
   },
   {
@@ -168,7 +204,10 @@ export const CORPUS: CorpusWorkspace[] = [
       [
         {
           name: 'C# that uses a Razor component (its class exists only once Razor generates it)',
-          files: { 'Components/Greetings.cs': 'namespace Components;\n\npublic static class Greetings\n{\n    public static Type Component() => typeof(Greeting);\n}\n' },
+          files: {
+            'Components/Greetings.cs':
+              'namespace Components;\n\npublic static class Greetings\n{\n    public static Type Component() => typeof(Greeting);\n}\n',
+          },
           gate: 'unknown',
         },
       ],

@@ -117,7 +117,13 @@ export async function webviewShowing(page: Page, selector: string, timeoutMs = U
     const count = await frames.count();
     for (let i = 0; i < count; i++) {
       const content = page.frameLocator('iframe.webview.ready').nth(i).frameLocator('#active-frame');
-      if ((await content.locator(selector).count().catch(() => 0)) > 0) return content;
+      if (
+        (await content
+          .locator(selector)
+          .count()
+          .catch(() => 0)) > 0
+      )
+        return content;
     }
     await page.waitForTimeout(500);
   }

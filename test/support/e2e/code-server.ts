@@ -62,18 +62,25 @@ async function start(options: CodeServerOptions, dirs: ScratchDirs): Promise<Run
   const common = ['--config', config, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 
   if (options.vsixPath) installExtension(options.vsixPath, common, env);
-  const server: Started = startServer(process.execPath, [
-    codeServerCli,
-    ...common,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--disable-telemetry',
-    '--disable-update-check',
-    '--disable-workspace-trust',
-    '--disable-getting-started-override',
-    '--ignore-last-opened',
-    workspace,
-  ], env, join(dirs.root, 'code-server.log'));
+  const server: Started = startServer(
+    process.execPath,
+    [
+      codeServerCli,
+      ...common,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--ignore-last-opened',
+      workspace,
+    ],
+    env,
+    join(dirs.root, 'code-server.log'),
+  );
   try {
     await server.waitFor(/HTTP server listening on/, 60_000);
   } catch (error) {

@@ -32,7 +32,8 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
       return;
     } catch (error) {
       await page.keyboard.press('Escape');
-      if (Date.now() >= deadline) throw new Error(`command "${title}" did not show in the palette within ${timeoutMs} ms`, { cause: error });
+      if (Date.now() >= deadline)
+        throw new Error(`command "${title}" did not show in the palette within ${timeoutMs} ms`, { cause: error });
     }
   }
 }

@@ -48,10 +48,19 @@ export function hostLosingPower(host: Host, cutsPowerAt: (absPath: string, write
  */
 export function fillDiskFor(target: RegExp): () => void {
   const original = fsp.writeFile;
-  const patched = async (file: Parameters<typeof fsp.writeFile>[0], data: Parameters<typeof fsp.writeFile>[1], options?: Parameters<typeof fsp.writeFile>[2]): Promise<void> => {
+  const patched = async (
+    file: Parameters<typeof fsp.writeFile>[0],
+    data: Parameters<typeof fsp.writeFile>[1],
+    options?: Parameters<typeof fsp.writeFile>[2],
+  ): Promise<void> => {
     if (typeof file === 'string' && target.test(file) && (typeof data === 'string' || data instanceof Uint8Array)) {
       await original(file, data.slice(0, Math.floor(data.length / 2)));
-      throw Object.assign(new Error(`ENOSPC: no space left on device, write '${file}'`), { code: 'ENOSPC', errno: -28, syscall: 'write', path: file });
+      throw Object.assign(new Error(`ENOSPC: no space left on device, write '${file}'`), {
+        code: 'ENOSPC',
+        errno: -28,
+        syscall: 'write',
+        path: file,
+      });
     }
     return original(file, data, options);
   };

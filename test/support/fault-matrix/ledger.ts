@@ -32,16 +32,24 @@ export function assertAccounted(dir: string, before: WorkspaceBytes, changes: Ex
     if (content === null) expected.delete(rel);
     else expected.set(rel, Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8'));
   }
-  const show = (files: WorkspaceBytes): Record<string, string> => Object.fromEntries([...files].sort(([a], [b]) => a.localeCompare(b)).map(([rel, bytes]) => [rel, bytes.toString('base64')]));
-  assert.deepEqual(show(workspaceBytes(dir, ignore)), show(expected), 'every workspace file is its original or its expected edit, and nothing else appeared');
+  const show = (files: WorkspaceBytes): Record<string, string> =>
+    Object.fromEntries([...files].sort(([a], [b]) => a.localeCompare(b)).map(([rel, bytes]) => [rel, bytes.toString('base64')]));
+  assert.deepEqual(
+    show(workspaceBytes(dir, ignore)),
+    show(expected),
+    'every workspace file is its original or its expected edit, and nothing else appeared',
+  );
 }
 
 /** Every file and folder, .ironbees included, with its bytes: what a refused run must leave exactly as it was. */
 export function allBytes(dir: string): Record<string, string> {
   return Object.fromEntries(
-    fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort().map((rel) => {
-      const abs = path.join(dir, rel);
-      return [rel, fs.statSync(abs).isFile() ? fs.readFileSync(abs, 'base64') : '<dir>'];
-    }),
+    fs
+      .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .sort()
+      .map((rel) => {
+        const abs = path.join(dir, rel);
+        return [rel, fs.statSync(abs).isFile() ? fs.readFileSync(abs, 'base64') : '<dir>'];
+      }),
   );
 }

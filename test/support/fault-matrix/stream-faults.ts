@@ -36,7 +36,13 @@ function messageStart(): string {
 
 /** The first chunk of an OpenAI-compatible chat completion stream. */
 function chatChunk(): string {
-  const chunk = { id: 'chatcmpl-fault', object: 'chat.completion.chunk', created: 0, model: 'gpt-fault', choices: [{ index: 0, delta: { role: 'assistant', content: 'Half an ans' }, finish_reason: null }] };
+  const chunk = {
+    id: 'chatcmpl-fault',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'gpt-fault',
+    choices: [{ index: 0, delta: { role: 'assistant', content: 'Half an ans' }, finish_reason: null }],
+  };
   return `data: ${JSON.stringify(chunk)}\n\n`;
 }
 

@@ -38,8 +38,12 @@ if (mode === 'hang') {
     content: [{ type: 'text', text: 'HTTP 429 Too Many Requests: retry after 20 ms' }],
   }));
   // Two names that both become mcp__<server>__dup_tool.
-  server.registerTool('dup.tool', { description: 'one of two', inputSchema: {}, ...readOnly }, async () => ({ content: [{ type: 'text', text: 'dot' }] }));
-  server.registerTool('dup_tool', { description: 'the other', inputSchema: {}, ...readOnly }, async () => ({ content: [{ type: 'text', text: 'underscore' }] }));
+  server.registerTool('dup.tool', { description: 'one of two', inputSchema: {}, ...readOnly }, async () => ({
+    content: [{ type: 'text', text: 'dot' }],
+  }));
+  server.registerTool('dup_tool', { description: 'the other', inputSchema: {}, ...readOnly }, async () => ({
+    content: [{ type: 'text', text: 'underscore' }],
+  }));
   process.stdin.on('end', () => process.exit(0));
   await server.connect(new StdioServerTransport());
 }

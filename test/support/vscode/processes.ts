@@ -61,26 +61,32 @@ export function startServer(command: string, args: readonly string[], env: NodeJ
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
   let exited = child.exitCode !== null;
-  const exitedPromise = new Promise<void>((resolve) => child.once('exit', () => {
-    exited = true;
-    resolve();
-  }));
+  const exitedPromise = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
 
-  const waitFor = (pattern: RegExp, timeoutMs: number): Promise<void> => new Promise((resolve, reject) => {
-    const done = (error?: Error): void => {
-      listeners.delete(check);
-      clearTimeout(timer);
-      if (error) reject(error);
-      else resolve();
-    };
-    const check = (): void => {
-      if (pattern.test(text)) done();
-    };
-    const timer = setTimeout(() => done(new Error(`timed out after ${timeoutMs} ms waiting for ${pattern} from ${command}\n${text.slice(-4000)}`)), timeoutMs);
-    void exitedPromise.then(() => done(new Error(`${command} exited before printing ${pattern}\n${text.slice(-4000)}`)));
-    listeners.add(check);
-    check();
-  });
+  const waitFor = (pattern: RegExp, timeoutMs: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const done = (error?: Error): void => {
+        listeners.delete(check);
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve();
+      };
+      const check = (): void => {
+        if (pattern.test(text)) done();
+      };
+      const timer = setTimeout(
+        () => done(new Error(`timed out after ${timeoutMs} ms waiting for ${pattern} from ${command}\n${text.slice(-4000)}`)),
+        timeoutMs,
+      );
+      void exitedPromise.then(() => done(new Error(`${command} exited before printing ${pattern}\n${text.slice(-4000)}`)));
+      listeners.add(check);
+      check();
+    });
 
   const stop = async (): Promise<void> => {
     if (!exited) {

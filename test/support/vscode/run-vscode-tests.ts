@@ -58,21 +58,31 @@ export async function runVscodeTests(options: VscodeTestOptions): Promise<number
   mkdirSync(tmp, { recursive: true });
 
   const port = await freePort();
-  const server = startServer(process.execPath, [
-    vscodeServerMain,
-    '--host', '127.0.0.1',
-    '--port', String(port),
-    '--without-connection-token',
-    '--accept-server-license-terms',
-    '--enable-smoke-test-driver',
-    '--disable-workspace-trust',
-    '--disable-telemetry',
-    '--user-data-dir', userDataDir,
-    '--server-data-dir', dirs.make('server-data'),
-    '--extensions-dir', dirs.make('extensions'),
-    // The C# engine is off unless a suite turns it on (as mocha-env.cjs does for mocha): without a
-    // C# extension every demo run would load the solution, which costs tens of seconds here.
-  ], { IRONBEES_ROSLYN: '0', ...process.env, ...options.env, EXTENSIONS_GALLERY: '{}', TMPDIR: tmp, VSCODE_TEST: '1' }, join(dirs.root, 'server.log'));
+  const server = startServer(
+    process.execPath,
+    [
+      vscodeServerMain,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--without-connection-token',
+      '--accept-server-license-terms',
+      '--enable-smoke-test-driver',
+      '--disable-workspace-trust',
+      '--disable-telemetry',
+      '--user-data-dir',
+      userDataDir,
+      '--server-data-dir',
+      dirs.make('server-data'),
+      '--extensions-dir',
+      dirs.make('extensions'),
+      // The C# engine is off unless a suite turns it on (as mocha-env.cjs does for mocha): without a
+      // C# extension every demo run would load the solution, which costs tens of seconds here.
+    ],
+    { IRONBEES_ROSLYN: '0', ...process.env, ...options.env, EXTENSIONS_GALLERY: '{}', TMPDIR: tmp, VSCODE_TEST: '1' },
+    join(dirs.root, 'server.log'),
+  );
 
   let browser: Browser | undefined;
   let timer: NodeJS.Timeout | undefined;

@@ -14,7 +14,11 @@ const REPO = path.resolve(__dirname, '../../..');
 const BUNDLED = path.join(REPO, 'agents');
 
 const bundledTexts = (): Map<string, string> =>
-  new Map(readdirSync(BUNDLED).sort().map((name) => [name, readFileSync(path.join(BUNDLED, name, 'agent.yaml'), 'utf8')]));
+  new Map(
+    readdirSync(BUNDLED)
+      .sort()
+      .map((name) => [name, readFileSync(path.join(BUNDLED, name, 'agent.yaml'), 'utf8')]),
+  );
 
 async function agentsFolder(files: Record<string, string>): Promise<string> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'ironbees-precheck-'));
@@ -44,7 +48,9 @@ describe('the build check of the bundled agents', () => {
     try {
       assert.throws(
         () => precheckAgentFolder(dir),
-        (error: unknown) => error instanceof AgentConfigError && error.message === 'agents/coder/agent.yaml: llmConfig.maxTokens: expected a positive integer, got "lots"',
+        (error: unknown) =>
+          error instanceof AgentConfigError &&
+          error.message === 'agents/coder/agent.yaml: llmConfig.maxTokens: expected a positive integer, got "lots"',
       );
     } finally {
       await fs.rm(path.dirname(dir), { recursive: true, force: true });

@@ -98,8 +98,13 @@ describe('an agent as one unit', () => {
     await writeReviewer(root);
     const units = builtinAgentRegistry().register(reviewerAgent);
     const tools = createDefaultToolRegistry(units);
-    const builtinTerminals = builtinAgentRegistry().terminalTools().map((tool) => tool.name);
-    assert.deepEqual(tools.names().filter((name) => name.startsWith('submit_')), [...builtinTerminals, 'submit_review'].sort());
+    const builtinTerminals = builtinAgentRegistry()
+      .terminalTools()
+      .map((tool) => tool.name);
+    assert.deepEqual(
+      tools.names().filter((name) => name.startsWith('submit_')),
+      [...builtinTerminals, 'submit_review'].sort(),
+    );
     const agents = await loadAgents({ bundledDir: path.join(REPO_ROOT, 'agents'), workspaceRoot: root, knownTools: tools.names(), units });
     assert.deepEqual([...agents.keys()].sort(), [...bundledAgentNames(), 'reviewer'].sort());
 
@@ -113,13 +118,19 @@ describe('an agent as one unit', () => {
     assert.deepEqual(review, { verdict: 'request_changes', comments: ['Divide multiplies'] });
     assert.equal(model.requests.length, 2);
     const first = model.requests[0];
-    assert.deepEqual(first.tools.map((tool) => tool.name), ['read_file', 'submit_review']);
+    assert.deepEqual(
+      first.tools.map((tool) => tool.name),
+      ['read_file', 'submit_review'],
+    );
     assert.equal(first.system, 'You review C# code. Tools: read_file, submit_review. End with submit_review within 4 turns.');
     assert.equal(first.messages[0].content, `Review ${CALCULATOR_SOURCE}, then call submit_review.`);
     const answered = model.requests[1].messages[2].content as ToolResultBlock[];
     assert.equal(answered[0].tool_use_id, 'r1');
     assert.equal(answered[0].is_error, undefined);
-    assert.match(String(answered[0].content), /^src\/Calculator\/Calculator\.cs \(lines 1-20 of 20\)\n.*\n {4}11\t {4}public static int Divide\(int a, int b\)\n/s);
+    assert.match(
+      String(answered[0].content),
+      /^src\/Calculator\/Calculator\.cs \(lines 1-20 of 20\)\n.*\n {4}11\t {4}public static int Divide\(int a, int b\)\n/s,
+    );
   });
 
   it('the demo model drives the toy reviewer to its terminal tool, with the least answer the tool accepts', async () => {
@@ -138,10 +149,13 @@ describe('an agent as one unit', () => {
     await writeReviewer(root, REVIEWER_YAML.replace('  - submit_review\n', ''));
     const units = builtinAgentRegistry().register(reviewerAgent);
     const tools = createDefaultToolRegistry(units);
-    await assert.rejects(loadAgents({ bundledDir: path.join(REPO_ROOT, 'agents'), workspaceRoot: root, knownTools: tools.names(), units }), {
-      message:
-        '.ironbees/agents/reviewer/agent.yaml: requiredTools: must include submit_review: the reviewer ends its turn with it, so without it the reviewer step can never finish',
-    });
+    await assert.rejects(
+      loadAgents({ bundledDir: path.join(REPO_ROOT, 'agents'), workspaceRoot: root, knownTools: tools.names(), units }),
+      {
+        message:
+          '.ironbees/agents/reviewer/agent.yaml: requiredTools: must include submit_review: the reviewer ends its turn with it, so without it the reviewer step can never finish',
+      },
+    );
     // Without its unit, the same folder is a plain agent the loader has no terminal tool for.
     const plain = await loadAgents({ bundledDir: path.join(REPO_ROOT, 'agents'), workspaceRoot: root, knownTools: tools.names() });
     assert.deepEqual(plain.get('reviewer')?.requiredTools, ['read_file']);
@@ -172,9 +186,18 @@ describe('the PLAN step finds its agent through the registry', function () {
         return planOutput('From the stand-in');
       },
     };
-    const deps = { host: ws.host, model: new ScriptedModelClient([]), agents: new Map(), tools: createDefaultToolRegistry(), agentUnits: builtinAgentRegistry().register(standIn) };
+    const deps = {
+      host: ws.host,
+      model: new ScriptedModelClient([]),
+      agents: new Map(),
+      tools: createDefaultToolRegistry(),
+      agentUnits: builtinAgentRegistry().register(standIn),
+    };
     const steps = new FakeSteps().script('captureBaseline', { output: baseline() });
-    const orchestrator = new RunOrchestrator(ws.host, (store, traceFor) => ({ ...steps.actors(), plan: createStepActors(deps, store, traceFor).plan }));
+    const orchestrator = new RunOrchestrator(ws.host, (store, traceFor) => ({
+      ...steps.actors(),
+      plan: createStepActors(deps, store, traceFor).plan,
+    }));
     const controller = new AbortController();
     const stream = new StateStream(orchestrator.execute('Fix Add', workflow({ workspaceRoot: ws.dir }), controller.signal));
     try {
@@ -200,9 +223,20 @@ describe('the PLAN step gives the planner the whole baseline', function () {
   it('every failing test, read back from the results file, not the first ones the state keeps', async () => {
     const names = Array.from({ length: 30 }, (_, i) => `Suite.Tests.Case${i + 1}`);
     const full = baseline();
-    full.test = { success: false, total: 40, passed: 10, failed: 30, skipped: 0, failures: names.map((testName) => ({ testName, message: 'm', stackTrace: '' })), durationMs: 1 };
+    full.test = {
+      success: false,
+      total: 40,
+      passed: 10,
+      failed: 30,
+      skipped: 0,
+      failures: names.map((testName) => ({ testName, message: 'm', stackTrace: '' })),
+      durationMs: 1,
+    };
     const seen: string[][] = [];
-    const standIn: AgentUnit<{ baseline?: { test: { failures: Array<{ testName: string }> } | null } | null }, ReturnType<typeof planOutput>> = {
+    const standIn: AgentUnit<
+      { baseline?: { test: { failures: Array<{ testName: string }> } | null } | null },
+      ReturnType<typeof planOutput>
+    > = {
       name: 'planner',
       terminalTool: submitReviewTool,
       run: async (_rt, input) => {
@@ -210,7 +244,13 @@ describe('the PLAN step gives the planner the whole baseline', function () {
         return planOutput('From the stand-in');
       },
     };
-    const deps = { host: ws.host, model: new ScriptedModelClient([]), agents: new Map(), tools: createDefaultToolRegistry(), agentUnits: builtinAgentRegistry().register(standIn) };
+    const deps = {
+      host: ws.host,
+      model: new ScriptedModelClient([]),
+      agents: new Map(),
+      tools: createDefaultToolRegistry(),
+      agentUnits: builtinAgentRegistry().register(standIn),
+    };
     const steps = new FakeSteps();
     const orchestrator = new RunOrchestrator(ws.host, (store, traceFor) => ({
       ...steps.actors(),

@@ -7,8 +7,14 @@ describe('budgetNote', () => {
       .map((turn) => [turn, budgetNote(turn, 25, 'submit_plan')] as const)
       .filter(([, note]) => note !== null);
     assert.deepEqual(said, [
-      [13, 'Budget: you have used 13 of your 25 model calls (12 left). Keep the rest for what matters and call submit_plan before they run out.'],
-      [20, 'Budget: you have used 20 of your 25 model calls (5 left). Keep the rest for what matters and call submit_plan before they run out.'],
+      [
+        13,
+        'Budget: you have used 13 of your 25 model calls (12 left). Keep the rest for what matters and call submit_plan before they run out.',
+      ],
+      [
+        20,
+        'Budget: you have used 20 of your 25 model calls (5 left). Keep the rest for what matters and call submit_plan before they run out.',
+      ],
       [24, 'You have one model call left. Call submit_plan now with your best result.'],
     ]);
   });

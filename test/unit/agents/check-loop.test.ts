@@ -11,7 +11,7 @@ import { submitChangesTool } from '../../../src/core/agents/coder/terminal-tool'
 import { StagedOverlay } from '../../../src/core/workspace/overlay';
 import { createMemoryHost } from '../../support/memory-host';
 
-const SAME = '1 new compile error(s) in Calc with your staged edits:\nsrc/Calc.cs:3:5: CS0103 The name \'c\' does not exist';
+const SAME = "1 new compile error(s) in Calc with your staged edits:\nsrc/Calc.cs:3:5: CS0103 The name 'c' does not exist";
 
 function agent(): AgentDefinition {
   return {
@@ -55,7 +55,17 @@ describe('an edit → check loop without progress is told', () => {
       const last = request.messages.at(-1)?.content as ToolResultBlock[];
       return last[0].content;
     });
-    assert.deepEqual(told, [SAME, SAME, SAME + sameCheckNote(3), SAME + sameCheckNote(4), 'No new compile errors (compiled Calc with your staged edits).', SAME]);
-    assert.match(sameCheckNote(3), /exactly these errors 3 times in a row: your edits since did not change them\. View the lines they name/);
+    assert.deepEqual(told, [
+      SAME,
+      SAME,
+      SAME + sameCheckNote(3),
+      SAME + sameCheckNote(4),
+      'No new compile errors (compiled Calc with your staged edits).',
+      SAME,
+    ]);
+    assert.match(
+      sameCheckNote(3),
+      /exactly these errors 3 times in a row: your edits since did not change them\. View the lines they name/,
+    );
   });
 });

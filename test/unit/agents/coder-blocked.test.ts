@@ -14,16 +14,26 @@ describe('a BLOCKED coder escalates the run', function () {
   beforeEach(() => (ws = new TempWorkspace()));
   afterEach(() => ws.remove());
 
-  it('CODE blocked → ESCALATE → WAIT_HUMAN with the coder\'s reason (not FAILED, nothing validated)', async () => {
+  it("CODE blocked → ESCALATE → WAIT_HUMAN with the coder's reason (not FAILED, nothing validated)", async () => {
     const blocked = new CoderBlockedError('BLOCKED: the test expects 18 for 6 / 3; the test is wrong.', EMPTY_USAGE);
-    const steps = new FakeSteps().script('captureBaseline', { output: baseline() }).script('plan', { output: planOutput() }).script('code', { error: blocked });
+    const steps = new FakeSteps()
+      .script('captureBaseline', { output: baseline() })
+      .script('plan', { output: planOutput() })
+      .script('code', { error: blocked });
     const controller = new AbortController();
     const stream = new StateStream(
-      orchestratorOver(ws.host, steps).execute('Fix Add', workflow({ workspaceRoot: ws.dir, approval: { plan: 'never', diffs: 'never' } }), controller.signal),
+      orchestratorOver(ws.host, steps).execute(
+        'Fix Add',
+        workflow({ workspaceRoot: ws.dir, approval: { plan: 'never', diffs: 'never' } }),
+        controller.signal,
+      ),
     );
     const waiting = await stream.until('WAIT_HUMAN');
     assert.deepEqual(stream.nodes(), ['INIT', 'PLAN', 'CODE', 'ESCALATE', 'WAIT_HUMAN']);
-    assert.deepEqual(waiting.metadata.helpRequest, { reason: 'The coder stopped and asks you to decide: the test expects 18 for 6 / 3; the test is wrong.', from: 'CODE' });
+    assert.deepEqual(waiting.metadata.helpRequest, {
+      reason: 'The coder stopped and asks you to decide: the test expects 18 for 6 / 3; the test is wrong.',
+      from: 'CODE',
+    });
     controller.abort();
   });
 });

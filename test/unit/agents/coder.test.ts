@@ -13,7 +13,9 @@ import { CALCULATOR_SOURCE, agentRuntime, copyCalculator } from './agent-harness
 const EDITOR = 'str_replace_based_edit_tool';
 const PLAN: ExecutionPlan = {
   summary: 'Fix Divide.',
-  steps: [{ number: 1, description: 'Return a / b in Divide', actionType: 'MODIFY', filePath: CALCULATOR_SOURCE, rationale: 'It multiplies' }],
+  steps: [
+    { number: 1, description: 'Return a / b in Divide', actionType: 'MODIFY', filePath: CALCULATOR_SOURCE, rationale: 'It multiplies' },
+  ],
   affectedFiles: [CALCULATOR_SOURCE],
   complexity: 'LOW',
 };
@@ -30,14 +32,30 @@ describe('runCoder', () => {
   it('views, edits the staged overlay with str_replace and returns the edits at submit', async () => {
     const model = new ScriptedModelClient([
       modelTurn([toolUseBlock(EDITOR, { command: 'view', path: CALCULATOR_SOURCE }, 'v1')], { usage: { inputTokens: 100 } }),
-      modelTurn([toolUseBlock(EDITOR, { command: 'str_replace', path: CALCULATOR_SOURCE, old_str: 'return a * b;', new_str: 'return a / b;' }, 'e1')], {
-        usage: { inputTokens: 200 },
-      }),
+      modelTurn(
+        [
+          toolUseBlock(
+            EDITOR,
+            { command: 'str_replace', path: CALCULATOR_SOURCE, old_str: 'return a * b;', new_str: 'return a / b;' },
+            'e1',
+          ),
+        ],
+        {
+          usage: { inputTokens: 200 },
+        },
+      ),
       modelTurn([toolUseBlock('submit_changes', { summary: 'Divide now divides.' })], { usage: { inputTokens: 300 } }),
     ]);
     const rt = await agentRuntime(root, model);
     const overlay = new StagedOverlay(rt.host);
-    const result = await runCoder(rt, { request: 'Fix Divide', spec: 'Divide returns a / b.', plan: PLAN, errorContext: null, iteration: 1, overlay });
+    const result = await runCoder(rt, {
+      request: 'Fix Divide',
+      spec: 'Divide returns a / b.',
+      plan: PLAN,
+      errorContext: null,
+      iteration: 1,
+      overlay,
+    });
 
     assert.equal(result.summary, 'Divide now divides.');
     assert.equal(result.usage.inputTokens, 600);
@@ -55,7 +73,10 @@ describe('runCoder', () => {
     assert.equal(first.tools.at(-1)?.name, 'submit_changes');
     assert.match(first.system, /never claim that the code builds or that tests pass/);
     const message = String(first.messages[0].content);
-    assert.match(message, /# Approved plan\n\nFix Divide\. \(complexity LOW\)\n\n1\. MODIFY `src\/Calculator\/Calculator\.cs`: Return a \/ b in Divide \(why: It multiplies\)/);
+    assert.match(
+      message,
+      /# Approved plan\n\nFix Divide\. \(complexity LOW\)\n\n1\. MODIFY `src\/Calculator\/Calculator\.cs`: Return a \/ b in Divide \(why: It multiplies\)/,
+    );
     assert.doesNotMatch(message, /Attempt/);
   });
 
@@ -84,29 +105,68 @@ describe('runCoder', () => {
   it('refuses a first submission that changes files outside the plan, naming them; a second is taken at its word', async () => {
     const TEST_FILE = 'tests/Calculator.Tests/CalculatorTests.cs';
     const model = new ScriptedModelClient([
-      modelTurn([toolUseBlock(EDITOR, { command: 'str_replace', path: CALCULATOR_SOURCE, old_str: 'return a * b;', new_str: 'return a / b;' }, 'e1')]),
-      modelTurn([toolUseBlock(EDITOR, { command: 'create', path: TEST_FILE.replace('CalculatorTests.cs', 'Extra.cs'), file_text: '// extra\n' }, 'e2')]),
+      modelTurn([
+        toolUseBlock(EDITOR, { command: 'str_replace', path: CALCULATOR_SOURCE, old_str: 'return a * b;', new_str: 'return a / b;' }, 'e1'),
+      ]),
+      modelTurn([
+        toolUseBlock(
+          EDITOR,
+          { command: 'create', path: TEST_FILE.replace('CalculatorTests.cs', 'Extra.cs'), file_text: '// extra\n' },
+          'e2',
+        ),
+      ]),
       modelTurn([toolUseBlock('submit_changes', { summary: 'Fixed.' }, 's1')]),
       modelTurn([toolUseBlock('submit_changes', { summary: 'The extra file is needed because …' }, 's2')]),
     ]);
     const rt = await agentRuntime(root, model);
-    const result = await runCoder(rt, { request: 'Fix Divide', spec: 's', plan: PLAN, errorContext: null, iteration: 1, overlay: new StagedOverlay(rt.host) });
+    const result = await runCoder(rt, {
+      request: 'Fix Divide',
+      spec: 's',
+      plan: PLAN,
+      errorContext: null,
+      iteration: 1,
+      overlay: new StagedOverlay(rt.host),
+    });
     const [refusal] = model.requests[3].messages.at(-1)?.content as ToolResultBlock[];
     assert.equal(refusal.is_error, true);
     assert.equal(refusal.content, outsidePlanMessage(['tests/Calculator.Tests/Extra.cs'], PLAN));
-    assert.match(refusal.content, /^Not submitted: you changed files the approved plan does not name: tests\/Calculator\.Tests\/Extra\.cs\. The plan covers src\/Calculator\/Calculator\.cs\./);
+    assert.match(
+      refusal.content,
+      /^Not submitted: you changed files the approved plan does not name: tests\/Calculator\.Tests\/Extra\.cs\. The plan covers src\/Calculator\/Calculator\.cs\./,
+    );
     assert.match(refusal.content, /a summary that starts with "BLOCKED:"/);
-    assert.deepEqual(result.edits.map((edit) => edit.filePath), [CALCULATOR_SOURCE, 'tests/Calculator.Tests/Extra.cs']);
+    assert.deepEqual(
+      result.edits.map((edit) => edit.filePath),
+      [CALCULATOR_SOURCE, 'tests/Calculator.Tests/Extra.cs'],
+    );
     assert.equal(result.summary, 'The extra file is needed because …');
   });
 
   it('a BLOCKED: summary stops the coder with an escalation carrying its words and its usage, applying nothing', async () => {
     const model = new ScriptedModelClient([
-      modelTurn([toolUseBlock(EDITOR, { command: 'str_replace', path: CALCULATOR_SOURCE, old_str: 'return a * b;', new_str: 'return a / b;' }, 'e1')], { usage: { inputTokens: 10 } }),
-      modelTurn([toolUseBlock('submit_changes', { summary: 'BLOCKED: the test expects 18 for 6 / 3; the test is wrong, not Divide.' })], { usage: { inputTokens: 20 } }),
+      modelTurn(
+        [
+          toolUseBlock(
+            EDITOR,
+            { command: 'str_replace', path: CALCULATOR_SOURCE, old_str: 'return a * b;', new_str: 'return a / b;' },
+            'e1',
+          ),
+        ],
+        { usage: { inputTokens: 10 } },
+      ),
+      modelTurn([toolUseBlock('submit_changes', { summary: 'BLOCKED: the test expects 18 for 6 / 3; the test is wrong, not Divide.' })], {
+        usage: { inputTokens: 20 },
+      }),
     ]);
     const rt = await agentRuntime(root, model);
-    const error = await runCoder(rt, { request: 'Fix Divide', spec: 's', plan: PLAN, errorContext: null, iteration: 1, overlay: new StagedOverlay(rt.host) }).then(
+    const error = await runCoder(rt, {
+      request: 'Fix Divide',
+      spec: 's',
+      plan: PLAN,
+      errorContext: null,
+      iteration: 1,
+      overlay: new StagedOverlay(rt.host),
+    }).then(
       () => null,
       (e: unknown) => e,
     );
@@ -118,9 +178,23 @@ describe('runCoder', () => {
   });
 
   it('starts a retry with what is already applied: files and diff', () => {
-    const errorContext: ErrorContext = { iteration: 1, text: 'Build failed: CS0111 duplicate member', newBuildErrors: [], newTestFailures: [], preExistingFailures: [] };
-    const diff = '--- a/src/Calculator/Calculator.cs\n+++ b/src/Calculator/Calculator.cs\n@@ -1 +1,2 @@\n+public int Mod(int a, int b) => a % b;';
-    const message = coderMessage({ request: 'r', spec: 's', plan: PLAN, errorContext, iteration: 2, applied: [{ iteration: 1, files: [CALCULATOR_SOURCE], diff }] });
+    const errorContext: ErrorContext = {
+      iteration: 1,
+      text: 'Build failed: CS0111 duplicate member',
+      newBuildErrors: [],
+      newTestFailures: [],
+      preExistingFailures: [],
+    };
+    const diff =
+      '--- a/src/Calculator/Calculator.cs\n+++ b/src/Calculator/Calculator.cs\n@@ -1 +1,2 @@\n+public int Mod(int a, int b) => a % b;';
+    const message = coderMessage({
+      request: 'r',
+      spec: 's',
+      plan: PLAN,
+      errorContext,
+      iteration: 2,
+      applied: [{ iteration: 1, files: [CALCULATOR_SOURCE], diff }],
+    });
     assert.ok(
       message.startsWith(
         '# Already applied (in the workspace now)\n\nYour earlier attempts changed src/Calculator/Calculator.cs; these changes are on disk, and what you view includes them. Do not add them again.\n\n```diff\n' +
@@ -129,7 +203,14 @@ describe('runCoder', () => {
       ),
       message.slice(0, 400),
     );
-    const huge = coderMessage({ request: 'r', spec: 's', plan: PLAN, errorContext, iteration: 2, applied: [{ iteration: 1, files: ['a.cs'], diff: 'x'.repeat(10_000) }] });
+    const huge = coderMessage({
+      request: 'r',
+      spec: 's',
+      plan: PLAN,
+      errorContext,
+      iteration: 2,
+      applied: [{ iteration: 1, files: ['a.cs'], diff: 'x'.repeat(10_000) }],
+    });
     assert.match(huge, /\n… 4000 more characters of diff not shown\n```/);
   });
 

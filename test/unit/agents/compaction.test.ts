@@ -49,7 +49,11 @@ describe('compaction of long conversations', function () {
     assert.equal((messages[2].content as ToolResultBlock[])[1].content, 'short');
     assert.equal((messages[4].content as ToolResultBlock[])[0].content, long);
     assert.equal((messages[6].content as ToolResultBlock[])[0].content, long);
-    assert.deepEqual(messages[1], { role: 'assistant', content: [textBlock('I will read it.'), toolUseBlock('read_file', { path: 'a' }, 'a')] }, 'the decision log is kept');
+    assert.deepEqual(
+      messages[1],
+      { role: 'assistant', content: [textBlock('I will read it.'), toolUseBlock('read_file', { path: 'a' }, 'a')] },
+      'the decision log is kept',
+    );
   });
 
   it('the planner with a small window: the request after the third read carries the first read compacted, traced', async () => {
@@ -57,7 +61,17 @@ describe('compaction of long conversations', function () {
       modelTurn([textBlock('Reading Big.cs first.'), toolUseBlock('read_file', { path: BIG_FILE }, 'r1')]),
       modelTurn([toolUseBlock('read_file', { path: BIG_FILE, offset: 2 }, 'r2')]),
       modelTurn([toolUseBlock('read_file', { path: BIG_FILE, offset: 3 }, 'r3')]),
-      modelTurn([toolUseBlock('submit_plan', { spec: 'Twice doubles.', plan: { summary: 'x', steps: [{ number: 1, description: 'd', actionType: 'MODIFY', filePath: BIG_FILE, rationale: 'r' }], affectedFiles: [BIG_FILE], complexity: 'LOW' } })]),
+      modelTurn([
+        toolUseBlock('submit_plan', {
+          spec: 'Twice doubles.',
+          plan: {
+            summary: 'x',
+            steps: [{ number: 1, description: 'd', actionType: 'MODIFY', filePath: BIG_FILE, rationale: 'r' }],
+            affectedFiles: [BIG_FILE],
+            complexity: 'LOW',
+          },
+        }),
+      ]),
     ]);
     const rt = await agentRuntime(root, model);
     const planner = rt.agents.get('planner');
@@ -66,13 +80,20 @@ describe('compaction of long conversations', function () {
     rt.agents = new Map([...rt.agents, ['planner', { ...planner, toolConfig: { ...planner.toolConfig, contextWindowTokens: 6000 } }]]);
     await runPlanner(rt, { request: 'Make Twice clearer' });
 
-    const readResult = (requestIndex: number, messageIndex: number): string => (model.requests[requestIndex].messages[messageIndex].content as ToolResultBlock[])[0].content;
+    const readResult = (requestIndex: number, messageIndex: number): string =>
+      (model.requests[requestIndex].messages[messageIndex].content as ToolResultBlock[])[0].content;
     assert.match(readResult(2, 2), /public int Twice/, 'the 3rd request still has the first read whole');
     const compacted = readResult(3, 2);
     assert.match(compacted, /^\[compacted: \d+ characters of this older tool result were dropped/);
-    assert.match(compacted, /Declarations it showed:\n {5}1\tnamespace Calculator;\n {5}3\tpublic class Big\n {5}5\t {4}public int Twice\(int a\)$/);
+    assert.match(
+      compacted,
+      /Declarations it showed:\n {5}1\tnamespace Calculator;\n {5}3\tpublic class Big\n {5}5\t {4}public int Twice\(int a\)$/,
+    );
     assert.match(readResult(3, 4), /filler line 5/, 'the newer reads are whole');
-    assert.deepEqual(model.requests[3].messages[1].content, [textBlock('Reading Big.cs first.'), toolUseBlock('read_file', { path: BIG_FILE }, 'r1')]);
+    assert.deepEqual(model.requests[3].messages[1].content, [
+      textBlock('Reading Big.cs first.'),
+      toolUseBlock('read_file', { path: BIG_FILE }, 'r1'),
+    ]);
     const traced = rt.events.filter((e) => e.kind === 'compaction');
     assert.equal(traced.length, 1);
     assert.equal(traced[0].kind === 'compaction' && traced[0].compactedResults, 1);
@@ -83,8 +104,13 @@ describe('compaction of long conversations', function () {
     // toJSON is what JSON.stringify calls on each object it measures: counted, and answering the object as it is.
     const measured = new Map<string, number>();
     const counted = <T extends object>(name: string, value: T): T =>
-      Object.defineProperty(value, 'toJSON', { enumerable: false, value: () => (measured.set(name, (measured.get(name) ?? 0) + 1), { ...value }) });
-    const tools: ModelToolDefinition[] = [counted('tool', { kind: 'custom', name: 'read_file', description: 'Reads a file.', inputSchema: { type: 'object' } })];
+      Object.defineProperty(value, 'toJSON', {
+        enumerable: false,
+        value: () => (measured.set(name, (measured.get(name) ?? 0) + 1), { ...value }),
+      });
+    const tools: ModelToolDefinition[] = [
+      counted('tool', { kind: 'custom', name: 'read_file', description: 'Reads a file.', inputSchema: { type: 'object' } }),
+    ];
     const conversation: ModelMessage[] = [
       counted('m0', { role: 'user', content: 'Fix Subtract' }),
       counted('m1', { role: 'assistant', content: [toolUseBlock('read_file', { path: 'a.cs' }, 'a')] }),
@@ -97,7 +123,9 @@ describe('compaction of long conversations', function () {
     for (let length = 0; length <= conversation.length; length++) sizes.push(sizer.tokens(conversation.slice(0, length)));
     assert.deepEqual(Object.fromEntries(measured), { tool: 1, m0: 1, m1: 1, m2: 1, m3: 1 }, 'measured once each');
     measured.clear();
-    const expected = Array.from({ length: conversation.length + 1 }, (_, length) => estimateTokens('the system prompt', tools, conversation.slice(0, length)));
+    const expected = Array.from({ length: conversation.length + 1 }, (_, length) =>
+      estimateTokens('the system prompt', tools, conversation.slice(0, length)),
+    );
     assert.deepEqual(sizes, expected);
     assert.deepEqual(expected, [30, 40, 66, 312, 328]);
   });

@@ -32,7 +32,10 @@ describe('AGENTS.md containment', () => {
     fs.symlinkSync(path.join(root, 'secret.txt'), path.join(workspace, 'src', 'AGENTS.md'));
     fs.writeFileSync(path.join(workspace, 'src', 'App', 'AGENTS.md'), 'app rules');
     const result = await loadInstructions(createNodeHost(workspace, { logger: silent }), { workFiles: ['src/App/Program.cs'] });
-    assert.deepEqual(result.files.map((file) => file.path), ['src/App/AGENTS.md']);
+    assert.deepEqual(
+      result.files.map((file) => file.path),
+      ['src/App/AGENTS.md'],
+    );
     assert.doesNotMatch(result.text, /OUTSIDE-SECRET/);
     assert.match(result.text, /app rules/);
   });
@@ -41,7 +44,10 @@ describe('AGENTS.md containment', () => {
     fs.writeFileSync(path.join(workspace, 'RULES.md'), 'root rules');
     fs.symlinkSync(path.join(workspace, 'RULES.md'), path.join(workspace, 'AGENTS.md'));
     const result = await loadInstructions(createNodeHost(workspace, { logger: silent }), { workFiles: [] });
-    assert.deepEqual(result.files.map((file) => file.path), ['AGENTS.md']);
+    assert.deepEqual(
+      result.files.map((file) => file.path),
+      ['AGENTS.md'],
+    );
     assert.match(result.text, /root rules/);
   });
 });

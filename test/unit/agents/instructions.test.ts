@@ -29,12 +29,21 @@ describe('instructions files (AGENTS.md and friends)', () => {
       'src/App/Program.cs': 'class P {}',
     });
     const result = await loadInstructions(host, { workFiles: ['src/App/Program.cs'] });
-    assert.deepEqual(result.files.map((f) => f.path), ['AGENTS.md', 'src/AGENTS.md', 'src/App/AGENTS.md']);
-    assert.ok(result.text.indexOf('root rules') < result.text.indexOf('src rules') && result.text.indexOf('src rules') < result.text.indexOf('app rules'));
+    assert.deepEqual(
+      result.files.map((f) => f.path),
+      ['AGENTS.md', 'src/AGENTS.md', 'src/App/AGENTS.md'],
+    );
+    assert.ok(
+      result.text.indexOf('root rules') < result.text.indexOf('src rules') &&
+        result.text.indexOf('src rules') < result.text.indexOf('app rules'),
+    );
     assert.match(result.text, /the file nearer to the code you are changing wins/);
     assert.doesNotMatch(result.text, /docs rules|claude rules/);
     const planner = await loadInstructions(host, { workFiles: [] });
-    assert.deepEqual(planner.files.map((f) => f.path), ['AGENTS.md']);
+    assert.deepEqual(
+      planner.files.map((f) => f.path),
+      ['AGENTS.md'],
+    );
   });
 
   it('reads every candidate at once, keeping the order of the files in what it returns', async () => {
@@ -51,13 +60,23 @@ describe('instructions files (AGENTS.md and friends)', () => {
     const result = await loadInstructions(host, { workFiles: ['src/App/Program.cs'], contextFiles: ['docs/style.md'] });
     // AGENTS.md, src/AGENTS.md, src/App/AGENTS.md, the two fallbacks and the context file: six reads in flight together.
     assert.equal(most, 6);
-    assert.deepEqual(result.files.map((f) => f.path), ['AGENTS.md', 'src/App/AGENTS.md', 'docs/style.md']);
+    assert.deepEqual(
+      result.files.map((f) => f.path),
+      ['AGENTS.md', 'src/App/AGENTS.md', 'docs/style.md'],
+    );
   });
 
   it('reads CLAUDE.md and .github/copilot-instructions.md only when the root has no AGENTS.md, plus --context files', async () => {
-    const host = createMemoryHost({ 'CLAUDE.md': 'claude rules', '.github/copilot-instructions.md': 'copilot rules', 'docs/style.md': 'style guide' });
+    const host = createMemoryHost({
+      'CLAUDE.md': 'claude rules',
+      '.github/copilot-instructions.md': 'copilot rules',
+      'docs/style.md': 'style guide',
+    });
     const result = await loadInstructions(host, { workFiles: [], contextFiles: [path.join(host.workspaceRoot, 'docs/style.md')] });
-    assert.deepEqual(result.files.map((f) => f.path), ['.github/copilot-instructions.md', 'CLAUDE.md', 'docs/style.md']);
+    assert.deepEqual(
+      result.files.map((f) => f.path),
+      ['.github/copilot-instructions.md', 'CLAUDE.md', 'docs/style.md'],
+    );
     assert.match(result.text, /### CLAUDE\.md\n\nclaude rules/);
     assert.match(result.text, /### docs\/style\.md\n\nstyle guide/);
   });
@@ -69,7 +88,12 @@ describe('instructions files (AGENTS.md and friends)', () => {
       { path: 'AGENTS.md', chars: 80, truncated: false },
       { path: 'src/AGENTS.md', chars: 50, truncated: true },
     ]);
-    assert.match(result.text, new RegExp(`${'b'.repeat(20)}\\n\\[… cut: 30 more characters of src/AGENTS\\.md not shown \\(instructions are capped at 100 characters\\)\\]`));
+    assert.match(
+      result.text,
+      new RegExp(
+        `${'b'.repeat(20)}\\n\\[… cut: 30 more characters of src/AGENTS\\.md not shown \\(instructions are capped at 100 characters\\)\\]`,
+      ),
+    );
     assert.doesNotMatch(result.text, new RegExp('b'.repeat(21)));
   });
 
@@ -81,10 +105,16 @@ describe('instructions files (AGENTS.md and friends)', () => {
 
   it('the state keeps one entry per path, the latest read winning', () => {
     const merged = mergeInstructionsRead(
-      [{ path: 'AGENTS.md', chars: 10, truncated: false }, { path: 'src/AGENTS.md', chars: 5, truncated: false }],
+      [
+        { path: 'AGENTS.md', chars: 10, truncated: false },
+        { path: 'src/AGENTS.md', chars: 5, truncated: false },
+      ],
       [{ path: 'AGENTS.md', chars: 12, truncated: false }],
     );
-    assert.deepEqual(merged, [{ path: 'src/AGENTS.md', chars: 5, truncated: false }, { path: 'AGENTS.md', chars: 12, truncated: false }]);
+    assert.deepEqual(merged, [
+      { path: 'src/AGENTS.md', chars: 5, truncated: false },
+      { path: 'AGENTS.md', chars: 12, truncated: false },
+    ]);
   });
 
   it('an AGENTS.md or a context file inside the workspace that is a link leading out is never read', async () => {
@@ -97,13 +127,19 @@ describe('instructions files (AGENTS.md and friends)', () => {
       nodeFs.symlinkSync(path.join(tmp, 'secret.txt'), path.join(root, 'docs', 'rules.md'));
       const warned: string[] = [];
       const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-      const result = await loadInstructions(createNodeHost(root, { logger: quiet }), { workFiles: [], contextFiles: ['docs/rules.md'], warn: (m) => warned.push(m) });
+      const result = await loadInstructions(createNodeHost(root, { logger: quiet }), {
+        workFiles: [],
+        contextFiles: ['docs/rules.md'],
+        warn: (m) => warned.push(m),
+      });
       assert.deepEqual(result, { text: '', files: [] });
       assert.equal(warned.length, 1);
-      assert.match(warned[0], /^The context file docs\/rules\.md is left out: Refused path "docs\/rules\.md": it goes through a symbolic link that leads outside/);
+      assert.match(
+        warned[0],
+        /^The context file docs\/rules\.md is left out: Refused path "docs\/rules\.md": it goes through a symbolic link that leads outside/,
+      );
     } finally {
       nodeFs.rmSync(tmp, { recursive: true, force: true });
     }
   });
 });
-

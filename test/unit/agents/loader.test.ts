@@ -61,7 +61,10 @@ describe('agent loader', () => {
   it('reads the folders side by side and reports their problems in folder order', async () => {
     // The big file is the slowest to read: its problem still comes first.
     const workspaceRoot = await tempWorkspace({
-      'a-agent': { 'agent.yaml': `name: a-agent\ndescription: ${'x'.repeat(400_000)}\nversion: 1.0.0\nllmConfig: {maxTokens: lots}\n`, 'prompt.md': 'p' },
+      'a-agent': {
+        'agent.yaml': `name: a-agent\ndescription: ${'x'.repeat(400_000)}\nversion: 1.0.0\nllmConfig: {maxTokens: lots}\n`,
+        'prompt.md': 'p',
+      },
       'b-agent': { 'agent.yaml': 'name: b-agent\ndescription: y\nversion: 1.0.0\nllmConfig: {maxTokens: none}\n', 'prompt.md': 'p' },
     });
     try {
@@ -143,7 +146,9 @@ describe('agent loader', () => {
     const file = '.ironbees/agents/coder/agent.yaml';
     assert.ok(lines.includes(`${file}: description: expected a one-line description, got nothing (the field is missing)`), error.message);
     assert.ok(lines.includes(`${file}: version: expected a version such as 1.0.0, got a list`), error.message);
-    assert.ok(lines.some((line) => line.startsWith(`${file}: llmConfig.temprature: unknown field; expected one of model, maxTokens, temperature`)));
+    assert.ok(
+      lines.some((line) => line.startsWith(`${file}: llmConfig.temprature: unknown field; expected one of model, maxTokens, temperature`)),
+    );
     assert.ok(lines.includes(`${file}: toolConfig.turnBudget: expected a positive integer, got 0`), error.message);
     assert.ok(lines.some((line) => line.startsWith(`${file}: colour: unknown field; expected one of name, description`)));
   });
@@ -167,7 +172,10 @@ describe('agent loader', () => {
     ]);
     const plannerYaml = 'name: planner\ndescription: Plans\nversion: 1\nrequiredTools: [read_file, list_files]\n';
     const planner = await loadError({ 'agent.yaml': plannerYaml, 'prompt.md': 'x' }, 'planner');
-    assert.equal(planner.message, '.ironbees/agents/planner/agent.yaml: requiredTools: must include submit_plan: the planner ends its turn with it, so without it the planner step can never finish');
+    assert.equal(
+      planner.message,
+      '.ironbees/agents/planner/agent.yaml: requiredTools: must include submit_plan: the planner ends its turn with it, so without it the planner step can never finish',
+    );
     // A planner with no requiredTools at all gets the same answer (the default is an empty list).
     const bare = await loadError({ 'agent.yaml': 'name: planner\ndescription: Plans\nversion: 1\n', 'prompt.md': 'x' }, 'planner');
     assert.match(bare.message, /planner\/agent\.yaml: requiredTools: must include submit_plan/);
@@ -177,9 +185,18 @@ describe('agent loader', () => {
     const workspaceRoot = await tempWorkspace({ coder: { 'agent.yaml': GOOD_YAML.replace(', submit_changes]', ']'), 'prompt.md': 'x' } });
     const warnings: string[] = [];
     try {
-      const agents = await loadAgents({ bundledDir: BUNDLED, workspaceRoot, knownTools: KNOWN_TOOLS, onInvalidWorkspaceAgent: 'fallback', warn: (m) => warnings.push(m) });
+      const agents = await loadAgents({
+        bundledDir: BUNDLED,
+        workspaceRoot,
+        knownTools: KNOWN_TOOLS,
+        onInvalidWorkspaceAgent: 'fallback',
+        warn: (m) => warnings.push(m),
+      });
       assert.equal(requireAgent(agents, 'coder').origin, 'bundled');
-      assert.ok(warnings.some((w) => /requiredTools: must include submit_changes/.test(w)), warnings.join('\n'));
+      assert.ok(
+        warnings.some((w) => /requiredTools: must include submit_changes/.test(w)),
+        warnings.join('\n'),
+      );
     } finally {
       await fs.rm(workspaceRoot, { recursive: true, force: true });
     }
@@ -221,7 +238,10 @@ describe('agent loader', () => {
         warn: (message) => warnings.push(message),
       });
       assert.equal(requireAgent(agents, 'coder').origin, 'bundled');
-      assert.ok(warnings.some((warning) => /coder\/agent\.yaml: description: .*this workspace agent is ignored/.test(warning)), warnings.join('\n'));
+      assert.ok(
+        warnings.some((warning) => /coder\/agent\.yaml: description: .*this workspace agent is ignored/.test(warning)),
+        warnings.join('\n'),
+      );
     } finally {
       await fs.rm(workspaceRoot, { recursive: true, force: true });
     }
@@ -237,7 +257,7 @@ describe('agent loader', () => {
     assert.equal(await findBundledAgentsDir(__dirname), BUNDLED);
   });
 
-  describe('containment of a repository\'s agent files', () => {
+  describe("containment of a repository's agent files", () => {
     const PLANNER_YAML = `name: planner
 description: repo planner
 version: 1.0.0
@@ -260,12 +280,21 @@ requiredTools: [read_file, submit_plan]
           (e: unknown) => e as AgentConfigError,
         );
         assert.ok(error instanceof AgentConfigError);
-        assert.deepEqual(error.problems.map((p) => p.file), ['.ironbees/agents/planner/prompt.md']);
+        assert.deepEqual(
+          error.problems.map((p) => p.file),
+          ['.ironbees/agents/planner/prompt.md'],
+        );
         assert.match(error.problems[0].message, /symbolic link that leads outside the workspace.*\(not read\)/);
         assert.doesNotMatch(error.message, /sk-outside-secret|PATH=/);
         // The editor's fallback keeps the bundled planner, with none of the file's text.
         const warned: string[] = [];
-        const agents = await loadAgents({ bundledDir: BUNDLED, workspaceRoot: root, knownTools: KNOWN_TOOLS, onInvalidWorkspaceAgent: 'fallback', warn: (m) => warned.push(m) });
+        const agents = await loadAgents({
+          bundledDir: BUNDLED,
+          workspaceRoot: root,
+          knownTools: KNOWN_TOOLS,
+          onInvalidWorkspaceAgent: 'fallback',
+          warn: (m) => warned.push(m),
+        });
         assert.equal(requireAgent(agents, 'planner').origin, 'bundled');
         assert.equal(warned.length, 1);
       } finally {
@@ -278,18 +307,23 @@ requiredTools: [read_file, submit_plan]
       try {
         await fs.writeFile(path.join(root, 'README.md'), 'inside');
         await fs.symlink(path.join(root, 'README.md'), path.join(root, '.ironbees', 'agents', 'planner', 'prompt.md'));
-        await assert.rejects(loadAgents({ bundledDir: BUNDLED, workspaceRoot: root, knownTools: KNOWN_TOOLS }), /prompt\.md.*symbolic link/s);
+        await assert.rejects(
+          loadAgents({ bundledDir: BUNDLED, workspaceRoot: root, knownTools: KNOWN_TOOLS }),
+          /prompt\.md.*symbolic link/s,
+        );
 
         await fs.rm(path.join(root, '.ironbees', 'agents'), { recursive: true });
         await fs.mkdir(path.join(outside, 'planner'));
         await fs.writeFile(path.join(outside, 'planner', 'agent.yaml'), PLANNER_YAML);
         await fs.writeFile(path.join(outside, 'planner', 'prompt.md'), 'OUTSIDE PROMPT');
         await fs.symlink(outside, path.join(root, '.ironbees', 'agents'));
-        await assert.rejects(loadAgents({ bundledDir: BUNDLED, workspaceRoot: root, knownTools: KNOWN_TOOLS }), /\.ironbees\/agents.*symbolic link/s);
+        await assert.rejects(
+          loadAgents({ bundledDir: BUNDLED, workspaceRoot: root, knownTools: KNOWN_TOOLS }),
+          /\.ironbees\/agents.*symbolic link/s,
+        );
       } finally {
         await fs.rm(root, { recursive: true, force: true });
       }
     });
   });
 });
-

@@ -28,9 +28,11 @@ describe('the tool loop reports its live activity', () => {
   beforeEach(async () => (root = await copyCalculator()));
   afterEach(async () => fs.rm(root, { recursive: true, force: true }));
 
-  it('a planner that reads a file and searches: turns, words, tool lines and each call\'s cost, in order', async () => {
+  it("a planner that reads a file and searches: turns, words, tool lines and each call's cost, in order", async () => {
     const model = new ScriptedModelClient([
-      modelTurn([textBlock('Let me look at Divide.'), toolUseBlock('read_file', { path: CALCULATOR_SOURCE, limit: 12 })], { usage: spent(500, 40) }),
+      modelTurn([textBlock('Let me look at Divide.'), toolUseBlock('read_file', { path: CALCULATOR_SOURCE, limit: 12 })], {
+        usage: spent(500, 40),
+      }),
       modelTurn([toolUseBlock('search_text', { query: 'Divide(', filePattern: '*.cs' })], { usage: spent(600, 30) }),
       modelTurn([toolUseBlock('submit_plan', PLAN)], { usage: spent(700, 90) }),
     ]);
@@ -67,7 +69,7 @@ describe('the tool loop reports its live activity', () => {
 });
 
 describe('LoopActivity: streamed words at most ten times a second', () => {
-  it('sends the first piece at once, joins the pieces of the next 100 ms into one event, and drops what the turn\'s end carries', async () => {
+  it("sends the first piece at once, joins the pieces of the next 100 ms into one event, and drops what the turn's end carries", async () => {
     const events: ActivityReport[] = [];
     let clock = 1000;
     const activity = new LoopActivity({ emit: (event) => events.push(event) }, 'coder', () => clock);
@@ -88,6 +90,13 @@ describe('LoopActivity: streamed words at most ten times a second', () => {
     activity.turnEnded(modelTurn('all the words'));
     await new Promise((resolve) => setTimeout(resolve, 250));
     assert.equal(texts().length, 2, 'the held-back words are not sent after the turn ended');
-    assert.deepEqual(events.at(-1), { kind: 'turn_end', agent: 'coder', turn: 1, text: 'all the words', usage: EMPTY_USAGE, durationMs: 70 });
+    assert.deepEqual(events.at(-1), {
+      kind: 'turn_end',
+      agent: 'coder',
+      turn: 1,
+      text: 'all the words',
+      usage: EMPTY_USAGE,
+      durationMs: 70,
+    });
   });
 });

@@ -39,7 +39,10 @@ describe('loop detection', function () {
     await assert.rejects(runPlanner(rt, { request: 'Fix Divide' }), (error: unknown) => {
       assert.ok(error instanceof StuckError);
       assert.equal(error.code, 'STUCK');
-      assert.match(error.message, /^planner is stuck: it called read_file 3 times with the same arguments and got the same error each time: /);
+      assert.match(
+        error.message,
+        /^planner is stuck: it called read_file 3 times with the same arguments and got the same error each time: /,
+      );
       return true;
     });
     assert.equal(model.requests.length, 4);
@@ -63,11 +66,16 @@ describe('a stuck step escalates the run', function () {
     const stuck = new StuckError('planner', 'read_file', 'File src/Missing.cs does not exist.');
     const steps = new FakeSteps().script('captureBaseline', { output: baseline() }).script('plan', { error: stuck });
     const controller = new AbortController();
-    const stream = new StateStream(orchestratorOver(ws.host, steps).execute('Fix Add', workflow({ workspaceRoot: ws.dir }), controller.signal));
+    const stream = new StateStream(
+      orchestratorOver(ws.host, steps).execute('Fix Add', workflow({ workspaceRoot: ws.dir }), controller.signal),
+    );
     const waiting = await stream.until('WAIT_HUMAN');
     assert.deepEqual(stream.nodes(), ['INIT', 'PLAN', 'ESCALATE', 'WAIT_HUMAN']);
     assert.deepEqual(waiting.metadata.helpRequest, { reason: stuck.message, from: 'PLAN' });
-    assert.match(ws.runFile(waiting.stateId, 'HANDOFF.md') ?? '', /Help was requested during PLAN: planner is stuck: it called read_file 3 times/);
+    assert.match(
+      ws.runFile(waiting.stateId, 'HANDOFF.md') ?? '',
+      /Help was requested during PLAN: planner is stuck: it called read_file 3 times/,
+    );
     controller.abort();
   });
 });

@@ -14,7 +14,13 @@ const BASELINE: Baseline = {
     passed: 6,
     failed: 1,
     skipped: 0,
-    failures: [{ testName: 'Calculator.Tests.CalcTests.Divide_ReturnsQuotient', message: 'Assert.Equal() Failure\nExpected: 2\nActual: 18', stackTrace: '' }],
+    failures: [
+      {
+        testName: 'Calculator.Tests.CalcTests.Divide_ReturnsQuotient',
+        message: 'Assert.Equal() Failure\nExpected: 2\nActual: 18',
+        stackTrace: '',
+      },
+    ],
     durationMs: 2000,
   },
   capturedAt: '2025-01-01T00:00:00.000Z',
@@ -59,12 +65,18 @@ describe('runPlanner', () => {
     assert.equal(result.usage.outputTokens, 130);
 
     const first = model.requests[0];
-    assert.deepEqual(first.tools.map((tool) => tool.name), ['read_file', 'list_files', 'search_text', 'find_symbols', 'find_references', 'submit_plan']);
+    assert.deepEqual(
+      first.tools.map((tool) => tool.name),
+      ['read_file', 'list_files', 'search_text', 'find_symbols', 'find_references', 'submit_plan'],
+    );
     assert.equal(first.model, 'claude-sonnet-4-6');
     assert.match(first.system, /You have 25 turns at most/);
     const userMessage = String(first.messages[0].content);
     assert.match(userMessage, /# Request\n\nFix the failing Divide test/);
-    assert.match(userMessage, /Tests: 1 of 7 failing before any change \(every name, exactly as knownFailures takes it\):\n {2}- Calculator\.Tests\.CalcTests\.Divide_ReturnsQuotient: Assert\.Equal\(\) Failure/);
+    assert.match(
+      userMessage,
+      /Tests: 1 of 7 failing before any change \(every name, exactly as knownFailures takes it\):\n {2}- Calculator\.Tests\.CalcTests\.Divide_ReturnsQuotient: Assert\.Equal\(\) Failure/,
+    );
 
     const result1 = model.requests[1].messages[2].content as ToolResultBlock[];
     assert.match(result1[0].content, /return a \* b;/, 'the real read_file tool read the workspace');
@@ -72,13 +84,18 @@ describe('runPlanner', () => {
       rt.events.filter((event) => event.kind === 'tool_call').map((event) => event.kind === 'tool_call' && `${event.tool}:${event.ok}`),
       ['read_file:true', 'submit_plan:true'],
     );
-    assert.ok(rt.events.filter((event) => event.kind === 'model_call').every((event) => event.kind === 'model_call' && event.agent === 'planner'));
+    assert.ok(
+      rt.events.filter((event) => event.kind === 'model_call').every((event) => event.kind === 'model_call' && event.agent === 'planner'),
+    );
   });
 
   it('refuses a plan with paths outside the workspace and accepts the corrected one', async () => {
     const outside = structuredClone(PLAN_INPUT);
     outside.plan.steps[0].filePath = '../elsewhere/Calculator.cs';
-    const model = new ScriptedModelClient([modelTurn([toolUseBlock('submit_plan', outside, 'p1')]), modelTurn([toolUseBlock('submit_plan', PLAN_INPUT)])]);
+    const model = new ScriptedModelClient([
+      modelTurn([toolUseBlock('submit_plan', outside, 'p1')]),
+      modelTurn([toolUseBlock('submit_plan', PLAN_INPUT)]),
+    ]);
     const result = await runPlanner(await agentRuntime(root, model), { request: 'Fix Divide' });
     assert.equal(result.plan.steps[0].filePath, CALCULATOR_SOURCE);
     const [refusal] = model.requests[1].messages[2].content as ToolResultBlock[];
@@ -96,7 +113,10 @@ describe('runPlanner', () => {
     guessed.plan.knownFailures = ['Divide_ByZero_Throws', 'Suite.TextTests.Trim_KeepsInnerSpaces', 'Nothing.Like.It'];
     const exact = structuredClone(guessed);
     exact.plan.knownFailures = [names[0], names[2]];
-    const model = new ScriptedModelClient([modelTurn([toolUseBlock('submit_plan', guessed, 'p1')]), modelTurn([toolUseBlock('submit_plan', exact)])]);
+    const model = new ScriptedModelClient([
+      modelTurn([toolUseBlock('submit_plan', guessed, 'p1')]),
+      modelTurn([toolUseBlock('submit_plan', exact)]),
+    ]);
     const result = await runPlanner(await agentRuntime(root, model), { request: 'Fix Divide', baseline });
     assert.deepEqual(result.plan.knownFailures, [names[0], names[2]]);
     const [refusal] = model.requests[1].messages[2].content as ToolResultBlock[];
@@ -114,17 +134,27 @@ describe('runPlanner', () => {
 
   it('refuses a plan of more steps than one coder attempt can carry out', () => {
     const step = { number: 1, description: 'd', actionType: 'MODIFY' as const, filePath: 'a.cs', rationale: '' };
-    const plan = (count: number): ExecutionPlan => ({ summary: 's', steps: Array.from({ length: count }, (_, i) => ({ ...step, number: i + 1 })), affectedFiles: [], complexity: 'HIGH' });
+    const plan = (count: number): ExecutionPlan => ({
+      summary: 's',
+      steps: Array.from({ length: count }, (_, i) => ({ ...step, number: i + 1 })),
+      affectedFiles: [],
+      complexity: 'HIGH',
+    });
     assert.equal(MAX_PLAN_STEPS, 20);
     assert.equal(acceptPlan({ spec: 's', plan: plan(20) }).ok, true);
     assert.deepEqual(acceptPlan({ spec: 's', plan: plan(21) }), {
       ok: false,
-      error: 'plan.steps has 21 steps; a plan has at most 20. Merge the steps on one file into one, or plan a smaller first change the person can follow up.',
+      error:
+        'plan.steps has 21 steps; a plan has at most 20. Merge the steps on one file into one, or plan a smaller first change the person can follow up.',
     });
   });
 
   it('lists every failing baseline test by name, the first ten with their message', () => {
-    const failures = Array.from({ length: 60 }, (_, i) => ({ testName: `Suite.Tests.Case${i + 1}`, message: `m${i + 1}\nmore`, stackTrace: '' }));
+    const failures = Array.from({ length: 60 }, (_, i) => ({
+      testName: `Suite.Tests.Case${i + 1}`,
+      message: `m${i + 1}\nmore`,
+      stackTrace: '',
+    }));
     const text = summariseBaseline({ ...BASELINE, test: { ...BASELINE.test!, total: 100, failed: 62, failures } });
     const listed = text.split('\n').filter((line) => line.startsWith('  - '));
     assert.equal(listed.length, 61);

@@ -13,10 +13,13 @@ function countingTool(counter: { parses: number }, received: unknown[]): ToolDef
   return {
     name: 'count',
     description: 'Counts.',
-    input: z.preprocess((raw) => {
-      counter.parses += 1;
-      return raw;
-    }, z.object({ n: z.coerce.number() })),
+    input: z.preprocess(
+      (raw) => {
+        counter.parses += 1;
+        return raw;
+      },
+      z.object({ n: z.coerce.number() }),
+    ),
     readonly: true,
     timeoutMs: 5_000,
     execute: async (input) => {

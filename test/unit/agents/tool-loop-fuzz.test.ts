@@ -83,7 +83,8 @@ describe(`tool loop fuzz: ${ANSWERS} malformed model answers through the real co
       checked += 1;
       const calls = sent.content.filter((b) => b.type === 'tool_use');
       if (calls.length === 0) {
-        if (typeof answer?.content !== 'string' || !answer.content.includes('You must act through a tool call')) problems.push(`${category}: no reminder after a plain answer`);
+        if (typeof answer?.content !== 'string' || !answer.content.includes('You must act through a tool call'))
+          problems.push(`${category}: no reminder after a plain answer`);
         return;
       }
       const results = Array.isArray(answer?.content) ? answer.content.filter((b): b is ToolResultBlock => b.type === 'tool_result') : [];
@@ -93,7 +94,8 @@ describe(`tool loop fuzz: ${ANSWERS} malformed model answers through the real co
         const what = `${category}: ${call.name} ${JSON.stringify(call.input).slice(0, 120)}`;
         if (!result || result.tool_use_id !== call.id) problems.push(`${what}: not answered in order`);
         else if (result.is_error !== true) problems.push(`${what}: succeeded (${result.content.slice(0, 120)})`);
-        else if (result.content.trim() === '' || result.content.length > MAX_ERROR_CHARS) problems.push(`${what}: unclear error of ${result.content.length} chars`);
+        else if (result.content.trim() === '' || result.content.length > MAX_ERROR_CHARS)
+          problems.push(`${what}: unclear error of ${result.content.length} chars`);
         else toolErrors += 1;
       });
     };

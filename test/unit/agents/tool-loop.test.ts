@@ -66,7 +66,11 @@ function makeTools(host: MemoryHost): ToolRegistry {
     input: z.object({}),
     readonly: true,
     timeoutMs: 1000,
-    execute: async () => ({ ok: true, content: '3 failing tests', observation: { summary: '3 failing tests', keyFacts: {}, affordances: ['details: call echo with the test name'] } }),
+    execute: async () => ({
+      ok: true,
+      content: '3 failing tests',
+      observation: { summary: '3 failing tests', keyFacts: {}, affordances: ['details: call echo with the test name'] },
+    }),
   };
   return new ToolRegistry().register(echo).register(failTool).register(slowTool).register(hintTool).register(submitChangesTool);
 }
@@ -123,7 +127,13 @@ function lastToolResults(model: ScriptedModelClient, call: number): ToolResultBl
   return last.content.filter((block): block is ToolResultBlock => block.type === 'tool_result');
 }
 
-const usage = (input: number, output: number, costUsd = 0.001) => ({ inputTokens: input, outputTokens: output, cacheReadTokens: 2, cacheWriteTokens: 1, costUsd });
+const usage = (input: number, output: number, costUsd = 0.001) => ({
+  inputTokens: input,
+  outputTokens: output,
+  cacheReadTokens: 2,
+  cacheWriteTokens: 1,
+  costUsd,
+});
 
 describe('runToolLoop', () => {
   it('runs tools until the terminal tool is accepted, summing usage and tracing every call', async () => {
@@ -143,7 +153,10 @@ describe('runToolLoop', () => {
     assert.equal(first.temperature, 0);
     assert.equal(first.toolChoice, 'auto');
     assert.equal(first.system, 'Agent tester: 6 turns, tools echo, fail_tool, submit_changes, ends with submit_changes. {{unknownVar}}');
-    assert.deepEqual(first.tools.map((tool) => tool.name), ['echo', 'fail_tool', 'submit_changes']);
+    assert.deepEqual(
+      first.tools.map((tool) => tool.name),
+      ['echo', 'fail_tool', 'submit_changes'],
+    );
     assert.deepEqual(first.messages, [{ role: 'user', content: 'Do the thing.' }]);
     // The second call repeats the first exactly and only appends: the prefix stays cacheable.
     const second = h.model.requests[1];
@@ -257,7 +270,10 @@ describe('runToolLoop', () => {
 
   it('answers a terminal call with bad input with is_error and goes on', async () => {
     const h = harness();
-    h.model.enqueue(modelTurn([toolUseBlock('submit_changes', { summary: '' }, 's1')]), modelTurn([toolUseBlock('submit_changes', { summary: 'real' })]));
+    h.model.enqueue(
+      modelTurn([toolUseBlock('submit_changes', { summary: '' }, 's1')]),
+      modelTurn([toolUseBlock('submit_changes', { summary: 'real' })]),
+    );
     const result = await h.run();
     assert.equal(result.value, 'real');
     const [refused] = lastToolResults(h.model, 1);
@@ -272,10 +288,16 @@ describe('runToolLoop', () => {
       name: 'submit_changes',
       accept: () => (++calls === 1 ? { ok: false, error: 'Not yet: explain more.' } : { ok: true, value: 'second' }),
     };
-    h.model.enqueue(modelTurn([toolUseBlock('submit_changes', { summary: 'a' })]), modelTurn([toolUseBlock('submit_changes', { summary: 'b' })]));
+    h.model.enqueue(
+      modelTurn([toolUseBlock('submit_changes', { summary: 'a' })]),
+      modelTurn([toolUseBlock('submit_changes', { summary: 'b' })]),
+    );
     const result = await h.run({ terminal: picky });
     assert.equal(result.value, 'second');
-    assert.deepEqual(lastToolResults(h.model, 1).map((r) => [r.content, r.is_error]), [['Not yet: explain more.', true]]);
+    assert.deepEqual(
+      lastToolResults(h.model, 1).map((r) => [r.content, r.is_error]),
+      [['Not yet: explain more.', true]],
+    );
   });
 
   it('does not accept the terminal call when another call of the same turn failed', async () => {
@@ -303,7 +325,9 @@ describe('runToolLoop', () => {
     });
     const lastMessage = h.model.requests[2].messages.at(-1);
     assert.ok(Array.isArray(lastMessage?.content));
-    assert.ok(lastMessage.content.some((block) => block.type === 'text' && /one model call left\. Call submit_changes now/.test(block.text)));
+    assert.ok(
+      lastMessage.content.some((block) => block.type === 'text' && /one model call left\. Call submit_changes now/.test(block.text)),
+    );
   });
 
   it('tells the model its budget at half and four fifths of it, in the tool results of that turn', async () => {
@@ -313,11 +337,20 @@ describe('runToolLoop', () => {
     await h.run();
     const notes = h.model.requests.map((request) => {
       const last = request.messages[request.messages.length - 1];
-      return Array.isArray(last.content) ? last.content.filter((block) => block.type === 'text').map((block) => (block.type === 'text' ? block.text : '')) : [];
+      return Array.isArray(last.content)
+        ? last.content.filter((block) => block.type === 'text').map((block) => (block.type === 'text' ? block.text : ''))
+        : [];
     });
-    assert.deepEqual(notes[5], ['Budget: you have used 5 of your 10 model calls (5 left). Keep the rest for what matters and call submit_changes before they run out.']);
-    assert.deepEqual(notes[8], ['Budget: you have used 8 of your 10 model calls (2 left). Keep the rest for what matters and call submit_changes before they run out.']);
-    assert.deepEqual([1, 2, 3, 4, 6, 7].map((i) => notes[i]), [[], [], [], [], [], []]);
+    assert.deepEqual(notes[5], [
+      'Budget: you have used 5 of your 10 model calls (5 left). Keep the rest for what matters and call submit_changes before they run out.',
+    ]);
+    assert.deepEqual(notes[8], [
+      'Budget: you have used 8 of your 10 model calls (2 left). Keep the rest for what matters and call submit_changes before they run out.',
+    ]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 6, 7].map((i) => notes[i]),
+      [[], [], [], [], [], []],
+    );
   });
 
   it('stops before calling the model when the signal is aborted', async () => {

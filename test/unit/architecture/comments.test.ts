@@ -31,7 +31,13 @@ function sourceFiles(dir: string): string[] {
 
 /** Every comment of a TypeScript file, with its first line number. */
 function commentsOf(file: string, text = readFileSync(file, 'utf8')): Array<{ line: number; text: string }> {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found = new Map<number, string>();
   const add = (ranges: ts.CommentRange[] | undefined): void => {
     for (const range of ranges ?? []) found.set(range.pos, text.slice(range.pos, range.end));
@@ -65,7 +71,10 @@ describe('comments', function () {
   it('no comment in src/ or webview-ui/src/ carries a stop id or a measured time', () => {
     const files = [...sourceFiles(path.join(REPO, 'src')), ...sourceFiles(path.join(REPO, 'webview-ui', 'src'))];
     assert.ok(files.length > 200, `the scan sees the sources: ${files.length} files`);
-    assert.deepEqual(files.flatMap((file) => commentProblems(file)), []);
+    assert.deepEqual(
+      files.flatMap((file) => commentProblems(file)),
+      [],
+    );
   });
 
   it('finds each kind in a comment, and nothing in strings, templates or code', () => {

@@ -17,12 +17,18 @@ describe('layers (npm run lint)', function () {
   this.timeout(60_000);
 
   it('refuses tools importing the model layer', async () => {
-    const errors = await layerErrors('src/core/tools/upward.ts', "import type { ModelToolDefinition } from '../llm/port';\nexport type T = ModelToolDefinition;\n");
-    assert.deepEqual(errors, [`1: Layer 'tools' may not import 'llm' (../llm/port): imports point down only (ARCHITECTURE.md, "The house").`]);
+    const errors = await layerErrors(
+      'src/core/tools/upward.ts',
+      "import type { ModelToolDefinition } from '../llm/port';\nexport type T = ModelToolDefinition;\n",
+    );
+    assert.deepEqual(errors, [
+      `1: Layer 'tools' may not import 'llm' (../llm/port): imports point down only (ARCHITECTURE.md, "The house").`,
+    ]);
   });
 
   it('refuses agents importing mcp, and a dynamic import too', async () => {
-    const code = "import { McpManager } from '../mcp/manager';\nexport const m = McpManager;\nexport const lazy = () => import('../mcp/config');\n";
+    const code =
+      "import { McpManager } from '../mcp/manager';\nexport const m = McpManager;\nexport const lazy = () => import('../mcp/config');\n";
     assert.deepEqual(await layerErrors('src/core/agents/upward.ts', code), [
       `1: Layer 'agents' may not import 'mcp' (../mcp/manager): imports point down only (ARCHITECTURE.md, "The house").`,
       `3: Layer 'agents' may not import 'mcp' (../mcp/config): imports point down only (ARCHITECTURE.md, "The house").`,
@@ -48,16 +54,18 @@ describe('layers (npm run lint)', function () {
   });
 
   it('lets the protocol take only types from the kernel, and keeps vscode out of the core', async () => {
-    assert.deepEqual(await layerErrors('src/shared/values.ts', "import { TERMINAL_NODES } from '../core/model';\nexport const t = TERMINAL_NODES;\n"), [
-      "1: Layer 'shared' may import 'kernel' for its types only (../core/model): use `import type`.",
-    ]);
+    assert.deepEqual(
+      await layerErrors('src/shared/values.ts', "import { TERMINAL_NODES } from '../core/model';\nexport const t = TERMINAL_NODES;\n"),
+      ["1: Layer 'shared' may import 'kernel' for its types only (../core/model): use `import type`."],
+    );
     assert.deepEqual(await layerErrors('src/core/dotnet/editor.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"), [
       "1: Layer 'dotnet' may not import 'vscode': only the extension and the VS Code host adapter do.",
     ]);
   });
 
   it('accepts imports that point down', async () => {
-    const code = "import type { ToolDefinition } from '../tools/types';\nimport type { ModelClient } from '../llm/port';\nimport { errorMessage } from '../errors';\nexport type A = ToolDefinition | ModelClient;\nexport const e = errorMessage;\n";
+    const code =
+      "import type { ToolDefinition } from '../tools/types';\nimport type { ModelClient } from '../llm/port';\nimport { errorMessage } from '../errors';\nexport type A = ToolDefinition | ModelClient;\nexport const e = errorMessage;\n";
     assert.deepEqual(await layerErrors('src/core/agents/downward.ts', code), []);
   });
 

@@ -14,7 +14,13 @@ describe('the recipes agree', () => {
 
   it('every registered agent unit is bundled; the validator alone is bundled without a unit (it calls no model)', () => {
     const units = builtinAgentRegistry().names();
-    assert.deepEqual(units.filter((name) => !bundledAgentNames().includes(name)), []);
-    assert.deepEqual(bundledAgentNames().filter((name) => !units.includes(name)), ['validator']);
+    assert.deepEqual(
+      units.filter((name) => !bundledAgentNames().includes(name)),
+      [],
+    );
+    assert.deepEqual(
+      bundledAgentNames().filter((name) => !units.includes(name)),
+      ['validator'],
+    );
   });
 });

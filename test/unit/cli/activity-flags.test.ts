@@ -16,7 +16,15 @@ const EVENTS: ActivityEvent[] = [
   { kind: 'turn_start', runId: 'run-1', agent: 'planner', turn: 1 },
   { kind: 'text', runId: 'run-1', agent: 'planner', turn: 1, text: 'Looking.' },
   { kind: 'usage', runId: 'run-1', usage: { ...EMPTY_USAGE, inputTokens: 10, outputTokens: 2 } },
-  { kind: 'turn_end', runId: 'run-1', agent: 'planner', turn: 1, text: 'Looking.', usage: { ...EMPTY_USAGE, inputTokens: 10, outputTokens: 2 }, durationMs: 5 },
+  {
+    kind: 'turn_end',
+    runId: 'run-1',
+    agent: 'planner',
+    turn: 1,
+    text: 'Looking.',
+    usage: { ...EMPTY_USAGE, inputTokens: 10, outputTokens: 2 },
+    durationMs: 5,
+  },
   { kind: 'tool', runId: 'run-1', agent: 'planner', turn: 1, tool: 'read_file', line: 'read src/A.cs lines 1–3 of 3', ok: true },
 ];
 
@@ -25,7 +33,15 @@ const STREAMED: ActivityEvent[] = [
   { kind: 'turn_start', runId: 'run-1', agent: 'planner', turn: 1 },
   { kind: 'text', runId: 'run-1', agent: 'planner', turn: 1, text: 'Divide multi' },
   { kind: 'text', runId: 'run-1', agent: 'planner', turn: 1, text: 'plies.\nI will fix the oper' },
-  { kind: 'turn_end', runId: 'run-1', agent: 'planner', turn: 1, text: 'Divide multiplies.\nI will fix the operator.', usage: { ...EMPTY_USAGE, inputTokens: 10, outputTokens: 2 }, durationMs: 5 },
+  {
+    kind: 'turn_end',
+    runId: 'run-1',
+    agent: 'planner',
+    turn: 1,
+    text: 'Divide multiplies.\nI will fix the operator.',
+    usage: { ...EMPTY_USAGE, inputTokens: 10, outputTokens: 2 },
+    durationMs: 5,
+  },
   { kind: 'tool', runId: 'run-1', agent: 'planner', turn: 1, tool: 'submit_plan', line: 'submitted the plan', ok: true },
 ];
 
@@ -60,27 +76,42 @@ describe('ironbees run: the live activity on stderr', () => {
     return runWith(new ActiveOrchestrator(), ...flags);
   }
 
-  async function runWith(orchestrator: ActiveOrchestrator, ...flags: string[]): Promise<{ err: string[]; out: string; orchestrator: ActiveOrchestrator }> {
-    const deps: Partial<CliDeps> = { createRuntime: async (options) => ({ host: fsHost(options.workspaceRoot), orchestrator }), createHost: (root) => fsHost(root) };
+  async function runWith(
+    orchestrator: ActiveOrchestrator,
+    ...flags: string[]
+  ): Promise<{ err: string[]; out: string; orchestrator: ActiveOrchestrator }> {
+    const deps: Partial<CliDeps> = {
+      createRuntime: async (options) => ({ host: fsHost(options.workspaceRoot), orchestrator }),
+      createHost: (root) => fsHost(root),
+    };
     const io = testIo(null, workspace);
     assert.equal(await runCli(['run', 'x', '-w', workspace, '--yes', ...flags], io, deps), 0, io.err());
     return { err: io.err().split('\n'), out: io.out(), orchestrator };
   }
 
-  it('normal (the default): the turn\'s words and the tool line; and it stops listening when the run ends', async () => {
+  it("normal (the default): the turn's words and the tool line; and it stops listening when the run ends", async () => {
     const { err, orchestrator } = await run();
-    assert.deepEqual(err.filter((line) => line.startsWith('  planner')), ['  planner › Looking.', '  planner · read src/A.cs lines 1–3 of 3']);
+    assert.deepEqual(
+      err.filter((line) => line.startsWith('  planner')),
+      ['  planner › Looking.', '  planner · read src/A.cs lines 1–3 of 3'],
+    );
     assert.equal(orchestrator.listening, 0);
   });
 
   it('quiet: none; --activity-json: every event as a JSON line on stderr, stdout still only CodingState lines', async () => {
-    assert.deepEqual((await run('--activity', 'quiet')).err.filter((line) => line.startsWith('  planner')), []);
+    assert.deepEqual(
+      (await run('--activity', 'quiet')).err.filter((line) => line.startsWith('  planner')),
+      [],
+    );
     const { err, out } = await run('--activity-json', '--json');
-    assert.deepEqual(err.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as unknown), EVENTS);
+    assert.deepEqual(
+      err.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as unknown),
+      EVENTS,
+    );
     for (const line of out.trim().split('\n')) assert.equal(typeof (JSON.parse(line) as { currentNode: unknown }).currentNode, 'string');
   });
 
-  it('verbose: a streamed reply\'s words, in order, before the turn\'s line; then the tool line', async () => {
+  it("verbose: a streamed reply's words, in order, before the turn's line; then the tool line", async () => {
     const { err } = await runWith(new ActiveOrchestrator(STREAMED), '--activity', 'verbose');
     const from = err.indexOf('  planner › Divide multiplies.');
     assert.deepEqual(err.slice(from, from + 4), [

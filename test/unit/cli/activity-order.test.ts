@@ -21,7 +21,11 @@ describe('cli: activity under its step', () => {
     ordered.stateShown('VALIDATE');
     out.push('[VALIDATE]');
     ordered.event(tool('read B'));
-    ordered.event({ kind: 'usage', runId: 'r', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } });
+    ordered.event({
+      kind: 'usage',
+      runId: 'r',
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+    });
     out.push('[DECIDE]');
     ordered.stateShown('DECIDE');
     out.push('[CODE]');

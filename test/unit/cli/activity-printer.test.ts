@@ -27,11 +27,27 @@ function printer(level: ActivityLevel, isTTY: boolean, columns?: number): { prin
 
 const start: ActivityEvent = { kind: 'turn_start', runId: 'r', agent: 'planner', turn: 1 };
 const text = (words: string, turn = 1): ActivityEvent => ({ kind: 'text', runId: 'r', agent: 'planner', turn, text: words });
-const end = (words: string, turn = 1): ActivityEvent => ({ kind: 'turn_end', runId: 'r', agent: 'planner', turn, text: words, usage, durationMs: 1500 });
-const tool: ActivityEvent = { kind: 'tool', runId: 'r', agent: 'planner', turn: 1, tool: 'read_file', line: 'read src/A.cs lines 1–20 of 20', ok: true };
+const end = (words: string, turn = 1): ActivityEvent => ({
+  kind: 'turn_end',
+  runId: 'r',
+  agent: 'planner',
+  turn,
+  text: words,
+  usage,
+  durationMs: 1500,
+});
+const tool: ActivityEvent = {
+  kind: 'tool',
+  runId: 'r',
+  agent: 'planner',
+  turn: 1,
+  tool: 'read_file',
+  line: 'read src/A.cs lines 1–20 of 20',
+  ok: true,
+};
 const TURN_LINE = '  planner turn 1: 1,200 in / 40 out tokens · $0.0042 (1.5 s)\n';
 
-describe('ActivityPrinter: the model\'s words on stderr as they arrive', () => {
+describe("ActivityPrinter: the model's words on stderr as they arrive", () => {
   it('normal on a terminal: one live line redrawn in place, its newest words cut to the width, folded when the turn ends', () => {
     const { print, writes } = printer('normal', true, 40);
     print.print(start);
@@ -83,7 +99,7 @@ describe('ActivityPrinter: the model\'s words on stderr as they arrive', () => {
     assert.deepEqual(writes, ['  planner › the key', `${ERASE}  planner › the key [redacted] is`]);
   });
 
-  it('normal off a terminal: nothing while the words stream, only the folded line at the turn\'s end', () => {
+  it("normal off a terminal: nothing while the words stream, only the folded line at the turn's end", () => {
     const { print, writes } = printer('normal', false, 40);
     print.print(start);
     print.print(text('Let me look'));

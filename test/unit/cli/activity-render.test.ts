@@ -7,14 +7,38 @@ import { activityLines } from '../../../src/cli/render/activity';
 
 const colors = pc.createColors(false);
 const usage = { inputTokens: 1200, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.0042 };
-const turnEnd: ActivityEvent = { kind: 'turn_end', runId: 'r', agent: 'planner', turn: 2, text: 'Looking at Divide.\n\nIt   multiplies.', usage, durationMs: 1500 };
-const tool: ActivityEvent = { kind: 'tool', runId: 'r', agent: 'planner', turn: 2, tool: 'read_file', line: 'read src/A.cs lines 1–20 of 20', ok: true };
-const failed: ActivityEvent = { kind: 'tool', runId: 'r', agent: 'coder', turn: 3, tool: 'read_file', line: 'read_file src/B.cs — failed: src/B.cs does not exist.', ok: false };
+const turnEnd: ActivityEvent = {
+  kind: 'turn_end',
+  runId: 'r',
+  agent: 'planner',
+  turn: 2,
+  text: 'Looking at Divide.\n\nIt   multiplies.',
+  usage,
+  durationMs: 1500,
+};
+const tool: ActivityEvent = {
+  kind: 'tool',
+  runId: 'r',
+  agent: 'planner',
+  turn: 2,
+  tool: 'read_file',
+  line: 'read src/A.cs lines 1–20 of 20',
+  ok: true,
+};
+const failed: ActivityEvent = {
+  kind: 'tool',
+  runId: 'r',
+  agent: 'coder',
+  turn: 3,
+  tool: 'read_file',
+  line: 'read_file src/B.cs — failed: src/B.cs does not exist.',
+  ok: false,
+};
 const runUsage: ActivityEvent = { kind: 'usage', runId: 'r', usage };
 const text: ActivityEvent = { kind: 'text', runId: 'r', agent: 'planner', turn: 2, text: 'Look' };
 
 describe('activityLines: the live activity on stderr', () => {
-  it('normal: tool lines, and a turn\'s words folded to one line; no streamed words, no cost lines', () => {
+  it("normal: tool lines, and a turn's words folded to one line; no streamed words, no cost lines", () => {
     assert.deepEqual(activityLines(tool, 'normal', colors), ['  planner · read src/A.cs lines 1–20 of 20']);
     assert.deepEqual(activityLines(failed, 'normal', colors), ['  coder ✕ read_file src/B.cs — failed: src/B.cs does not exist.']);
     assert.deepEqual(activityLines(turnEnd, 'normal', colors), ['  planner › Looking at Divide. It multiplies.']);
@@ -23,7 +47,7 @@ describe('activityLines: the live activity on stderr', () => {
     assert.deepEqual(activityLines(runUsage, 'normal', colors), []);
   });
 
-  it('verbose: the words line by line, each call\'s cost and the run\'s so far', () => {
+  it("verbose: the words line by line, each call's cost and the run's so far", () => {
     assert.deepEqual(activityLines(turnEnd, 'verbose', colors), [
       '  planner › Looking at Divide.',
       '  planner › It   multiplies.',

@@ -120,8 +120,15 @@ describe('runCli', () => {
         depsWith(orchestrator),
       );
       assert.equal(code, 0);
-      const states = io.out().trimEnd().split('\n').map((line) => JSON.parse(line) as CodingState);
-      assert.deepEqual(states.map((s) => s.currentNode), ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL', 'VALIDATE', 'SUCCESS']);
+      const states = io
+        .out()
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as CodingState);
+      assert.deepEqual(
+        states.map((s) => s.currentNode),
+        ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL', 'VALIDATE', 'SUCCESS'],
+      );
       // The plan's approval is a standing one: the plan's knownFailures excuse nothing.
       assert.deepEqual(orchestrator.decisions, [{ type: 'APPROVE', unattended: true }, { type: 'APPROVE' }]);
       assert.equal(orchestrator.request, 'Fix it');
@@ -140,7 +147,11 @@ describe('runCli', () => {
     it("--yes --accept-known-failures: the plan is approved as the person's own (its knownFailures count)", async () => {
       await fs.writeFile(path.join(workspace, 'App.sln'), '');
       const orchestrator = new FakeOrchestrator(scriptedRun(true));
-      const code = await runCli(['run', 'Fix it', '--yes', '--accept-known-failures', '--target', 'App.sln'], testIo(null, workspace), depsWith(orchestrator));
+      const code = await runCli(
+        ['run', 'Fix it', '--yes', '--accept-known-failures', '--target', 'App.sln'],
+        testIo(null, workspace),
+        depsWith(orchestrator),
+      );
       assert.equal(code, 0);
       assert.deepEqual(orchestrator.decisions, [{ type: 'APPROVE' }, { type: 'APPROVE' }]);
     });
@@ -151,7 +162,13 @@ describe('runCli', () => {
       const printedAtApproval: string[][] = [];
       const orchestrator = new (class extends FakeOrchestrator {
         override async approve(stateId: string, decision: ApprovalDecision): Promise<void> {
-          printedAtApproval.push(io.out().trimEnd().split('\n').map((line) => (JSON.parse(line) as CodingState).currentNode));
+          printedAtApproval.push(
+            io
+              .out()
+              .trimEnd()
+              .split('\n')
+              .map((line) => (JSON.parse(line) as CodingState).currentNode),
+          );
           await super.approve(stateId, decision);
         }
       })(scriptedRun(true));
@@ -160,7 +177,11 @@ describe('runCli', () => {
         ['INIT', 'PLAN'],
         ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE'],
       ]);
-      const states = io.out().trimEnd().split('\n').map((line) => (JSON.parse(line) as CodingState).currentNode);
+      const states = io
+        .out()
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as CodingState).currentNode);
       assert.deepEqual(states, ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL', 'VALIDATE', 'SUCCESS']);
     });
 
@@ -172,7 +193,10 @@ describe('runCli', () => {
         return Object.defineProperty(io, 'stdin', { get: () => ((reads[key] += 1), stdin) });
       };
       const unattended = counting(testIo(null, workspace), 'yes');
-      assert.equal(await runCli(['run', 'Fix it', '--yes', '--target', 'App.sln'], unattended, depsWith(new FakeOrchestrator(scriptedRun(true)))), 0);
+      assert.equal(
+        await runCli(['run', 'Fix it', '--yes', '--target', 'App.sln'], unattended, depsWith(new FakeOrchestrator(scriptedRun(true)))),
+        0,
+      );
       const asked = counting(testIo(['a', 'a'], workspace), 'asked');
       assert.equal(await runCli(['run', 'Fix it', '--target', 'App.sln'], asked, depsWith(new FakeOrchestrator(scriptedRun(true)))), 0);
       assert.deepEqual(reads, { yes: 0, asked: 2 });
@@ -322,7 +346,14 @@ describe('runCli', () => {
       const started = new FakeOrchestrator(async function* () {
         yield makeState({ currentNode: 'SUCCESS' });
       });
-      assert.equal(await runCli(['run', 'Pace it', '-w', workspace, '--yes', '--min-call-interval', '2.5'], testIo(null, workspace), depsWith(started)), 0);
+      assert.equal(
+        await runCli(
+          ['run', 'Pace it', '-w', workspace, '--yes', '--min-call-interval', '2.5'],
+          testIo(null, workspace),
+          depsWith(started),
+        ),
+        0,
+      );
       assert.equal(started.context?.minCallIntervalMs, 2500);
       assert.equal(runtimeCalls[0].minCallIntervalMs, 2500);
 
@@ -339,7 +370,10 @@ describe('runCli', () => {
       const started = new FakeOrchestrator(async function* () {
         yield makeState({ currentNode: 'SUCCESS' });
       });
-      assert.equal(await runCli(['run', 'Contain it', '-w', workspace, '--yes', '--sandbox', 'off'], testIo(null, workspace), depsWith(started)), 0);
+      assert.equal(
+        await runCli(['run', 'Contain it', '-w', workspace, '--yes', '--sandbox', 'off'], testIo(null, workspace), depsWith(started)),
+        0,
+      );
       assert.equal(started.context?.sandbox, 'off');
       assert.equal(runtimeCalls[0].sandbox, 'off');
       await persistRun('run-5', { currentNode: 'WAIT_PLAN_APPROVAL' }, { context: { workflow: started.context } });
@@ -374,8 +408,18 @@ describe('runCli', () => {
 
       const json = testIo(null, workspace);
       assert.equal(await runCli(['runs', '--json'], json, depsWith(new FakeOrchestrator(scriptedRun(true)))), 0);
-      const parsed = json.out().trimEnd().split('\n').map((l) => JSON.parse(l) as { runId: string; currentNode: string });
-      assert.deepEqual(parsed.map((r) => [r.runId, r.currentNode]), [['run-1', 'SUCCESS'], ['run-2', 'WAIT_HUMAN']]);
+      const parsed = json
+        .out()
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { runId: string; currentNode: string });
+      assert.deepEqual(
+        parsed.map((r) => [r.runId, r.currentNode]),
+        [
+          ['run-1', 'SUCCESS'],
+          ['run-2', 'WAIT_HUMAN'],
+        ],
+      );
     });
 
     it('runs in an empty workspace says so on stderr', async () => {

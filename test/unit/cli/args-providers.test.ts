@@ -11,11 +11,26 @@ const run = (...flags: string[]): RunArgs => parseCliArgs(['run', 'Fix it', ...f
 describe('run flags for providers, instructions, budgets, fallback and pace', () => {
   it('reads every flag into the run args', () => {
     const args = run(
-      '--provider', 'OpenAI', '--model', 'gpt-4.1',
-      '--context', 'docs/a.md', '--context', '/abs/b.md',
-      '--max-cost', '2.5', '--max-tokens', '200000', '--max-minutes', '30',
-      '--fallback-provider', 'anthropic', '--fallback-model', 'claude-haiku-4-5',
-      '--min-call-interval', '1.5',
+      '--provider',
+      'OpenAI',
+      '--model',
+      'gpt-4.1',
+      '--context',
+      'docs/a.md',
+      '--context',
+      '/abs/b.md',
+      '--max-cost',
+      '2.5',
+      '--max-tokens',
+      '200000',
+      '--max-minutes',
+      '30',
+      '--fallback-provider',
+      'anthropic',
+      '--fallback-model',
+      'claude-haiku-4-5',
+      '--min-call-interval',
+      '1.5',
     );
     assert.equal(args.provider, 'openai');
     assert.deepEqual(args.contextFiles, [path.join(CWD, 'docs/a.md'), path.resolve('/abs/b.md')]);
@@ -26,7 +41,8 @@ describe('run flags for providers, instructions, budgets, fallback and pace', ()
 
   it('leaves them all out when not given', () => {
     const args = run();
-    for (const key of ['provider', 'contextFiles', 'budget', 'fallback', 'minCallIntervalMs'] as const) assert.equal(args[key], undefined, key);
+    for (const key of ['provider', 'contextFiles', 'budget', 'fallback', 'minCallIntervalMs'] as const)
+      assert.equal(args[key], undefined, key);
   });
 
   it('refuses bad values with the flag named', () => {

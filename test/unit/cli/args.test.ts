@@ -40,9 +40,27 @@ describe('cli args', () => {
     it('reads every option', () => {
       const args = parseCliArgs(
         [
-          'run', 'Add a Subtract method', '--workspace', 'sub/ws', '--yes', '--json', '--demo', '--max-iterations', '7',
-          '--model', 'claude-x', '--plan-approval', 'never', '--diff-approval', 'first', '--build-timeout', '90',
-          '--test-timeout', '1.5', '--target', 'App.sln',
+          'run',
+          'Add a Subtract method',
+          '--workspace',
+          'sub/ws',
+          '--yes',
+          '--json',
+          '--demo',
+          '--max-iterations',
+          '7',
+          '--model',
+          'claude-x',
+          '--plan-approval',
+          'never',
+          '--diff-approval',
+          'first',
+          '--build-timeout',
+          '90',
+          '--test-timeout',
+          '1.5',
+          '--target',
+          'App.sln',
         ],
         CWD,
       ) as RunArgs;
@@ -59,7 +77,10 @@ describe('cli args', () => {
     it('--accept-known-failures is off unless given, on run and resume', () => {
       assert.equal((parseCliArgs(['run', 'x', '--yes'], CWD) as RunArgs).acceptKnownFailures, undefined);
       assert.equal((parseCliArgs(['run', 'x', '--yes', '--accept-known-failures'], CWD) as RunArgs).acceptKnownFailures, true);
-      assert.equal((parseCliArgs(['resume', 'r-1', '--accept-known-failures'], CWD) as { acceptKnownFailures?: boolean }).acceptKnownFailures, true);
+      assert.equal(
+        (parseCliArgs(['resume', 'r-1', '--accept-known-failures'], CWD) as { acceptKnownFailures?: boolean }).acceptKnownFailures,
+        true,
+      );
     });
 
     it('accepts short flags and an absolute workspace, options before the request', () => {
@@ -116,7 +137,10 @@ describe('cli args', () => {
       assert.equal((run('--activity', 'quiet') as { activity: string }).activity, 'quiet');
       assert.equal((run('--activity', 'VERBOSE') as { activity: string }).activity, 'verbose');
       assert.equal((run('--activity-json') as { activityJson: boolean }).activityJson, true);
-      assert.equal(usageErrorOf(['run', 'x', '--activity', 'loud']).message, '--activity must be one of quiet, normal, verbose (got "loud").');
+      assert.equal(
+        usageErrorOf(['run', 'x', '--activity', 'loud']).message,
+        '--activity must be one of quiet, normal, verbose (got "loud").',
+      );
       assert.equal((parseCliArgs(['resume', 'r-1', '--activity', 'quiet'], CWD) as { activity: string }).activity, 'quiet');
     });
   });
@@ -159,7 +183,11 @@ describe('cli args', () => {
     });
 
     it('revert takes a run id and nothing that drives a run', () => {
-      assert.deepEqual(parseCliArgs(['revert', 'r-2', '--workspace', '/w'], CWD), { command: 'revert', runId: 'r-2', workspace: path.resolve('/w') });
+      assert.deepEqual(parseCliArgs(['revert', 'r-2', '--workspace', '/w'], CWD), {
+        command: 'revert',
+        runId: 'r-2',
+        workspace: path.resolve('/w'),
+      });
       assert.match(usageErrorOf(['revert']).message, /run id/);
       assert.match(usageErrorOf(['revert', 'r-2', '--json']).message, /json/);
     });
@@ -184,8 +212,22 @@ describe('cli args', () => {
 
     it('documents every flag the parser accepts', () => {
       const text = usageText();
-      for (const flag of ['--workspace', '--yes', '--json', '--demo', '--max-iterations', '--model', '--plan-approval',
-        '--diff-approval', '--build-timeout', '--test-timeout', '--target', '--sandbox', '--help', '--version']) {
+      for (const flag of [
+        '--workspace',
+        '--yes',
+        '--json',
+        '--demo',
+        '--max-iterations',
+        '--model',
+        '--plan-approval',
+        '--diff-approval',
+        '--build-timeout',
+        '--test-timeout',
+        '--target',
+        '--sandbox',
+        '--help',
+        '--version',
+      ]) {
         assert.ok(text.includes(flag), `usage misses ${flag}`);
       }
       assert.ok(usageText('resume').startsWith('ironbees resume'));

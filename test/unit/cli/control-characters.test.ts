@@ -53,7 +53,10 @@ describe('control characters at the CLI gates', () => {
   afterEach(() => fs.rm(workspace, { recursive: true, force: true }));
 
   it('visibleControls writes every unsafe control out and keeps newline, tab and a CRLF line end', () => {
-    assert.equal(visibleControls(`a${CLIPBOARD}b${CLEAR}c\u202ed\x00e\x7ff\x9bg\th\r\ni\rj`), 'a\\x1b]52;c;cm0gLXJmIH4=\\x07b\\x1b[2Jc\\u202ed\\x00e\\x7ff\\x9bg\th\r\ni\\x0dj');
+    assert.equal(
+      visibleControls(`a${CLIPBOARD}b${CLEAR}c\u202ed\x00e\x7ff\x9bg\th\r\ni\rj`),
+      'a\\x1b]52;c;cm0gLXJmIH4=\\x07b\\x1b[2Jc\\u202ed\\x00e\\x7ff\\x9bg\th\r\ni\\x0dj',
+    );
     assert.equal(visibleControls(visibleControls(CLIPBOARD)), visibleControls(CLIPBOARD), 'idempotent');
   });
 
@@ -67,8 +70,12 @@ describe('control characters at the CLI gates', () => {
     const colours = pc.createColors(true);
     // eslint-disable-next-line no-control-regex
     const notOurColour = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');
-    for (const text of [renderPlan(PLAN, colours), renderFileEdit(EDIT, colours), describeTransition(null, makeState({ plan: PLAN, metadata: { error: CLEAR } }), colours).join('\n')]) {
-      assert.ok(!RAW_CONTROL.test(notOurColour(text).replace(/\r(\n|$)/g, "$1")), JSON.stringify(text));
+    for (const text of [
+      renderPlan(PLAN, colours),
+      renderFileEdit(EDIT, colours),
+      describeTransition(null, makeState({ plan: PLAN, metadata: { error: CLEAR } }), colours).join('\n'),
+    ]) {
+      assert.ok(!RAW_CONTROL.test(notOurColour(text).replace(/\r(\n|$)/g, '$1')), JSON.stringify(text));
     }
   });
 
@@ -78,11 +85,19 @@ describe('control characters at the CLI gates', () => {
       await run.decision();
       yield makeState({ currentNode: 'WAIT_DIFF_APPROVAL', plan: PLAN, iterationCount: 1, codeDiffs: [EDIT] });
       await run.decision();
-      yield makeState({ currentNode: 'WAIT_HUMAN', plan: PLAN, iterationCount: 1, metadata: { error: `failed ${CLEAR}`, handoffPath: 'H.md' } });
+      yield makeState({
+        currentNode: 'WAIT_HUMAN',
+        plan: PLAN,
+        iterationCount: 1,
+        metadata: { error: `failed ${CLEAR}`, handoffPath: 'H.md' },
+      });
       await run.decision();
       yield makeState({ currentNode: 'CANCELLED', iterationCount: 1 });
     });
-    const deps: Partial<CliDeps> = { createRuntime: async (options) => ({ host: fsHost(options.workspaceRoot), orchestrator }), createHost: (root) => fsHost(root) };
+    const deps: Partial<CliDeps> = {
+      createRuntime: async (options) => ({ host: fsHost(options.workspaceRoot), orchestrator }),
+      createHost: (root) => fsHost(root),
+    };
     const io = testIo(['a', 's', 'y', 's'], workspace);
     await runCli(['run', 'Fix Divide', '--target', 'App.sln'], io, deps);
     const err = io.err();
@@ -91,7 +106,10 @@ describe('control characters at the CLI gates', () => {
     assert.ok(err.includes('+a / b\\x1b]52;c;cm0gLXJmIH4=\\x07\\x1b[2J'), err);
     assert.ok(err.includes('Accept MODIFY src/Calc\\x9b31m.cs? [y/n]'), err);
     // The decision names the file as the model wrote it: the orchestrator matches it byte for byte.
-    assert.deepEqual(orchestrator.decisions.slice(0, 2), [{ type: 'APPROVE' }, { type: 'APPROVE', files: [{ filePath: EDIT.filePath, accepted: true }] }]);
+    assert.deepEqual(orchestrator.decisions.slice(0, 2), [
+      { type: 'APPROVE' },
+      { type: 'APPROVE', files: [{ filePath: EDIT.filePath, accepted: true }] },
+    ]);
   });
 
   it('the tool approval shows the call as text', async () => {
@@ -101,10 +119,11 @@ describe('control characters at the CLI gates', () => {
     const stdin = new PassThrough();
     stdin.end('n\n\n');
     const prompter = new LinePrompter({ input: stdin, output: stderr, terminal: false });
-    await askToolDecision(
-      { prompter, show: (text) => writeLine(stderr, text), colors: pc.createColors(false) },
-      { tool: `deploy${TITLE}`, description: `ships${CLEAR}`, input: { note: `x${C1_CSI}` } } as never,
-    );
+    await askToolDecision({ prompter, show: (text) => writeLine(stderr, text), colors: pc.createColors(false) }, {
+      tool: `deploy${TITLE}`,
+      description: `ships${CLEAR}`,
+      input: { note: `x${C1_CSI}` },
+    } as never);
     prompter.close();
     assert.ok(!RAW_CONTROL.test(err), JSON.stringify(err));
     assert.ok(err.includes('The agent wants to call deploy\\x1b]0;approved\\x07'), err);

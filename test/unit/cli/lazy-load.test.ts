@@ -48,7 +48,8 @@ describe('CLI start-up loads no heavy SDK', function () {
     const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', PROBE], { cwd: REPO, encoding: 'utf8', timeout: 110_000 });
     assert.equal(result.status, 0, result.stderr);
     const { atStart, afterCall } = JSON.parse(result.stdout) as { atStart: string[]; afterCall: string[] };
-    const heavy = (loaded: string[]) => loaded.filter((name) => /^(@anthropic-ai\/sdk|openai|@modelcontextprotocol\/sdk|@opentelemetry\/.*)$/.test(name));
+    const heavy = (loaded: string[]) =>
+      loaded.filter((name) => /^(@anthropic-ai\/sdk|openai|@modelcontextprotocol\/sdk|@opentelemetry\/.*)$/.test(name));
     assert.deepEqual(heavy(atStart), []);
     assert.ok(atStart.includes('xstate') && atStart.includes('fast-xml-parser'), `the probe sees bundled packages: ${atStart.join(', ')}`);
     assert.deepEqual(heavy(afterCall), ['openai']);
@@ -59,8 +60,14 @@ describe('CLI start-up loads no heavy SDK', function () {
     const result = spawnSync(process.execPath, ['-e', BUILTINS_PROBE], { cwd: REPO, env, encoding: 'utf8', timeout: 60_000 });
     assert.equal(result.status, 0, result.stderr);
     const loaded = JSON.parse(/^LOADED (.*)$/m.exec(result.stderr)?.[1] ?? '[]') as string[];
-    assert.ok(loaded.includes('child_process') && loaded.includes('fs/promises'), `the probe sees what the bundle loads: ${loaded.join(', ')}`);
-    assert.deepEqual(loaded.filter((name) => ['worker_threads', 'readline', 'readline/promises'].includes(name)), []);
+    assert.ok(
+      loaded.includes('child_process') && loaded.includes('fs/promises'),
+      `the probe sees what the bundle loads: ${loaded.join(', ')}`,
+    );
+    assert.deepEqual(
+      loaded.filter((name) => ['worker_threads', 'readline', 'readline/promises'].includes(name)),
+      [],
+    );
   });
 
   // esbuild names each module it wraps ("node_modules/zod/…", or "../x/node_modules/zod/…" through a linked node_modules).
@@ -69,8 +76,18 @@ describe('CLI start-up loads no heavy SDK', function () {
 
   it('the CLI bundle holds one copy of zod, its ES build (npm run build)', () => {
     const zod = modulesOf('zod');
-    assert.ok(zod.some((name) => name.endsWith('/v4/classic/external.js"')), `zod is in dist/cli-main.js: ${zod.length} modules`);
-    assert.deepEqual(zod.filter((name) => name.endsWith('.cjs"')), []);
-    assert.deepEqual(zod.filter((name, i) => zod.indexOf(name) !== i), [], 'each zod module once');
+    assert.ok(
+      zod.some((name) => name.endsWith('/v4/classic/external.js"')),
+      `zod is in dist/cli-main.js: ${zod.length} modules`,
+    );
+    assert.deepEqual(
+      zod.filter((name) => name.endsWith('.cjs"')),
+      [],
+    );
+    assert.deepEqual(
+      zod.filter((name, i) => zod.indexOf(name) !== i),
+      [],
+      'each zod module once',
+    );
   });
 });

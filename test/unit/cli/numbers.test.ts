@@ -10,6 +10,7 @@ describe('groupDigits', () => {
     assert.equal(groupDigits(1000), '1,000');
     assert.equal(groupDigits(1234567), '1,234,567');
     assert.equal(groupDigits(-98765), '-98,765');
-    for (const value of [7, 12_345, 100_000, 9_007_199_254_740_991, 12.5, 1234.5678, -0.25]) assert.equal(groupDigits(value), value.toLocaleString('en-US'));
+    for (const value of [7, 12_345, 100_000, 9_007_199_254_740_991, 12.5, 1234.5678, -0.25])
+      assert.equal(groupDigits(value), value.toLocaleString('en-US'));
   });
 });

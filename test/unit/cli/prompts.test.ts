@@ -1,7 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { PassThrough } from 'node:stream';
 import pc from 'picocolors';
-import { askDiffDecision, askEscalationDecision, askGateDecision, askPlanDecision, dropPlanSteps, parseStepNumbers } from '../../../src/cli/approvals';
+import {
+  askDiffDecision,
+  askEscalationDecision,
+  askGateDecision,
+  askPlanDecision,
+  dropPlanSteps,
+  parseStepNumbers,
+} from '../../../src/cli/approvals';
 import type { GateIo } from '../../../src/cli/approvals';
 import { LinePrompter, PromptClosedError } from '../../../src/cli/prompts';
 import { CREATE_EDIT, MODIFY_EDIT, PLAN, makeState } from './fixtures';
@@ -32,7 +39,6 @@ function harness(answers: string[] | null, end = true): Harness {
     io: { prompter, colors, show: (text) => shown.push(text) },
   };
 }
-
 
 describe('cli prompts', () => {
   describe('LinePrompter', () => {
@@ -118,10 +124,13 @@ describe('cli prompts', () => {
       const decision = await askPlanDecision(harness(['e', '9', '1,2,3', '2', 'y']).io, PLAN);
       assert.equal(decision.type, 'APPROVE');
       const edited = decision.type === 'APPROVE' ? decision.editedPlan : undefined;
-      assert.deepEqual(edited?.steps.map((s) => [s.number, s.description]), [
-        [1, 'Return a + b'],
-        [2, 'Tidy the helper'],
-      ]);
+      assert.deepEqual(
+        edited?.steps.map((s) => [s.number, s.description]),
+        [
+          [1, 'Return a + b'],
+          [2, 'Tidy the helper'],
+        ],
+      );
       assert.deepEqual(edited?.affectedFiles, ['src/Calc.cs', 'README.md']);
     });
 
@@ -155,7 +164,10 @@ describe('cli prompts', () => {
     });
 
     it('rejects all with feedback', async () => {
-      assert.deepEqual(await askDiffDecision(harness(['r', 'Keep the signature']).io, state), { type: 'REJECT', feedback: 'Keep the signature' });
+      assert.deepEqual(await askDiffDecision(harness(['r', 'Keep the signature']).io, state), {
+        type: 'REJECT',
+        feedback: 'Keep the signature',
+      });
     });
 
     it('selects per file, with a reason for a rejection', async () => {

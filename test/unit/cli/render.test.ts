@@ -70,7 +70,15 @@ describe('cli rendering', () => {
     });
 
     it('says when only the tests that failed last time were run (failing-first), so 0/1 is not read as every test', () => {
-      const test = { success: false, total: 1, passed: 0, failed: 1, skipped: 0, failures: [{ testName: 'T.Add', message: 'Expected 3', stackTrace: '', preExisting: true }], durationMs: 400 };
+      const test = {
+        success: false,
+        total: 1,
+        passed: 0,
+        failed: 1,
+        skipped: 0,
+        failures: [{ testName: 'T.Add', message: 'Expected 3', stackTrace: '', preExisting: true }],
+        durationMs: 400,
+      };
       assert.deepEqual(renderTests({ ...test, onlyLastFailures: true }, plain), [
         '  tests failing: 0/1 passed, 1 failed, 0 skipped (0.4s)',
         '    only the tests that failed last time were run, and they still fail: the other tests were not run this time',
@@ -82,7 +90,15 @@ describe('cli rendering', () => {
     it('prints the baseline once, and the plan when it appears or changes', () => {
       const baseline = {
         build: { success: true, errors: [], warnings: [], durationMs: 1500 },
-        test: { success: false, total: 3, passed: 2, failed: 1, skipped: 0, failures: [{ testName: 'T.Add', message: 'Expected 3\nActual -1', stackTrace: '' }], durationMs: 800 },
+        test: {
+          success: false,
+          total: 3,
+          passed: 2,
+          failed: 1,
+          skipped: 0,
+          failures: [{ testName: 'T.Add', message: 'Expected 3\nActual -1', stackTrace: '' }],
+          durationMs: 800,
+        },
         capturedAt: 'now',
       };
       const planning = makeState({ currentNode: 'PLAN', baseline });
@@ -99,7 +115,11 @@ describe('cli rendering', () => {
     });
 
     it('lists proposed files at the diff gate', () => {
-      const lines = describeTransition(null, makeState({ currentNode: 'WAIT_DIFF_APPROVAL', codeDiffs: [MODIFY_EDIT, CREATE_EDIT] }), plain);
+      const lines = describeTransition(
+        null,
+        makeState({ currentNode: 'WAIT_DIFF_APPROVAL', codeDiffs: [MODIFY_EDIT, CREATE_EDIT] }),
+        plain,
+      );
       assert.match(lines[0], /2 files changed/);
       assert.deepEqual(lines.slice(1), ['  MODIFY src/Calc.cs (+1 -2)', '  CREATE tests/AddTests.cs (+1 -0)']);
     });
@@ -127,7 +147,11 @@ describe('cli rendering', () => {
         describeTransition(null, makeState({ currentNode: 'FAILED', metadata: { error: 'model refused' } }), plain).join('\n'),
         /the run failed: model refused/,
       );
-      const waiting = makeState({ currentNode: 'WAIT_HUMAN', iterationCount: 5, metadata: { handoffPath: '/w/.ironbees/runs/run-1/HANDOFF.md' } });
+      const waiting = makeState({
+        currentNode: 'WAIT_HUMAN',
+        iterationCount: 5,
+        metadata: { handoffPath: '/w/.ironbees/runs/run-1/HANDOFF.md' },
+      });
       const text = describeTransition(null, waiting, plain).join('\n');
       assert.match(text, /after 5 of 5 iterations/);
       assert.match(text, /hand-off: \/w\/\.ironbees\/runs\/run-1\/HANDOFF\.md/);

@@ -60,7 +60,14 @@ describe('cli runtime: the build target up front, the build servers at the end',
     const found = await createRuntime({ workspaceRoot: workspace, trusted: false, demo: true, env: {}, logger: quiet, target: null });
     assert.equal(found.target, 'src/A/A.csproj');
     await write(workspace, 'src/B/B.csproj');
-    const named = await createRuntime({ workspaceRoot: workspace, trusted: false, demo: true, env: {}, logger: quiet, target: 'src/B/B.csproj' });
+    const named = await createRuntime({
+      workspaceRoot: workspace,
+      trusted: false,
+      demo: true,
+      env: {},
+      logger: quiet,
+      target: 'src/B/B.csproj',
+    });
     assert.equal(named.target, 'src/B/B.csproj');
     // A resume keeps the target its run started with: no search, so no error here either.
     const resumed = await createRuntime({ workspaceRoot: workspace, trusted: false, demo: true, env: {}, logger: quiet });
@@ -75,7 +82,12 @@ describe('cli runtime: the build target up front, the build servers at the end',
       return {
         createRuntime: async (options) => {
           calls.push(options);
-          return { host: fsHost(options.workspaceRoot), orchestrator, ...(target ? { target } : {}), dispose: async () => void (disposed += 1) };
+          return {
+            host: fsHost(options.workspaceRoot),
+            orchestrator,
+            ...(target ? { target } : {}),
+            dispose: async () => void (disposed += 1),
+          };
         },
         createHost: (root) => fsHost(root),
       };

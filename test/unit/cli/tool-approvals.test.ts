@@ -12,7 +12,12 @@ import type { ToolApprovalVerdict } from '../../../src/core/tools/types';
 import { FakeOrchestrator, fsHost, testIo } from './fakes';
 import { makeState } from './fixtures';
 
-const REQUEST = { tool: 'mcp__team__post', input: { channel: '#dev', text: 'deploying' }, description: 'Posts to a channel', runId: 'run-1' };
+const REQUEST = {
+  tool: 'mcp__team__post',
+  input: { channel: '#dev', text: 'deploying' },
+  description: 'Posts to a channel',
+  runId: 'run-1',
+};
 
 describe('tool approvals in the terminal', () => {
   let workspace: string;

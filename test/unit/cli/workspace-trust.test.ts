@@ -44,8 +44,14 @@ describe('CLI trust gate', () => {
     await defineAgentAndMcp();
     const io = testIo(['y', 'y', 'y'], workspace);
     assert.equal(await runCli(['run', 'Fix it', '--yes', '--target', 'App.sln'], io, deps()), 0);
-    assert.deepEqual(calls.map((c) => c.trusted), [false]);
-    const ignored = io.err().split('\n').filter((line) => line.startsWith('Ignored '));
+    assert.deepEqual(
+      calls.map((c) => c.trusted),
+      [false],
+    );
+    const ignored = io
+      .err()
+      .split('\n')
+      .filter((line) => line.startsWith('Ignored '));
     assert.deepEqual(ignored, [
       'Ignored .ironbees/agents/planner/ (a workspace agent (its prompt and model)): this workspace is not trusted; pass --trust-workspace to use it.',
       'Ignored .ironbees/mcp.json (MCP servers (processes started, URLs contacted)): this workspace is not trusted; pass --trust-workspace to use it.',
@@ -56,14 +62,20 @@ describe('CLI trust gate', () => {
     await defineAgentAndMcp();
     const io = testIo(null, workspace);
     assert.equal(await runCli(['run', 'Fix it', '--yes', '--trust-workspace', '--target', 'App.sln'], io, deps()), 0);
-    assert.deepEqual(calls.map((c) => c.trusted), [true]);
+    assert.deepEqual(
+      calls.map((c) => c.trusted),
+      [true],
+    );
     assert.doesNotMatch(io.err(), /Ignored /);
   });
 
   it('a workspace that defines nothing: no question, no line', async () => {
     const io = testIo(null, workspace);
     assert.equal(await runCli(['run', 'Fix it', '--yes', '--target', 'App.sln'], io, deps()), 0);
-    assert.deepEqual(calls.map((c) => c.trusted), [false]);
+    assert.deepEqual(
+      calls.map((c) => c.trusted),
+      [false],
+    );
     assert.doesNotMatch(io.err(), /Ignored |trust/i);
   });
 
@@ -85,7 +97,13 @@ describe('CLI trust gate', () => {
     await defineAgentAndMcp();
     const untrusted = testIo([], workspace);
     assert.equal(await runCli(['mcp'], untrusted, deps()), 0);
-    assert.equal(untrusted.err().split('\n').filter((line) => line.startsWith('Ignored ')).length, 2);
+    assert.equal(
+      untrusted
+        .err()
+        .split('\n')
+        .filter((line) => line.startsWith('Ignored ')).length,
+      2,
+    );
     assert.equal(untrusted.out(), '', 'nothing but the protocol on stdout');
     const trusted = testIo([], workspace);
     assert.equal(await runCli(['mcp', '--trust-workspace'], trusted, deps()), 0);
@@ -111,10 +129,12 @@ describe('CLI trust gate', () => {
       const again = onTerminal(null);
       assert.equal(await runCli(['run', 'Fix it', '--yes', '--target', 'App.sln'], again, deps()), 0);
       assert.doesNotMatch(again.err(), /Trust this folder/);
-      assert.deepEqual(calls.map((c) => c.trusted), [true, true]);
+      assert.deepEqual(
+        calls.map((c) => c.trusted),
+        [true, true],
+      );
     } finally {
       await fs.rm(cache, { recursive: true, force: true });
     }
   });
 });
-

@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
-import { CREDENTIAL_VARIABLES, SECRET_NAMES_ENV, childEnvironment, isCredentialVariable, parseSecretNames, setSecretEnvironmentVariables } from '../../../src/core/child-env';
+import {
+  CREDENTIAL_VARIABLES,
+  SECRET_NAMES_ENV,
+  childEnvironment,
+  isCredentialVariable,
+  parseSecretNames,
+  setSecretEnvironmentVariables,
+} from '../../../src/core/child-env';
 import { redact } from '../../../src/core/redact';
 
 describe('childEnvironment', () => {
@@ -23,7 +30,12 @@ describe('childEnvironment', () => {
       GEMINI_API_KEY: 'gem-key-value-9',
       DOTNET_ROOT: '/usr/share/dotnet',
     };
-    assert.deepEqual(childEnvironment({ base }), { PATH: '/usr/bin', HOME: '/home/me', AWS_REGION: 'eu-west-1', DOTNET_ROOT: '/usr/share/dotnet' });
+    assert.deepEqual(childEnvironment({ base }), {
+      PATH: '/usr/bin',
+      HOME: '/home/me',
+      AWS_REGION: 'eu-west-1',
+      DOTNET_ROOT: '/usr/share/dotnet',
+    });
   });
 
   it("drops the OpenTelemetry collector's header variables (its credentials), keeps the endpoint", () => {
@@ -40,22 +52,31 @@ describe('childEnvironment', () => {
   });
 
   it('matches names without regard to case, as Windows does', () => {
-    assert.deepEqual(childEnvironment({ base: { anthropic_api_key: 'x-value-long', Openai_Api_Key: 'y-value-long', Path: 'p' } }), { Path: 'p' });
+    assert.deepEqual(childEnvironment({ base: { anthropic_api_key: 'x-value-long', Openai_Api_Key: 'y-value-long', Path: 'p' } }), {
+      Path: 'p',
+    });
   });
 
   it('drops the names the person added in the setting, exact or PREFIX_*', () => {
     setSecretEnvironmentVariables(['CORP_TOKEN', 'VAULT_*']);
-    const env = childEnvironment({ base: { CORP_TOKEN: 'corp-value-1', CORP_TOKENS: 'kept', VAULT_ADDR: 'vault-value', VAULTS: 'kept too' } });
+    const env = childEnvironment({
+      base: { CORP_TOKEN: 'corp-value-1', CORP_TOKENS: 'kept', VAULT_ADDR: 'vault-value', VAULTS: 'kept too' },
+    });
     assert.deepEqual(env, { CORP_TOKENS: 'kept', VAULTS: 'kept too' });
   });
 
   it(`drops the names ${SECRET_NAMES_ENV} lists (the CLI's way), and that list itself stays`, () => {
-    const env = childEnvironment({ base: { [SECRET_NAMES_ENV]: 'CORP_TOKEN, OTHER_*', CORP_TOKEN: 'corp-value-2', OTHER_SECRET: 'other-value', KEEP: '1' } });
+    const env = childEnvironment({
+      base: { [SECRET_NAMES_ENV]: 'CORP_TOKEN, OTHER_*', CORP_TOKEN: 'corp-value-2', OTHER_SECRET: 'other-value', KEEP: '1' },
+    });
     assert.deepEqual(env, { [SECRET_NAMES_ENV]: 'CORP_TOKEN, OTHER_*', KEEP: '1' });
   });
 
   it('passes a variable the caller sets on purpose, even a credential name', () => {
-    const env = childEnvironment({ base: { OPENAI_API_KEY: 'inherited-value' }, set: { OPENAI_API_KEY: 'named-in-config', DOTNET_NOLOGO: '1' } });
+    const env = childEnvironment({
+      base: { OPENAI_API_KEY: 'inherited-value' },
+      set: { OPENAI_API_KEY: 'named-in-config', DOTNET_NOLOGO: '1' },
+    });
     assert.deepEqual(env, { OPENAI_API_KEY: 'named-in-config', DOTNET_NOLOGO: '1' });
   });
 
@@ -80,7 +101,16 @@ describe('childEnvironment', () => {
   });
 
   it('knows the documented names', () => {
-    for (const name of ['OPENAI_API_KEY', 'AZURE_OPENAI_API_KEY', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'GOOGLE_APPLICATION_CREDENTIALS', 'GOOGLE_API_KEY', 'GEMINI_API_KEY']) {
+    for (const name of [
+      'OPENAI_API_KEY',
+      'AZURE_OPENAI_API_KEY',
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_SESSION_TOKEN',
+      'GOOGLE_APPLICATION_CREDENTIALS',
+      'GOOGLE_API_KEY',
+      'GEMINI_API_KEY',
+    ]) {
       assert.ok(CREDENTIAL_VARIABLES.includes(name), name);
     }
     assert.equal(isCredentialVariable('ANTHROPIC_ANYTHING'), true);

@@ -19,18 +19,27 @@ describe('command-path: a command by its absolute path on PATH', () => {
     const win = { platform: 'win32' as const, isRunnable: (candidate: string) => files.has(candidate) };
 
     it("finds dotnet.exe on PATH, skipping the current folder and every relative entry ('.', '', 'bin')", () => {
-      assert.equal(findOnPath('dotnet', { ...win, env: { Path: '.;;bin;C:\\Program Files\\dotnet' } }), 'C:\\Program Files\\dotnet\\dotnet.exe');
-      assert.equal(resolveCommand('dotnet', { ...win, env: { PATH: '"C:\\Program Files\\dotnet";C:\\Users\\me' } }), 'C:\\Program Files\\dotnet\\dotnet.exe');
+      assert.equal(
+        findOnPath('dotnet', { ...win, env: { Path: '.;;bin;C:\\Program Files\\dotnet' } }),
+        'C:\\Program Files\\dotnet\\dotnet.exe',
+      );
+      assert.equal(
+        resolveCommand('dotnet', { ...win, env: { PATH: '"C:\\Program Files\\dotnet";C:\\Users\\me' } }),
+        'C:\\Program Files\\dotnet\\dotnet.exe',
+      );
     });
 
     it('never a .cmd (spawn cannot start one without a shell); nothing on PATH is ENOENT, not the workspace', () => {
       assert.equal(findOnPath('dotnet', { ...win, env: { PATH: 'C:\\tools;C:\\Users\\me' } }), 'C:\\Users\\me\\dotnet.exe');
       assert.equal(findOnPath('dotnet', { ...win, env: { PATH: 'C:\\tools' } }), null);
-      assert.throws(() => resolveCommand('dotnet', { ...win, env: { PATH: '.;C:\\tools' } }), (error: NodeJS.ErrnoException) => {
-        assert.equal(error.code, 'ENOENT');
-        assert.equal(error.message, 'spawn dotnet ENOENT (not found on PATH)');
-        return true;
-      });
+      assert.throws(
+        () => resolveCommand('dotnet', { ...win, env: { PATH: '.;C:\\tools' } }),
+        (error: NodeJS.ErrnoException) => {
+          assert.equal(error.code, 'ENOENT');
+          assert.equal(error.message, 'spawn dotnet ENOENT (not found on PATH)');
+          return true;
+        },
+      );
     });
 
     it('a path given with its folder is started as given', () => {

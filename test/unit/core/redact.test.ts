@@ -27,7 +27,9 @@ describe('redact', () => {
 
   it('redactDeep keeps the values of the keys it is told to keep, at any depth', () => {
     registerSecret(key);
-    assert.deepEqual(redactDeep({ edits: [{ newContent: key, diffText: key }] }, { keepKeys: ['newContent'] }), { edits: [{ newContent: key, diffText: '[redacted]' }] });
+    assert.deepEqual(redactDeep({ edits: [{ newContent: key, diffText: key }] }, { keepKeys: ['newContent'] }), {
+      edits: [{ newContent: key, diffText: '[redacted]' }],
+    });
   });
 
   it('ignores values too short to be secrets', () => {
@@ -49,6 +51,10 @@ describe('redact', () => {
     registerSecret(key);
     const clean = { a: [1, 'two', { b: null }] };
     assert.equal(redactDeep(clean), clean);
-    assert.deepEqual(redactDeep({ message: `failed with ${key}`, nested: [{ text: key }], n: 3 }), { message: 'failed with [redacted]', nested: [{ text: '[redacted]' }], n: 3 });
+    assert.deepEqual(redactDeep({ message: `failed with ${key}`, nested: [{ text: key }], n: 3 }), {
+      message: 'failed with [redacted]',
+      nested: [{ text: '[redacted]' }],
+      n: 3,
+    });
   });
 });

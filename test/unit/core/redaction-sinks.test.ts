@@ -37,8 +37,19 @@ describe('redaction of configured secret values', () => {
 
   it('events.jsonl', async () => {
     const store = new RunStore(ws.host);
-    await store.appendEvent('run-1', { kind: 'tool_call', at: '2025-01-01T00:00:00.000Z', agent: 'coder', tool: 'read_file', ok: false, durationMs: 1, error: `denied for ${SECRET}` });
-    assert.equal(ws.runFile('run-1', 'events.jsonl'), '{"seq":1,"kind":"tool_call","at":"2025-01-01T00:00:00.000Z","agent":"coder","tool":"read_file","ok":false,"durationMs":1,"error":"denied for [redacted]"}\n');
+    await store.appendEvent('run-1', {
+      kind: 'tool_call',
+      at: '2025-01-01T00:00:00.000Z',
+      agent: 'coder',
+      tool: 'read_file',
+      ok: false,
+      durationMs: 1,
+      error: `denied for ${SECRET}`,
+    });
+    assert.equal(
+      ws.runFile('run-1', 'events.jsonl'),
+      '{"seq":1,"kind":"tool_call","at":"2025-01-01T00:00:00.000Z","agent":"coder","tool":"read_file","ok":false,"durationMs":1,"error":"denied for [redacted]"}\n',
+    );
   });
 
   it('HANDOFF.md', async () => {
@@ -47,7 +58,7 @@ describe('redaction of configured secret values', () => {
     assert.equal(ws.runFile('run-1', 'HANDOFF.md'), '# Hand-off\nThe build printed [redacted].\n');
   });
 
-  it('HANDOFF.md shows the model\'s control characters as text', async () => {
+  it("HANDOFF.md shows the model's control characters as text", async () => {
     const store = new RunStore(ws.host);
     await store.writeHandoff('run-1', '# Hand-off\nThe coder said \x1b]52;c;Y2xpcA==\x07 and \x1b[2J.\r\n');
     assert.equal(ws.runFile('run-1', 'HANDOFF.md'), '# Hand-off\nThe coder said \\x1b]52;c;Y2xpcA==\\x07 and \\x1b[2J.\r\n');
@@ -76,19 +87,37 @@ describe('redaction of configured secret values', () => {
 
   it('state.json, keeping the bytes a staged edit writes', async () => {
     const store = new RunStore(ws.host);
-    const edit = { filePath: 'a.cs', type: 'MODIFY', originalContent: `old ${SECRET}`, newContent: `new ${SECRET}`, diffText: `+new ${SECRET}` };
+    const edit = {
+      filePath: 'a.cs',
+      type: 'MODIFY',
+      originalContent: `old ${SECRET}`,
+      newContent: `new ${SECRET}`,
+      diffText: `+new ${SECRET}`,
+    };
     const codingState = { stateId: 'run-1', userRequest: `fix ${SECRET}`, codeDiffs: [edit] } as unknown as CodingState;
-    await store.save({ schemaVersion: 1, runId: 'run-1', createdAt: 'c', updatedAt: 'u', codingState, machine: { context: { errorContext: `printed ${SECRET}`, codeDiffs: [edit] } } });
+    await store.save({
+      schemaVersion: 1,
+      runId: 'run-1',
+      createdAt: 'c',
+      updatedAt: 'u',
+      codingState,
+      machine: { context: { errorContext: `printed ${SECRET}`, codeDiffs: [edit] } },
+    });
     const saved = ws.state('run-1');
     assert.equal(saved.codingState.userRequest, 'fix [redacted]');
-    assert.deepEqual(saved.machine, { context: { errorContext: 'printed [redacted]', codeDiffs: [{ ...edit, diffText: '+new [redacted]' }] } });
+    assert.deepEqual(saved.machine, {
+      context: { errorContext: 'printed [redacted]', codeDiffs: [{ ...edit, diffText: '+new [redacted]' }] },
+    });
     assert.deepEqual(saved.codingState.codeDiffs, [{ ...edit, diffText: '+new [redacted]' }]);
   });
 
   it('validations/*.json', async () => {
     const store = new RunStore(ws.host);
     const failure = { testName: 'T.Leaks', message: `token ghp_Abc123Def456Ghi789Jkl012Mno345Pqr678 and ${SECRET}`, stackTrace: '' };
-    const baseline = { build: null, test: { success: false, total: 1, passed: 0, failed: 1, skipped: 0, failures: [failure], durationMs: 1 } };
+    const baseline = {
+      build: null,
+      test: { success: false, total: 1, passed: 0, failed: 1, skipped: 0, failures: [failure], durationMs: 1 },
+    };
     await saveBaselineResults(ws.host, store, 'run-1', baseline as never);
     const written = JSON.parse(ws.runFile('run-1', 'validations/baseline.json') ?? '') as typeof baseline;
     assert.equal(written.test.failures[0].message, 'token [redacted] and [redacted]');
@@ -110,9 +139,16 @@ describe('redaction of configured secret values', () => {
     };
     await runToolLoop<string>({
       agent: {
-        name: 'tester', description: 't', version: '1', requiredTools: ['leak', 'submit_changes'], promptTemplate: 'prompt.md',
-        llmConfig: { model: 'claude-haiku-4-5', maxTokens: 1000, temperature: 0 }, toolConfig: { turnBudget: 4 },
-        prompt: `System ${SECRET}`, sourceDir: '/agents/tester', origin: 'bundled',
+        name: 'tester',
+        description: 't',
+        version: '1',
+        requiredTools: ['leak', 'submit_changes'],
+        promptTemplate: 'prompt.md',
+        llmConfig: { model: 'claude-haiku-4-5', maxTokens: 1000, temperature: 0 },
+        toolConfig: { turnBudget: 4 },
+        prompt: `System ${SECRET}`,
+        sourceDir: '/agents/tester',
+        origin: 'bundled',
       },
       runtime: { host, model, tools: new ToolRegistry().register(leak).register(submitChangesTool), agents: new Map() },
       toolContext: { host, overlay: new StagedOverlay(host) },
@@ -136,13 +172,20 @@ describe('redaction of configured secret values', () => {
     const envToken = 'mcp-env-token-8d31aa';
     assert.equal(redact(`${header} ${envToken}`), `${header} ${envToken}`);
     mcpServersFromSettings({
-      api: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: `Bearer ${header}`, Accept: 'application/json, text/event-stream' } },
+      api: {
+        type: 'http',
+        url: 'http://127.0.0.1:9/mcp',
+        headers: { Authorization: `Bearer ${header}`, Accept: 'application/json, text/event-stream' },
+      },
       docs: { command: 'docs-server', env: { DOCS_API_TOKEN: envToken, DOCS_PATH: '/srv/docs/library' } },
     });
     try {
       assert.equal(redact(`got ${header} and ${envToken} via Bearer ${header}`), 'got [redacted] and [redacted] via [redacted]');
       // Ordinary header and variable values stay readable.
-      assert.equal(redact('application/json, text/event-stream at /srv/docs/library'), 'application/json, text/event-stream at /srv/docs/library');
+      assert.equal(
+        redact('application/json, text/event-stream at /srv/docs/library'),
+        'application/json, text/event-stream at /srv/docs/library',
+      );
     } finally {
       forgetSecret(header);
       forgetSecret(`Bearer ${header}`);

@@ -14,7 +14,8 @@ import { HOME_NOTE, NETWORK_NOTE, WRITE_NOTE, explainSandboxFailures, sandboxNot
 function binds(args: readonly string[], flag: string): string[] {
   const found: string[] = [];
   args.forEach((arg, index) => {
-    if (arg === flag) found.push(flag === '--tmpfs' || flag === '--remount-ro' ? `${args[index + 1]}` : `${args[index + 1]} -> ${args[index + 2]}`);
+    if (arg === flag)
+      found.push(flag === '--tmpfs' || flag === '--remount-ro' ? `${args[index + 1]}` : `${args[index + 1]} -> ${args[index + 2]}`);
   });
   return found;
 }
@@ -29,7 +30,13 @@ describe('sandbox: the bwrap options', () => {
     home = path.join(root, 'home');
     mkdirSync(path.join(home, '.ssh'), { recursive: true });
     writeFileSync(path.join(home, '.netrc'), 'machine example.com password x');
-    for (const [name, value] of Object.entries({ HOME: home, NUGET_PACKAGES: undefined, NUGET_HTTP_CACHE_PATH: undefined, DOTNET_CLI_HOME: undefined, XDG_RUNTIME_DIR: path.join(root, 'no-runtime-dir') })) {
+    for (const [name, value] of Object.entries({
+      HOME: home,
+      NUGET_PACKAGES: undefined,
+      NUGET_HTTP_CACHE_PATH: undefined,
+      DOTNET_CLI_HOME: undefined,
+      XDG_RUNTIME_DIR: path.join(root, 'no-runtime-dir'),
+    })) {
       saved.set(name, process.env[name]);
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
@@ -96,11 +103,14 @@ describe('sandbox: the modes where bubblewrap is missing', () => {
 
   it('on: a ConfigurationError (exit 2) naming bubblewrap', () => {
     setSandboxMode('on');
-    assert.throws(() => checkSandbox(undefined, env), (error: unknown) => {
-      assert.ok(error instanceof ConfigurationError);
-      assert.match(error.message, /^--sandbox on: no sandbox is available: bubblewrap \(\/nonexistent\/bwrap\) is not installed/);
-      return true;
-    });
+    assert.throws(
+      () => checkSandbox(undefined, env),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigurationError);
+        assert.match(error.message, /^--sandbox on: no sandbox is available: bubblewrap \(\/nonexistent\/bwrap\) is not installed/);
+        return true;
+      },
+    );
   });
 
   it('auto: says so once, and runs the command as it is', () => {
@@ -110,7 +120,10 @@ describe('sandbox: the modes where bubblewrap is missing', () => {
     assert.equal(checkSandbox((message) => said.push(message), env).active, false);
     assert.equal(said.length, 1);
     assert.match(said[0] ?? '', /^Builds and tests run without a sandbox: bubblewrap \(\/nonexistent\/bwrap\) is not installed/);
-    assert.deepEqual(sandboxedCommand('dotnet', ['build'], { workspaceRoot: '/ws', network: false, env }), { command: 'dotnet', args: ['build'] });
+    assert.deepEqual(sandboxedCommand('dotnet', ['build'], { workspaceRoot: '/ws', network: false, env }), {
+      command: 'dotnet',
+      args: ['build'],
+    });
   });
 
   it('off: the command as it is, whatever is installed', () => {
@@ -124,7 +137,11 @@ describe('sandbox: refusals named in the result', () => {
     const failures = [
       { testName: 'A.Connects', message: 'System.Net.Sockets.SocketException : Connection refused', stackTrace: '' },
       { testName: 'A.Writes', message: "System.IO.IOException : Read-only file system : '/home/me/.bashrc'", stackTrace: '' },
-      { testName: 'A.Reads', message: "System.IO.DirectoryNotFoundException : Could not find a part of the path '/home/me/.ssh/id_rsa'.", stackTrace: '' },
+      {
+        testName: 'A.Reads',
+        message: "System.IO.DirectoryNotFoundException : Could not find a part of the path '/home/me/.ssh/id_rsa'.",
+        stackTrace: '',
+      },
       { testName: 'A.Plain', message: 'Assert.Equal() Failure: Expected 4, Actual 5', stackTrace: '' },
     ];
     const notes = failures.map((failure) => sandboxNotesFor(failure.message, '/home/me'));

@@ -30,10 +30,18 @@ describe('the compile gate and unknown projects', () => {
     await overlay.write('Directory.Packages.props', '<Project />\n');
     await overlay.write('nuget.config', '<configuration />\n');
     const records: Array<Record<string, unknown>> = [];
-    const verdict = await compileGate({ host, overlay, bounced: 0, trace: { record: (event: Record<string, unknown>) => records.push(event) } as never });
+    const verdict = await compileGate({
+      host,
+      overlay,
+      bounced: 0,
+      trace: { record: (event: Record<string, unknown>) => records.push(event) } as never,
+    });
     assert.deepEqual(verdict, { pass: true });
     assert.deepEqual(checker.calls, [
-      { files: ['tests/Geometry.Tests/NewTests.cs'], buildInputs: ['Directory.Packages.props', 'nuget.config', 'tests/Geometry.Tests/Geometry.Tests.csproj'] },
+      {
+        files: ['tests/Geometry.Tests/NewTests.cs'],
+        buildInputs: ['Directory.Packages.props', 'nuget.config', 'tests/Geometry.Tests/Geometry.Tests.csproj'],
+      },
     ]);
     assert.equal(records.length, 1);
     assert.equal(records[0]?.ok, true);
@@ -45,7 +53,14 @@ describe('the compile gate and unknown projects', () => {
   });
 
   it('still bounces on errors in the projects it could judge', async () => {
-    const error = { filePath: 'src/Geometry/Shapes.cs', line: 3, column: 5, code: 'CS0103', message: "The name 'y' does not exist in the current context", project: 'Geometry' };
+    const error = {
+      filePath: 'src/Geometry/Shapes.cs',
+      line: 3,
+      column: 5,
+      code: 'CS0103',
+      message: "The name 'y' does not exist in the current context",
+      project: 'Geometry',
+    };
     const checker = new ScriptedChecker({ projects: ['Geometry'], errors: [error], total: 1, unknown: [UNRESTORED] });
     const host = { ...createMemoryHost({}), codeCheck: checker };
     const overlay = new StagedOverlay(host);
@@ -67,15 +82,22 @@ describe('the compile gate and unknown projects', () => {
       'No new compile errors (compiled Geometry with your staged edits).\nNot checked here (the build checks them): global.json.\n' +
         'Not compiled here, the build decides (do not change code or packages for this): Geometry.Tests (its packages are not restored yet (no obj/project.assets.json)).',
     );
-    assert.equal(checkReport({ projects: ['Geometry'], errors: [], total: 0 }, []), 'No new compile errors (compiled Geometry with your staged edits).');
+    assert.equal(
+      checkReport({ projects: ['Geometry'], errors: [], total: 0 }, []),
+      'No new compile errors (compiled Geometry with your staged edits).',
+    );
   });
 
   it('counts global.json, nuget.config, lock files and solution filters as build inputs, not other JSON', async () => {
     const host = createMemoryHost({});
     const overlay = new StagedOverlay(host);
-    for (const rel of ['global.json', 'src/NuGet.Config', 'src/A/packages.lock.json', 'A.slnf', 'src/A/appsettings.json', 'src/A/A.cs']) await overlay.write(rel, '{}\n');
+    for (const rel of ['global.json', 'src/NuGet.Config', 'src/A/packages.lock.json', 'A.slnf', 'src/A/appsettings.json', 'src/A/A.cs'])
+      await overlay.write(rel, '{}\n');
     const { files, unchecked } = await stagedSources(overlay);
-    assert.deepEqual(files.map((f) => f.path), ['src/A/A.cs']);
+    assert.deepEqual(
+      files.map((f) => f.path),
+      ['src/A/A.cs'],
+    );
     assert.deepEqual(unchecked, ['A.slnf', 'global.json', 'src/A/packages.lock.json', 'src/NuGet.Config']);
   });
 });

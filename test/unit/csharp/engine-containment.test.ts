@@ -28,7 +28,15 @@ function fakeEngine(answers: Record<string, unknown>): EngineQueries & { asked: 
   };
 }
 
-const place = (filePath: string, line = 3): SymbolDefinition => ({ name: 'Quantity', kind: 'property', filePath, line, column: 16, containerName: 'StockItem', preview: 'public int Quantity { get; set; }' });
+const place = (filePath: string, line = 3): SymbolDefinition => ({
+  name: 'Quantity',
+  kind: 'property',
+  filePath,
+  line,
+  column: 16,
+  containerName: 'StockItem',
+  preview: 'public int Quantity { get; set; }',
+});
 
 describe('Engine answers are filtered through workspace containment', () => {
   let parent: string;
@@ -47,7 +55,14 @@ describe('Engine answers are filtered through workspace containment', () => {
 
   after(() => fs.rmSync(parent, { recursive: true, force: true }));
 
-  const OUTSIDE = ['../elsewhere/Shared.cs', '/usr/share/dotnet/sdk/Generated.cs', 'linked/Shared.cs', '.git/hooks/x.cs', '.ironbees/runs/x.cs', ''];
+  const OUTSIDE = [
+    '../elsewhere/Shared.cs',
+    '/usr/share/dotnet/sdk/Generated.cs',
+    'linked/Shared.cs',
+    '.git/hooks/x.cs',
+    '.ironbees/runs/x.cs',
+    '',
+  ];
 
   function provider(answers: Record<string, unknown>): { symbols: EngineSymbolProvider; engine: ReturnType<typeof fakeEngine> } {
     const engine = fakeEngine(answers);
@@ -78,7 +93,11 @@ describe('Engine answers are filtered through workspace containment', () => {
           { name: 'Generated', kind: 'class', filePath: '../elsewhere/Shared.cs', line: 2, column: 7 },
         ],
       },
-      { type: { name: 'StockItem', kind: 'class', filePath: '/tmp/metadata/StockItem.cs', line: 1, column: 7 }, supertypes: [], subtypes: [] },
+      {
+        type: { name: 'StockItem', kind: 'class', filePath: '/tmp/metadata/StockItem.cs', line: 1, column: 7 },
+        supertypes: [],
+        subtypes: [],
+      },
     ];
     const { symbols } = provider({ relatedTypes: relations });
     assert.deepEqual(await symbols.relatedTypes('StockItem'), [
@@ -98,7 +117,15 @@ describe('Engine answers are filtered through workspace containment', () => {
     await symbols.findSymbols('Quantity', { staged: [{ path: 'src/StockItem.cs', text: 'class StockItem { int Quantity; }' }] });
     await symbols.findSymbols('Quantity', { staged: [] });
     assert.deepEqual(engine.asked, [
-      { method: 'symbols', params: { query: 'Quantity', kind: undefined, limit: 100, staged: [{ path: 'src/StockItem.cs', text: 'class StockItem { int Quantity; }' }] } },
+      {
+        method: 'symbols',
+        params: {
+          query: 'Quantity',
+          kind: undefined,
+          limit: 100,
+          staged: [{ path: 'src/StockItem.cs', text: 'class StockItem { int Quantity; }' }],
+        },
+      },
       { method: 'symbols', params: { query: 'Quantity', kind: undefined, limit: 100 } },
     ]);
   });

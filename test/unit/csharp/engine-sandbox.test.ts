@@ -44,7 +44,13 @@ describe('the C# engine runs in the sandbox', () => {
     const lines = readFileSync(calls, 'utf8').trim().split('\n');
     const started = lines.find((line) => line.endsWith(`-- ${resolveCommand('dotnet')} ${enginePath}`));
     assert.ok(started, lines.join('\n'));
-    for (const option of ['--unshare-user', '--unshare-net', '--new-session', '--ro-bind / /', `--bind ${path.join(root, 'ws')} ${path.join(root, 'ws')}`]) {
+    for (const option of [
+      '--unshare-user',
+      '--unshare-net',
+      '--new-session',
+      '--ro-bind / /',
+      `--bind ${path.join(root, 'ws')} ${path.join(root, 'ws')}`,
+    ]) {
       assert.ok(started.includes(option), `${option} missing from: ${started}`);
     }
   });

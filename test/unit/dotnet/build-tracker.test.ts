@@ -1,7 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { noteBuildErrors, projectsFailingToBuild, restoreRunning, restoresSettled, trackRestore } from '../../../src/core/dotnet/build-tracker';
+import {
+  noteBuildErrors,
+  projectsFailingToBuild,
+  restoreRunning,
+  restoresSettled,
+  trackRestore,
+} from '../../../src/core/dotnet/build-tracker';
 import { RoslynEngine } from '../../../src/core/csharp/engine/roslyn-engine';
 import { useEngine } from '../../support/roslyn-engine';
 

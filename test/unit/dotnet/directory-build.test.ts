@@ -23,8 +23,16 @@ describe('what projects get from Directory.Build.props/targets (references, test
     assert.deepEqual(graph.byPath.get(geometry)?.references, [], 'the library does not reference itself (the condition is ignored)');
     const scope = scopeOfChanges(graph, ['src/Geometry/Shapes.cs'], NUNIT);
     assert.equal(scope.full, false);
-    assert.deepEqual(scope.testProjects.map((project) => project.name).sort(), ['Geometry.NUnit3.Tests', 'Geometry.NUnit4.Tests', 'Geometry.NUnit5.Tests']);
-    assert.deepEqual(scope.buildRoots.map((project) => project.name).sort(), ['Geometry.NUnit3.Tests', 'Geometry.NUnit4.Tests', 'Geometry.NUnit5.Tests']);
+    assert.deepEqual(scope.testProjects.map((project) => project.name).sort(), [
+      'Geometry.NUnit3.Tests',
+      'Geometry.NUnit4.Tests',
+      'Geometry.NUnit5.Tests',
+    ]);
+    assert.deepEqual(scope.buildRoots.map((project) => project.name).sort(), [
+      'Geometry.NUnit3.Tests',
+      'Geometry.NUnit4.Tests',
+      'Geometry.NUnit5.Tests',
+    ]);
   });
 
   it('reads the projects of a solution filter relative to its solution (mstest fixture)', async () => {
@@ -32,21 +40,39 @@ describe('what projects get from Directory.Build.props/targets (references, test
     const host = createNodeHost(root, { logger: quietLogger });
     const graph = await loadProjectGraph(host, await findBuildTarget(host, 'Ledger.Tests.slnf'));
     assert.equal(graph.target.kind, 'slnf');
-    assert.deepEqual(graph.projects.map((project) => project.relPath).sort(), ['src/Ledger/Ledger.csproj', 'tests/Ledger.Tests/Ledger.Tests.csproj']);
+    assert.deepEqual(graph.projects.map((project) => project.relPath).sort(), [
+      'src/Ledger/Ledger.csproj',
+      'tests/Ledger.Tests/Ledger.Tests.csproj',
+    ]);
   });
 
   it('test-runner opt-ins and extensions set in Directory.Build.props/targets hold for the projects under them', async () => {
     const host = createMemoryHost({
       'App.slnx': '<Solution><Project Path="tests/A.Tests/A.Tests.csproj" /><Project Path="other/B.Tests/B.Tests.csproj" /></Solution>',
-      'tests/Directory.Build.props': '<Project><PropertyGroup><EnableMSTestRunner>true</EnableMSTestRunner><TestingPlatformDotnetTestSupport>true</TestingPlatformDotnetTestSupport><RunSettingsFilePath>$(MSBuildThisFileDirectory)ci.runsettings</RunSettingsFilePath></PropertyGroup></Project>',
-      'tests/Directory.Build.targets': '<Project><ItemGroup><PackageReference Include="Microsoft.Testing.Extensions.HangDump" /></ItemGroup></Project>',
-      'tests/A.Tests/A.Tests.csproj': '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><PackageReference Include="MSTest" /></ItemGroup></Project>',
-      'other/B.Tests/B.Tests.csproj': '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><PackageReference Include="MSTest" /></ItemGroup></Project>',
+      'tests/Directory.Build.props':
+        '<Project><PropertyGroup><EnableMSTestRunner>true</EnableMSTestRunner><TestingPlatformDotnetTestSupport>true</TestingPlatformDotnetTestSupport><RunSettingsFilePath>$(MSBuildThisFileDirectory)ci.runsettings</RunSettingsFilePath></PropertyGroup></Project>',
+      'tests/Directory.Build.targets':
+        '<Project><ItemGroup><PackageReference Include="Microsoft.Testing.Extensions.HangDump" /></ItemGroup></Project>',
+      'tests/A.Tests/A.Tests.csproj':
+        '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><PackageReference Include="MSTest" /></ItemGroup></Project>',
+      'other/B.Tests/B.Tests.csproj':
+        '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><PackageReference Include="MSTest" /></ItemGroup></Project>',
     });
     const graph = await loadProjectGraph(host, await findBuildTarget(host));
     const runnerOf = (name: string) => graph.projects.find((project) => project.name === name)?.testRunner;
-    assert.deepEqual(runnerOf('A.Tests'), { mtpRunner: true, dotnetTestSupport: true, xunitV3: false, trxReport: true, hangDump: true, runSettings: true });
-    assert.deepEqual(runnerOf('B.Tests'), { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: true, hangDump: false, runSettings: false }, 'the files above tests/ only');
+    assert.deepEqual(runnerOf('A.Tests'), {
+      mtpRunner: true,
+      dotnetTestSupport: true,
+      xunitV3: false,
+      trxReport: true,
+      hangDump: true,
+      runSettings: true,
+    });
+    assert.deepEqual(
+      runnerOf('B.Tests'),
+      { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxReport: true, hangDump: false, runSettings: false },
+      'the files above tests/ only',
+    );
     assert.deepEqual([runKindOf('vstest', runnerOf('A.Tests')), runKindOf('vstest', runnerOf('B.Tests'))], ['mtp-direct', 'vstest']);
   });
 });

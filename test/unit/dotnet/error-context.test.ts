@@ -18,7 +18,9 @@ function failure(index: number, preExisting = false): TestFailure {
   return {
     testName: `Suite.Tests.Case${index}`,
     message: `Assert.Equal() Failure: Values differ\nExpected: ${index}\nActual:   ${index + 1}`,
-    stackTrace: Array.from({ length: 12 }, (_, frame) => `   at Suite.Tests.Case${index}.Frame${frame}() in /ws/T.cs:line ${frame}`).join('\n'),
+    stackTrace: Array.from({ length: 12 }, (_, frame) => `   at Suite.Tests.Case${index}.Frame${frame}() in /ws/T.cs:line ${frame}`).join(
+      '\n',
+    ),
     preExisting,
   };
 }
@@ -40,7 +42,11 @@ function testsFailing(failures: TestFailure[], total = failures.length + 5): Val
 
 describe('buildErrorContext', () => {
   it('shows build errors grouped by file, with line, column and code', () => {
-    const errors = [error(1, { filePath: 'src/A.cs' }), error(2, { filePath: 'src/B.cs' }), error(3, { filePath: 'src/A.cs', code: 'CS0103' })];
+    const errors = [
+      error(1, { filePath: 'src/A.cs' }),
+      error(2, { filePath: 'src/B.cs' }),
+      error(3, { filePath: 'src/A.cs', code: 'CS0103' }),
+    ];
     const outcome: ValidationOutcome = {
       build: { success: false, errors, warnings: [], durationMs: 10 },
       test: null,
@@ -77,7 +83,7 @@ describe('buildErrorContext', () => {
     assert.ok(text.length <= MAX_ERROR_CONTEXT_CHARS, `text is ${text.length} characters`);
     assert.match(text, /failed with 600 error\(s\), 500 new, 100 already there before any edit/);
     assert.match(text, /… and \d+ more error\(s\) in \d+ file\(s\): CS1061 ×\d+, CS0103 ×\d+/);
-    assert.match(text, /## Guidance from the person\nKeep the public API unchanged\./, 'the person\'s guidance survives the cap');
+    assert.match(text, /## Guidance from the person\nKeep the public API unchanged\./, "the person's guidance survives the cap");
   });
 
   it('lists new test failures first, tags pre-existing ones, and trims their stacks', () => {
@@ -87,7 +93,10 @@ describe('buildErrorContext', () => {
     assert.ok(text.indexOf('Suite.Tests.Case2') < text.indexOf('Suite.Tests.Case1'), 'new failures come first');
     assert.match(text, /### Suite\.Tests\.Case1 \[already failing before any edit\]/);
     assert.match(text, /## Tests: 2 of 7 failed \(1 new, 1 already failing before any edit\)/);
-    assert.match(text, /Already failing before any edit \(not caused by your change; fix them only if the request asks\): Suite\.Tests\.Case1\./);
+    assert.match(
+      text,
+      /Already failing before any edit \(not caused by your change; fix them only if the request asks\): Suite\.Tests\.Case1\./,
+    );
     assert.ok(!text.includes('Frame5()'), 'stacks are cut to the top frames');
     assert.ok(text.includes('Frame4() in /ws/T.cs:line 4\n   … 7 more frames'));
     assert.match(text, /## Changes the person rejected\nsrc\/Api\.cs: do not rename public methods/);
@@ -105,9 +114,22 @@ describe('buildErrorContext', () => {
   });
 
   it('shows the end of the build output when MSBuild gave no parsable error, and says when it timed out', () => {
-    const timeout: CompilationError = { code: 'TIMEOUT', message: 'The build did not finish within 5 s', filePath: null, line: 0, column: 0 };
+    const timeout: CompilationError = {
+      code: 'TIMEOUT',
+      message: 'The build did not finish within 5 s',
+      filePath: null,
+      line: 0,
+      column: 0,
+    };
     const outcome: ValidationOutcome = {
-      build: { success: false, errors: [timeout], warnings: [], durationMs: 5000, timedOut: true, outputTail: 'Restoring…\nExec: sleep 600' },
+      build: {
+        success: false,
+        errors: [timeout],
+        warnings: [],
+        durationMs: 5000,
+        timedOut: true,
+        outputTail: 'Restoring…\nExec: sleep 600',
+      },
       test: null,
       passed: false,
       newBuildErrors: [timeout],
@@ -125,7 +147,16 @@ describe('buildErrorContext', () => {
   it('works on an outcome read back from JSON (no shared objects)', () => {
     const errors = [error(1), error(2)];
     const outcome: ValidationOutcome = JSON.parse(
-      JSON.stringify({ build: { success: false, errors, warnings: [], durationMs: 1 }, test: null, passed: false, newBuildErrors: [errors[1]], newTestFailures: [], preExistingFailures: [], fixedFailures: [], toleratedFailures: [] }),
+      JSON.stringify({
+        build: { success: false, errors, warnings: [], durationMs: 1 },
+        test: null,
+        passed: false,
+        newBuildErrors: [errors[1]],
+        newTestFailures: [],
+        preExistingFailures: [],
+        fixedFailures: [],
+        toleratedFailures: [],
+      }),
     );
     const { text } = buildErrorContext(outcome, 1);
     assert.equal(text.match(/thing2/g)?.length, 1);

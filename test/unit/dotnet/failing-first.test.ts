@@ -10,15 +10,24 @@ const NONE = { mtpRunner: false, dotnetTestSupport: false, xunitV3: false, trxRe
 
 describe('failing-first filters', () => {
   it('reduces data-driven rows to their method', () => {
-    assert.equal(methodOf('Ledger.XunitTests.AccountTests.Deposit_RejectsNonPositive(amount: -1)'), 'Ledger.XunitTests.AccountTests.Deposit_RejectsNonPositive');
-    assert.equal(methodOf('Ledger.MSTests.FeeTests.Fee_IsOnePercentBelowOneThousand (100,1)'), 'Ledger.MSTests.FeeTests.Fee_IsOnePercentBelowOneThousand');
+    assert.equal(
+      methodOf('Ledger.XunitTests.AccountTests.Deposit_RejectsNonPositive(amount: -1)'),
+      'Ledger.XunitTests.AccountTests.Deposit_RejectsNonPositive',
+    );
+    assert.equal(
+      methodOf('Ledger.MSTests.FeeTests.Fee_IsOnePercentBelowOneThousand (100,1)'),
+      'Ledger.MSTests.FeeTests.Fee_IsOnePercentBelowOneThousand',
+    );
     assert.equal(methodOf('A.B.C'), 'A.B.C');
   });
 
   it('uses each platform’s syntax', () => {
     const names = ['A.T.One(x: 1)', 'A.T.One(x: 2)', 'A.T.Two'];
     assert.deepEqual(filterArgsFor('vstest', NONE, names), ['--filter', 'FullyQualifiedName=A.T.One|FullyQualifiedName=A.T.Two']);
-    assert.deepEqual(filterArgsFor('mtp-dotnet-test', MSTEST_MTP, names), ['--filter', 'FullyQualifiedName=A.T.One|FullyQualifiedName=A.T.Two']);
+    assert.deepEqual(filterArgsFor('mtp-dotnet-test', MSTEST_MTP, names), [
+      '--filter',
+      'FullyQualifiedName=A.T.One|FullyQualifiedName=A.T.Two',
+    ]);
     assert.deepEqual(filterArgsFor('mtp-dotnet-test', XUNIT_V3, names), ['--filter-method', 'A.T.One', '--filter-method', 'A.T.Two']);
   });
 

@@ -30,7 +30,9 @@ export function trxOf(tests: readonly FakeTest[]): string {
   const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
   const results = tests
     .map((test, index) => {
-      const output = test.message ? `<Output><ErrorInfo><Message>${escape(test.message)}</Message><StackTrace>${escape(test.stackTrace ?? `   at ${test.name}() in /ws/T.cs:line ${index + 1}`)}</StackTrace></ErrorInfo></Output>` : '';
+      const output = test.message
+        ? `<Output><ErrorInfo><Message>${escape(test.message)}</Message><StackTrace>${escape(test.stackTrace ?? `   at ${test.name}() in /ws/T.cs:line ${index + 1}`)}</StackTrace></ErrorInfo></Output>`
+        : '';
       return `<UnitTestResult executionId="e${index}" testId="t${index}" testName="${escape(test.name)}" outcome="${test.outcome}">${output}</UnitTestResult>`;
     })
     .join('\n');
@@ -68,7 +70,12 @@ export class FakeDotnet implements ProcessRunner {
       const reply = this.builds[Math.min(this.buildIndex++, this.builds.length - 1)] ?? {};
       // As the real hosts do: the output streams while the build runs.
       if (reply.stdout) options.onOutput?.(reply.stdout, 'stdout');
-      return { ...base, exitCode: reply.timedOut ? null : (reply.exitCode ?? 0), stdout: reply.stdout ?? '', timedOut: reply.timedOut ?? false };
+      return {
+        ...base,
+        exitCode: reply.timedOut ? null : (reply.exitCode ?? 0),
+        stdout: reply.stdout ?? '',
+        timedOut: reply.timedOut ?? false,
+      };
     }
     if (args[0] === 'test') {
       const project = path.basename(args[1] ?? '').replace(/\.csproj$/, '');
@@ -79,7 +86,10 @@ export class FakeDotnet implements ProcessRunner {
       const lines: string[] = [];
       for (const framework of this.frameworks.get(project) ?? ['net10.0']) {
         const file = path.join(resultsDir, `${prefix}_${framework}_20250101000000.trx`);
-        writeFileSync(file, this.trxTexts.get(project) ?? trxOf(this.tests.get(`${project}:${framework}`) ?? this.tests.get(project) ?? []));
+        writeFileSync(
+          file,
+          this.trxTexts.get(project) ?? trxOf(this.tests.get(`${project}:${framework}`) ?? this.tests.get(project) ?? []),
+        );
         lines.push(`Results File: ${file}`);
       }
       return { ...base, exitCode: 0, stdout: this.announceResults ? lines.join('\n') : 'Passed!' };

@@ -25,7 +25,14 @@ describe('parseMsbuildOutput', () => {
   it('reads errors and warnings with workspace-relative paths, once each despite the summary', () => {
     const { errors, warnings } = parseMsbuildOutput(BROKEN_BUILD, ROOT);
     assert.deepEqual(errors, [
-      { code: 'CS0103', message: "The name 'nmae' does not exist in the current context", filePath: 'Greeter.cs', line: 8, column: 26, project: 'Broken.csproj' },
+      {
+        code: 'CS0103',
+        message: "The name 'nmae' does not exist in the current context",
+        filePath: 'Greeter.cs',
+        line: 8,
+        column: 26,
+        project: 'Broken.csproj',
+      },
       {
         code: 'CS1061',
         message:
@@ -37,19 +44,27 @@ describe('parseMsbuildOutput', () => {
       },
     ]);
     assert.deepEqual(warnings, [
-      { code: 'CS0168', message: "The variable 'unused' is declared but never used", filePath: 'Greeter.cs', line: 7, column: 13, project: 'Broken.csproj' },
+      {
+        code: 'CS0168',
+        message: "The variable 'unused' is declared but never used",
+        filePath: 'Greeter.cs',
+        line: 7,
+        column: 13,
+        project: 'Broken.csproj',
+      },
     ]);
   });
 
   it('finds nothing in a clean build', () => {
-    const clean = '  Calculator -> /work/ws/src/Calculator/bin/Debug/net10.0/Calculator.dll\n\nBuild succeeded.\n    0 Warning(s)\n    0 Error(s)\n';
+    const clean =
+      '  Calculator -> /work/ws/src/Calculator/bin/Debug/net10.0/Calculator.dll\n\nBuild succeeded.\n    0 Warning(s)\n    0 Error(s)\n';
     assert.deepEqual(parseMsbuildOutput(clean, ROOT), { errors: [], warnings: [] });
   });
 
   it('keeps the same message reported by two projects apart', () => {
     const output = [
-      '/work/ws/shared/Link.cs(3,5): error CS0246: The type or namespace name \'Foo\' could not be found [/work/ws/a/A.csproj]',
-      '/work/ws/shared/Link.cs(3,5): error CS0246: The type or namespace name \'Foo\' could not be found [/work/ws/b/B.csproj]',
+      "/work/ws/shared/Link.cs(3,5): error CS0246: The type or namespace name 'Foo' could not be found [/work/ws/a/A.csproj]",
+      "/work/ws/shared/Link.cs(3,5): error CS0246: The type or namespace name 'Foo' could not be found [/work/ws/b/B.csproj]",
     ].join('\r\n');
     assert.deepEqual(
       parseMsbuildOutput(output, ROOT).errors.map((error) => error.project),
@@ -67,7 +82,8 @@ describe('parseMsbuildLine', () => {
   });
 
   it('reads a compiler error with no file and a target framework on the project (CSC : error CS5001)', () => {
-    const line = "CSC : error CS5001: Program does not contain a static 'Main' method suitable for an entry point [/work/ws/app/App.csproj::TargetFramework=net10.0]";
+    const line =
+      "CSC : error CS5001: Program does not contain a static 'Main' method suitable for an entry point [/work/ws/app/App.csproj::TargetFramework=net10.0]";
     assert.deepEqual(parseMsbuildLine(line, ROOT)?.diagnostic, {
       code: 'CS5001',
       message: "Program does not contain a static 'Main' method suitable for an entry point",
@@ -79,7 +95,8 @@ describe('parseMsbuildLine', () => {
   });
 
   it('reads a restore error on a project file (NU1101)', () => {
-    const line = '/work/ws/app/App.csproj : error NU1101: Unable to find package No.Such.Package. No packages exist with this id in source(s): local';
+    const line =
+      '/work/ws/app/App.csproj : error NU1101: Unable to find package No.Such.Package. No packages exist with this id in source(s): local';
     assert.deepEqual(parseMsbuildLine(line, ROOT)?.diagnostic, {
       code: 'NU1101',
       message: 'Unable to find package No.Such.Package. No packages exist with this id in source(s): local',
@@ -90,7 +107,8 @@ describe('parseMsbuildLine', () => {
   });
 
   it('reads the four-number location form (line,col,endLine,endCol)', () => {
-    const line = '/work/ws/src/Lib/Api.cs(12,9,12,30): warning CA1822: Member \'Size\' does not access instance data and can be marked as static [/work/ws/src/Lib/Lib.csproj]';
+    const line =
+      "/work/ws/src/Lib/Api.cs(12,9,12,30): warning CA1822: Member 'Size' does not access instance data and can be marked as static [/work/ws/src/Lib/Lib.csproj]";
     const parsed = parseMsbuildLine(line, ROOT);
     assert.equal(parsed?.severity, 'warning');
     assert.deepEqual(parsed?.diagnostic, {
@@ -104,21 +122,27 @@ describe('parseMsbuildLine', () => {
   });
 
   it('reads a line-only location, an error without a code, and fatal errors', () => {
-    assert.deepEqual(parseMsbuildLine('/work/ws/build/custom.targets(10): error : The release notes are missing. [/work/ws/A.csproj]', ROOT)?.diagnostic, {
-      code: '',
-      message: 'The release notes are missing.',
-      filePath: 'build/custom.targets',
-      line: 10,
-      column: 0,
-      project: 'A.csproj',
-    });
-    assert.equal(parseMsbuildLine('CSC : fatal error CS2001: Source file \'/x.cs\' could not be found.', ROOT)?.severity, 'error');
+    assert.deepEqual(
+      parseMsbuildLine('/work/ws/build/custom.targets(10): error : The release notes are missing. [/work/ws/A.csproj]', ROOT)?.diagnostic,
+      {
+        code: '',
+        message: 'The release notes are missing.',
+        filePath: 'build/custom.targets',
+        line: 10,
+        column: 0,
+        project: 'A.csproj',
+      },
+    );
+    assert.equal(parseMsbuildLine("CSC : fatal error CS2001: Source file '/x.cs' could not be found.", ROOT)?.severity, 'error');
   });
 
   it('keeps paths outside the workspace absolute, and a bracket in the message in the message', () => {
     const line =
       '/usr/share/dotnet/sdk/10.0.401/Microsoft.Common.CurrentVersion.targets(2433,5): warning MSB3277: Found conflicts between different versions of "System.Text.Json" [/work/ws/App.csproj]';
-    assert.equal(parseMsbuildLine(line, ROOT)?.diagnostic.filePath, '/usr/share/dotnet/sdk/10.0.401/Microsoft.Common.CurrentVersion.targets');
+    assert.equal(
+      parseMsbuildLine(line, ROOT)?.diagnostic.filePath,
+      '/usr/share/dotnet/sdk/10.0.401/Microsoft.Common.CurrentVersion.targets',
+    );
     const indexer = "/work/ws/A.cs(1,1): error CS0021: Cannot apply indexing with [] to an expression of type 'int' [/work/ws/A.csproj]";
     assert.equal(parseMsbuildLine(indexer, ROOT)?.diagnostic.message, "Cannot apply indexing with [] to an expression of type 'int'");
   });

@@ -12,14 +12,19 @@ describe('IRONBEES_NUGET_SOURCE', () => {
   });
 
   it('lists its `;`-separated feeds, blanks left out', () => {
-    assert.deepEqual(extraPackageSources({ IRONBEES_NUGET_SOURCE: ' /opt/feed ; ;https://mirror.example/v3/index.json ' }), ['/opt/feed', 'https://mirror.example/v3/index.json']);
+    assert.deepEqual(extraPackageSources({ IRONBEES_NUGET_SOURCE: ' /opt/feed ; ;https://mirror.example/v3/index.json ' }), [
+      '/opt/feed',
+      'https://mirror.example/v3/index.json',
+    ]);
     assert.deepEqual(extraPackageSources({ IRONBEES_NUGET_SOURCE: '  ' }), []);
     assert.deepEqual(extraPackageSources({}), []);
   });
 
   it('becomes RestoreAdditionalProjectSources, after the ones already set and without repeating them', () => {
     assert.deepEqual(extraSourcesEnv({ IRONBEES_NUGET_SOURCE: '/opt/feed' }), { RestoreAdditionalProjectSources: '/opt/feed' });
-    assert.deepEqual(extraSourcesEnv({ IRONBEES_NUGET_SOURCE: '/opt/feed;/b', RestoreAdditionalProjectSources: '/a;/opt/feed' }), { RestoreAdditionalProjectSources: '/a;/opt/feed;/b' });
+    assert.deepEqual(extraSourcesEnv({ IRONBEES_NUGET_SOURCE: '/opt/feed;/b', RestoreAdditionalProjectSources: '/a;/opt/feed' }), {
+      RestoreAdditionalProjectSources: '/a;/opt/feed;/b',
+    });
     assert.deepEqual(extraSourcesEnv({ RestoreAdditionalProjectSources: '/a' }), {});
   });
 

@@ -15,7 +15,11 @@ const DIR = path.join(__dirname, '..', '..', 'fixtures', 'trx', 'parameterised')
 function compare(framework: string): { fixed: string[]; still: string[]; newly: string[]; counts: number[] } {
   const before = readTrxRun(readFileSync(path.join(DIR, `${framework}-baseline.trx`), 'utf8'), framework);
   const after = readTrxRun(readFileSync(path.join(DIR, `${framework}-after.trx`), 'utf8'), framework);
-  const baseline: Baseline = { build: { success: true, errors: [], warnings: [], durationMs: 0 }, test: before.result, capturedAt: '2026-11-24T00:00:00Z' };
+  const baseline: Baseline = {
+    build: { success: true, errors: [], warnings: [], durationMs: 0 },
+    test: before.result,
+    capturedAt: '2026-11-24T00:00:00Z',
+  };
   const comparison = compareTests(after.result, after.outcomes, baseline);
   return {
     fixed: [...comparison.fixedFailures].sort(),

@@ -39,10 +39,14 @@ describe('NodeProcessRunner', function () {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('returns stdout, stderr and the exit code, without a shell', async () => {
-    const result = await runner.run(process.execPath, ['-e', 'process.stdout.write("out $HOME"); process.stderr.write("err"); process.exit(3)'], {
-      cwd: dir,
-      timeoutMs: 10_000,
-    });
+    const result = await runner.run(
+      process.execPath,
+      ['-e', 'process.stdout.write("out $HOME"); process.stderr.write("err"); process.exit(3)'],
+      {
+        cwd: dir,
+        timeoutMs: 10_000,
+      },
+    );
     assert.equal(result.stdout, 'out $HOME', 'arguments reach the program verbatim');
     assert.equal(result.stderr, 'err');
     assert.equal(result.exitCode, 3);
@@ -52,11 +56,15 @@ describe('NodeProcessRunner', function () {
   });
 
   it('sets the quiet .NET environment and lets the caller add to it', async () => {
-    const result = await runner.run(process.execPath, ['-e', 'process.stdout.write([process.env.DOTNET_CLI_TELEMETRY_OPTOUT, process.env.DOTNET_NOLOGO, process.env.EXTRA].join(","))'], {
-      cwd: dir,
-      timeoutMs: 10_000,
-      env: { EXTRA: 'yes' },
-    });
+    const result = await runner.run(
+      process.execPath,
+      ['-e', 'process.stdout.write([process.env.DOTNET_CLI_TELEMETRY_OPTOUT, process.env.DOTNET_NOLOGO, process.env.EXTRA].join(","))'],
+      {
+        cwd: dir,
+        timeoutMs: 10_000,
+        env: { EXTRA: 'yes' },
+      },
+    );
     assert.equal(result.stdout, '1,1,yes');
   });
 
@@ -72,14 +80,20 @@ describe('NodeProcessRunner', function () {
 
   it('keeps only the tail of a very chatty command', async () => {
     const small = new NodeProcessRunner({ maxKeptOutput: 1000 });
-    const result = await small.run(process.execPath, ['-e', 'for (let i = 0; i < 20000; i++) console.log("line " + i)'], { cwd: dir, timeoutMs: 10_000 });
+    const result = await small.run(process.execPath, ['-e', 'for (let i = 0; i < 20000; i++) console.log("line " + i)'], {
+      cwd: dir,
+      timeoutMs: 10_000,
+    });
     assert.ok(result.stdout.length < 1100, `kept ${result.stdout.length} characters`);
     assert.match(result.stdout, /earlier output dropped/);
     assert.match(result.stdout, /line 19999\n$/);
   });
 
   it('rejects with code ENOENT when the command does not exist', async () => {
-    await assert.rejects(runner.run('ironbees-no-such-command', [], { cwd: dir, timeoutMs: 5_000 }), (error: NodeJS.ErrnoException) => error.code === 'ENOENT');
+    await assert.rejects(
+      runner.run('ironbees-no-such-command', [], { cwd: dir, timeoutMs: 5_000 }),
+      (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+    );
   });
 
   it('kills the whole tree at the time limit, re-parented grandchildren included', async function () {
@@ -100,7 +114,11 @@ describe('NodeProcessRunner', function () {
     const pids = path.join(dir, 'pids');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 500);
-    const result = await runner.run('sh', ['-c', `sleep 300 & echo $! > ${pids}; wait`], { cwd: dir, timeoutMs: 10_000, signal: controller.signal });
+    const result = await runner.run('sh', ['-c', `sleep 300 & echo $! > ${pids}; wait`], {
+      cwd: dir,
+      timeoutMs: 10_000,
+      signal: controller.signal,
+    });
     assert.equal(result.cancelled, true);
     assert.equal(result.timedOut, false);
     const [sleeper] = readPids(pids);

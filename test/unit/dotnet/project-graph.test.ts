@@ -43,7 +43,8 @@ describe('readProjectFile', () => {
 
   it('honours IsTestProject and test SDKs', () => {
     assert.equal(readProjectFile('<Project Sdk="MSTest.Sdk/3.6.0"></Project>', '/ws/A.csproj').isTest, true);
-    const opted = '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><IsTestProject>false</IsTestProject></PropertyGroup><ItemGroup><PackageReference Include="Microsoft.NET.Test.Sdk" /></ItemGroup></Project>';
+    const opted =
+      '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><IsTestProject>false</IsTestProject></PropertyGroup><ItemGroup><PackageReference Include="Microsoft.NET.Test.Sdk" /></ItemGroup></Project>';
     assert.equal(readProjectFile(opted, '/ws/A.csproj').isTest, false);
     assert.equal(readProjectFile(LIB, '/ws/A.csproj').isTest, false);
   });
@@ -64,7 +65,8 @@ EndProject`;
   });
 
   it('lists the projects of a .slnx, in folders too, and of a .slnf relative to its solution', () => {
-    const slnx = '<Solution><Folder Name="/src/"><Project Path="src/Core/Core.csproj" /></Folder><Project Path="App/App.csproj" /></Solution>';
+    const slnx =
+      '<Solution><Folder Name="/src/"><Project Path="src/Core/Core.csproj" /></Folder><Project Path="App/App.csproj" /></Solution>';
     assert.deepEqual(readSolutionProjects(slnx, '/ws/All.slnx', 'slnx').sort(), ['/ws/App/App.csproj', '/ws/src/Core/Core.csproj']);
     const slnf = JSON.stringify({ solution: { path: '..\\All.sln', projects: ['src\\Core\\Core.csproj'] } });
     assert.deepEqual(readSolutionProjects(slnf, '/ws/filters/Core.slnf', 'slnf'), ['/ws/src/Core/Core.csproj']);
@@ -100,7 +102,11 @@ describe('findBuildTarget', () => {
 
   it('uses a named target, and refuses one that is missing, outside, or not buildable', async () => {
     const root = make({ 'src/A/A.csproj': LIB, 'src/B/B.csproj': LIB, 'notes.txt': '' });
-    assert.deepEqual(await findBuildTarget(hostFor(root), 'src/B/B.csproj'), { absPath: path.join(root, 'src/B/B.csproj'), relPath: 'src/B/B.csproj', kind: 'project' });
+    assert.deepEqual(await findBuildTarget(hostFor(root), 'src/B/B.csproj'), {
+      absPath: path.join(root, 'src/B/B.csproj'),
+      relPath: 'src/B/B.csproj',
+      kind: 'project',
+    });
     await assert.rejects(findBuildTarget(hostFor(root), 'src/C/C.csproj'), /does not exist/);
     await assert.rejects(findBuildTarget(hostFor(root), '../elsewhere/X.sln'), /outside the workspace/);
     await assert.rejects(findBuildTarget(hostFor(root), 'notes.txt'), /not a solution/);

@@ -19,10 +19,18 @@ function chain(length: number): ProjectGraph {
   for (let index = 1; index <= length + 1; index++) {
     const name = index <= length ? `Lib${index}` : `Lib${length}.Tests`;
     const dir = path.resolve('/ws', name);
-    projects.push({ absPath: path.join(dir, `${name}.csproj`), relPath: `${name}/${name}.csproj`, dir, name, references: index > 1 ? [projects[index - 2]?.absPath ?? ''] : [], isTest: index > length });
+    projects.push({
+      absPath: path.join(dir, `${name}.csproj`),
+      relPath: `${name}/${name}.csproj`,
+      dir,
+      name,
+      references: index > 1 ? [projects[index - 2]?.absPath ?? ''] : [],
+      isTest: index > length,
+    });
   }
   const dependents = new Map<string, string[]>();
-  for (const project of projects) for (const reference of project.references) dependents.set(reference, [...(dependents.get(reference) ?? []), project.absPath]);
+  for (const project of projects)
+    for (const reference of project.references) dependents.set(reference, [...(dependents.get(reference) ?? []), project.absPath]);
   const target = { absPath: path.resolve('/ws/Chain.sln'), relPath: 'Chain.sln', kind: 'sln' as const };
   return { target, projects, byPath: new Map(projects.map((project) => [project.absPath, project])), dependents } as ProjectGraph;
 }
@@ -40,7 +48,10 @@ describe('building without walking the reference chain', () => {
 
   it('an upstream project not built (or stale): the chain is walked', () => {
     const scope = scopeOfChanges(graph, ['Lib5/Widget.cs'], '/ws');
-    assert.equal(buildWithoutReferenceWalk(graph, scope.affected ?? [], (project) => project.name !== 'Lib2'), null);
+    assert.equal(
+      buildWithoutReferenceWalk(graph, scope.affected ?? [], (project) => project.name !== 'Lib2'),
+      null,
+    );
   });
 
   it('an upstream edit makes that project affected: everything from it down is built in order, only what is above it skipped', () => {
@@ -68,7 +79,10 @@ describe('the validator builds the affected projects alone when upstream is buil
 
   beforeEach(() => {
     root = mkdtempSync(path.join(tmpdir(), 'ironbees-reference-walk-'));
-    cpSync(path.join(__dirname, '..', '..', 'fixtures', 'multi'), root, { recursive: true, filter: (source) => !/[\\/](bin|obj)$/.test(source) });
+    cpSync(path.join(__dirname, '..', '..', 'fixtures', 'multi'), root, {
+      recursive: true,
+      filter: (source) => !/[\\/](bin|obj)$/.test(source),
+    });
     fake = new FakeDotnet();
     fake.tests.set('Reporting.Tests', [{ name: 'Reporting.Tests.ReportTests.Anchor', outcome: 'Passed' }]);
     fake.tests.set('TextKit.Tests', [{ name: 'TextKit.Tests.SlugTests.From', outcome: 'Passed' }]);
@@ -79,14 +93,25 @@ describe('the validator builds the affected projects alone when upstream is buil
   it('TextKit built after its sources: Reporting and its tests are built in order with -p:BuildProjectReferences=false', async () => {
     const baseline = await captureBaseline({ host, timeouts });
     markBuilt('src/TextKit', new Date(Date.now() + 60_000));
-    assert.equal(await hasFreshOutputs({ absPath: '', relPath: '', dir: path.join(root, 'src', 'TextKit'), name: 'TextKit', references: [], isTest: false }, root), true);
+    assert.equal(
+      await hasFreshOutputs(
+        { absPath: '', relPath: '', dir: path.join(root, 'src', 'TextKit'), name: 'TextKit', references: [], isTest: false },
+        root,
+      ),
+      true,
+    );
     fake.calls.length = 0;
     await validate({ host, timeouts, changedFiles: ['src/Reporting/Report.cs'], baseline });
     const build = fake.calls.find((call) => call.args[0] === 'build');
     assert.ok(build?.args.includes('-p:BuildProjectReferences=false'), build?.args.join(' '));
     const traversal = String(build?.args[1]);
     const text = (await host.fs.readFile(traversal)) ?? new Uint8Array();
-    const listed = [...new TextDecoder().decode(text).matchAll(/Include="([^"]+)"/g)].map((match) => path.relative(root, match[1] ?? '').split(path.sep).join('/'));
+    const listed = [...new TextDecoder().decode(text).matchAll(/Include="([^"]+)"/g)].map((match) =>
+      path
+        .relative(root, match[1] ?? '')
+        .split(path.sep)
+        .join('/'),
+    );
     assert.deepEqual(listed, ['src/Reporting/Reporting.csproj', 'tests/Reporting.Tests/Reporting.Tests.csproj']);
     assert.match(new TextDecoder().decode(text), /BuildInParallel="false"/);
   });

@@ -19,9 +19,19 @@ describe('restoreFailureMessage', () => {
   });
 
   it('names each feed or package error once, then what to try', () => {
-    const missing = error('NU1101', 'Unable to find package Contoso.Logging. No packages exist with this id in source(s): internal (feeds: internal = /srv/feed)');
+    const missing = error(
+      'NU1101',
+      'Unable to find package Contoso.Logging. No packages exist with this id in source(s): internal (feeds: internal = /srv/feed)',
+    );
     assert.equal(
-      restoreFailureMessage(build([missing, missing, error('NU1102', 'Unable to find package xunit with version (>= 99.0.0)', null), error('CS0246', 'The type or namespace name could not be found', 'A.cs')])),
+      restoreFailureMessage(
+        build([
+          missing,
+          missing,
+          error('NU1102', 'Unable to find package xunit with version (>= 99.0.0)', null),
+          error('CS0246', 'The type or namespace name could not be found', 'A.cs'),
+        ]),
+      ),
       [
         'The baseline restore could not get the packages, so the run stopped before planning (no model was called):',
         '- NU1101 App.csproj: Unable to find package Contoso.Logging. No packages exist with this id in source(s): internal (feeds: internal = /srv/feed)',
@@ -32,7 +42,8 @@ describe('restoreFailureMessage', () => {
   });
 
   it('stops on every code of a feed that cannot give the package', () => {
-    for (const code of ['NU1100', 'NU1101', 'NU1102', 'NU1103', 'NU1301', 'NU1302']) assert.notEqual(restoreFailureMessage(build([error(code, 'x')])), null, code);
+    for (const code of ['NU1100', 'NU1101', 'NU1102', 'NU1103', 'NU1301', 'NU1302'])
+      assert.notEqual(restoreFailureMessage(build([error(code, 'x')])), null, code);
     assert.equal(restoreFailureMessage(build([error('NU1605', 'Detected package downgrade')])), null);
   });
 });

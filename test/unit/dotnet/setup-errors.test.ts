@@ -46,19 +46,25 @@ describe('global.json SDK pinning and nuget.config feed errors (parsing)', () =>
     assert.deepEqual(
       parseMsbuildOutput(output, '/ws').errors.map((error) => [error.code, error.filePath, error.message]),
       [
-        ['NU1301', 'App.csproj', 'Unable to load the service index for source https://feed.example/v3/index.json: Connection refused (127.0.0.1:9)'],
+        [
+          'NU1301',
+          'App.csproj',
+          'Unable to load the service index for source https://feed.example/v3/index.json: Connection refused (127.0.0.1:9)',
+        ],
         ['NU1101', 'Lib.csproj', 'Unable to find package Contoso.X. No packages exist with this id in source(s): private'],
       ],
     );
   });
 
   it('reads the feeds of a nuget.config and the package references of a project (central versions left out)', () => {
-    const config = '<configuration><packageSources><clear /><add key="private" value="https://pkgs.example/v3/index.json" /><add key="local" value="./feed" /></packageSources></configuration>';
+    const config =
+      '<configuration><packageSources><clear /><add key="private" value="https://pkgs.example/v3/index.json" /><add key="local" value="./feed" /></packageSources></configuration>';
     assert.deepEqual(readPackageSources(config), [
       { key: 'private', source: 'https://pkgs.example/v3/index.json' },
       { key: 'local', source: './feed' },
     ]);
-    const project = '<Project><ItemGroup><PackageReference Include="NUnit" /><PackageReference Include="Serilog" Version="4.0.0" /><PackageReference Include="A" VersionOverride="1.0.0" /></ItemGroup></Project>';
+    const project =
+      '<Project><ItemGroup><PackageReference Include="NUnit" /><PackageReference Include="Serilog" Version="4.0.0" /><PackageReference Include="A" VersionOverride="1.0.0" /></ItemGroup></Project>';
     assert.deepEqual(readPackageReferences(project), ['NUnit', 'Serilog 4.0.0', 'A 1.0.0']);
   });
 });

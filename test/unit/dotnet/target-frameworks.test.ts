@@ -19,8 +19,13 @@ const LIST_RUNTIMES = [
 
 describe('target frameworks of multi-targeted test projects', () => {
   it('reads the declared frameworks (plural wins over singular, the last setting wins)', () => {
-    assert.deepEqual(declaredFrameworks('<Project><PropertyGroup><TargetFrameworks> net10.0; net8.0 </TargetFrameworks></PropertyGroup></Project>'), ['net10.0', 'net8.0']);
-    assert.deepEqual(declaredFrameworks('<Project><PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>'), ['net10.0']);
+    assert.deepEqual(
+      declaredFrameworks('<Project><PropertyGroup><TargetFrameworks> net10.0; net8.0 </TargetFrameworks></PropertyGroup></Project>'),
+      ['net10.0', 'net8.0'],
+    );
+    assert.deepEqual(declaredFrameworks('<Project><PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>'), [
+      'net10.0',
+    ]);
     assert.equal(declaredFrameworks('<Project Sdk="Microsoft.NET.Sdk"></Project>'), null);
     assert.equal(declaredFrameworks('not xml <'), null);
   });
@@ -55,8 +60,9 @@ describe('target frameworks of multi-targeted test projects', () => {
     });
     assert.deepEqual(planFrameworks(['net10.0', 'net48'], runtimes, 'win32'), { run: ['net10.0', 'net48'], skipped: [] });
     assert.deepEqual(planFrameworks(['net10.0'], runtimes, 'linux'), { run: [], skipped: [] }, 'a single framework is tested as it is');
-    assert.deepEqual(describeSkipped('Units.Tests', [{ framework: 'net8.0', reason: 'the .NET 8.0 runtime is not installed (installed: 10.0.12)' }]), [
-      'Units.Tests net8.0 (the .NET 8.0 runtime is not installed (installed: 10.0.12))',
-    ]);
+    assert.deepEqual(
+      describeSkipped('Units.Tests', [{ framework: 'net8.0', reason: 'the .NET 8.0 runtime is not installed (installed: 10.0.12)' }]),
+      ['Units.Tests net8.0 (the .NET 8.0 runtime is not installed (installed: 10.0.12))'],
+    );
   });
 });

@@ -15,7 +15,15 @@ const SUB = 'Calc.Tests.CalcTests.Sub';
 
 const baseline: Baseline = {
   build: { success: true, errors: [], warnings: [], durationMs: 1 },
-  test: { success: false, total: 3, passed: 2, failed: 1, skipped: 0, failures: [{ testName: DIVIDE, message: 'Expected 2', stackTrace: '' }], durationMs: 1 },
+  test: {
+    success: false,
+    total: 3,
+    passed: 2,
+    failed: 1,
+    skipped: 0,
+    failures: [{ testName: DIVIDE, message: 'Expected 2', stackTrace: '' }],
+    durationMs: 1,
+  },
   capturedAt: '2026-01-01T00:00:00.000Z',
   ranTests: { [PROJECT]: [ADD, SUB, DIVIDE] },
 };
@@ -26,32 +34,57 @@ function result(passed: number, skipped: number): TestResult {
 
 describe('test integrity: the comparison with the baseline', () => {
   it('a failing baseline test skipped afterwards is a new failure, "skipped after the change"', () => {
-    const outcomes = new Map<string, TestOutcomeKind>([[ADD, 'passed'], [SUB, 'passed'], [DIVIDE, 'skipped']]);
+    const outcomes = new Map<string, TestOutcomeKind>([
+      [ADD, 'passed'],
+      [SUB, 'passed'],
+      [DIVIDE, 'skipped'],
+    ]);
     const comparison = compareTests(result(2, 1), outcomes, baseline, [PROJECT]);
     assert.equal(comparison.test.success, false);
     assert.deepEqual([comparison.test.total, comparison.test.passed, comparison.test.failed, comparison.test.skipped], [3, 2, 1, 0]);
-    assert.deepEqual(comparison.newTestFailures.map((failure) => [failure.testName, failure.message.split(':')[0]]), [[DIVIDE, SKIPPED_AFTER_CHANGE]]);
+    assert.deepEqual(
+      comparison.newTestFailures.map((failure) => [failure.testName, failure.message.split(':')[0]]),
+      [[DIVIDE, SKIPPED_AFTER_CHANGE]],
+    );
     assert.deepEqual(comparison.fixedFailures, []);
   });
 
   it('a passing baseline test removed or filtered out is a new failure, "missing after the change"', () => {
-    const outcomes = new Map<string, TestOutcomeKind>([[ADD, 'passed'], [DIVIDE, 'passed']]);
+    const outcomes = new Map<string, TestOutcomeKind>([
+      [ADD, 'passed'],
+      [DIVIDE, 'passed'],
+    ]);
     const comparison = compareTests(result(2, 0), outcomes, baseline, [PROJECT]);
     assert.deepEqual([comparison.test.success, comparison.test.total, comparison.test.failed], [false, 3, 1]);
-    assert.deepEqual(comparison.newTestFailures.map((failure) => [failure.testName, failure.message.split(':')[0], failure.preExisting]), [[SUB, MISSING_AFTER_CHANGE, false]]);
+    assert.deepEqual(
+      comparison.newTestFailures.map((failure) => [failure.testName, failure.message.split(':')[0], failure.preExisting]),
+      [[SUB, MISSING_AFTER_CHANGE, false]],
+    );
     assert.deepEqual(comparison.fixedFailures, [DIVIDE]);
   });
 
   it('holds only the projects that ran whole to the list (a narrowed run is not "missing" the others)', () => {
     const outcomes = new Map<string, TestOutcomeKind>([[DIVIDE, 'failed']]);
-    const test: TestResult = { success: false, total: 1, passed: 0, failed: 1, skipped: 0, failures: [{ testName: DIVIDE, message: 'Expected 2', stackTrace: '' }], durationMs: 1 };
+    const test: TestResult = {
+      success: false,
+      total: 1,
+      passed: 0,
+      failed: 1,
+      skipped: 0,
+      failures: [{ testName: DIVIDE, message: 'Expected 2', stackTrace: '' }],
+      durationMs: 1,
+    };
     const comparison = compareTests(test, outcomes, baseline, []);
     assert.deepEqual(comparison.newTestFailures, []);
     assert.deepEqual(comparison.preExistingFailures, [DIVIDE]);
   });
 
   it('every baseline test run again: nothing added', () => {
-    const outcomes = new Map<string, TestOutcomeKind>([[ADD, 'passed'], [SUB, 'passed'], [DIVIDE, 'passed']]);
+    const outcomes = new Map<string, TestOutcomeKind>([
+      [ADD, 'passed'],
+      [SUB, 'passed'],
+      [DIVIDE, 'passed'],
+    ]);
     const comparison = compareTests(result(3, 0), outcomes, baseline, [PROJECT]);
     assert.deepEqual([comparison.test.success, comparison.test.failed, comparison.newTestFailures.length], [true, 0, 0]);
   });
@@ -73,6 +106,9 @@ describe('TRX outcome Aborted', () => {
     const run = readTrxRun(xml, 'T');
     assert.deepEqual([run.result.total, run.result.passed, run.result.failed, run.result.skipped, run.result.success], [2, 1, 1, 0, false]);
     assert.equal(run.outcomes.get('T.Cut'), 'failed');
-    assert.deepEqual(run.result.failures.map((failure) => [failure.testName, failure.message]), [['T.Cut', 'Test outcome: Aborted']]);
+    assert.deepEqual(
+      run.result.failures.map((failure) => [failure.testName, failure.message]),
+      [['T.Cut', 'Test outcome: Aborted']],
+    );
   });
 });

@@ -31,14 +31,26 @@ const NUNIT_MTP = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, t
 
 function scripted(host: MemoryHost, replies: Reply[]): Array<{ args: string[]; cwd: string }> {
   const calls: Array<{ args: string[]; cwd: string }> = [];
-  (host.process as { run: (command: string, args: readonly string[], options: RunOptions) => Promise<RunResult> }).run = async (_command, args, options) => {
+  (host.process as { run: (command: string, args: readonly string[], options: RunOptions) => Promise<RunResult> }).run = async (
+    _command,
+    args,
+    options,
+  ) => {
     calls.push({ args: [...args], cwd: options.cwd ?? '' });
     const reply = replies.shift();
     if (!reply) throw new Error(`unexpected call: ${args.join(' ')}`);
     const dir = args[args.indexOf('--results-directory') + 1] ?? '';
-    if (reply.trx && args.some((arg) => arg.startsWith('--report-'))) await host.fs.writeFile(path.join(dir, 'Tests_net10.0_x64.trx'), trxOf(reply.trx));
+    if (reply.trx && args.some((arg) => arg.startsWith('--report-')))
+      await host.fs.writeFile(path.join(dir, 'Tests_net10.0_x64.trx'), trxOf(reply.trx));
     for (const [name, text] of Object.entries(reply.files ?? {})) await host.fs.writeFile(path.join(dir, name), text);
-    return { exitCode: reply.exitCode, stdout: reply.stdout ?? '', stderr: reply.stderr ?? '', durationMs: 5, timedOut: reply.timedOut ?? false, cancelled: false };
+    return {
+      exitCode: reply.exitCode,
+      stdout: reply.stdout ?? '',
+      stderr: reply.stderr ?? '',
+      durationMs: 5,
+      timedOut: reply.timedOut ?? false,
+      cancelled: false,
+    };
   };
   return calls;
 }
@@ -52,73 +64,166 @@ const crashOutput = readFileSync(path.resolve(__dirname, '../../fixtures/mtp-out
 describe('running Microsoft.Testing.Platform test projects', () => {
   it('in the SDK MTP mode: dotnet test --project with the TRX report, from the global.json folder; results from the TRX', async () => {
     const host = createMemoryHost({ 'app/global.json': MTP_GLOBAL });
-    const calls = scripted(host, [{ exitCode: 2, trx: [{ name: 'A.Passes', outcome: 'Passed' }, { name: 'A.Fails', outcome: 'Failed', message: 'expected 6' }] }]);
-    const run = await runTests({ host, projects: [project(host, 'Ledger.MSTests')], timeoutMs: 60_000, modeFrom: path.join(host.workspaceRoot, 'app') });
+    const calls = scripted(host, [
+      {
+        exitCode: 2,
+        trx: [
+          { name: 'A.Passes', outcome: 'Passed' },
+          { name: 'A.Fails', outcome: 'Failed', message: 'expected 6' },
+        ],
+      },
+    ]);
+    const run = await runTests({
+      host,
+      projects: [project(host, 'Ledger.MSTests')],
+      timeoutMs: 60_000,
+      modeFrom: path.join(host.workspaceRoot, 'app'),
+    });
     const resultsDir = calls[0]?.args[calls[0].args.indexOf('--results-directory') + 1] ?? '';
-    assert.deepEqual(calls[0]?.args, ['test', '--project', path.join(host.workspaceRoot, 'tests/Ledger.MSTests/Ledger.MSTests.csproj'), '--no-build', '--no-restore', '--results-directory', resultsDir, '--report-trx', '--no-progress', '--no-ansi']);
+    assert.deepEqual(calls[0]?.args, [
+      'test',
+      '--project',
+      path.join(host.workspaceRoot, 'tests/Ledger.MSTests/Ledger.MSTests.csproj'),
+      '--no-build',
+      '--no-restore',
+      '--results-directory',
+      resultsDir,
+      '--report-trx',
+      '--no-progress',
+      '--no-ansi',
+    ]);
     assert.equal(calls[0]?.cwd, path.join(host.workspaceRoot, 'app'));
     assert.match(resultsDir, /\.ironbees\/tmp\/test-results\/Ledger\.MSTests-[0-9a-f]{8}$/);
     assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed }, { total: 2, passed: 1, failed: 1 });
-    assert.deepEqual(run.result.failures.map((failure) => [failure.testName, failure.message]), [['A.Fails', 'expected 6']]);
-    assert.deepEqual([...run.outcomes], [['A.Passes', 'passed'], ['A.Fails', 'failed']]);
-    assert.deepEqual([...host.files.keys()].filter((file) => file.endsWith('.trx')), [], 'the report is read once and removed');
+    assert.deepEqual(
+      run.result.failures.map((failure) => [failure.testName, failure.message]),
+      [['A.Fails', 'expected 6']],
+    );
+    assert.deepEqual(
+      [...run.outcomes],
+      [
+        ['A.Passes', 'passed'],
+        ['A.Fails', 'failed'],
+      ],
+    );
+    assert.deepEqual(
+      [...host.files.keys()].filter((file) => file.endsWith('.trx')),
+      [],
+      'the report is read once and removed',
+    );
   });
 
   it('from the built assembly: an MTP project that opted in is run as the application it is (dotnet exec), xunit v3 without the opt-in through dotnet test', async () => {
-    const host = createMemoryHost({ 'global.json': MTP_GLOBAL, 'tests/Ledger.MSTests/bin/Ledger.MSTests.dll': 'MZ', 'tests/Ledger.XunitTests/bin/Ledger.XunitTests.dll': 'MZ' });
+    const host = createMemoryHost({
+      'global.json': MTP_GLOBAL,
+      'tests/Ledger.MSTests/bin/Ledger.MSTests.dll': 'MZ',
+      'tests/Ledger.XunitTests/bin/Ledger.XunitTests.dll': 'MZ',
+    });
     const calls = scripted(host, [
-      { exitCode: 2, trx: [{ name: 'A.Passes', outcome: 'Passed' }, { name: 'A.Fails', outcome: 'Failed', message: 'expected 6' }] },
+      {
+        exitCode: 2,
+        trx: [
+          { name: 'A.Passes', outcome: 'Passed' },
+          { name: 'A.Fails', outcome: 'Failed', message: 'expected 6' },
+        ],
+      },
       { exitCode: 0, trx: [{ name: 'X.Passes', outcome: 'Passed' }] },
     ]);
     const xunit = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: false, runSettings: false };
     const mstest = project(host, 'Ledger.MSTests');
     const xunitProject = project(host, 'Ledger.XunitTests', xunit);
     const dll = (name: string): string => path.join(host.workspaceRoot, 'tests', name, 'bin', `${name}.dll`);
-    const assemblies = new Map([[mstest.absPath, [dll('Ledger.MSTests')]], [xunitProject.absPath, [dll('Ledger.XunitTests')]]]);
+    const assemblies = new Map([
+      [mstest.absPath, [dll('Ledger.MSTests')]],
+      [xunitProject.absPath, [dll('Ledger.XunitTests')]],
+    ]);
     const run = await runTests({ host, projects: [mstest, xunitProject], timeoutMs: 60_000, assemblies, concurrency: 1 });
     const resultsDir = calls[0]?.args[calls[0].args.indexOf('--results-directory') + 1] ?? '';
-    assert.deepEqual(calls[0]?.args, ['exec', dll('Ledger.MSTests'), '--results-directory', resultsDir, '--report-trx', '--no-progress', '--no-ansi']);
+    assert.deepEqual(calls[0]?.args, [
+      'exec',
+      dll('Ledger.MSTests'),
+      '--results-directory',
+      resultsDir,
+      '--report-trx',
+      '--no-progress',
+      '--no-ansi',
+    ]);
     assert.deepEqual(calls[1]?.args.slice(0, 3), ['test', '--project', xunitProject.absPath]);
     assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed }, { total: 3, passed: 2, failed: 1 });
   });
 
   it('the assembly is used only when the build named exactly one, it exists and no run-settings file needs dotnet test; otherwise dotnet test or dotnet run', async () => {
-    const host = createMemoryHost({ 'tests/V.Tests/bin/net8.0/V.Tests.dll': 'MZ', 'tests/V.Tests/bin/net10.0/V.Tests.dll': 'MZ', 'tests/R.Tests/bin/R.Tests.dll': 'MZ' });
+    const host = createMemoryHost({
+      'tests/V.Tests/bin/net8.0/V.Tests.dll': 'MZ',
+      'tests/V.Tests/bin/net10.0/V.Tests.dll': 'MZ',
+      'tests/R.Tests/bin/R.Tests.dll': 'MZ',
+    });
     const calls = scripted(host, [{ exitCode: 0 }, { exitCode: 0, trx: [] }, { exitCode: 0 }]);
     const vstest = { absPath: path.join(host.workspaceRoot, 'tests/V.Tests/V.Tests.csproj'), name: 'V.Tests' };
     const mstest = project(host, 'Ledger.MSTests');
     // RunSettingsFilePath: `dotnet test` hands that file to VSTest; `dotnet vstest` would not.
-    const withSettings = { absPath: path.join(host.workspaceRoot, 'tests/R.Tests/R.Tests.csproj'), name: 'R.Tests', testRunner: { ...NUNIT_MTP, mtpRunner: false, runSettings: true } };
+    const withSettings = {
+      absPath: path.join(host.workspaceRoot, 'tests/R.Tests/R.Tests.csproj'),
+      name: 'R.Tests',
+      testRunner: { ...NUNIT_MTP, mtpRunner: false, runSettings: true },
+    };
     const assemblies = new Map([
       [vstest.absPath, ['net8.0', 'net10.0'].map((tfm) => path.join(host.workspaceRoot, `tests/V.Tests/bin/${tfm}/V.Tests.dll`))],
       [mstest.absPath, [path.join(host.workspaceRoot, 'tests/Ledger.MSTests/bin/gone/Ledger.MSTests.dll')]],
       [withSettings.absPath, [path.join(host.workspaceRoot, 'tests/R.Tests/bin/R.Tests.dll')]],
     ]);
     await runTests({ host, projects: [vstest, mstest, withSettings], timeoutMs: 60_000, assemblies, concurrency: 1 });
-    assert.deepEqual(calls.map((call) => call.args.slice(0, 2)), [['test', vstest.absPath], ['run', '--project'], ['test', withSettings.absPath]]);
+    assert.deepEqual(
+      calls.map((call) => call.args.slice(0, 2)),
+      [
+        ['test', vstest.absPath],
+        ['run', '--project'],
+        ['test', withSettings.absPath],
+      ],
+    );
   });
 
   it('a crashed test host (exit 7) is a failure naming the test it was running, with the tests that finished', async () => {
     const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
     scripted(host, [{ exitCode: 7, stdout: crashOutput, trx: [{ name: 'A.Passes', outcome: 'Passed' }] }]);
     const run = await runTests({ host, projects: [project(host, 'Ledger.MSTests')], timeoutMs: 60_000 });
-    assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed, success: run.result.success }, { total: 2, passed: 1, failed: 1, success: false });
+    assert.deepEqual(
+      { total: run.result.total, passed: run.result.passed, failed: run.result.failed, success: run.result.success },
+      { total: 2, passed: 1, failed: 1, success: false },
+    );
     assert.equal(run.result.failures[0]?.testName, '[test run] Ledger.MSTests');
     assert.equal(
       run.result.failures[0]?.message,
-      'The test host crashed while running Ledger.MSTests.HangTests.Z_Crashes: the test session did not complete: the test process likely crashed (Microsoft.Testing.Platform exit code 7). Tests that had not run yet were not run. See the output tail for the crash\'s own message.',
+      "The test host crashed while running Ledger.MSTests.HangTests.Z_Crashes: the test session did not complete: the test process likely crashed (Microsoft.Testing.Platform exit code 7). Tests that had not run yet were not run. See the output tail for the crash's own message.",
     );
     assert.match(run.result.outputTail ?? '', /boom from test/);
   });
 
   it('zero tests (exit 8) and an aborted session (exit 3) say so, never a bare "exited with code N"', async () => {
     const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
-    scripted(host, [{ exitCode: 8, stdout: 'Zero tests ran' }, { exitCode: 3, trx: [{ name: 'B.Passes', outcome: 'Passed' }] }]);
-    const run = await runTests({ host, projects: [project(host, 'Empty.Tests'), project(host, 'B.Tests')], timeoutMs: 60_000, concurrency: 1 });
-    assert.deepEqual(run.result.failures.map((failure) => [failure.testName, failure.message]), [
-      ['[test run] Empty.Tests', 'No test ran in Empty.Tests: zero tests ran (Microsoft.Testing.Platform exit code 8). A filter matched nothing, or the project has no tests the framework can discover.'],
-      ['[test run] B.Tests', 'The test run did not succeed: the test session was aborted (a time limit or a cancellation) (Microsoft.Testing.Platform exit code 3).'],
+    scripted(host, [
+      { exitCode: 8, stdout: 'Zero tests ran' },
+      { exitCode: 3, trx: [{ name: 'B.Passes', outcome: 'Passed' }] },
     ]);
+    const run = await runTests({
+      host,
+      projects: [project(host, 'Empty.Tests'), project(host, 'B.Tests')],
+      timeoutMs: 60_000,
+      concurrency: 1,
+    });
+    assert.deepEqual(
+      run.result.failures.map((failure) => [failure.testName, failure.message]),
+      [
+        [
+          '[test run] Empty.Tests',
+          'No test ran in Empty.Tests: zero tests ran (Microsoft.Testing.Platform exit code 8). A filter matched nothing, or the project has no tests the framework can discover.',
+        ],
+        [
+          '[test run] B.Tests',
+          'The test run did not succeed: the test session was aborted (a time limit or a cancellation) (Microsoft.Testing.Platform exit code 3).',
+        ],
+      ],
+    );
     assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed }, { total: 3, passed: 1, failed: 2 });
   });
 
@@ -127,7 +232,10 @@ describe('running Microsoft.Testing.Platform test projects', () => {
     const console = readFileSync(path.resolve(__dirname, '../../fixtures/mtp-output/ledger-2-failed.txt'), 'utf8');
     const calls = scripted(host, [{ exitCode: 2, stdout: console }]);
     const run = await runTests({ host, projects: [project(host, 'N.Tests', NUNIT_MTP)], timeoutMs: 60_000 });
-    assert.equal(calls[0]?.args.some((arg) => arg.startsWith('--report')), false);
+    assert.equal(
+      calls[0]?.args.some((arg) => arg.startsWith('--report')),
+      false,
+    );
     assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed }, { total: 6, passed: 4, failed: 2 });
     assert.ok(run.result.failures.every((failure) => failure.message.endsWith(CONSOLE_LABEL)));
   });
@@ -142,14 +250,24 @@ describe('running Microsoft.Testing.Platform test projects', () => {
     assert.equal(calls.length, 2);
     assert.ok(calls[0]?.args.includes('--report-trx'));
     assert.equal(calls[1]?.args.includes('--report-trx'), false);
-    assert.deepEqual({ success: run.result.success, total: run.result.total, passed: run.result.passed }, { success: true, total: 3, passed: 3 });
+    assert.deepEqual(
+      { success: run.result.success, total: run.result.total, passed: run.result.passed },
+      { success: true, total: 3, passed: 3 },
+    );
   });
 
   it('a hang stopped at the time limit is a timed-out failure; MTP in a VSTest-mode workspace runs directly', async () => {
     const host = createMemoryHost({});
     const calls = scripted(host, [{ exitCode: null, timedOut: true, trx: [] }]);
     const run = await runTests({ host, projects: [project(host, 'Ledger.MSTests')], timeoutMs: 30_000 });
-    assert.deepEqual(calls[0]?.args.slice(0, 6), ['run', '--project', path.join(host.workspaceRoot, 'tests/Ledger.MSTests/Ledger.MSTests.csproj'), '--no-build', '--no-restore', '--']);
+    assert.deepEqual(calls[0]?.args.slice(0, 6), [
+      'run',
+      '--project',
+      path.join(host.workspaceRoot, 'tests/Ledger.MSTests/Ledger.MSTests.csproj'),
+      '--no-build',
+      '--no-restore',
+      '--',
+    ]);
     assert.equal(run.result.timedOut, true);
     assert.equal(
       run.result.failures[0]?.message,
@@ -161,12 +279,16 @@ describe('running Microsoft.Testing.Platform test projects', () => {
   it('with the HangDump extension: the hang timeout is the time left less a margin, and the hung test it names is the failure', async () => {
     const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
     const xunitHang = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: true, runSettings: false };
-    const console = 'failed Ledger.XunitTests.AccountTests.Withdraw (9ms)\n  Assert.Equal() Failure: Values differ\n    at Ledger.XunitTests.AccountTests.Withdraw() in /ws/A.cs:14\n\nTest run summary: Failed!\n  total: 3\n  failed: 1\n  succeeded: 2\n  skipped: 0\n';
+    const console =
+      'failed Ledger.XunitTests.AccountTests.Withdraw (9ms)\n  Assert.Equal() Failure: Values differ\n    at Ledger.XunitTests.AccountTests.Withdraw() in /ws/A.cs:14\n\nTest run summary: Failed!\n  total: 3\n  failed: 1\n  succeeded: 2\n  skipped: 0\n';
     const calls = scripted(host, [
       {
         exitCode: 7,
         stdout: console,
-        files: { 'Ledger.XunitTests_9004_hang.log': '[00:00:40] Ledger.XunitTests.HangTests.WaitsForever\n', 'Ledger.XunitTests_9004_hang.dmp': 'MDMP' },
+        files: {
+          'Ledger.XunitTests_9004_hang.log': '[00:00:40] Ledger.XunitTests.HangTests.WaitsForever\n',
+          'Ledger.XunitTests_9004_hang.dmp': 'MDMP',
+        },
       },
     ]);
     const run = await runTests({ host, projects: [project(host, 'Ledger.XunitTests', xunitHang)], timeoutMs: 60_000 });
@@ -176,45 +298,79 @@ describe('running Microsoft.Testing.Platform test projects', () => {
     const hangSeconds = Number(/^(\d+)s$/.exec(args[at + 2] ?? '')?.[1]);
     assert.ok(hangSeconds >= 35 && hangSeconds <= 40, String(hangSeconds));
     assert.deepEqual(
-      { success: run.result.success, total: run.result.total, passed: run.result.passed, failed: run.result.failed, timedOut: run.result.timedOut },
+      {
+        success: run.result.success,
+        total: run.result.total,
+        passed: run.result.passed,
+        failed: run.result.failed,
+        timedOut: run.result.timedOut,
+      },
       { success: false, total: 4, passed: 2, failed: 2, timedOut: undefined },
     );
-    assert.deepEqual(run.result.failures.map((failure) => failure.testName), ['Ledger.XunitTests.AccountTests.Withdraw', 'Ledger.XunitTests.HangTests.WaitsForever']);
+    assert.deepEqual(
+      run.result.failures.map((failure) => failure.testName),
+      ['Ledger.XunitTests.AccountTests.Withdraw', 'Ledger.XunitTests.HangTests.WaitsForever'],
+    );
     assert.equal(
       run.result.failures[1]?.message,
       "Ledger.XunitTests.HangTests.WaitsForever hung: it ran for 00:00:40 without finishing, so Microsoft.Testing.Platform's hang dump stopped the test host. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.",
     );
-    assert.match(run.result.failures[0]?.message ?? '', /Values differ\n\(read from the console output: the test host was stopped before it wrote its report\)$/);
+    assert.match(
+      run.result.failures[0]?.message ?? '',
+      /Values differ\n\(read from the console output: the test host was stopped before it wrote its report\)$/,
+    );
     assert.equal(run.outcomes.get('Ledger.XunitTests.HangTests.WaitsForever'), 'failed');
-    assert.deepEqual([...host.files.keys()].filter((file) => /_hang\.(log|dmp)$/.test(file)), [], 'the hang log and the dump are removed');
+    assert.deepEqual(
+      [...host.files.keys()].filter((file) => /_hang\.(log|dmp)$/.test(file)),
+      [],
+      'the hang log and the dump are removed',
+    );
   });
 
   it('a VSTest project in an MTP-mode workspace is a clear failure, and dotnet is not run for it', async () => {
     const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
     const calls = scripted(host, []);
-    const run = await runTests({ host, projects: [{ absPath: path.join(host.workspaceRoot, 'V.Tests.csproj'), name: 'V.Tests' }], timeoutMs: 30_000 });
+    const run = await runTests({
+      host,
+      projects: [{ absPath: path.join(host.workspaceRoot, 'V.Tests.csproj'), name: 'V.Tests' }],
+      timeoutMs: 30_000,
+    });
     assert.equal(calls.length, 0);
-    assert.match(run.result.failures[0]?.message ?? '', /^V\.Tests uses VSTest, but global\.json selects Microsoft\.Testing\.Platform as the test runner/);
+    assert.match(
+      run.result.failures[0]?.message ?? '',
+      /^V\.Tests uses VSTest, but global\.json selects Microsoft\.Testing\.Platform as the test runner/,
+    );
   });
 
   it('VSTest: blame-hang is asked for within the time limit, and the hung test it names is the failure', async () => {
     const host = createMemoryHost({});
     const blame = readFileSync(path.resolve(__dirname, '../../fixtures/mtp-output/vstest-blame-hang.txt'), 'utf8');
-    const calls = scripted(host, [{ exitCode: 1, stdout: `${blame}\nThe test running when the crash occurred:\nCalculator.Tests.HangTests.Waits_Forever\n` }]);
-    const run = await runTests({ host, projects: [{ absPath: path.join(host.workspaceRoot, 'C.Tests.csproj'), name: 'C.Tests' }], timeoutMs: 120_000 });
+    const calls = scripted(host, [
+      { exitCode: 1, stdout: `${blame}\nThe test running when the crash occurred:\nCalculator.Tests.HangTests.Waits_Forever\n` },
+    ]);
+    const run = await runTests({
+      host,
+      projects: [{ absPath: path.join(host.workspaceRoot, 'C.Tests.csproj'), name: 'C.Tests' }],
+      timeoutMs: 120_000,
+    });
     const args = calls[0]?.args ?? [];
     // The rest of the 120 s phase less a 20 s margin, counted when the project starts.
     const hangSeconds = Number(/^(\d+)s$/.exec(args[args.indexOf('--blame-hang-timeout') + 1] ?? '')?.[1]);
     assert.ok(hangSeconds >= 95 && hangSeconds <= 100, String(hangSeconds));
     assert.deepEqual(blameHangArgs(120_000), ['--blame-hang', '--blame-hang-timeout', '100s', '--blame-hang-dump-type', 'none']);
     assert.deepEqual(blameHangArgs(24_999), [], 'too little time left for blame-hang to report');
-    assert.deepEqual(run.result.failures.map((failure) => [failure.testName, failure.message]), [
+    assert.deepEqual(
+      run.result.failures.map((failure) => [failure.testName, failure.message]),
       [
-        'Calculator.Tests.HangTests.Waits_Forever',
-        'Calculator.Tests.HangTests.Waits_Forever hung: nothing finished for 10 seconds, so blame-hang stopped the test host. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.',
+        [
+          'Calculator.Tests.HangTests.Waits_Forever',
+          'Calculator.Tests.HangTests.Waits_Forever hung: nothing finished for 10 seconds, so blame-hang stopped the test host. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.',
+        ],
       ],
-    ]);
-    assert.deepEqual({ total: run.result.total, failed: run.result.failed, success: run.result.success }, { total: 1, failed: 1, success: false });
+    );
+    assert.deepEqual(
+      { total: run.result.total, failed: run.result.failed, success: run.result.success },
+      { total: 1, failed: 1, success: false },
+    );
   });
 });
-

@@ -78,7 +78,11 @@ describe('parseTrx', () => {
 
 describe('mergeTestResults', () => {
   it('adds up one TRX per test project (multi fixture)', () => {
-    const merged = mergeTestResults([parseTrx(trx('multi-textkit-tests.trx')), parseTrx(trx('multi-reporting-tests.trx')), parseTrx(trx('calculator-one-failure.trx'))]);
+    const merged = mergeTestResults([
+      parseTrx(trx('multi-textkit-tests.trx')),
+      parseTrx(trx('multi-reporting-tests.trx')),
+      parseTrx(trx('calculator-one-failure.trx')),
+    ]);
     assert.deepEqual([merged.total, merged.passed, merged.failed, merged.skipped], [13, 12, 1, 0]);
     assert.equal(merged.success, false);
     assert.equal(merged.failures.length, 1);

@@ -99,16 +99,31 @@ describe('streaming TRX reader', () => {
     const expected = readTrxRunWhole(MSTEST_ROWS, 'Calc.Tests');
     const run = await readInPieces(MSTEST_ROWS, 5, 'Calc.Tests');
     assert.deepEqual(plain(run), plain(expected));
-    assert.deepEqual([run.result.total, run.result.passed, run.result.failed, run.result.skipped, run.result.durationMs], [3, 1, 1, 1, 2500]);
+    assert.deepEqual(
+      [run.result.total, run.result.passed, run.result.failed, run.result.skipped, run.result.durationMs],
+      [3, 1, 1, 1, 2500],
+    );
     assert.deepEqual(run.result.failures, [
-      { testName: 'Calc.AddTests.Add (2,2,5)', message: 'Expected:<5>. Actual:<4> & "more"', stackTrace: '   at Calc.AddTests.Add(Int32 a) in C:\\src\\AddTests.cs:line 9' },
+      {
+        testName: 'Calc.AddTests.Add (2,2,5)',
+        message: 'Expected:<5>. Actual:<4> & "more"',
+        stackTrace: '   at Calc.AddTests.Add(Int32 a) in C:\\src\\AddTests.cs:line 9',
+      },
     ]);
-    assert.deepEqual([...run.outcomes], [['Calc.AddTests.Add (1,1,2)', 'passed'], ['Calc.AddTests.Add (2,2,5)', 'failed'], ['Calc.AddTests.Skips', 'skipped']]);
+    assert.deepEqual(
+      [...run.outcomes],
+      [
+        ['Calc.AddTests.Add (1,1,2)', 'passed'],
+        ['Calc.AddTests.Add (2,2,5)', 'failed'],
+        ['Calc.AddTests.Skips', 'skipped'],
+      ],
+    );
   });
 
   it('reads a BOM, namespace prefixes, entities, CDATA, mixed content and multi-byte characters split across pieces as before', async () => {
     const expected = readTrxRunWhole(EDGES, 'Ns.Tests');
-    for (const size of [1, 3, 1024]) assert.deepEqual(plain(await readInPieces(EDGES, size, 'Ns.Tests')), plain(expected), `pieces of ${size}`);
+    for (const size of [1, 3, 1024])
+      assert.deepEqual(plain(await readInPieces(EDGES, size, 'Ns.Tests')), plain(expected), `pieces of ${size}`);
     const { result, outcomes } = readTrxRun(EDGES, 'Ns.Tests');
     assert.deepEqual(
       result.failures.map((failure) => [failure.testName, failure.message]),
@@ -122,15 +137,19 @@ describe('streaming TRX reader', () => {
   });
 
   it('decodes character references (the whole-text reader left "&#xD;&#xA;" as written)', () => {
-    const xml = '<TestRun><Results><UnitTestResult testName="T.M(s: &quot;a&#xA;b&quot;)" outcome="Failed"><Output><ErrorInfo><Message>one&#xD;&#xA;two &#169;</Message></ErrorInfo></Output></UnitTestResult></Results></TestRun>';
+    const xml =
+      '<TestRun><Results><UnitTestResult testName="T.M(s: &quot;a&#xA;b&quot;)" outcome="Failed"><Output><ErrorInfo><Message>one&#xD;&#xA;two &#169;</Message></ErrorInfo></Output></UnitTestResult></Results></TestRun>';
     assert.deepEqual(readTrxRun(xml).result.failures, [{ testName: 'T.M(s: "a\nb")', message: 'one\r\ntwo ©', stackTrace: '' }]);
   });
 
   // The whole-text reader was not consistent here (it decoded "&#x1B;" in an attribute, dropped "&#0;").
   it('reads stray control characters and undefined entities as written, in pieces or whole', async () => {
-    const xml = '<TestRun><Results><UnitTestResult testName="T.M(s: &#x1B;[31m)" outcome="Failed"><Output><ErrorInfo><Message>red \u001b[31m &nbsp; &#0; \uFFFE</Message></ErrorInfo></Output></UnitTestResult></Results></TestRun>';
+    const xml =
+      '<TestRun><Results><UnitTestResult testName="T.M(s: &#x1B;[31m)" outcome="Failed"><Output><ErrorInfo><Message>red \u001b[31m &nbsp; &#0; \uFFFE</Message></ErrorInfo></Output></UnitTestResult></Results></TestRun>';
     assert.deepEqual(plain(await readInPieces(xml, 3)), plain(readTrxRun(xml)));
-    assert.deepEqual(readTrxRun(xml).result.failures, [{ testName: 'T.M(s: &#x1B;[31m)', message: 'red \u001b[31m &nbsp; &#0; \uFFFE', stackTrace: '' }]);
+    assert.deepEqual(readTrxRun(xml).result.failures, [
+      { testName: 'T.M(s: &#x1B;[31m)', message: 'red \u001b[31m &nbsp; &#0; \uFFFE', stackTrace: '' },
+    ]);
   });
 
   it('refuses a cut-off document, tags that do not match, and one that is not TRX', async () => {
@@ -178,14 +197,26 @@ describe('TRX files through the host', () => {
 
     // Whole-file reads refused: the reports must come through readChunks.
     const fs = host.fs;
-    const chunksOnly: Host = { ...host, fs: { ...bytesOnly(fs), readFile: () => Promise.reject(new Error('read whole')), readChunks: (abs) => fs.readChunks?.(abs) ?? Promise.resolve(null) } };
+    const chunksOnly: Host = {
+      ...host,
+      fs: {
+        ...bytesOnly(fs),
+        readFile: () => Promise.reject(new Error('read whole')),
+        readChunks: (abs) => fs.readChunks?.(abs) ?? Promise.resolve(null),
+      },
+    };
     const reports = await takeTrxReports(chunksOnly, [good, path.join(dir, 'missing.trx')], 'Ledger.Tests');
     assert.equal(reports.length, 1);
     assert.deepEqual(plain(reports[0] as TrxRun), plain(readTrxRunWhole(text, 'Ledger.Tests')));
     assert.equal(existsSync(good), false, 'read and deleted');
 
     const outcomes = new Map();
-    const damaged = resultFromTrx({ absPath: '', name: 'Ledger.Tests' }, await takeTrxReports(host, [cut], 'Ledger.Tests'), 'output', outcomes);
+    const damaged = resultFromTrx(
+      { absPath: '', name: 'Ledger.Tests' },
+      await takeTrxReports(host, [cut], 'Ledger.Tests'),
+      'output',
+      outcomes,
+    );
     assert.equal(damaged.failures[0]?.testName, '[test run] Ledger.Tests');
     assert.match(damaged.failures[0]?.message ?? '', /^Could not read the test results: /);
     assert.equal(existsSync(cut), false);
@@ -209,7 +240,10 @@ describe('TRX files through the host', () => {
     gc();
     const retained = process.memoryUsage().heapUsed - before;
     // Messages are one byte a character; the shown stacks two ("…" is outside Latin-1).
-    const needed = run.result.failures.reduce((sum, failure) => sum + failure.testName.length + failure.message.length + 2 * failure.stackTrace.length, 0);
+    const needed = run.result.failures.reduce(
+      (sum, failure) => sum + failure.testName.length + failure.message.length + 2 * failure.stackTrace.length,
+      0,
+    );
     assert.ok(statSync(file).size > 5_000_000);
     assert.ok(retained < needed * 1.25 + 1024 * 1024, `retained ${retained} bytes for ${needed} bytes of results (a 5 MB document)`);
   });

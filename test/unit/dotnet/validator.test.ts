@@ -55,7 +55,10 @@ describe('validator (scripted dotnet)', () => {
     const baseline = await captureBaseline(options());
     fake.calls.length = 0;
     const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
-    assert.deepEqual(fake.summary(root), ['build tests/Reporting.Tests/Reporting.Tests.csproj --no-restore', 'test tests/Reporting.Tests/Reporting.Tests.csproj']);
+    assert.deepEqual(fake.summary(root), [
+      'build tests/Reporting.Tests/Reporting.Tests.csproj --no-restore',
+      'test tests/Reporting.Tests/Reporting.Tests.csproj',
+    ]);
     assert.equal(outcome.passed, true);
     assert.deepEqual(
       events.filter((event) => event.kind === 'validation').map((event) => event.kind === 'validation' && event.phase),
@@ -109,7 +112,10 @@ describe('validator (scripted dotnet)', () => {
     const outcome = await validate({ ...options(), changedFiles: ['src/TextKit/Padding.cs'], baseline });
     assert.equal(outcome.passed, false, 'a failure that was already there still fails the validation');
     assert.deepEqual(outcome.preExistingFailures, ['Reporting.Tests.ReportTests.Anchor']);
-    assert.deepEqual(outcome.newTestFailures.map((failure) => failure.testName), ['Reporting.Tests.ReportTests.New']);
+    assert.deepEqual(
+      outcome.newTestFailures.map((failure) => failure.testName),
+      ['Reporting.Tests.ReportTests.New'],
+    );
     assert.deepEqual(outcome.fixedFailures, ['Reporting.Tests.ReportTests.Render']);
     assert.equal(outcome.test?.failures.find((failure) => failure.testName.endsWith('Anchor'))?.preExisting, true);
   });
@@ -127,15 +133,25 @@ describe('validator (scripted dotnet)', () => {
     assert.deepEqual(unchanged.toleratedFailures, ['Reporting.Tests.ReportTests.Anchor']);
     const strict = await validate({ ...options(), changedFiles: ['src/TextKit/Padding.cs'], baseline });
     assert.equal(strict.passed, false, 'without knownFailures every test must pass');
-    fake.tests.set('Reporting.Tests', [before[0]!, { name: 'Reporting.Tests.ReportTests.Render', outcome: 'Failed', message: 'the agent broke this' }]);
-    const broken = await validate({ ...options(), changedFiles: ['src/TextKit/Padding.cs'], baseline, knownFailures: [...known.knownFailures, 'Reporting.Tests.ReportTests.Render'] });
+    fake.tests.set('Reporting.Tests', [
+      before[0]!,
+      { name: 'Reporting.Tests.ReportTests.Render', outcome: 'Failed', message: 'the agent broke this' },
+    ]);
+    const broken = await validate({
+      ...options(),
+      changedFiles: ['src/TextKit/Padding.cs'],
+      baseline,
+      knownFailures: [...known.knownFailures, 'Reporting.Tests.ReportTests.Render'],
+    });
     assert.equal(broken.passed, false, 'naming a test that passed before excuses nothing');
     assert.deepEqual(broken.toleratedFailures, ['Reporting.Tests.ReportTests.Anchor']);
   });
 
   it('merges the TRX of each target framework of a multi-targeted test project', async () => {
     fake.frameworks.set('Reporting.Tests', ['net8.0', 'net10.0']);
-    fake.tests.set('Reporting.Tests:net8.0', [{ name: 'Reporting.Tests.ReportTests.Anchor', outcome: 'Failed', message: 'only on net8.0' }]);
+    fake.tests.set('Reporting.Tests:net8.0', [
+      { name: 'Reporting.Tests.ReportTests.Anchor', outcome: 'Failed', message: 'only on net8.0' },
+    ]);
     const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline: null });
     assert.deepEqual([outcome.test?.total, outcome.test?.passed, outcome.test?.failed], [2, 1, 1]);
     assert.equal(outcome.newTestFailures[0]?.message, 'only on net8.0');
@@ -176,21 +192,37 @@ describe('validator (scripted dotnet)', () => {
     assert.equal(tests.length, 1, 'only the failing-first round ran');
     assert.equal(outcome.test?.onlyLastFailures, true, 'the result says the other tests were not run');
     const args = tests[0]?.args ?? [];
-    assert.deepEqual(args.slice(args.indexOf('--filter'), args.indexOf('--filter') + 2), ['--filter', 'FullyQualifiedName=Reporting.Tests.ReportTests.Anchor']);
+    assert.deepEqual(args.slice(args.indexOf('--filter'), args.indexOf('--filter') + 2), [
+      '--filter',
+      'FullyQualifiedName=Reporting.Tests.ReportTests.Anchor',
+    ]);
     assert.equal(outcome.passed, false);
     assert.deepEqual(outcome.preExistingFailures, ['Reporting.Tests.ReportTests.Anchor(level: 2)']);
-    const detail = events.filter((event) => event.kind === 'validation' && event.phase === 'test').map((event) => (event.kind === 'validation' ? event.detail : ''));
-    assert.match(detail.at(-1) ?? '', /failing-first: the tests that failed last time still fail, the other tests of TextKit\.Tests, Reporting\.Tests were not run$/);
+    const detail = events
+      .filter((event) => event.kind === 'validation' && event.phase === 'test')
+      .map((event) => (event.kind === 'validation' ? event.detail : ''));
+    assert.match(
+      detail.at(-1) ?? '',
+      /failing-first: the tests that failed last time still fail, the other tests of TextKit\.Tests, Reporting\.Tests were not run$/,
+    );
 
     // A baseline failure the plan leaves alone never cuts the run short: the whole set runs, unfiltered.
     fake.calls.length = 0;
-    const tolerated = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline, knownFailures: ['Reporting.Tests.ReportTests.Anchor(level: 2)'] });
-    assert.deepEqual(fake.calls.filter((call) => call.args[0] === 'test').map((call) => call.args.includes('--filter')), [false, false]);
+    const tolerated = await validate({
+      ...options(),
+      changedFiles: ['src/Reporting/Report.cs'],
+      baseline,
+      knownFailures: ['Reporting.Tests.ReportTests.Anchor(level: 2)'],
+    });
+    assert.deepEqual(
+      fake.calls.filter((call) => call.args[0] === 'test').map((call) => call.args.includes('--filter')),
+      [false, false],
+    );
     assert.equal(tolerated.passed, true);
     assert.equal(tolerated.test?.onlyLastFailures, undefined, 'every test ran');
   });
 
-  it('calls onFirstProcess once, after the baseline\'s first dotnet process started, and its failures still lead the next validation', async () => {
+  it("calls onFirstProcess once, after the baseline's first dotnet process started, and its failures still lead the next validation", async () => {
     fake.tests.set('Reporting.Tests', [{ name: 'Reporting.Tests.ReportTests.Anchor', outcome: 'Failed', message: 'broken before' }]);
     const seen: number[] = [];
     const baseline = await captureBaseline({ ...options(), onFirstProcess: () => seen.push(fake.calls.length) });
@@ -215,13 +247,22 @@ describe('validator (scripted dotnet)', () => {
       { name: 'Reporting.Tests.ReportTests.Render', outcome: 'Passed' },
     ]);
     // Split mid-line on purpose: the collector reads the streamed output, not the whole text.
-    fake.scriptBuilds({ exitCode: 0, stdout: `  TextKit -> ${root}/src/TextKit/bin/Debug/net10.0/TextKit.dll\n  TextKit.Tests -> ${dll('TextKit.Tests')}\n  Reporting.Tests -> ${dll('Reporting.Tests')}\n` });
+    fake.scriptBuilds({
+      exitCode: 0,
+      stdout: `  TextKit -> ${root}/src/TextKit/bin/Debug/net10.0/TextKit.dll\n  TextKit.Tests -> ${dll('TextKit.Tests')}\n  Reporting.Tests -> ${dll('Reporting.Tests')}\n`,
+    });
     const baseline = await captureBaseline(options());
     const [build, ...tests] = fake.summary(root);
     assert.equal(build, 'build Multi.sln +restore');
-    assert.deepEqual(tests.sort(), ['vstest tests/Reporting.Tests/bin/Debug/net10.0/Reporting.Tests.dll', 'vstest tests/TextKit.Tests/bin/Debug/net10.0/TextKit.Tests.dll']);
+    assert.deepEqual(tests.sort(), [
+      'vstest tests/Reporting.Tests/bin/Debug/net10.0/Reporting.Tests.dll',
+      'vstest tests/TextKit.Tests/bin/Debug/net10.0/TextKit.Tests.dll',
+    ]);
     assert.deepEqual([baseline.test?.total, baseline.test?.passed, baseline.test?.failed], [4, 3, 1]);
-    assert.deepEqual(baseline.test?.failures.map((failure) => [failure.testName, failure.message]), [['Reporting.Tests.ReportTests.Anchor(level: 2)', 'broken before']]);
+    assert.deepEqual(
+      baseline.test?.failures.map((failure) => [failure.testName, failure.message]),
+      [['Reporting.Tests.ReportTests.Anchor(level: 2)', 'broken before']],
+    );
     const call = fake.calls.find((one) => one.args[0] === 'vstest' && one.args[1] === dll('Reporting.Tests'));
     const resultsDir = path.join(root, '.ironbees', 'tmp', 'test-results');
     assert.equal(call?.args.length, 5);
@@ -235,50 +276,74 @@ describe('validator (scripted dotnet)', () => {
     const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
     const first = fake.calls.filter((one) => one.args[0] === 'vstest');
     assert.equal(first.length, 1, 'failing-first round only: the baseline failure still fails');
-    assert.deepEqual(first[0]?.args.filter((arg) => arg.startsWith('--TestCaseFilter:')), ['--TestCaseFilter:FullyQualifiedName=Reporting.Tests.ReportTests.Anchor']);
+    assert.deepEqual(
+      first[0]?.args.filter((arg) => arg.startsWith('--TestCaseFilter:')),
+      ['--TestCaseFilter:FullyQualifiedName=Reporting.Tests.ReportTests.Anchor'],
+    );
     assert.deepEqual(outcome.preExistingFailures, ['Reporting.Tests.ReportTests.Anchor(level: 2)']);
   });
 
   it('reports build errors, new ones apart from those the baseline had, and skips the tests', async () => {
-    const knownError: CompilationDiagnostic = { code: 'CS0618', message: 'Old is obsolete', filePath: 'src/TextKit/Slug.cs', line: 3, column: 1 };
+    const knownError: CompilationDiagnostic = {
+      code: 'CS0618',
+      message: 'Old is obsolete',
+      filePath: 'src/TextKit/Slug.cs',
+      line: 3,
+      column: 1,
+    };
     const baseline: Baseline = {
       build: { success: true, errors: [knownError], warnings: [], durationMs: 1 },
       test: null,
       capturedAt: new Date().toISOString(),
     };
-    fake.scriptBuilds(
-      {
-        exitCode: 1,
-        stdout: [
-          `${root}/src/TextKit/Slug.cs(9,3): error CS0618: Old is obsolete [${root}/src/TextKit/TextKit.csproj]`,
-          `${root}/src/Reporting/Report.cs(12,20): error CS0103: The name 'x' does not exist in the current context [${root}/src/Reporting/Reporting.csproj]`,
-        ].join('\n'),
-      },
-    );
+    fake.scriptBuilds({
+      exitCode: 1,
+      stdout: [
+        `${root}/src/TextKit/Slug.cs(9,3): error CS0618: Old is obsolete [${root}/src/TextKit/TextKit.csproj]`,
+        `${root}/src/Reporting/Report.cs(12,20): error CS0103: The name 'x' does not exist in the current context [${root}/src/Reporting/Reporting.csproj]`,
+      ].join('\n'),
+    });
     const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
     assert.equal(outcome.passed, false);
     assert.equal(outcome.test, null);
     assert.equal(outcome.build.errors.length, 2);
-    assert.deepEqual(outcome.newBuildErrors.map((error) => [error.code, error.filePath, error.line]), [['CS0103', 'src/Reporting/Report.cs', 12]]);
+    assert.deepEqual(
+      outcome.newBuildErrors.map((error) => [error.code, error.filePath, error.line]),
+      [['CS0103', 'src/Reporting/Report.cs', 12]],
+    );
     assert.ok(outcome.build.outputTail?.includes('CS0103'));
-    assert.equal(fake.summary(root).some((call) => call.startsWith('test')), false);
+    assert.equal(
+      fake.summary(root).some((call) => call.startsWith('test')),
+      false,
+    );
   });
 
   it('restores and builds once more when the build says the restore is stale', async () => {
     const baseline = await captureBaseline(options());
     fake.calls.length = 0;
     fake.scriptBuilds(
-      { exitCode: 1, stdout: `${root}/src/Reporting/Reporting.csproj : error NETSDK1004: Assets file 'obj/project.assets.json' not found. Run a NuGet package restore.` },
+      {
+        exitCode: 1,
+        stdout: `${root}/src/Reporting/Reporting.csproj : error NETSDK1004: Assets file 'obj/project.assets.json' not found. Run a NuGet package restore.`,
+      },
       { exitCode: 0 },
     );
     const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
-    assert.deepEqual(fake.summary(root).slice(0, 2), ['build tests/Reporting.Tests/Reporting.Tests.csproj --no-restore', 'build Multi.sln +restore']);
+    assert.deepEqual(fake.summary(root).slice(0, 2), [
+      'build tests/Reporting.Tests/Reporting.Tests.csproj --no-restore',
+      'build Multi.sln +restore',
+    ]);
     assert.equal(outcome.passed, true);
   });
 
   it('reports a build killed at its time limit as a failed, timed-out build', async () => {
     fake.scriptBuilds({ timedOut: true, stdout: '  Determining projects to restore...' });
-    const outcome = await validate({ ...options(), timeouts: { buildMs: 3_000, testMs: 1_000 }, changedFiles: ['src/Reporting/Report.cs'], baseline: null });
+    const outcome = await validate({
+      ...options(),
+      timeouts: { buildMs: 3_000, testMs: 1_000 },
+      changedFiles: ['src/Reporting/Report.cs'],
+      baseline: null,
+    });
     assert.equal(outcome.build.timedOut, true);
     assert.equal(outcome.build.success, false);
     assert.equal(outcome.build.errors[0]?.code, 'TIMEOUT');
@@ -287,7 +352,13 @@ describe('validator (scripted dotnet)', () => {
   });
 
   it('fails fast on new language-server errors without building', async () => {
-    const diagnostic: CompilationDiagnostic = { code: 'CS1002', message: '; expected', filePath: 'src/Reporting/Report.cs', line: 4, column: 9 };
+    const diagnostic: CompilationDiagnostic = {
+      code: 'CS1002',
+      message: '; expected',
+      filePath: 'src/Reporting/Report.cs',
+      line: 4,
+      column: 9,
+    };
     const asked: string[][] = [];
     host = { ...host, diagnostics: { errorsFor: async (files) => (asked.push([...files]), [diagnostic]) } };
     const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline: null });
@@ -298,7 +369,13 @@ describe('validator (scripted dotnet)', () => {
   });
 
   it('builds anyway when the language server only sees errors the baseline had', async () => {
-    const diagnostic: CompilationDiagnostic = { code: 'CS0618', message: 'Old is obsolete', filePath: 'src/TextKit/Slug.cs', line: 1, column: 1 };
+    const diagnostic: CompilationDiagnostic = {
+      code: 'CS0618',
+      message: 'Old is obsolete',
+      filePath: 'src/TextKit/Slug.cs',
+      line: 1,
+      column: 1,
+    };
     host = { ...host, diagnostics: { errorsFor: async () => [{ ...diagnostic, line: 7 }] } };
     const baseline: Baseline = { build: { success: true, errors: [diagnostic], warnings: [], durationMs: 1 }, test: null, capturedAt: '' };
     const outcome = await validate({ ...options(), changedFiles: ['src/TextKit/Slug.cs'], baseline });
@@ -318,7 +395,10 @@ describe('validator (scripted dotnet)', () => {
   it('stops before starting anything when already cancelled', async () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelled by the person'));
-    await assert.rejects(validate({ ...options(), signal: controller.signal, changedFiles: ['src/Reporting/Report.cs'], baseline: null }), /cancelled by the person/);
+    await assert.rejects(
+      validate({ ...options(), signal: controller.signal, changedFiles: ['src/Reporting/Report.cs'], baseline: null }),
+      /cancelled by the person/,
+    );
     assert.equal(fake.calls.length, 0);
   });
 });

@@ -50,19 +50,22 @@ describe('ActivityFeed: the live activity under the current step', () => {
       ],
     });
     // The reset for the new run and for the agent's first turn, then one message per change (none for usage or another run).
-    assert.deepEqual(posted.map((m) => [m.reset, m.entries.map((e) => e.text)]), [
-      [true, []],
-      [true, []],
-      [false, ['']],
-      [false, ['Let me ']],
-      [false, ['Let me look.']],
-      [false, ['Let me look.']],
-      [false, ['read src/A.cs lines 1–20 of 20']],
-    ]);
+    assert.deepEqual(
+      posted.map((m) => [m.reset, m.entries.map((e) => e.text)]),
+      [
+        [true, []],
+        [true, []],
+        [false, ['']],
+        [false, ['Let me ']],
+        [false, ['Let me look.']],
+        [false, ['Let me look.']],
+        [false, ['read src/A.cs lines 1–20 of 20']],
+      ],
+    );
     assert.deepEqual(feed.snapshot(), { type: 'activity', runId: 'r1', reset: true, entries: panel()?.entries });
   });
 
-  it('stays shown at the gate and after; an agent\'s first turn starts afresh, even before its step\'s state arrives; another run too', () => {
+  it("stays shown at the gate and after; an agent's first turn starts afresh, even before its step's state arrives; another run too", () => {
     const { feed, panel } = feedWithPanel();
     feed.onState(makeRun({ stateId: 'r1', currentNode: 'INIT' }));
     feed.onEvent({ kind: 'turn_start', runId: 'r1', agent: 'planner', turn: 1 });
@@ -70,10 +73,19 @@ describe('ActivityFeed: the live activity under the current step', () => {
     feed.onState(makeRun({ stateId: 'r1', currentNode: 'PLAN' }));
     feed.onState(makeRun({ stateId: 'r1', currentNode: 'WAIT_PLAN_APPROVAL' }));
     feed.onState(makeRun({ stateId: 'r1', currentNode: 'CODE' }));
-    assert.deepEqual(panel()?.entries.map((e) => e.text), ['', 'read a']);
+    assert.deepEqual(
+      panel()?.entries.map((e) => e.text),
+      ['', 'read a'],
+    );
     feed.onEvent({ kind: 'turn_start', runId: 'r1', agent: 'coder', turn: 1 });
     feed.onEvent({ kind: 'tool', runId: 'r1', agent: 'coder', turn: 1, tool: 'x', line: 'x — failed: no', ok: false });
-    assert.deepEqual(panel()?.entries.map((e) => [e.kind, e.text, e.ok]), [['turn', '', true], ['tool', 'x — failed: no', false]]);
+    assert.deepEqual(
+      panel()?.entries.map((e) => [e.kind, e.text, e.ok]),
+      [
+        ['turn', '', true],
+        ['tool', 'x — failed: no', false],
+      ],
+    );
     feed.onState(makeRun({ stateId: 'r2', currentNode: 'INIT' }));
     assert.deepEqual(panel(), { runId: 'r2', entries: [] });
   });
@@ -81,7 +93,8 @@ describe('ActivityFeed: the live activity under the current step', () => {
   it('keeps the newest 200 entries and at most 4000 characters of words (the newest)', () => {
     const { feed, panel, posted } = feedWithPanel();
     feed.onState(makeRun({ stateId: 'r1', currentNode: 'CODE' }));
-    for (let i = 1; i <= 205; i++) feed.onEvent({ kind: 'tool', runId: 'r1', agent: 'coder', turn: i, tool: 't', line: `line ${i}`, ok: true });
+    for (let i = 1; i <= 205; i++)
+      feed.onEvent({ kind: 'tool', runId: 'r1', agent: 'coder', turn: i, tool: 't', line: `line ${i}`, ok: true });
     assert.equal(panel()?.entries.length, ACTIVITY_PANEL_LIMITS.entries);
     assert.equal(panel()?.entries[0]?.text, 'line 6');
     assert.equal(posted.at(-1)?.reset, true);
@@ -94,10 +107,21 @@ describe('ActivityFeed: the live activity under the current step', () => {
 
   it('the output channel line for each kind (debug level), none for streamed words', () => {
     assert.equal(
-      activityLogLine({ kind: 'turn_end', runId: 'r1', agent: 'planner', turn: 2, text: 'It\n multiplies.', usage: spent, durationMs: 900 }),
+      activityLogLine({
+        kind: 'turn_end',
+        runId: 'r1',
+        agent: 'planner',
+        turn: 2,
+        text: 'It\n multiplies.',
+        usage: spent,
+        durationMs: 900,
+      }),
       'Run r1 planner turn 2 (500 in / 40 out tokens, $0.0021, 900 ms): It multiplies.',
     );
-    assert.equal(activityLogLine({ kind: 'tool', runId: 'r1', agent: 'coder', turn: 1, tool: 'x', line: 'x — failed: no', ok: false }), 'Run r1 coder: FAILED x — failed: no');
+    assert.equal(
+      activityLogLine({ kind: 'tool', runId: 'r1', agent: 'coder', turn: 1, tool: 'x', line: 'x — failed: no', ok: false }),
+      'Run r1 coder: FAILED x — failed: no',
+    );
     assert.equal(activityLogLine({ kind: 'usage', runId: 'r1', usage: spent }), 'Run r1 so far: 500 in / 40 out tokens, $0.0021');
     assert.equal(activityLogLine({ kind: 'text', runId: 'r1', agent: 'planner', turn: 2, text: 'It' }), null);
   });
@@ -108,7 +132,23 @@ describe('ActivityFeed: the live activity under the current step', () => {
   });
 
   it('the panel refuses a malformed activity message', () => {
-    assert.equal(parseExtensionMessage({ type: 'activity', runId: 'r1', reset: false, entries: [{ id: 1, kind: 'shell', agent: 'a', text: '', done: true, ok: true }] }), null);
-    assert.equal(activityMessageSchema.safeParse({ type: 'activity', runId: 'r1', reset: false, entries: [{ id: 1, kind: 'tool', agent: 'a', turn: 1, text: 'x'.repeat(4001), done: true, ok: true }] }).success, false);
+    assert.equal(
+      parseExtensionMessage({
+        type: 'activity',
+        runId: 'r1',
+        reset: false,
+        entries: [{ id: 1, kind: 'shell', agent: 'a', text: '', done: true, ok: true }],
+      }),
+      null,
+    );
+    assert.equal(
+      activityMessageSchema.safeParse({
+        type: 'activity',
+        runId: 'r1',
+        reset: false,
+        entries: [{ id: 1, kind: 'tool', agent: 'a', turn: 1, text: 'x'.repeat(4001), done: true, ok: true }],
+      }).success,
+      false,
+    );
   });
 });

@@ -11,12 +11,12 @@ describe('review diff placement', () => {
     assert.deepEqual(diffPlacement(false, 0), { beside: false, preserveFocus: true });
   });
 
-  it('opens beside the person\'s editor and takes the focus when they are not typing', () => {
+  it("opens beside the person's editor and takes the focus when they are not typing", () => {
     assert.deepEqual(diffPlacement(true, Number.POSITIVE_INFINITY), { beside: true, preserveFocus: false });
     assert.deepEqual(diffPlacement(true, TYPING_PAUSE_MS), { beside: true, preserveFocus: false });
   });
 
-  it('opens beside the person\'s editor without the focus while they are typing', () => {
+  it("opens beside the person's editor without the focus while they are typing", () => {
     assert.deepEqual(diffPlacement(true, 0), { beside: true, preserveFocus: true });
     assert.deepEqual(diffPlacement(true, TYPING_PAUSE_MS - 1), { beside: true, preserveFocus: true });
   });

@@ -7,8 +7,21 @@ import { escalationNotice, shortRequest } from '../../../src/extension/escalatio
 
 function state(userRequest: string, metadata: Record<string, unknown> = {}, iterationCount = 2): CodingState {
   return {
-    stateId: 'r', userRequest, spec: null, plan: null, codeDiffs: [], buildResult: null, testResult: null, baseline: null,
-    errorContext: null, iterationCount, maxIterations: 2, currentNode: 'WAIT_HUMAN', timestamp: 'now', usage: EMPTY_USAGE, metadata,
+    stateId: 'r',
+    userRequest,
+    spec: null,
+    plan: null,
+    codeDiffs: [],
+    buildResult: null,
+    testResult: null,
+    baseline: null,
+    errorContext: null,
+    iterationCount,
+    maxIterations: 2,
+    currentNode: 'WAIT_HUMAN',
+    timestamp: 'now',
+    usage: EMPTY_USAGE,
+    metadata,
   };
 }
 
@@ -29,7 +42,13 @@ describe('escalation notice', () => {
       { iteration: 2, outcome: 'rejected' },
       { iteration: 2, outcome: 'rejected' },
     ];
-    assert.equal(escalationNotice(state('Fix Divide', { attempts })), 'Ironbees needs you: "Fix Divide" — you rejected 3 proposals in a row.');
-    assert.equal(escalationNotice(state('Fix Divide', { helpRequest: { reason: 'Which overload?' } })), 'Ironbees needs you: "Fix Divide" — the agent asked for help: Which overload?');
+    assert.equal(
+      escalationNotice(state('Fix Divide', { attempts })),
+      'Ironbees needs you: "Fix Divide" — you rejected 3 proposals in a row.',
+    );
+    assert.equal(
+      escalationNotice(state('Fix Divide', { helpRequest: { reason: 'Which overload?' } })),
+      'Ironbees needs you: "Fix Divide" — the agent asked for help: Which overload?',
+    );
   });
 });

@@ -23,7 +23,9 @@ function extensionSources(dir: string): string {
 
 describe('package.json menus', () => {
   it('use only context keys the extension sets (a key nobody sets makes a menu item lie)', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { contributes: { menus: Record<string, MenuItem[]> } };
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      contributes: { menus: Record<string, MenuItem[]> };
+    };
     const sources = extensionSources(path.join(root, 'src', 'extension'));
     const keys = new Set(
       Object.values(manifest.contributes.menus)

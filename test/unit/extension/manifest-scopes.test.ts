@@ -36,7 +36,10 @@ describe('package.json: person-only settings', () => {
 
   for (const key of personOnly) {
     it(`ironbees.${key} is machine- or application-scoped (a workspace cannot set it)`, () => {
-      assert.ok(['machine', 'application'].includes(manifest.contributes.configuration.properties[`ironbees.${key}`]?.scope ?? 'window'), key);
+      assert.ok(
+        ['machine', 'application'].includes(manifest.contributes.configuration.properties[`ironbees.${key}`]?.scope ?? 'window'),
+        key,
+      );
     });
   }
 
@@ -53,12 +56,20 @@ describe('package.json: person-only settings', () => {
 
   it('no other endpoint or URL setting is left workspace-settable', () => {
     const urlLike = Object.entries(manifest.contributes.configuration.properties).filter(([name]) => /url|endpoint|baseurl/i.test(name));
-    assert.deepEqual(urlLike.filter(([, value]) => value.scope !== 'machine' && value.scope !== 'application').map(([name]) => name), []);
+    assert.deepEqual(
+      urlLike.filter(([, value]) => value.scope !== 'machine' && value.scope !== 'application').map(([name]) => name),
+      [],
+    );
   });
 
   // The provider settings are application-scoped (user settings only), and each is declared, so the
   // settings editor offers the fallback the runtime honours (issue 13).
-  for (const key of [ProviderSettingKeys.provider, ProviderSettingKeys.openaiBaseUrl, ProviderSettingKeys.fallbackProvider, ProviderSettingKeys.fallbackModel]) {
+  for (const key of [
+    ProviderSettingKeys.provider,
+    ProviderSettingKeys.openaiBaseUrl,
+    ProviderSettingKeys.fallbackProvider,
+    ProviderSettingKeys.fallbackModel,
+  ]) {
     it(`ironbees.${key} is declared, application-scoped`, () => {
       assert.equal(manifest.contributes.configuration.properties[`ironbees.${key}`]?.scope, 'application');
     });

@@ -57,7 +57,14 @@ function summary(runId: string): RunSummary {
   return { runId } as unknown as RunSummary;
 }
 
-function setup(settings: Partial<IronbeesSettings> = {}): { bridge: PanelBridge; controller: FakeController; calls: string[]; posted: ExtensionMessage[]; warnings: string[]; gate: ReadyGate<ExtensionMessage> } {
+function setup(settings: Partial<IronbeesSettings> = {}): {
+  bridge: PanelBridge;
+  controller: FakeController;
+  calls: string[];
+  posted: ExtensionMessage[];
+  warnings: string[];
+  gate: ReadyGate<ExtensionMessage>;
+} {
   const controller = new FakeController();
   const calls: string[] = [];
   const record =
@@ -79,7 +86,12 @@ function setup(settings: Partial<IronbeesSettings> = {}): { bridge: PanelBridge;
     openFile: record('openFile'),
     openHandoff: record('openHandoff'),
   };
-  const review = { review: null, onDidChangeReview: new FakeEvent<unknown>().event, setFile: record('setFile'), openDiff: record('openDiff') };
+  const review = {
+    review: null,
+    onDidChangeReview: new FakeEvent<unknown>().event,
+    setFile: record('setFile'),
+    openDiff: record('openDiff'),
+  };
   const warnings: string[] = [];
   const logger = { debug: () => undefined, info: () => undefined, warn: (m: string) => void warnings.push(m), error: () => undefined };
   const bridge = new PanelBridge({
@@ -87,7 +99,8 @@ function setup(settings: Partial<IronbeesSettings> = {}): { bridge: PanelBridge;
     review: review as unknown as ReviewController,
     actions: actions as unknown as IronbeesActions,
     apiKeys: { has: async () => true } as unknown as ApiKeyStore,
-    settings: () => ({ maxIterations: 5, provider: 'anthropic', model: '', demoModel: true, fallback: null, ...settings }) as IronbeesSettings,
+    settings: () =>
+      ({ maxIterations: 5, provider: 'anthropic', model: '', demoModel: true, fallback: null, ...settings }) as IronbeesSettings,
     logger,
   });
   const posted: ExtensionMessage[] = [];
@@ -183,7 +196,10 @@ describe('PanelBridge + ReadyGate: the snapshot after `ready`', () => {
     const { bridge, controller, posted, gate } = setup();
     await gate.open(async () => []);
     let finishOlder: (runs: RunSummary[]) => void = () => undefined;
-    controller.historyReads.push(() => new Promise((resolve) => (finishOlder = resolve)), async () => [summary('run-2'), summary('run-1')]);
+    controller.historyReads.push(
+      () => new Promise((resolve) => (finishOlder = resolve)),
+      async () => [summary('run-2'), summary('run-1')],
+    );
     const older = bridge.handle({ type: 'refreshHistory' });
     await bridge.handle({ type: 'refreshHistory' });
     finishOlder([summary('run-1')]);
@@ -210,12 +226,20 @@ describe('PanelBridge: the provider and model the panel names (modelInfo)', () =
 });
 
 describe('PanelBridge: the settings the panel shows', () => {
-  it('the key\'s tooltip names the provider configured (OpenAI-compatible), not Anthropic', async () => {
+  it("the key's tooltip names the provider configured (OpenAI-compatible), not Anthropic", async () => {
     const { posted, gate, bridge } = setup({ maxIterations: 5, model: 'gpt-4.1', demoModel: false, provider: 'openai' });
     await gate.open(() => bridge.snapshot());
     assert.deepEqual(
       posted.filter((m) => m.type === 'settings'),
-      [{ type: 'settings', maxIterations: 5, model: 'OpenAI-compatible \u00b7 gpt-4.1', hasApiKey: true, keyStatus: 'OpenAI-compatible API key set' }],
+      [
+        {
+          type: 'settings',
+          maxIterations: 5,
+          model: 'OpenAI-compatible \u00b7 gpt-4.1',
+          hasApiKey: true,
+          keyStatus: 'OpenAI-compatible API key set',
+        },
+      ],
     );
   });
 });
@@ -226,7 +250,12 @@ describe('PanelBridge: the status line names the provider and model, never "agen
     [{ demoModel: false, provider: 'openai', model: 'gpt-4.1' }, 'OpenAI-compatible \u00b7 gpt-4.1'],
     [{ demoModel: true }, 'the scripted demo model'],
   ] as const) {
-    const keyStatus = 'demoModel' in settings && settings.demoModel ? 'The scripted demo model answers: no API key needed' : 'provider' in settings ? 'OpenAI-compatible API key set' : 'Anthropic API key set';
+    const keyStatus =
+      'demoModel' in settings && settings.demoModel
+        ? 'The scripted demo model answers: no API key needed'
+        : 'provider' in settings
+          ? 'OpenAI-compatible API key set'
+          : 'Anthropic API key set';
     it(`says "${model}" for ${JSON.stringify(settings)}`, async () => {
       const { posted, gate, bridge } = setup(settings);
       await gate.open(() => bridge.snapshot());
@@ -260,19 +289,30 @@ describe('PanelBridge: no secret value reaches the panel', () => {
 });
 
 describe('PanelBridge: the live activity', () => {
-  it('posts the run\'s activity as it happens (masked like the rest), and the whole list to a panel that says `ready` later', async () => {
+  it("posts the run's activity as it happens (masked like the rest), and the whole list to a panel that says `ready` later", async () => {
     const secret = 'corp-gateway-key-77a0c1';
     registerSecret(secret);
     try {
       const { bridge, controller, posted, gate } = setup();
       await gate.open(async () => []);
       controller.setState(makeRun({ stateId: 'run-1', currentNode: 'PLAN' }));
-      controller.activity.fire({ kind: 'tool', runId: 'run-1', agent: 'planner', turn: 1, tool: 'search_text', line: `searched "${secret}" in the workspace — 0 matches`, ok: true });
+      controller.activity.fire({
+        kind: 'tool',
+        runId: 'run-1',
+        agent: 'planner',
+        turn: 1,
+        tool: 'search_text',
+        line: `searched "${secret}" in the workspace — 0 matches`,
+        ok: true,
+      });
       const activity = posted.filter((m): m is Extract<ExtensionMessage, { type: 'activity' }> => m.type === 'activity');
-      assert.deepEqual(activity.map((m) => [m.reset, m.entries.map((e) => e.text)]), [
-        [true, []],
-        [false, ['searched "[redacted]" in the workspace — 0 matches']],
-      ]);
+      assert.deepEqual(
+        activity.map((m) => [m.reset, m.entries.map((e) => e.text)]),
+        [
+          [true, []],
+          [false, ['searched "[redacted]" in the workspace — 0 matches']],
+        ],
+      );
       const snapshot = await bridge.snapshot();
       const last = snapshot.at(-1);
       assert.equal(last?.type, 'activity');

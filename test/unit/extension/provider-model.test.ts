@@ -28,7 +28,15 @@ const REQUEST: ModelRequest = {
 const OVERLOADED = 'The API is overloaded (529) even after retries (the API said: fake-anthropic: scripted 529). Try again later.';
 
 function settings(overrides: Partial<IronbeesSettings>): IronbeesSettings {
-  return { provider: 'anthropic', model: '', demoModel: false, anthropicBaseUrl: '', openaiBaseUrl: '', fallback: null, ...overrides } as IronbeesSettings;
+  return {
+    provider: 'anthropic',
+    model: '',
+    demoModel: false,
+    anthropicBaseUrl: '',
+    openaiBaseUrl: '',
+    fallback: null,
+    ...overrides,
+  } as IronbeesSettings;
 }
 
 function recordingLogger(): { logger: Logger; warnings: string[] } {
@@ -63,7 +71,11 @@ describe('extension createModel: the fallback provider of the settings (fake ser
   it('answers from the OpenAI-compatible fallback with its model once Claude\u2019s retries are spent, and logs the switch', async () => {
     const { logger, warnings } = recordingLogger();
     const client = createModel({
-      settings: settings({ anthropicBaseUrl: anthropic.url, openaiBaseUrl: openai.url, fallback: { provider: 'openai', model: 'local-backup' } }),
+      settings: settings({
+        anthropicBaseUrl: anthropic.url,
+        openaiBaseUrl: openai.url,
+        fallback: { provider: 'openai', model: 'local-backup' },
+      }),
       apiKey: 'sk-ant-test',
       openaiApiKey: 'sk-openai-test',
       logger,
@@ -80,7 +92,10 @@ describe('extension createModel: the fallback provider of the settings (fake ser
     assert.equal(openai.requests[0].body.model, 'local-backup');
     assert.equal(openai.requests[0].headers.authorization, 'Bearer sk-openai-test', 'the fallback uses the OpenAI-compatible key');
     // (The other warning is the price table not knowing "local-backup".)
-    assert.deepEqual(warnings.filter((warning) => warning.startsWith('Model calls')), [`Model calls switched to the fallback openai/local-backup: ${OVERLOADED}`]);
+    assert.deepEqual(
+      warnings.filter((warning) => warning.startsWith('Model calls')),
+      [`Model calls switched to the fallback openai/local-backup: ${OVERLOADED}`],
+    );
   });
 
   it('a fallback on the same provider asks the same endpoint for the fallback model', async () => {
@@ -102,7 +117,12 @@ describe('extension createModel: the fallback provider of the settings (fake ser
 
   it('without a fallback setting an outage is reported, not answered elsewhere', async () => {
     const { logger, warnings } = recordingLogger();
-    const client = createModel({ settings: settings({ anthropicBaseUrl: anthropic.url, openaiBaseUrl: openai.url }), apiKey: 'sk-ant-test', openaiApiKey: 'k', logger });
+    const client = createModel({
+      settings: settings({ anthropicBaseUrl: anthropic.url, openaiBaseUrl: openai.url }),
+      apiKey: 'sk-ant-test',
+      openaiApiKey: 'k',
+      logger,
+    });
     anthropic.enqueue(...outage());
     await assert.rejects(client.complete(REQUEST), (error: unknown) => error instanceof Error && error.message === OVERLOADED);
     assert.equal(openai.requests.length, 0);
@@ -112,18 +132,27 @@ describe('extension createModel: the fallback provider of the settings (fake ser
   it('a fallback provider without a key is a configuration error naming the fallback setting', () => {
     const { logger } = recordingLogger();
     assert.throws(
-      () => createModel({ settings: settings({ anthropicBaseUrl: anthropic.url, fallback: { provider: 'openai', model: 'gpt-4.1-mini' } }), apiKey: 'sk-ant-test', logger }),
+      () =>
+        createModel({
+          settings: settings({ anthropicBaseUrl: anthropic.url, fallback: { provider: 'openai', model: 'gpt-4.1-mini' } }),
+          apiKey: 'sk-ant-test',
+          logger,
+        }),
       (error: unknown) =>
         error instanceof ConfigurationError &&
         error.message ===
           'No API key for the fallback provider OpenAI-compatible (setting "ironbees.fallback.provider"). Run "Ironbees: Set API Key" and choose OpenAI-compatible, set OPENAI_API_KEY, or set "ironbees.openaiBaseUrl" to a local server; or clear "ironbees.fallback.provider".' &&
-          error.details.setting === 'fallback.provider' &&
-          error.details.provider === 'openai',
+        error.details.setting === 'fallback.provider' &&
+        error.details.provider === 'openai',
     );
     assert.throws(
       () =>
         createModel({
-          settings: settings({ provider: 'openai', openaiBaseUrl: openai.url, fallback: { provider: 'anthropic', model: 'claude-haiku-4-5' } }),
+          settings: settings({
+            provider: 'openai',
+            openaiBaseUrl: openai.url,
+            fallback: { provider: 'anthropic', model: 'claude-haiku-4-5' },
+          }),
           apiKey: undefined,
           logger,
         }),
@@ -131,13 +160,17 @@ describe('extension createModel: the fallback provider of the settings (fake ser
         error instanceof ConfigurationError &&
         error.message ===
           'No API key for the fallback provider Anthropic (setting "ironbees.fallback.provider"). Run "Ironbees: Set API Key" and choose Anthropic, or set ANTHROPIC_API_KEY; or clear "ironbees.fallback.provider".' &&
-          error.details.provider === 'anthropic',
+        error.details.provider === 'anthropic',
     );
   });
 
   it('the demo model needs no key, not even the fallback’s (it has no outage to fall back from)', () => {
     const { logger } = recordingLogger();
-    const client = createModel({ settings: settings({ demoModel: true, fallback: { provider: 'openai', model: 'gpt-4.1-mini' } }), apiKey: undefined, logger });
+    const client = createModel({
+      settings: settings({ demoModel: true, fallback: { provider: 'openai', model: 'gpt-4.1-mini' } }),
+      apiKey: undefined,
+      logger,
+    });
     assert.equal(typeof client.complete, 'function');
   });
 });

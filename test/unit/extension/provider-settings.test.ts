@@ -1,8 +1,17 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { apiKeyStatusText, noKeyMessage, providerModelText, providerWorkflowExtras, readProviderSettings } from '../../../src/extension/provider-settings';
+import {
+  apiKeyStatusText,
+  noKeyMessage,
+  providerModelText,
+  providerWorkflowExtras,
+  readProviderSettings,
+} from '../../../src/extension/provider-settings';
 
-const reader = (values: Record<string, unknown>) => (key: string): unknown => values[key];
+const reader =
+  (values: Record<string, unknown>) =>
+  (key: string): unknown =>
+    values[key];
 
 describe('provider settings (issue 13)', () => {
   it('reads provider, base URL, context files, budgets and fallback', () => {
@@ -47,10 +56,13 @@ describe('provider settings (issue 13)', () => {
     assert.equal(providerModelText('anthropic', ''), 'Anthropic · each agent\u2019s model');
   });
 
-  it('the key\'s state names the provider the settings choose, not always Anthropic', () => {
+  it("the key's state names the provider the settings choose, not always Anthropic", () => {
     assert.equal(apiKeyStatusText('openai', true, false), 'OpenAI-compatible API key set');
     assert.equal(apiKeyStatusText('anthropic', true, false), 'Anthropic API key set');
-    assert.equal(apiKeyStatusText('openai', false, false), 'No OpenAI-compatible API key: run "Ironbees: Set API Key" and choose OpenAI-compatible');
+    assert.equal(
+      apiKeyStatusText('openai', false, false),
+      'No OpenAI-compatible API key: run "Ironbees: Set API Key" and choose OpenAI-compatible',
+    );
     assert.equal(apiKeyStatusText('anthropic', true, true), 'The scripted demo model answers: no API key needed');
   });
 });

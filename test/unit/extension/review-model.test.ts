@@ -9,7 +9,9 @@ const ORIGINAL = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n'
 const PROPOSED = ORIGINAL.replace('line 3\n', 'line three\n').replace('line 27\n', 'line twenty-seven\n');
 // Three changes far apart: three hunks.
 const THREE_ORIGINAL = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-const THREE_PROPOSED = THREE_ORIGINAL.replace('line 5\n', 'line five\n').replace('line 30\n', 'line thirty\n').replace('line 55\n', 'line fifty-five\n');
+const THREE_PROPOSED = THREE_ORIGINAL.replace('line 5\n', 'line five\n')
+  .replace('line 30\n', 'line thirty\n')
+  .replace('line 55\n', 'line fifty-five\n');
 
 function twoFiles(): ReviewModel {
   return new ReviewModel('run-1', [makeFileEdit('src/A.cs', ORIGINAL, PROPOSED), makeFileEdit('src/New.cs', null, 'class New {}\n')]);
@@ -52,7 +54,10 @@ describe('ReviewModel', () => {
       ],
     });
     assert.equal(decision.type, 'APPROVE');
-    const applied = applyFileDecisions([makeFileEdit('src/A.cs', ORIGINAL, PROPOSED), makeFileEdit('src/New.cs', null, 'class New {}\n')], decision.files);
+    const applied = applyFileDecisions(
+      [makeFileEdit('src/A.cs', ORIGINAL, PROPOSED), makeFileEdit('src/New.cs', null, 'class New {}\n')],
+      decision.files,
+    );
     assert.equal(applied.length, 1);
     assert.match(applied[0].newContent ?? '', /line three\n/);
     assert.match(applied[0].newContent ?? '', /line 27\n/);
@@ -93,7 +98,8 @@ describe('ReviewModel', () => {
       accepted: false,
       reason: 'hunk 1: keep line 3; hunk 2: keep 27',
     });
-    const text = describeRejectedDiffs([makeFileEdit('src/A.cs', ORIGINAL, PROPOSED)], decision.type === 'APPROVE' ? decision.files : []) ?? '';
+    const text =
+      describeRejectedDiffs([makeFileEdit('src/A.cs', ORIGINAL, PROPOSED)], decision.type === 'APPROVE' ? decision.files : []) ?? '';
     assert.match(text, /src\/A\.cs: the whole file was rejected and not applied\. Reason: hunk 1: keep line 3; hunk 2: keep 27/);
   });
 
@@ -108,7 +114,9 @@ describe('ReviewModel', () => {
     assert.equal(review.hunkReason('src/Three.cs', 1), undefined);
     const decision = review.toDecision();
     const files = decision.type === 'APPROVE' ? decision.files : [];
-    assert.deepEqual(files, [{ filePath: 'src/Three.cs', accepted: true, rejectedHunks: [0, 2], hunkReasons: { 0: 'first is wrong', 2: 'third is wrong' } }]);
+    assert.deepEqual(files, [
+      { filePath: 'src/Three.cs', accepted: true, rejectedHunks: [0, 2], hunkReasons: { 0: 'first is wrong', 2: 'third is wrong' } },
+    ]);
     const text = describeRejectedDiffs(edits, files) ?? '';
     assert.match(text, /hunk 1 \([^)]*\) was rejected and not applied\. Reason: first is wrong/);
     assert.match(text, /hunk 3 \([^)]*\) was rejected and not applied\. Reason: third is wrong/);
@@ -122,7 +130,11 @@ describe('ReviewModel', () => {
     review.setFile('src/A.cs', false, 'not this file');
     assert.equal(review.hunkReason('src/A.cs', 0), undefined);
     const decision = review.toDecision();
-    assert.deepEqual(decision.type === 'APPROVE' ? decision.files?.[0] : null, { filePath: 'src/A.cs', accepted: false, reason: 'not this file' });
+    assert.deepEqual(decision.type === 'APPROVE' ? decision.files?.[0] : null, {
+      filePath: 'src/A.cs',
+      accepted: false,
+      reason: 'not this file',
+    });
   });
 
   it('places the CodeLens line at the first changed line of each hunk, not at its header', () => {
@@ -152,7 +164,15 @@ describe('ReviewModel', () => {
     const review = twoFiles();
     review.setHunk('src/A.cs', 0, false);
     const [a, created] = review.toFileReviews();
-    assert.deepEqual(a, { filePath: 'src/A.cs', type: 'MODIFY', status: 'pending', hunkCount: 2, rejectedHunks: [0], added: 2, removed: 2 });
+    assert.deepEqual(a, {
+      filePath: 'src/A.cs',
+      type: 'MODIFY',
+      status: 'pending',
+      hunkCount: 2,
+      rejectedHunks: [0],
+      added: 2,
+      removed: 2,
+    });
     assert.equal(created.type, 'CREATE');
     assert.equal(created.added, 1);
   });

@@ -4,7 +4,11 @@ import type * as vscode from 'vscode';
 import { createNonce, renderWebviewHtml } from '../../../src/extension/webview/html';
 
 const uri = (value: string): vscode.Uri => ({ toString: () => value }) as unknown as vscode.Uri;
-const assets = { script: uri('https://x.vscode-cdn.net/dist/webview/main.js'), styles: [uri('https://x.vscode-cdn.net/dist/webview/main.css')], bundlePresent: true };
+const assets = {
+  script: uri('https://x.vscode-cdn.net/dist/webview/main.js'),
+  styles: [uri('https://x.vscode-cdn.net/dist/webview/main.css')],
+  bundlePresent: true,
+};
 
 describe('webview html', () => {
   it('allows only its own nonce for scripts and nothing by default: the whole CSP, exactly', () => {

@@ -55,8 +55,16 @@ describe('the Agent webview options', () => {
       onDidReceiveMessage: () => ({ dispose: () => undefined }),
       postMessage: async () => true,
     };
-    const view = { webview, visible: true, onDidChangeVisibility: () => ({ dispose: () => undefined }), onDidDispose: () => ({ dispose: () => undefined }) };
+    const view = {
+      webview,
+      visible: true,
+      onDidChangeVisibility: () => ({ dispose: () => undefined }),
+      onDidDispose: () => ({ dispose: () => undefined }),
+    };
     provider.resolveWebviewView(view as never);
-    assert.deepEqual(webview.options, { enableScripts: true, localResourceRoots: [{ fsPath: path.join(path.sep, 'ext', 'dist', 'webview') }] });
+    assert.deepEqual(webview.options, {
+      enableScripts: true,
+      localResourceRoots: [{ fsPath: path.join(path.sep, 'ext', 'dist', 'webview') }],
+    });
   });
 });

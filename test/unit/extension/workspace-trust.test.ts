@@ -69,7 +69,12 @@ describe('editor trust gate (extension/workspace-trust.ts)', () => {
   it('trusted by VS Code: the dialog lists what is defined; dismissed, nothing is used; confirmed, remembered', async () => {
     define();
     assert.equal(await editorWorkspaceTrust(deps(true, undefined)), false);
-    assert.deepEqual(asked, [{ detail: '.ironbees/agents/coder/: a workspace agent (its prompt and model)\n.ironbees/mcp.json: MCP servers (processes started, URLs contacted)' }]);
+    assert.deepEqual(asked, [
+      {
+        detail:
+          '.ironbees/agents/coder/: a workspace agent (its prompt and model)\n.ironbees/mcp.json: MCP servers (processes started, URLs contacted)',
+      },
+    ]);
     assert.equal(warned.length, 2);
     assert.equal(await editorWorkspaceTrust(deps(true, TRUST_BUTTON)), true);
     assert.equal(await editorWorkspaceTrust(deps(true, undefined)), true, 'remembered: not asked again');

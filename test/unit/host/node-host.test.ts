@@ -103,8 +103,12 @@ describe('NodeFileSystem', () => {
     const chunks = await nodeFs.readChunks(file);
     assert.ok(chunks);
     const seen: Array<{ length: number; text: string; buffer: ArrayBufferLike }> = [];
-    for await (const chunk of chunks) seen.push({ length: chunk.length, text: Buffer.from(chunk).toString('latin1', 0, 3), buffer: chunk.buffer });
-    assert.deepEqual(seen.map(({ length }) => length), [65_536, 65_536, 150_000 - 131_072]);
+    for await (const chunk of chunks)
+      seen.push({ length: chunk.length, text: Buffer.from(chunk).toString('latin1', 0, 3), buffer: chunk.buffer });
+    assert.deepEqual(
+      seen.map(({ length }) => length),
+      [65_536, 65_536, 150_000 - 131_072],
+    );
     assert.equal(new Set(seen.map(({ buffer }) => buffer)).size, 1, 'every piece is the same buffer, refilled');
     assert.equal(await nodeFs.readChunks(path.join(root, 'missing.trx')), null);
   });
@@ -151,7 +155,17 @@ describe('NodeFileSystem', () => {
   });
 
   it('lists files with forward slashes, skipping build and tool folders, bounded', async () => {
-    for (const rel of ['b.cs', 'src/A.cs', 'src/bin/Debug/x.dll', 'src/OBJ/y.cs', '.git/HEAD', '.ironbees/runs/r/state.json', 'node_modules/p/i.js', '.vs/s', 'src/Sub/C.cs']) {
+    for (const rel of [
+      'b.cs',
+      'src/A.cs',
+      'src/bin/Debug/x.dll',
+      'src/OBJ/y.cs',
+      '.git/HEAD',
+      '.ironbees/runs/r/state.json',
+      'node_modules/p/i.js',
+      '.vs/s',
+      'src/Sub/C.cs',
+    ]) {
       fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
       fs.writeFileSync(path.join(root, rel), '');
     }
@@ -214,7 +228,10 @@ describe('createNodeHost', () => {
       assert.equal(host.diagnostics, undefined);
       assert.ok(Math.abs(host.clock.now() - Date.now()) < 1000);
       assert.ok(host.logger instanceof StderrLogger);
-      assert.deepEqual((await host.symbols.findSymbols('Alpha')).map((s) => `${s.filePath}:${s.line}:${s.column}`), ['A.cs:1:21']);
+      assert.deepEqual(
+        (await host.symbols.findSymbols('Alpha')).map((s) => `${s.filePath}:${s.line}:${s.column}`),
+        ['A.cs:1:21'],
+      );
       assert.equal(
         host.symbols.takeNotice?.(),
         '[C# symbols come from the text index (names only, no types), because the C# engine is turned off (IRONBEES_ROSLYN=0). Same-named symbols may be mixed up; check with read_file.]',

@@ -48,7 +48,12 @@ describe('only regular files are opened, and only after their size is checked', 
   it('the host refuses a FIFO before opening it, for readFile and readChunks', async () => {
     const files = new NodeFileSystem();
     const fifo = path.join(dir, 'a.fifo');
-    await assert.rejects(files.readFile(fifo), (error: Error) => error instanceof NotRegularFileError && error.message === `${fifo} is a FIFO (named pipe), not a regular file; only regular files are read`);
+    await assert.rejects(
+      files.readFile(fifo),
+      (error: Error) =>
+        error instanceof NotRegularFileError &&
+        error.message === `${fifo} is a FIFO (named pipe), not a regular file; only regular files are read`,
+    );
     await assert.rejects(files.readChunks(fifo), NotRegularFileError);
   });
 
@@ -58,7 +63,10 @@ describe('only regular files are opened, and only after their size is checked', 
     const found = await run(searchTextTool, { query: 'Add' });
     assert.equal(found.content, '1 match(es) for "Add" in .:\nsrc/Calc.cs:1: class Calc { int Add; }');
     for (const fifo of FIFOS) {
-      assert.deepEqual(await run(readFileTool, { path: fifo }), { ok: false, error: `${fifo} is a FIFO (named pipe), not a regular file; only regular files are read` });
+      assert.deepEqual(await run(readFileTool, { path: fifo }), {
+        ok: false,
+        error: `${fifo} is a FIFO (named pipe), not a regular file; only regular files are read`,
+      });
     }
   });
 
@@ -66,8 +74,14 @@ describe('only regular files are opened, and only after their size is checked', 
     const big = path.join(dir, 'huge.bin');
     fs.writeFileSync(big, '');
     fs.truncateSync(big, 1.5 * 1024 * 1024 * 1024);
-    await assert.rejects(new NodeFileSystem().readFile(big), (error: Error) => error instanceof FileTooLargeError && error.maxBytes === MAX_READ_BYTES);
-    assert.deepEqual(await run(readFileTool, { path: 'huge.bin' }), { ok: false, error: 'huge.bin is 1.5 GB; files over 256.0 MB are not read' });
+    await assert.rejects(
+      new NodeFileSystem().readFile(big),
+      (error: Error) => error instanceof FileTooLargeError && error.maxBytes === MAX_READ_BYTES,
+    );
+    assert.deepEqual(await run(readFileTool, { path: 'huge.bin' }), {
+      ok: false,
+      error: 'huge.bin is 1.5 GB; files over 256.0 MB are not read',
+    });
   });
 
   it('a file of short lines over the text limit is paged from a stream: the page, every line counted, the caps kept', async () => {
@@ -79,11 +93,20 @@ describe('only regular files are opened, and only after their size is checked', 
     // The host would not hand the tools this file whole.
     await assert.rejects(ctx.overlay.read('lines.log'), FileTooLargeError);
     const first = await run(readFileTool, { path: 'lines.log', limit: 2 });
-    assert.equal(first.content, `lines.log (lines 1-2 of ${total})\n     1\ta\n     2\ta\n[Truncated: showing lines 1-2 of ${total}. Call read_file with offset=3 for the next page.]`);
+    assert.equal(
+      first.content,
+      `lines.log (lines 1-2 of ${total})\n     1\ta\n     2\ta\n[Truncated: showing lines 1-2 of ${total}. Call read_file with offset=3 for the next page.]`,
+    );
     const last = await run(readFileTool, { path: 'lines.log', offset: total - 1 });
     const header = `lines.log (lines ${total - 1}-${total - 1} of ${total})`;
     // The last line (50 000 characters) does not fit the 40 000-character page: the page stops before it.
-    assert.equal(last.content, `${header}\n${String(total - 1).padStart(6)}\tb\n[Truncated: showing lines ${total - 1}-${total - 1} of ${total}. Call read_file with offset=${total} for the next page.]`);
-    assert.deepEqual(await run(readFileTool, { path: 'lines.log', offset: total + 1 }), { ok: false, error: `offset ${total + 1} is outside lines.log, which has ${total} lines; use an offset from 1 to ${total}.` });
+    assert.equal(
+      last.content,
+      `${header}\n${String(total - 1).padStart(6)}\tb\n[Truncated: showing lines ${total - 1}-${total - 1} of ${total}. Call read_file with offset=${total} for the next page.]`,
+    );
+    assert.deepEqual(await run(readFileTool, { path: 'lines.log', offset: total + 1 }), {
+      ok: false,
+      error: `offset ${total + 1} is outside lines.log, which has ${total} lines; use an offset from 1 to ${total}.`,
+    });
   });
 });

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
-import { fromAnthropicMessage, toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from '../../../src/core/llm/providers/anthropic/anthropic-mapping';
+import {
+  fromAnthropicMessage,
+  toAnthropicMessages,
+  toAnthropicSystem,
+  toAnthropicTools,
+} from '../../../src/core/llm/providers/anthropic/anthropic-mapping';
 
 describe('Anthropic mapping', () => {
   it('puts the cache breakpoint on the last tool only, and declares the text editor by type', () => {

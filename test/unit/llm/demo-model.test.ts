@@ -33,7 +33,10 @@ describe('scripted demo model', () => {
     const models = rt.events.flatMap((event) => (event.kind === 'model_call' ? [event.model] : []));
     assert.ok(models.length >= 5 && models.every((model) => model === DEMO_MODEL_ID));
     const tools = rt.events.flatMap((event) => (event.kind === 'tool_call' ? [`${event.tool}:${event.ok}`] : []));
-    assert.ok(tools.every((tool) => tool.endsWith(':true')), tools.join(', '));
+    assert.ok(
+      tools.every((tool) => tool.endsWith(':true')),
+      tools.join(', '),
+    );
     return { newContent: coded.edits[0].newContent ?? '', planSpec: planned.spec, summary: coded.summary };
   }
 
@@ -48,7 +51,10 @@ describe('scripted demo model', () => {
   it('finds the bug by reading, not by knowing the file: an Add bug is fixed too', async () => {
     const file = path.join(root, CALCULATOR_SOURCE);
     const source = await fs.readFile(file, 'utf8');
-    await fs.writeFile(file, source.replace('return a * b;', 'return a / b;').replace('Add(int a, int b) => a + b;', 'Add(int a, int b) => a - b;'));
+    await fs.writeFile(
+      file,
+      source.replace('return a * b;', 'return a / b;').replace('Add(int a, int b) => a + b;', 'Add(int a, int b) => a - b;'),
+    );
     const { newContent } = await planAndCode();
     assert.match(newContent, /Add\(int a, int b\) => a \+ b;/);
     assert.match(newContent, /Subtract\(int a, int b\) => a - b;/);
@@ -57,7 +63,14 @@ describe('scripted demo model', () => {
 
 describe('demo bug finder', () => {
   it('reads cat -n numbered output and finds the wrong operator with the corrected line', () => {
-    const numbered = ['     1\tclass C {', '     2\t    int Subtract(int x, int y)', '     3\t    {', '     4\t        return x + y;', '     5\t    }', '     6\t}'].join('\n');
+    const numbered = [
+      '     1\tclass C {',
+      '     2\t    int Subtract(int x, int y)',
+      '     3\t    {',
+      '     4\t        return x + y;',
+      '     5\t    }',
+      '     6\t}',
+    ].join('\n');
     const bug = findArithmeticBug(stripLineNumbers(numbered));
     assert.deepEqual(bug, {
       method: 'Subtract',

@@ -9,7 +9,13 @@ describe('minimum delay between model calls', () => {
   it('spaces the starts of calls by the interval (a fake clock: the waits asked for are exact)', async () => {
     let now = 1000;
     const sleeps: number[] = [];
-    const clock = { now: () => now, sleep: async (ms: number) => { sleeps.push(ms); now += ms; } };
+    const clock = {
+      now: () => now,
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+    };
     const inner = new ScriptedModelClient(() => {
       now += 300; // each call takes 300 ms
       return modelTurn('ok');

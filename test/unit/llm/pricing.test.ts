@@ -19,12 +19,27 @@ describe('pricing', () => {
   });
 
   it('derives cache prices from the input price (write 1.25x, read 0.1x)', () => {
-    assert.deepEqual(MODEL_PRICES['claude-sonnet-4-5'], { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 });
-    assert.deepEqual(MODEL_PRICES['claude-haiku-4-5'], { inputPerMTok: 1, outputPerMTok: 5, cacheWritePerMTok: 1.25, cacheReadPerMTok: 0.1 });
+    assert.deepEqual(MODEL_PRICES['claude-sonnet-4-5'], {
+      inputPerMTok: 3,
+      outputPerMTok: 15,
+      cacheWritePerMTok: 3.75,
+      cacheReadPerMTok: 0.3,
+    });
+    assert.deepEqual(MODEL_PRICES['claude-haiku-4-5'], {
+      inputPerMTok: 1,
+      outputPerMTok: 5,
+      cacheWritePerMTok: 1.25,
+      cacheReadPerMTok: 0.1,
+    });
   });
 
   it('computes the cost of every kind of token', () => {
-    const usage = usageWithCost('claude-haiku-4-5', { inputTokens: 1_000_000, outputTokens: 100_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 200_000 });
+    const usage = usageWithCost('claude-haiku-4-5', {
+      inputTokens: 1_000_000,
+      outputTokens: 100_000,
+      cacheReadTokens: 1_000_000,
+      cacheWriteTokens: 200_000,
+    });
     // $1 + $0.50 + $0.10 + $0.25
     assert.equal(usage.costUsd, 1.85);
     assert.equal(usage.cacheReadTokens, 1_000_000);
@@ -42,6 +57,9 @@ describe('pricing', () => {
     assert.equal(formatUsage(addUsage(known, unknown)), '20 in / 20 out tokens · cost unknown');
     usageWithCost('claude-unknown-pricing-test', tokens, (m) => warnings.push(m));
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /No price is known for model "claude-unknown-pricing-test"; its tokens are counted, its cost is shown as unknown/);
+    assert.match(
+      warnings[0],
+      /No price is known for model "claude-unknown-pricing-test"; its tokens are counted, its cost is shown as unknown/,
+    );
   });
 });

@@ -17,7 +17,12 @@ const TOOLS: ModelToolDefinition[] = ['read_file', 'search_text', 'list_files', 
 const SYSTEM = `You are the coder. ${'A rule of the house, explained at length. '.repeat(200)}`;
 
 const calls = (turnNo: number, count: number): ToolUseBlock[] =>
-  Array.from({ length: count }, (_, i) => ({ type: 'tool_use', id: `toolu_${turnNo}_${i}`, name: 'read_file', input: { path: `src/File${turnNo}_${i}.cs` } }));
+  Array.from({ length: count }, (_, i) => ({
+    type: 'tool_use',
+    id: `toolu_${turnNo}_${i}`,
+    name: 'read_file',
+    input: { path: `src/File${turnNo}_${i}.cs` },
+  }));
 const results = (uses: readonly ToolUseBlock[]): ContentBlock[] =>
   uses.map((use) => ({ type: 'tool_result', tool_use_id: use.id, content: `// ${use.id}\n${'public int Member() => 42;\n'.repeat(40)}` }));
 
@@ -63,7 +68,13 @@ describe('prompt cache breakpoints with many parallel tool calls', () => {
     const client = new AnthropicModelClient({ apiKey: 'test-key', baseURL: fake.url, maxRetries: 0, logger: silent });
     const messages: ModelMessage[] = [{ role: 'user', content: 'Fix the failing Calculator tests.' }];
     const ask = async (): Promise<void> => {
-      const response = await client.complete({ model: 'claude-sonnet-4-6', system: SYSTEM, tools: TOOLS, messages: [...messages], maxTokens: 1000 });
+      const response = await client.complete({
+        model: 'claude-sonnet-4-6',
+        system: SYSTEM,
+        tools: TOOLS,
+        messages: [...messages],
+        maxTokens: 1000,
+      });
       messages.push({ role: 'assistant', content: response.content });
       const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       if (uses.length > 0) messages.push({ role: 'user', content: results(uses) });
@@ -92,7 +103,11 @@ describe('prompt cache breakpoints with many parallel tool calls', () => {
     // Every request after the first reads everything the one before it sent.
     for (const i of [1, 2, 3]) assert.equal(outcomes[i].now.cacheReadTokens, outcomes[i - 1].now.totalTokens, `request ${i}`);
     if (process.env.IRONBEES_PRINT_CACHE_SHARES) {
-      console.log(JSON.stringify(outcomes.map((o) => ({ now: o.now.cachedShare.toFixed(3), before: o.before.cachedShare.toFixed(3), total: o.now.totalTokens }))));
+      console.log(
+        JSON.stringify(
+          outcomes.map((o) => ({ now: o.now.cachedShare.toFixed(3), before: o.before.cachedShare.toFixed(3), total: o.now.totalTokens })),
+        ),
+      );
     }
   });
 });

@@ -21,13 +21,19 @@ interface SettingSchema {
   enum?: string[];
   enumDescriptions?: string[];
 }
-const settings = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, SettingSchema> } } })
-  .contributes.configuration.properties;
+const settings = (
+  JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, SettingSchema> } };
+  }
+).contributes.configuration.properties;
 
 describe('the provider registry', () => {
   it('names each provider once; the names are read from the modules', () => {
     assert.deepEqual(PROVIDER_NAMES, ['anthropic', 'openai']);
-    assert.deepEqual(MODEL_PROVIDERS.map((provider) => provider.name), PROVIDER_NAMES);
+    assert.deepEqual(
+      MODEL_PROVIDERS.map((provider) => provider.name),
+      PROVIDER_NAMES,
+    );
     assert.deepEqual(modelProviderNames().slice(0, PROVIDER_NAMES.length + 1), [...PROVIDER_NAMES, 'demo']);
     assert.deepEqual(
       MODEL_PROVIDERS.map((provider) => [provider.envVariables.apiKey, provider.envVariables.baseURL]),
@@ -40,7 +46,10 @@ describe('the provider registry', () => {
 
   it("the editor's provider settings list exactly the registry's providers, with their labels", () => {
     assert.deepEqual(settings['ironbees.provider'].enum, PROVIDER_NAMES);
-    assert.deepEqual(settings['ironbees.provider'].enumDescriptions, MODEL_PROVIDERS.map((provider) => provider.label));
+    assert.deepEqual(
+      settings['ironbees.provider'].enumDescriptions,
+      MODEL_PROVIDERS.map((provider) => provider.label),
+    );
     assert.deepEqual(settings['ironbees.fallback.provider'].enum, ['', ...PROVIDER_NAMES]);
   });
 
@@ -54,7 +63,10 @@ describe('the provider registry', () => {
       const yaml = agentYamlSchema.safeParse({ name: 'a', description: 'd', version: '1.0.0', llmConfig: { provider: name, model: 'm' } });
       assert.ok(yaml.success, name);
     }
-    assert.throws(() => parseCliArgs(['run', 'Fix it', '--provider', 'toy', '--model', 'm'], REPO), /--provider must be one of anthropic, openai \(got "toy"\)/);
+    assert.throws(
+      () => parseCliArgs(['run', 'Fix it', '--provider', 'toy', '--model', 'm'], REPO),
+      /--provider must be one of anthropic, openai \(got "toy"\)/,
+    );
   });
 
   it('a new OpenAI-compatible provider is one module: registered, its key and endpoint come from its own variables and its calls reach its server', async () => {
@@ -67,8 +79,18 @@ describe('the provider registry', () => {
     const fake = await startFakeOpenAI();
     try {
       fake.enqueue(chatText('hello from the toy'));
-      const client = createModelClient({ provider: 'toy', env: { TOY_BASE_URL: fake.url, TOY_API_KEY: 'toy-key-0123456789' }, logger: silent });
-      const answer = await client.complete({ model: 'toy-model-1', system: '', messages: [{ role: 'user', content: 'hi' }], tools: [], maxTokens: 16 });
+      const client = createModelClient({
+        provider: 'toy',
+        env: { TOY_BASE_URL: fake.url, TOY_API_KEY: 'toy-key-0123456789' },
+        logger: silent,
+      });
+      const answer = await client.complete({
+        model: 'toy-model-1',
+        system: '',
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: [],
+        maxTokens: 16,
+      });
       assert.deepEqual(answer.content, [{ type: 'text', text: 'hello from the toy' }]);
       assert.equal(fake.requests.length, 1);
       assert.equal(fake.requests[0].body.model, 'toy-model-1');

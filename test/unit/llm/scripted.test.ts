@@ -17,7 +17,10 @@ describe('ScriptedModelClient', () => {
     assert.deepEqual(second.content, [textBlock('two after again')]);
     assert.equal(model.requests[0].messages.length, 1, 'a recorded request does not change when the caller appends');
     assert.equal(model.remaining, 0);
-    await assert.rejects(model.complete(request('third')), /no scripted response left for call #3 \(model m\); the last message was: third/);
+    await assert.rejects(
+      model.complete(request('third')),
+      /no scripted response left for call #3 \(model m\); the last message was: third/,
+    );
   });
 
   it('answers every call from a responder function', async () => {
@@ -31,7 +34,13 @@ describe('ScriptedModelClient', () => {
     assert.equal(modelTurn([toolUseBlock('read_file', { path: 'a' })]).stopReason, 'tool_use');
     assert.equal(modelTurn('text').stopReason, 'end_turn');
     assert.equal(modelTurn('cut', { stopReason: 'max_tokens' }).stopReason, 'max_tokens');
-    assert.deepEqual(modelTurn('x', { usage: { inputTokens: 5 } }).usage, { inputTokens: 5, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 });
+    assert.deepEqual(modelTurn('x', { usage: { inputTokens: 5 } }).usage, {
+      inputTokens: 5,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      costUsd: 0,
+    });
   });
 
   it('refuses to answer when the signal is already aborted', async () => {

@@ -30,7 +30,13 @@ describe('MCP server configuration', () => {
   it('names the source, the server and the field of each problem', () => {
     const bad = (): unknown =>
       mcpServersFromSettings(
-        { docs: { args: ['x'] }, api: { type: 'http', url: 'not a url' }, 'bad name!': { command: 'x' }, odd: 'npx server', extra: { command: 'x', colour: 'red' } },
+        {
+          docs: { args: ['x'] },
+          api: { type: 'http', url: 'not a url' },
+          'bad name!': { command: 'x' },
+          odd: 'npx server',
+          extra: { command: 'x', colour: 'red' },
+        },
         'setting "ironbees.mcpServers"',
       );
     assert.throws(bad, (error: unknown) => {
@@ -72,7 +78,10 @@ describe('MCP server configuration', () => {
 
     it('overrides a settings server of the same name', async () => {
       write(JSON.stringify({ mcpServers: { docs: { command: 'local-docs' } } }));
-      const merged = mergeMcpServers(mcpServersFromSettings({ docs: { command: 'global-docs' }, other: { command: 'o' } }), await loadWorkspaceMcpConfig(root));
+      const merged = mergeMcpServers(
+        mcpServersFromSettings({ docs: { command: 'global-docs' }, other: { command: 'o' } }),
+        await loadWorkspaceMcpConfig(root),
+      );
       assert.deepEqual(
         merged.map((server) => [server.name, 'command' in server ? server.command : '']),
         [

@@ -21,7 +21,10 @@ describe('CoordinationStore under concurrent calls', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('keeps every heartbeat of many agents sent at once through two stores', async () => {
-    const stores = [new CoordinationStore(createNodeHost(dir, { logger: quiet })), new CoordinationStore(createNodeHost(dir, { logger: quiet }))];
+    const stores = [
+      new CoordinationStore(createNodeHost(dir, { logger: quiet })),
+      new CoordinationStore(createNodeHost(dir, { logger: quiet })),
+    ];
     const agents = Array.from({ length: 40 }, (_, index) => `agent-${index}`);
     await Promise.all(
       agents.flatMap((agent, index) => [
@@ -37,7 +40,10 @@ describe('CoordinationStore under concurrent calls', () => {
   });
 
   it('keeps every escalation sent at once, and a clear never brings cleared ones back', async () => {
-    const stores = [new CoordinationStore(createNodeHost(dir, { logger: quiet })), new CoordinationStore(createNodeHost(dir, { logger: quiet }))];
+    const stores = [
+      new CoordinationStore(createNodeHost(dir, { logger: quiet })),
+      new CoordinationStore(createNodeHost(dir, { logger: quiet })),
+    ];
     await Promise.all(Array.from({ length: 30 }, (_, index) => stores[index % 2].escalate('run-2', help(index))));
     assert.equal((await stores[0].escalations('run-2')).length, 30);
     const late = Array.from({ length: 10 }, (_, index) => help(100 + index));

@@ -35,7 +35,11 @@ describe('ironbees mcp: honest annotations and a contained coordination store', 
   });
 
   async function connect(): Promise<Client> {
-    const server = createIronbeesMcpServer({ host: createNodeHost(root, { logger: quiet }), version: 'test', orchestrator: () => Promise.reject(new Error('no runs here')) });
+    const server = createIronbeesMcpServer({
+      host: createNodeHost(root, { logger: quiet }),
+      version: 'test',
+      orchestrator: () => Promise.reject(new Error('no runs here')),
+    });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     client = new Client({ name: 'test', version: '1' });
@@ -52,7 +56,10 @@ describe('ironbees mcp: honest annotations and a contained coordination store', 
   });
 
   it('a coordination folder that is a link out of the workspace: apmas_get_context reads nothing there, apmas_send_message appends nothing', async () => {
-    fs.writeFileSync(path.join(outside, 'messages.jsonl'), `${JSON.stringify({ id: 'x', at: '', from: 'OUTSIDE_SECRET', to: 'a', type: 't', content: 'OUTSIDE_SECRET' })}\n`);
+    fs.writeFileSync(
+      path.join(outside, 'messages.jsonl'),
+      `${JSON.stringify({ id: 'x', at: '', from: 'OUTSIDE_SECRET', to: 'a', type: 't', content: 'OUTSIDE_SECRET' })}\n`,
+    );
     fs.writeFileSync(path.join(outside, 'agents.json'), JSON.stringify({ spy: { agent: 'OUTSIDE_SECRET', status: 'x', artifacts: [] } }));
     fs.mkdirSync(path.join(root, '.ironbees'));
     fs.symlinkSync(outside, path.join(root, '.ironbees', 'coordination'));
@@ -62,7 +69,10 @@ describe('ironbees mcp: honest annotations and a contained coordination store', 
     const shown = (context.content[0] as { text: string }).text;
     assert.doesNotMatch(shown, /OUTSIDE_SECRET/);
     assert.equal(context.isError, true);
-    const sent = (await mcp.callTool({ name: 'apmas_send_message', arguments: { to: 'human', content: 'hello', type: 'info' } })) as CallToolResult;
+    const sent = (await mcp.callTool({
+      name: 'apmas_send_message',
+      arguments: { to: 'human', content: 'hello', type: 'info' },
+    })) as CallToolResult;
     assert.equal(sent.isError, true, JSON.stringify(sent));
     assert.equal(fs.readFileSync(path.join(outside, 'messages.jsonl'), 'utf8'), before);
   });
@@ -73,12 +83,18 @@ describe('ironbees mcp: honest annotations and a contained coordination store', 
     fs.symlinkSync(path.join(outside, 'environ'), path.join(root, '.ironbees', 'coordination', 'messages.jsonl'));
     const store = new CoordinationStore(createNodeHost(root, { logger: quiet }));
     await assert.rejects(store.messages(undefined, 10), PathOutsideWorkspaceError);
-    await assert.rejects(store.appendMessage(undefined, { id: '1', at: '', from: 'a', to: 'b', type: 't', content: 'c' }), PathOutsideWorkspaceError);
+    await assert.rejects(
+      store.appendMessage(undefined, { id: '1', at: '', from: 'a', to: 'b', type: 't', content: 'c' }),
+      PathOutsideWorkspaceError,
+    );
     assert.equal(fs.readFileSync(path.join(outside, 'environ'), 'utf8'), 'SECRET=1');
 
     fs.rmSync(path.join(root, '.ironbees'), { recursive: true });
     fs.symlinkSync(outside, path.join(root, '.ironbees'));
-    await assert.rejects(store.updateAgent('run-1', 'coder', (r) => r), /symbolic link/);
+    await assert.rejects(
+      store.updateAgent('run-1', 'coder', (r) => r),
+      /symbolic link/,
+    );
     assert.deepEqual(fs.readdirSync(outside).sort(), ['environ']);
   });
 });

@@ -66,7 +66,9 @@ describe('apmas_request_help and live runs', () => {
     const text = await askForHelp({ runId: 'run-9', agent: 'coder', helpType: 'human', issue: 'Which rounding?', context: 'Divide(7, 2)' });
     assert.match(text, /run run-9 stopped its current step and waits for a person/);
     assert.deepEqual(calls, [['run-9', 'coder asks: Which rounding?\nDivide(7, 2)']]);
-    const escalations = JSON.parse(fs.readFileSync(path.join(dir, '.ironbees', 'runs', 'run-9', 'coordination', 'escalations.json'), 'utf8')) as unknown[];
+    const escalations = JSON.parse(
+      fs.readFileSync(path.join(dir, '.ironbees', 'runs', 'run-9', 'coordination', 'escalations.json'), 'utf8'),
+    ) as unknown[];
     assert.equal(escalations.length, 1);
   });
 
@@ -74,7 +76,10 @@ describe('apmas_request_help and live runs', () => {
     const calls: Array<[string, string]> = [];
     await connect(fakeOrchestrator(false, calls), { count: 0 });
     assert.match(await askForHelp({ runId: 'run-9', helpType: 'clarification', issue: 'Spec?' }), /open escalation/);
-    assert.match(await askForHelp({ runId: 'run-9', helpType: 'agent', targetAgent: 'reviewer', issue: 'Look?' }), /Help requested from reviewer/);
+    assert.match(
+      await askForHelp({ runId: 'run-9', helpType: 'agent', targetAgent: 'reviewer', issue: 'Look?' }),
+      /Help requested from reviewer/,
+    );
     assert.equal(calls.length, 1, 'a request to another agent escalates nothing');
     await client.close();
 

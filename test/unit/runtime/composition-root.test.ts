@@ -35,7 +35,8 @@ describe('composition root (core/runtime)', () => {
     assert.throws(
       () => createModelClient({ provider: 'nope' }),
       (error: unknown) =>
-        error instanceof ConfigurationError && error.message === `Unknown model provider "nope". Known: ${modelProviderNames().join(', ')}.`,
+        error instanceof ConfigurationError &&
+        error.message === `Unknown model provider "nope". Known: ${modelProviderNames().join(', ')}.`,
     );
     assert.deepEqual(modelProviderNames().slice(0, 3), ['anthropic', 'openai', 'demo']);
   });
@@ -95,7 +96,8 @@ describe('composition root (core/runtime)', () => {
     const slowDotnet = {
       run: async () => {
         // The SDK check waits (bounded) for the agents: it sees them read only when both run at once.
-        for (const deadline = Date.now() + 5_000; !agentsRead && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 5));
+        for (const deadline = Date.now() + 5_000; !agentsRead && Date.now() < deadline;)
+          await new Promise((resolve) => setTimeout(resolve, 5));
         readBeforeDotnetAnswered = agentsRead;
         return { exitCode: 0, stdout: '10.0.100\n', stderr: '', timedOut: false, durationMs: 1 } as RunResult;
       },

@@ -5,7 +5,13 @@ import { strict as assert } from 'node:assert';
 import type { Logger } from '../../../src/core/host';
 import { ScriptedModelClient } from '../../../src/core/llm/scripted';
 import { chatText, startFakeOpenAI } from '../../support/fake-openai';
-import { createModelClient, createProviderRouter, modelProviderFactory, modelProviderNames, registerModelProvider } from '../../../src/core/runtime';
+import {
+  createModelClient,
+  createProviderRouter,
+  modelProviderFactory,
+  modelProviderNames,
+  registerModelProvider,
+} from '../../../src/core/runtime';
 import type { ModelConfig } from '../../../src/core/runtime';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -42,7 +48,13 @@ describe('one provider registry', () => {
     try {
       fake.enqueue(chatText('hello from the fake'));
       const client = createModelClient({ provider: 'openai', env: { OPENAI_BASE_URL: fake.url }, logger: silent });
-      const answer = await client.complete({ model: 'local-model', system: '', messages: [{ role: 'user', content: 'hi' }], tools: [], maxTokens: 16 });
+      const answer = await client.complete({
+        model: 'local-model',
+        system: '',
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: [],
+        maxTokens: 16,
+      });
       assert.deepEqual(answer.content, [{ type: 'text', text: 'hello from the fake' }]);
       assert.equal(fake.requests.length, 1);
       assert.equal(fake.requests[0].body.model, 'local-model');

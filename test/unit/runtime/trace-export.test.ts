@@ -78,7 +78,12 @@ describe('trace export (OpenTelemetry)', () => {
       const root = path.resolve(__dirname, '../../..');
       const probe = spawnSync(
         process.execPath,
-        ['--import', 'tsx', '-e', "require('./src/core/runtime/index.ts'); console.log(Object.keys(require.cache).filter((k) => /@opentelemetry[\\\\/](sdk-|exporter-|otlp-|resources)/.test(k)).length)"],
+        [
+          '--import',
+          'tsx',
+          '-e',
+          "require('./src/core/runtime/index.ts'); console.log(Object.keys(require.cache).filter((k) => /@opentelemetry[\\\\/](sdk-|exporter-|otlp-|resources)/.test(k)).length)",
+        ],
         { cwd: root, encoding: 'utf8', timeout: 60_000 },
       );
       assert.equal(probe.stdout.trim(), '0', probe.stderr);
@@ -111,12 +116,32 @@ describe('trace export (OpenTelemetry)', () => {
           at: iso(110),
           tool_calls: [
             { tool_call: { name: 'read_file', args_valid: true }, tool_result: { ok: true, err: 'None', schema_ok: true }, latency_ms: 15 },
-            { tool_call: { name: 'search', args_valid: false }, tool_result: { ok: false, err: 'InvalidInput', schema_ok: false }, latency_ms: 25 },
+            {
+              tool_call: { name: 'search', args_valid: false },
+              tool_result: { ok: false, err: 'InvalidInput', schema_ok: false },
+              latency_ms: 25,
+            },
           ],
         }),
-        turn({ turn: 2, role: 'planner', step: 'PLAN', at: iso(200), intent: 'submit', outcome: { status: 'done', next_action: 'end_step' }, timings: { latency_ms: 60, model_ms: 60, tools_ms: 0 } }),
+        turn({
+          turn: 2,
+          role: 'planner',
+          step: 'PLAN',
+          at: iso(200),
+          intent: 'submit',
+          outcome: { status: 'done', next_action: 'end_step' },
+          timings: { latency_ms: 60, model_ms: 60, tools_ms: 0 },
+        }),
         // Recorded before its step's transition (a transition is written once the state is saved).
-        turn({ turn: 1, role: 'coder', step: 'CODE', iteration: 1, at: iso(270), model: 'claude-code', timings: { latency_ms: 50, model_ms: 50, tools_ms: 0 } }),
+        turn({
+          turn: 1,
+          role: 'coder',
+          step: 'CODE',
+          iteration: 1,
+          at: iso(270),
+          model: 'claude-code',
+          timings: { latency_ms: 50, model_ms: 50, tools_ms: 0 },
+        }),
         transition('PLAN', 'CODE', 210, 1),
         transition('CODE', 'SUCCESS', 300, 1),
       ];
@@ -124,7 +149,10 @@ describe('trace export (OpenTelemetry)', () => {
       await exporter.flush();
       exporter.stop();
 
-      assert.deepEqual(otlp.requests.map((r) => [r.path, r.contentType]), [['/v1/traces', 'application/json']]);
+      assert.deepEqual(
+        otlp.requests.map((r) => [r.path, r.contentType]),
+        [['/v1/traces', 'application/json']],
+      );
       const spans = otlp.spans;
       const byName = new Map(spans.map((span) => [span.name, span]));
       assert.deepEqual(spans.map((s) => s.name).sort(), [
@@ -140,25 +168,47 @@ describe('trace export (OpenTelemetry)', () => {
       ]);
       const run = byName.get('invoke_workflow ironbees')!;
       const planner = byName.get('invoke_agent planner')!;
-      assert.ok(spans.every((s) => s.traceId === traceIdOf('run-otel')), 'every span in the run trace');
+      assert.ok(
+        spans.every((s) => s.traceId === traceIdOf('run-otel')),
+        'every span in the run trace',
+      );
       assert.equal(run.parentSpanId, '');
-      for (const name of ['step INIT', 'invoke_agent planner', 'invoke_agent coder']) assert.equal(byName.get(name)!.parentSpanId, run.spanId, name);
+      for (const name of ['step INIT', 'invoke_agent planner', 'invoke_agent coder'])
+        assert.equal(byName.get(name)!.parentSpanId, run.spanId, name);
       const plannerChildren = spans.filter((x) => x.name === 'chat claude-test' || x.name.startsWith('execute_tool'));
       for (const s of plannerChildren) assert.equal(s.parentSpanId, planner.spanId, s.name);
-      assert.equal(byName.get('chat claude-code')!.parentSpanId, byName.get('invoke_agent coder')!.spanId, 'an early turn waits for its step');
+      assert.equal(
+        byName.get('chat claude-code')!.parentSpanId,
+        byName.get('invoke_agent coder')!.spanId,
+        'an early turn waits for its step',
+      );
 
       assert.deepEqual([run.startMs - T0, run.endMs - T0], [0, 300]);
       assert.deepEqual([planner.startMs - T0, planner.endMs - T0], [10, 210]);
-      assert.deepEqual(run.attributes, { 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.workflow.name': 'ironbees', 'gen_ai.conversation.id': 'run-otel', 'ironbees.run.id': 'run-otel', 'ironbees.run.outcome': 'SUCCESS' });
-      assert.deepEqual(planner.attributes, { 'ironbees.step': 'PLAN', 'ironbees.iteration': 0, 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'planner' });
+      assert.deepEqual(run.attributes, {
+        'gen_ai.operation.name': 'invoke_workflow',
+        'gen_ai.workflow.name': 'ironbees',
+        'gen_ai.conversation.id': 'run-otel',
+        'ironbees.run.id': 'run-otel',
+        'ironbees.run.outcome': 'SUCCESS',
+      });
+      assert.deepEqual(planner.attributes, {
+        'ironbees.step': 'PLAN',
+        'ironbees.iteration': 0,
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': 'planner',
+      });
       assert.equal(run.resource[ATTR_SERVICE_NAME], 'ironbees');
       assert.equal(run.resource['service.version'], '9.9.9');
 
       const chats = spans.filter((s) => s.name === 'chat claude-test').sort((a, b) => a.startMs - b.startMs);
-      assert.deepEqual(chats.map((c) => [c.startMs - T0, c.endMs - T0, c.kind]), [
-        [10, 70, 3],
-        [140, 200, 3],
-      ]);
+      assert.deepEqual(
+        chats.map((c) => [c.startMs - T0, c.endMs - T0, c.kind]),
+        [
+          [10, 70, 3],
+          [140, 200, 3],
+        ],
+      );
       assert.deepEqual(chats[0].attributes, {
         'gen_ai.operation.name': 'chat',
         'gen_ai.system': 'anthropic',
@@ -177,7 +227,12 @@ describe('trace export (OpenTelemetry)', () => {
       const read = byName.get('execute_tool read_file')!;
       const search = byName.get('execute_tool search')!;
       assert.deepEqual([read.startMs - T0, read.endMs - T0, search.startMs - T0, search.endMs - T0], [70, 85, 85, 110]);
-      assert.deepEqual(read.attributes, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file', 'gen_ai.agent.name': 'planner', 'ironbees.tool.args_valid': true });
+      assert.deepEqual(read.attributes, {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': 'read_file',
+        'gen_ai.agent.name': 'planner',
+        'ironbees.tool.args_valid': true,
+      });
       assert.equal(search.attributes[ATTR_ERROR_TYPE], 'InvalidInput');
       assert.deepEqual(search.status, { code: 2, message: 'InvalidInput' });
     });

@@ -38,7 +38,13 @@ describe('trust gate (core/runtime/trust.ts)', () => {
   it('a workspace that defines nothing is never asked about and nothing is said', async () => {
     const notices: string[] = [];
     let asked = 0;
-    const decision = await decideWorkspaceTrust({ workspaceRoot: workspace, flag: false, env, notice: (l) => notices.push(l), ask: async () => ((asked += 1), true) });
+    const decision = await decideWorkspaceTrust({
+      workspaceRoot: workspace,
+      flag: false,
+      env,
+      notice: (l) => notices.push(l),
+      ask: async () => ((asked += 1), true),
+    });
     assert.deepEqual({ asked, notices, defined: decision.defined }, { asked: 0, notices: [], defined: [] });
   });
 
@@ -60,7 +66,11 @@ describe('trust gate (core/runtime/trust.ts)', () => {
     assert.equal((await decideWorkspaceTrust({ workspaceRoot: workspace, flag: true, env, notice: (l) => notices.push(l) })).trusted, true);
     assert.equal(notices.length, 0);
     assert.equal(isRememberedTrusted(workspace, env), false);
-    assert.equal((await decideWorkspaceTrust({ workspaceRoot: workspace, flag: false, env, notice: (l) => notices.push(l), ask: async () => false })).trusted, false);
+    assert.equal(
+      (await decideWorkspaceTrust({ workspaceRoot: workspace, flag: false, env, notice: (l) => notices.push(l), ask: async () => false }))
+        .trusted,
+      false,
+    );
     assert.equal(notices.length, 2);
   });
 
@@ -71,7 +81,10 @@ describe('trust gate (core/runtime/trust.ts)', () => {
     try {
       const asked: string[][] = [];
       const ask = async (defined: readonly { path: string }[]): Promise<boolean> => (asked.push(defined.map((d) => d.path)), true);
-      assert.equal((await decideWorkspaceTrust({ workspaceRoot: workspace, flag: false, env, notice: () => undefined, ask })).trusted, true);
+      assert.equal(
+        (await decideWorkspaceTrust({ workspaceRoot: workspace, flag: false, env, notice: () => undefined, ask })).trusted,
+        true,
+      );
       assert.deepEqual(asked, [['.ironbees/agents/planner/', '.ironbees/mcp.json']]);
       const file = trustedFoldersFile(env);
       assert.equal(path.relative(workspace, file).startsWith('..'), true);

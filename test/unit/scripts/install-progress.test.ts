@@ -23,7 +23,9 @@ type CreateProgress = (options: {
 
 describe('npm start: code-server install progress', () => {
   it('prints one line per phase with elapsed seconds, a still-line per tick, and the total at the end', async () => {
-    const { createInstallProgress } = (await import(path.join(SCRIPTS, 'install-progress.mjs'))) as { createInstallProgress: CreateProgress };
+    const { createInstallProgress } = (await import(path.join(SCRIPTS, 'install-progress.mjs'))) as {
+      createInstallProgress: CreateProgress;
+    };
     const lines: string[] = [];
     let clock = 1_000_000;
     const timers = new Map<number, () => void>();

@@ -18,14 +18,19 @@ describe('scripts/ensure-system-packages.mjs', () => {
       assert.equal(result.status, 1);
       const lines = result.stdout.trim().split('\n');
       assert.equal(lines.length, 1);
-      assert.match(lines[0], /^Missing system packages for the tests: chromium ripgrep( libkrb5-dev)? bubblewrap\. Run: sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium ripgrep( libkrb5-dev)? bubblewrap$/);
+      assert.match(
+        lines[0],
+        /^Missing system packages for the tests: chromium ripgrep( libkrb5-dev)? bubblewrap\. Run: sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium ripgrep( libkrb5-dev)? bubblewrap$/,
+      );
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }
   });
 
   it('exits 0 at once when everything is there (this machine has run .ci/run)', function () {
-    const probe = spawnSync('sh', ['-c', 'command -v chromium && command -v rg && command -v bwrap && dpkg -s libkrb5-dev'], { stdio: 'ignore' });
+    const probe = spawnSync('sh', ['-c', 'command -v chromium && command -v rg && command -v bwrap && dpkg -s libkrb5-dev'], {
+      stdio: 'ignore',
+    });
     if (probe.status !== 0) this.skip();
     const result = spawnSync(process.execPath, [SCRIPT], { encoding: 'utf8', env: { ...process.env, IRONBEES_NO_APT: '1' } });
     assert.equal(result.status, 0);

@@ -33,38 +33,62 @@ describe('scripts/tool-command.cjs', () => {
     const windowsCli = touch('nodejs', 'node_modules', 'npm', 'bin', 'npm-cli.js');
     assert.equal(npmCli({ npm_execpath: path.join(dir, 'nodejs', 'npm.cmd') }, path.join(dir, 'nodejs', 'node.exe')), windowsCli);
     const posixCli = touch('usr', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
-    assert.equal(npmCli({}, path.join(dir, 'usr', 'bin', 'node')), path.join(dir, 'usr', 'bin', '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'));
+    assert.equal(
+      npmCli({}, path.join(dir, 'usr', 'bin', 'node')),
+      path.join(dir, 'usr', 'bin', '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+    );
     assert.equal(path.resolve(npmCli({}, path.join(dir, 'usr', 'bin', 'node'))), posixCli);
     assert.throws(() => npmCli({}, path.join(dir, 'empty', 'node')), /npm's CLI was not found: npm_execpath is not set/);
   });
 
   it("a dependency's executable is its package.json bin, not the node_modules/.bin shim", () => {
-    assert.deepEqual(binCommand('mocha', ['--version']), { cmd: process.execPath, args: [path.join(REPO, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--version'] });
-    assert.deepEqual(binCommand('typescript', [], 'tsc'), { cmd: process.execPath, args: [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc')] });
+    assert.deepEqual(binCommand('mocha', ['--version']), {
+      cmd: process.execPath,
+      args: [path.join(REPO, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--version'],
+    });
+    assert.deepEqual(binCommand('typescript', [], 'tsc'), {
+      cmd: process.execPath,
+      args: [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc')],
+    });
     assert.equal(binCommand('@vscode/vsce', []).args[0], path.join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce'));
   });
 
   it('the VS Code stages run on linux-x64 only, and say why elsewhere', () => {
     assert.equal(linuxOnlySkipReason('linux', 'x64'), null);
-    assert.equal(linuxOnlySkipReason('win32', 'x64'), 'it needs linux-x64 (code-server with its offline ripgrep, apt-get/dpkg, chromium) and this is win32-x64');
-    assert.equal(linuxOnlySkipReason('darwin', 'arm64'), 'it needs linux-x64 (code-server with its offline ripgrep, apt-get/dpkg, chromium) and this is darwin-arm64');
+    assert.equal(
+      linuxOnlySkipReason('win32', 'x64'),
+      'it needs linux-x64 (code-server with its offline ripgrep, apt-get/dpkg, chromium) and this is win32-x64',
+    );
+    assert.equal(
+      linuxOnlySkipReason('darwin', 'arm64'),
+      'it needs linux-x64 (code-server with its offline ripgrep, apt-get/dpkg, chromium) and this is darwin-arm64',
+    );
     assert.notEqual(linuxOnlySkipReason('linux', 'arm64'), null);
   });
 
   it('no script or test helper spawns npm or a node_modules/.bin shim by name', () => {
     const files = [
-      ...readdirSync(path.join(REPO, 'scripts')).filter((name) => name.endsWith('.mjs')).map((name) => path.join(REPO, 'scripts', name)),
+      ...readdirSync(path.join(REPO, 'scripts'))
+        .filter((name) => name.endsWith('.mjs'))
+        .map((name) => path.join(REPO, 'scripts', name)),
       ...readdirSync(path.join(REPO, 'test', 'support'), { recursive: true, encoding: 'utf8' })
         .filter((name) => /\.(ts|mjs)$/.test(name))
         .map((name) => path.join(REPO, 'test', 'support', name)),
     ];
-    const offenders = files.filter((file) => /spawn(Sync)?\(\s*['"]npm['"]|['"]\.bin['"]|node_modules\/\.bin/.test(readFileSync(file, 'utf8')));
-    assert.deepEqual(offenders.map((file) => path.relative(REPO, file)), []);
+    const offenders = files.filter((file) =>
+      /spawn(Sync)?\(\s*['"]npm['"]|['"]\.bin['"]|node_modules\/\.bin/.test(readFileSync(file, 'utf8')),
+    );
+    assert.deepEqual(
+      offenders.map((file) => path.relative(REPO, file)),
+      [],
+    );
   });
 
   it("package.json's mocha globs are in double quotes (cmd.exe keeps single quotes in the pattern)", () => {
     const scripts = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    const singleQuoted = Object.entries(scripts).filter(([, command]) => /'[^']*\*[^']*'/.test(command)).map(([name]) => name);
+    const singleQuoted = Object.entries(scripts)
+      .filter(([, command]) => /'[^']*\*[^']*'/.test(command))
+      .map(([name]) => name);
     assert.deepEqual(singleQuoted, []);
     assert.equal(scripts['test:unit'], 'mocha "test/unit/**/*.test.ts"');
   });

@@ -13,31 +13,52 @@ describe('tool adapter (seed 004)', () => {
 
   it('retries only retryable failures, with full-jitter delays inside the cap', async () => {
     let calls = 0;
-    const flaky: ToolDefinition = { ...base, name: 'flaky', retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 4 }, execute: async () => {
-      calls++;
-      if (calls < 3) throw new ToolFailure('RetryableServer', 'busy');
-      return { ok: true, content: 'done' };
-    } };
+    const flaky: ToolDefinition = {
+      ...base,
+      name: 'flaky',
+      retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 4 },
+      execute: async () => {
+        calls++;
+        if (calls < 3) throw new ToolFailure('RetryableServer', 'busy');
+        return { ok: true, content: 'done' };
+      },
+    };
     assert.ok((await new ToolRegistry().register(flaky).execute(flaky, {}, ctx)).ok);
     assert.equal(calls, 3);
     let unauthorized = 0;
-    const denied: ToolDefinition = { ...base, name: 'denied', retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 4 }, execute: async () => {
-      unauthorized++;
-      throw new ToolFailure('Unauthorized', 'no');
-    } };
+    const denied: ToolDefinition = {
+      ...base,
+      name: 'denied',
+      retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 4 },
+      execute: async () => {
+        unauthorized++;
+        throw new ToolFailure('Unauthorized', 'no');
+      },
+    };
     const outcome = await new ToolRegistry().register(denied).execute(denied, {}, ctx);
     assert.ok(!outcome.ok && outcome.kind === 'Unauthorized');
     assert.equal(unauthorized, 1);
-    assert.equal(fullJitterDelay({ maxRetries: 1, baseDelayMs: 100, maxDelayMs: 300 }, 5, () => 0.999), 299);
-    assert.equal(fullJitterDelay({ maxRetries: 1, baseDelayMs: 100, maxDelayMs: 300 }, 0, () => 0.5), 50);
+    assert.equal(
+      fullJitterDelay({ maxRetries: 1, baseDelayMs: 100, maxDelayMs: 300 }, 5, () => 0.999),
+      299,
+    );
+    assert.equal(
+      fullJitterDelay({ maxRetries: 1, baseDelayMs: 100, maxDelayMs: 300 }, 0, () => 0.5),
+      50,
+    );
   });
 
-  it('a time limit stops the work, not only the wait: the tool\'s signal is aborted when the limit fires', async () => {
+  it("a time limit stops the work, not only the wait: the tool's signal is aborted when the limit fires", async () => {
     let seen: AbortSignal | undefined;
-    const slow: ToolDefinition = { ...base, name: 'slow', timeoutMs: 50, execute: (_input, context) => {
-      seen = context.signal;
-      return new Promise(() => undefined);
-    } };
+    const slow: ToolDefinition = {
+      ...base,
+      name: 'slow',
+      timeoutMs: 50,
+      execute: (_input, context) => {
+        seen = context.signal;
+        return new Promise(() => undefined);
+      },
+    };
     const outcome = await new ToolRegistry().register(slow).execute(slow, {}, ctx);
     assert.deepEqual(outcome.ok ? null : { kind: outcome.kind, error: outcome.error }, {
       kind: 'Timeout',
@@ -47,16 +68,31 @@ describe('tool adapter (seed 004)', () => {
   });
 
   it('checks the output schema: a mismatch is OutputSchemaMismatch', async () => {
-    const typed: ToolDefinition = { ...base, name: 'typed', output: z.object({ n: z.number() }), execute: async () => ({ ok: true, content: '{"n":"x"}' }) };
+    const typed: ToolDefinition = {
+      ...base,
+      name: 'typed',
+      output: z.object({ n: z.number() }),
+      execute: async () => ({ ok: true, content: '{"n":"x"}' }),
+    };
     const outcome = await new ToolRegistry().register(typed).execute(typed, {}, ctx);
     assert.ok(!outcome.ok && outcome.kind === 'OutputSchemaMismatch' && /n:/.test(outcome.error));
   });
 
   it('asks before a tool with external effects runs; read-only tools never ask', async () => {
     let ran = 0;
-    const writes: ToolDefinition = { ...base, name: 'writes', readonly: false, externalEffects: true, execute: async () => ({ ok: (ran++, true), content: 'x' }) };
+    const writes: ToolDefinition = {
+      ...base,
+      name: 'writes',
+      readonly: false,
+      externalEffects: true,
+      execute: async () => ({ ok: (ran++, true), content: 'x' }),
+    };
     const registry = new ToolRegistry().register(writes);
-    const refused = await registry.execute(writes, {}, { ...ctx, approval: { policy: 'always', ask: async () => ({ approved: false, reason: 'no' }) } });
+    const refused = await registry.execute(
+      writes,
+      {},
+      { ...ctx, approval: { policy: 'always', ask: async () => ({ approved: false, reason: 'no' }) } },
+    );
     assert.ok(!refused.ok && refused.kind === 'Forbidden');
     assert.equal(ran, 0);
     assert.ok((await registry.execute(writes, {}, { ...ctx, approval: { policy: 'never' } })).ok);
@@ -74,26 +110,45 @@ describe('tool adapter (seed 004)', () => {
   it("waits as long as a RateLimited failure's Retry-After says, within the policy's ceiling", async () => {
     const host = memoryHost();
     let calls = 0;
-    const limited: ToolDefinition = { ...base, name: 'limited', retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 40 }, execute: async () => {
-      calls++;
-      if (calls === 1) throw new ToolFailure('RateLimited', 'slow down', 25);
-      if (calls === 2) throw new ToolFailure('RateLimited', 'slower', 5_000);
-      return { ok: true, content: 'done' };
-    } };
+    const limited: ToolDefinition = {
+      ...base,
+      name: 'limited',
+      retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 40 },
+      execute: async () => {
+        calls++;
+        if (calls === 1) throw new ToolFailure('RateLimited', 'slow down', 25);
+        if (calls === 2) throw new ToolFailure('RateLimited', 'slower', 5_000);
+        return { ok: true, content: 'done' };
+      },
+    };
     const outcome = await new ToolRegistry({ random: () => 0 }).register(limited).execute(limited, {}, toolContext(host));
     assert.ok(outcome.ok);
     const waits = host.logger.lines.filter((line) => /tool limited: RateLimited, retry/.test(line));
-    assert.deepEqual(waits.map((line) => /in (\d+) ms/.exec(line)?.[1]), ['25', '40'], 'Retry-After, then capped at maxDelayMs (random() = 0 would have meant 0)');
-    const exhausted: ToolDefinition = { ...limited, name: 'exhausted', retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 }, execute: async () => {
-      throw new ToolFailure('RateLimited', 'still limited', 3);
-    } };
+    assert.deepEqual(
+      waits.map((line) => /in (\d+) ms/.exec(line)?.[1]),
+      ['25', '40'],
+      'Retry-After, then capped at maxDelayMs (random() = 0 would have meant 0)',
+    );
+    const exhausted: ToolDefinition = {
+      ...limited,
+      name: 'exhausted',
+      retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 },
+      execute: async () => {
+        throw new ToolFailure('RateLimited', 'still limited', 3);
+      },
+    };
     const failed = await new ToolRegistry().register(exhausted).execute(exhausted, {}, ctx);
     assert.deepEqual(failed, { ok: false, kind: 'RateLimited', error: 'still limited', retryAfterMs: 3 });
   });
 
   it('an empty answer is NoResults and is not retried', async () => {
     let calls = 0;
-    const empty: ToolDefinition = { ...base, name: 'empty', retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 2 }, execute: async () => (calls++, { ok: false, error: 'no matches for "Frobnicate"' }) };
+    const empty: ToolDefinition = {
+      ...base,
+      name: 'empty',
+      retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 2 },
+      execute: async () => (calls++, { ok: false, error: 'no matches for "Frobnicate"' }),
+    };
     const outcome = await new ToolRegistry().register(empty).execute(empty, {}, ctx);
     assert.ok(!outcome.ok && outcome.kind === 'NoResults');
     assert.equal(calls, 1);

@@ -57,7 +57,8 @@ function byName(symbols: ReadonlyArray<Omit<SymbolInfo, 'filePath'>>, name: stri
 
 describe('C# lexer', () => {
   it('blanks comments, strings, chars and preprocessor lines but keeps positions', () => {
-    const source = 'int a = 1; // note {\n/* block\n { */ string s = "x { \\" }"; char c = \'{\';\n#if DEBUG\nvar v = @"a""{b"; var r = """\n { raw\n """;\n';
+    const source =
+      'int a = 1; // note {\n/* block\n { */ string s = "x { \\" }"; char c = \'{\';\n#if DEBUG\nvar v = @"a""{b"; var r = """\n { raw\n """;\n';
     const blanked = blankNonCode(source);
     assert.equal(blanked.length, source.length);
     assert.equal(blanked.split('\n').length, source.split('\n').length);
@@ -78,7 +79,10 @@ describe('C# declarations', () => {
 
   it('finds namespaces, types and nested types with their containers', () => {
     assert.deepEqual(byName(symbols, 'Acme.Math')[0], { name: 'Acme.Math', kind: 'namespace', line: 5, column: 11 });
-    assert.deepEqual(byName(symbols, 'Calculator').find((s) => s.kind === 'class'), { name: 'Calculator', kind: 'class', line: 9, column: 33, containerName: 'Acme.Math', bases: ['ICalculator'] });
+    assert.deepEqual(
+      byName(symbols, 'Calculator').find((s) => s.kind === 'class'),
+      { name: 'Calculator', kind: 'class', line: 9, column: 33, containerName: 'Acme.Math', bases: ['ICalculator'] },
+    );
     assert.equal(byName(symbols, 'Inner')[0].containerName, 'Acme.Math.Calculator');
     assert.equal(byName(symbols, 'Deep')[0].containerName, 'Acme.Math.Calculator.Inner');
     assert.equal(byName(symbols, 'Mode')[0].kind, 'enum');
@@ -105,9 +109,18 @@ describe('C# declarations', () => {
   });
 
   it('finds enum members and positional record properties', () => {
-    assert.deepEqual(symbols.filter((s) => s.containerName === 'Acme.Math.Calculator.Inner.Mode').map((s) => s.name), ['Off', 'On', 'Auto']);
-    assert.deepEqual(symbols.filter((s) => s.containerName === 'Acme.Math.Calculator.Point').map((s) => `${s.kind} ${s.name}`), ['property X', 'property Y']);
-    assert.deepEqual(symbols.filter((s) => s.containerName === 'Acme.Math.Calculator.Size').map((s) => s.name), ['W', 'H']);
+    assert.deepEqual(
+      symbols.filter((s) => s.containerName === 'Acme.Math.Calculator.Inner.Mode').map((s) => s.name),
+      ['Off', 'On', 'Auto'],
+    );
+    assert.deepEqual(
+      symbols.filter((s) => s.containerName === 'Acme.Math.Calculator.Point').map((s) => `${s.kind} ${s.name}`),
+      ['property X', 'property Y'],
+    );
+    assert.deepEqual(
+      symbols.filter((s) => s.containerName === 'Acme.Math.Calculator.Size').map((s) => s.name),
+      ['W', 'H'],
+    );
   });
 
   it('ignores comments, strings, locals and local functions', () => {
@@ -123,19 +136,34 @@ describe('C# declarations', () => {
   });
 
   it('handles file-scoped namespaces, top-level statements and stray braces', () => {
-    const file = parseDeclarations('namespace Shop.Orders;\n\npublic record Order(Guid Id);\n}\ninternal static class Extensions { public static void Log(this Order o) { } }\n');
+    const file = parseDeclarations(
+      'namespace Shop.Orders;\n\npublic record Order(Guid Id);\n}\ninternal static class Extensions { public static void Log(this Order o) { } }\n',
+    );
     assert.deepEqual(
       file.map((s) => `${s.kind} ${s.name} ${s.containerName ?? '-'}`),
-      ['namespace Shop.Orders -', 'record Order Shop.Orders', 'property Id Shop.Orders.Order', 'class Extensions Shop.Orders', 'method Log Shop.Orders.Extensions'],
+      [
+        'namespace Shop.Orders -',
+        'record Order Shop.Orders',
+        'property Id Shop.Orders.Order',
+        'class Extensions Shop.Orders',
+        'method Log Shop.Orders.Extensions',
+      ],
     );
     const program = parseDeclarations('using X;\nvar app = Build(() => { return 1; });\napp.Run();\nclass Helper { }\n');
-    assert.deepEqual(program.map((s) => s.name), ['Helper']);
+    assert.deepEqual(
+      program.map((s) => s.name),
+      ['Helper'],
+    );
   });
 });
 
 describe('C# base lists', () => {
   const bases = (source: string): Record<string, string[]> =>
-    Object.fromEntries(parseDeclarations(source).filter((d) => d.bases).map((d) => [d.name, d.bases ?? []]));
+    Object.fromEntries(
+      parseDeclarations(source)
+        .filter((d) => d.bases)
+        .map((d) => [d.name, d.bases ?? []]),
+    );
 
   it('reads the bases after the name, past generic parameters, primary constructors and constraints', () => {
     assert.deepEqual(
@@ -148,7 +176,13 @@ describe('C# base lists', () => {
           'enum E : byte { One }\n' +
           'class Plain { }\n',
       ),
-      { A: ['B<T>', 'IC'], R: ['Base', 'IEquatable<R>'], S: ['global::System.IDisposable'], I: ['IA', 'IB<Dictionary<string, int>>'], N: ['Outer.Inner'] },
+      {
+        A: ['B<T>', 'IC'],
+        R: ['Base', 'IEquatable<R>'],
+        S: ['global::System.IDisposable'],
+        I: ['IA', 'IB<Dictionary<string, int>>'],
+        N: ['Outer.Inner'],
+      },
     );
   });
 });
@@ -191,7 +225,10 @@ describe('CSharpTextIndex', () => {
   beforeEach(() => {
     fs = new MemoryFileSystem()
       .put('src/Calc/Calculator.cs', SAMPLE)
-      .put('tests/CalculatorTests.cs', 'namespace Acme.Tests;\npublic class CalculatorTests\n{\n    // Add is tested here\n    public void Add_Works() { var c = new Calculator<int>(); c.Add(1, 2); var s = "Add"; }\n}\n')
+      .put(
+        'tests/CalculatorTests.cs',
+        'namespace Acme.Tests;\npublic class CalculatorTests\n{\n    // Add is tested here\n    public void Add_Works() { var c = new Calculator<int>(); c.Add(1, 2); var s = "Add"; }\n}\n',
+      )
       .put('src/Calc/obj/Generated.cs', 'class Generated { void Add() {} }')
       .put('README.md', 'class NotCSharp {}');
     index = new CSharpTextIndex(fs, MEMORY_ROOT);
@@ -199,18 +236,24 @@ describe('CSharpTextIndex', () => {
 
   it('finds symbols with exact matches first, then types before members', async () => {
     const found = await index.findSymbols('Calculator');
-    assert.deepEqual(found.map((s) => `${s.kind} ${s.name} ${s.filePath}:${s.line}`), [
-      'class Calculator src/Calc/Calculator.cs:9',
-      'constructor Calculator src/Calc/Calculator.cs:16',
-      'constructor Calculator src/Calc/Calculator.cs:17',
-      'class CalculatorTests tests/CalculatorTests.cs:2',
-      'interface ICalculator src/Calc/Calculator.cs:35',
-    ]);
+    assert.deepEqual(
+      found.map((s) => `${s.kind} ${s.name} ${s.filePath}:${s.line}`),
+      [
+        'class Calculator src/Calc/Calculator.cs:9',
+        'constructor Calculator src/Calc/Calculator.cs:16',
+        'constructor Calculator src/Calc/Calculator.cs:17',
+        'class CalculatorTests tests/CalculatorTests.cs:2',
+        'interface ICalculator src/Calc/Calculator.cs:35',
+      ],
+    );
   });
 
   it('filters by kind, limits, and never indexes obj/ or non-.cs files', async () => {
     const methods = await index.findSymbols('Add', { kind: 'method' });
-    assert.deepEqual(methods.map((s) => `${s.containerName}.${s.name}`), ['Acme.Math.Calculator.Add', 'Acme.Math.ICalculator.Add', 'Acme.Tests.CalculatorTests.Add_Works']);
+    assert.deepEqual(
+      methods.map((s) => `${s.containerName}.${s.name}`),
+      ['Acme.Math.Calculator.Add', 'Acme.Math.ICalculator.Add', 'Acme.Tests.CalculatorTests.Add_Works'],
+    );
     assert.equal((await index.findSymbols('', { kind: 'class', limit: 2 })).length, 2);
     assert.deepEqual(await index.findSymbols('Generated'), []);
     assert.deepEqual(await index.findSymbols('NotCSharp'), []);
@@ -218,11 +261,10 @@ describe('CSharpTextIndex', () => {
 
   it('finds whole-word references in code only, with previews', async () => {
     const refs = await index.findReferences('Calculator.Add');
-    assert.deepEqual(refs.map((r) => `${r.filePath}:${r.line}:${r.column}`), [
-      'src/Calc/Calculator.cs:18:20',
-      'src/Calc/Calculator.cs:37:13',
-      'tests/CalculatorTests.cs:5:64',
-    ]);
+    assert.deepEqual(
+      refs.map((r) => `${r.filePath}:${r.line}:${r.column}`),
+      ['src/Calc/Calculator.cs:18:20', 'src/Calc/Calculator.cs:37:13', 'tests/CalculatorTests.cs:5:64'],
+    );
     assert.equal(refs[2].preview, 'public void Add_Works() { var c = new Calculator<int>(); c.Add(1, 2); var s = "Add"; }');
     assert.equal((await index.findReferences('Add', { limit: 1 })).length, 1);
     assert.deepEqual(await index.findReferences('not a name'), []);
@@ -239,8 +281,14 @@ describe('CSharpTextIndex', () => {
     fs.put('tests/CalculatorTests.cs', 'public class RenamedTests { }');
     fs.put('src/New.cs', 'class BrandNew { }');
     index.invalidate(['tests/CalculatorTests.cs', 'src/New.cs']);
-    assert.deepEqual((await index.findSymbols('RenamedTests')).map((s) => s.filePath), ['tests/CalculatorTests.cs']);
-    assert.deepEqual((await index.findSymbols('BrandNew')).map((s) => s.filePath), ['src/New.cs']);
+    assert.deepEqual(
+      (await index.findSymbols('RenamedTests')).map((s) => s.filePath),
+      ['tests/CalculatorTests.cs'],
+    );
+    assert.deepEqual(
+      (await index.findSymbols('BrandNew')).map((s) => s.filePath),
+      ['src/New.cs'],
+    );
     assert.deepEqual(await index.findSymbols('CalculatorTests'), []);
     assert.equal(fs.reads, afterFirst + 2);
   });
@@ -260,46 +308,71 @@ describe('CSharpTextIndex', () => {
 
   it('goes to the declarations of the identifier at a position, by name and qualifier', async () => {
     const use = await index.findDefinitions({ filePath: 'tests/CalculatorTests.cs', line: 5, column: 65 });
-    assert.deepEqual(use.map((d) => `${d.kind} ${d.containerName}.${d.name} ${d.filePath}:${d.line}:${d.column}`), [
-      'method Acme.Math.Calculator.Add src/Calc/Calculator.cs:18:20',
-      'method Acme.Math.ICalculator.Add src/Calc/Calculator.cs:37:13',
-    ]);
+    assert.deepEqual(
+      use.map((d) => `${d.kind} ${d.containerName}.${d.name} ${d.filePath}:${d.line}:${d.column}`),
+      ['method Acme.Math.Calculator.Add src/Calc/Calculator.cs:18:20', 'method Acme.Math.ICalculator.Add src/Calc/Calculator.cs:37:13'],
+    );
     assert.equal(use[0].preview, 'public int Add(int a, int b) => a + b;');
     const type = await index.findDefinitions({ filePath: 'tests/CalculatorTests.cs', line: 5, column: 43 });
-    assert.deepEqual(type[0], { name: 'Calculator', kind: 'class', filePath: 'src/Calc/Calculator.cs', line: 9, column: 33, containerName: 'Acme.Math', preview: 'public sealed partial class Calculator<T> : ICalculator where T : struct' });
+    assert.deepEqual(type[0], {
+      name: 'Calculator',
+      kind: 'class',
+      filePath: 'src/Calc/Calculator.cs',
+      line: 9,
+      column: 33,
+      containerName: 'Acme.Math',
+      preview: 'public sealed partial class Calculator<T> : ICalculator where T : struct',
+    });
     const own = await index.findDefinitions({ filePath: 'src/Calc/Calculator.cs', line: 37, column: 13 });
-    assert.deepEqual(own.map((d) => `${d.containerName}.${d.name}`), ['Acme.Math.ICalculator.Add'], 'a declaration is its own definition');
+    assert.deepEqual(
+      own.map((d) => `${d.containerName}.${d.name}`),
+      ['Acme.Math.ICalculator.Add'],
+      'a declaration is its own definition',
+    );
     fs.put('src/Use.cs', 'class Use { void M() { ICalculator.Add(1, 2); Nothing(); } }');
     index.invalidate(['src/Use.cs']);
     const qualified = await index.findDefinitions({ filePath: 'src/Use.cs', line: 1, column: 37 });
-    assert.deepEqual(qualified.map((d) => d.containerName), ['Acme.Math.ICalculator']);
+    assert.deepEqual(
+      qualified.map((d) => d.containerName),
+      ['Acme.Math.ICalculator'],
+    );
     assert.deepEqual(await index.findDefinitions({ filePath: 'src/Use.cs', line: 1, column: 48 }), [], 'a name nothing declares');
     assert.deepEqual(await index.findDefinitions({ filePath: 'tests/CalculatorTests.cs', line: 4, column: 8 }), [], 'inside a comment');
     assert.deepEqual(await index.findDefinitions({ filePath: 'nope.cs', line: 1, column: 1 }), []);
   });
 
   it('answers base and derived types from base lists, merging partial types and resolving the nearest namespace first', async () => {
-    fs.put('src/Geo/Shapes.cs', [
-      'namespace Geo;',
-      'public interface IShape { double Area(); }',
-      'public abstract class Shape : IShape, IComparable<Shape> { }',
-      'public partial class Circle : Shape { }',
-      'public sealed class Square : Geo.Shape { }',
-    ].join('\n'));
+    fs.put(
+      'src/Geo/Shapes.cs',
+      [
+        'namespace Geo;',
+        'public interface IShape { double Area(); }',
+        'public abstract class Shape : IShape, IComparable<Shape> { }',
+        'public partial class Circle : Shape { }',
+        'public sealed class Square : Geo.Shape { }',
+      ].join('\n'),
+    );
     fs.put('src/Geo/Circle.Disposable.cs', 'namespace Geo;\npublic partial class Circle : IDisposable { }\n');
     fs.put('src/Other/Shape.cs', 'namespace Other;\npublic class Shape { }\npublic class Blob : Shape { }\n');
     index.invalidate(['src/Geo/Shapes.cs']);
     const line = (t: { kind: string; name: string; filePath?: string; line?: number; containerName?: string }): string =>
       `${t.kind} ${t.containerName ?? '-'}.${t.name} ${t.filePath ?? 'outside'}${t.line ? `:${t.line}` : ''}`;
     const shapes = await index.relatedTypes('Shape');
-    assert.deepEqual(shapes.map((r) => line(r.type)), ['class Geo.Shape src/Geo/Shapes.cs:3', 'class Other.Shape src/Other/Shape.cs:2']);
+    assert.deepEqual(
+      shapes.map((r) => line(r.type)),
+      ['class Geo.Shape src/Geo/Shapes.cs:3', 'class Other.Shape src/Other/Shape.cs:2'],
+    );
     assert.deepEqual(shapes[0].supertypes.map(line), ['interface Geo.IShape src/Geo/Shapes.cs:2', 'other -.IComparable<Shape> outside']);
     assert.deepEqual(shapes[0].subtypes.map(line), ['class Geo.Circle src/Geo/Shapes.cs:4', 'class Geo.Square src/Geo/Shapes.cs:5']);
     assert.deepEqual(shapes[1].subtypes.map(line), ['class Other.Blob src/Other/Shape.cs:3']);
     const circle = await index.relatedTypes('Geo.Circle');
     assert.deepEqual(circle[0].supertypes.map(line), ['other -.IDisposable outside', 'class Geo.Shape src/Geo/Shapes.cs:3']);
     const iface = await index.relatedTypes('ishape');
-    assert.deepEqual(iface[0].subtypes.map((t) => t.name), ['Shape'], 'case-insensitive when nothing matches exactly');
+    assert.deepEqual(
+      iface[0].subtypes.map((t) => t.name),
+      ['Shape'],
+      'case-insensitive when nothing matches exactly',
+    );
     assert.deepEqual(await index.relatedTypes('Calculator.Add'), [], 'members have no hierarchy');
   });
 });

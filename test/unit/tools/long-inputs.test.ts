@@ -10,11 +10,14 @@ describe('huge model inputs (found by the tool-loop fuzz)', () => {
   it('refuses a path longer than any file system takes before touching the disk', () => {
     assert.equal(MAX_PATH_CHARS, 4_096);
     resolveWorkspacePath('/ws', 'a'.repeat(MAX_PATH_CHARS));
-    assert.throws(() => resolveWorkspacePath('/ws', 'a'.repeat(MAX_PATH_CHARS + 1)), (error: unknown) => {
-      assert.ok(error instanceof PathOutsideWorkspaceError);
-      assert.match(error.message, /the path is 4097 characters long \(at most 4096\)/);
-      return true;
-    });
+    assert.throws(
+      () => resolveWorkspacePath('/ws', 'a'.repeat(MAX_PATH_CHARS + 1)),
+      (error: unknown) => {
+        assert.ok(error instanceof PathOutsideWorkspaceError);
+        assert.match(error.message, /the path is 4097 characters long \(at most 4096\)/);
+        return true;
+      },
+    );
   });
 
   it('cuts a tool error that echoes a huge input to its head, saying how much was cut', async () => {

@@ -60,7 +60,13 @@ export class MemoryFileSystem implements HostFileSystem {
     const found = [...this.files.keys()]
       .filter((f) => f.startsWith(prefix))
       .map((f) => f.slice(prefix.length).split(path.sep).join('/'))
-      .filter((rel) => !rel.split('/').slice(0, -1).some((s) => SKIPPED.has(s.toLowerCase())))
+      .filter(
+        (rel) =>
+          !rel
+            .split('/')
+            .slice(0, -1)
+            .some((s) => SKIPPED.has(s.toLowerCase())),
+      )
       .sort();
     return found.slice(0, options.maxFiles ?? 10_000);
   }
@@ -88,7 +94,10 @@ const noProcesses: ProcessRunner = {
   },
 };
 
-export function memoryHost(files: Record<string, string> = {}, options: { symbols?: SymbolProvider; root?: string } = {}): Host & { fs: MemoryFileSystem; logger: MemoryLogger } {
+export function memoryHost(
+  files: Record<string, string> = {},
+  options: { symbols?: SymbolProvider; root?: string } = {},
+): Host & { fs: MemoryFileSystem; logger: MemoryLogger } {
   const root = options.root ?? MEMORY_ROOT;
   const fs = new MemoryFileSystem(root);
   for (const [rel, content] of Object.entries(files)) fs.put(rel, content);

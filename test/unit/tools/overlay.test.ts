@@ -82,7 +82,10 @@ describe('StagedOverlay', () => {
     await overlay.write('crlf.cs', 'a\r\nb\r\n');
     await overlay.write('lf.cs', 'a\nb\n');
     const edits = await overlay.edits();
-    assert.deepEqual(edits.map((e) => e.newContent), ['a\r\nb\r\n', 'a\nb\n']);
+    assert.deepEqual(
+      edits.map((e) => e.newContent),
+      ['a\r\nb\r\n', 'a\nb\n'],
+    );
   });
 
   it('refuses paths outside the workspace and tool folders', async () => {
@@ -138,6 +141,9 @@ describe('StagedOverlay', () => {
 
     assert.throws(() => StagedOverlay.fromJSON(host, { version: 1, files: [{ path: 'x', content: 3 }] }), /Not a staged overlay/);
     assert.throws(() => StagedOverlay.fromJSON(host, { version: 2, files: [] }), /version/);
-    assert.throws(() => StagedOverlay.fromJSON(host, { version: 1, files: [{ path: '../x', content: 'x', bom: false, eol: 'lf' }] }), PathOutsideWorkspaceError);
+    assert.throws(
+      () => StagedOverlay.fromJSON(host, { version: 1, files: [{ path: '../x', content: 'x', bom: false, eol: 'lf' }] }),
+      PathOutsideWorkspaceError,
+    );
   });
 });

@@ -35,7 +35,8 @@ describe('read-only workspace tools', () => {
         'src/Calc/Calc.csproj': '<Project />',
         'src/Calc/obj/Debug/Generated.cs': 'class Generated { int Add; }',
         'src/Calc/bin/Debug/Calc.dll.config': 'Add',
-        'tests/Calc.Tests/CalculatorTests.cs': 'public class CalculatorTests\n{\n    [Fact] public void Add_Works() => Assert.Equal(3, new Calculator().Add(1, 2));\n}\n',
+        'tests/Calc.Tests/CalculatorTests.cs':
+          'public class CalculatorTests\n{\n    [Fact] public void Add_Works() => Assert.Equal(3, new Calculator().Add(1, 2));\n}\n',
         'node_modules/pkg/index.js': 'Add',
         'long.txt': numbered(1000),
         'Win.txt': 'alpha\r\nbeta\r\n',
@@ -73,7 +74,11 @@ describe('read-only workspace tools', () => {
     });
 
     it('explains missing files, folders, bad offsets and bad arguments', async () => {
-      await fails(readFileTool, { path: 'Calculator.cs' }, /does not exist\. Did you mean: src\/Calc\/Calculator\.cs, tests\/Calc\.Tests\/CalculatorTests\.cs\?/);
+      await fails(
+        readFileTool,
+        { path: 'Calculator.cs' },
+        /does not exist\. Did you mean: src\/Calc\/Calculator\.cs, tests\/Calc\.Tests\/CalculatorTests\.cs\?/,
+      );
       await fails(readFileTool, { path: 'src' }, /is a folder, not a file; use list_files/);
       await fails(readFileTool, { path: 'long.txt', offset: 1001 }, /offset 1001 is outside long\.txt, which has 1000 lines/);
       await fails(readFileTool, { path: 'long.txt', offset: 'ten' }, /offset: Invalid input: expected number/);
@@ -97,16 +102,33 @@ describe('read-only workspace tools', () => {
     });
 
     it('filters by glob, relative to the folder, and by file name anywhere', async () => {
-      assert.match(await ok(listFilesTool, { pattern: '**/*.cs' }), /^2 file\(s\) in \. matching \*\*\/\*\.cs:\nsrc\/Calc\/Calculator\.cs\ntests\/Calc\.Tests\/CalculatorTests\.cs$/);
+      assert.match(
+        await ok(listFilesTool, { pattern: '**/*.cs' }),
+        /^2 file\(s\) in \. matching \*\*\/\*\.cs:\nsrc\/Calc\/Calculator\.cs\ntests\/Calc\.Tests\/CalculatorTests\.cs$/,
+      );
       assert.match(await ok(listFilesTool, { pattern: '*Tests.cs' }), /^1 file\(s\).*\ntests\/Calc\.Tests\/CalculatorTests\.cs$/);
       assert.match(await ok(listFilesTool, { path: 'src', pattern: 'Calc/*.csproj' }), /\nsrc\/Calc\/Calc\.csproj$/);
       assert.match(await ok(listFilesTool, { pattern: '*.{sln,csproj}' }), /^2 file\(s\)/);
       // A pattern that backtracks for minutes as a RegExp: the exact answer, at once.
       const pathological = `${'{*,*}'.repeat(9)}Z`;
-      assert.equal(await ok(listFilesTool, { pattern: pathological }), `No files in . matching ${pathological}. Try a broader pattern, e.g. "**/*.cs".`);
-      assert.equal(await ok(listFilesTool, { pattern: `${'{*,*}'.repeat(9)}.SLN` }), `1 file(s) in . matching ${'{*,*}'.repeat(9)}.SLN:\nCalc.sln`);
-      await fails(listFilesTool, { pattern: '{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}' }, /^pattern: The pattern's braces make more than 64 alternatives/);
-      await fails(searchTextTool, { query: 'Add', filePattern: '{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}' }, /^filePattern: The pattern's braces make more than 64 alternatives/);
+      assert.equal(
+        await ok(listFilesTool, { pattern: pathological }),
+        `No files in . matching ${pathological}. Try a broader pattern, e.g. "**/*.cs".`,
+      );
+      assert.equal(
+        await ok(listFilesTool, { pattern: `${'{*,*}'.repeat(9)}.SLN` }),
+        `1 file(s) in . matching ${'{*,*}'.repeat(9)}.SLN:\nCalc.sln`,
+      );
+      await fails(
+        listFilesTool,
+        { pattern: '{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}' },
+        /^pattern: The pattern's braces make more than 64 alternatives/,
+      );
+      await fails(
+        searchTextTool,
+        { query: 'Add', filePattern: '{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}' },
+        /^filePattern: The pattern's braces make more than 64 alternatives/,
+      );
       assert.match(await ok(listFilesTool, { pattern: '*.fs' }), /No files in \. matching \*\.fs\. Try a broader pattern/);
     });
 
@@ -145,13 +167,22 @@ describe('read-only workspace tools', () => {
     });
 
     it('says so when a literal search that finds nothing reads like a regular expression', async () => {
-      const hint = ' The query looks like a regular expression, but it was searched for as literal text: to use it as a regular expression, call search_text again with isRegex: true.';
+      const hint =
+        ' The query looks like a regular expression, but it was searched for as literal text: to use it as a regular expression, call search_text again with isRegex: true.';
       for (const query of ['class \\w+Service', 'Add.*int', 'Add|Sub', 'Add[A-Z]', '^public']) {
         assert.equal(await ok(searchTextTool, { query }), `No matches for ${JSON.stringify(query)} in ..${hint}`, query);
       }
       assert.equal(await ok(searchTextTool, { query: 'NoSuchName' }), 'No matches for "NoSuchName" in ..', 'plain text: no hint');
-      assert.equal(await ok(searchTextTool, { query: 'Nope(int a)' }), 'No matches for "Nope(int a)" in ..', 'a call with parentheses is text');
-      assert.equal(await ok(searchTextTool, { query: 'Nope\\w+', isRegex: true }), 'No matches for "Nope\\\\w+" in ..', 'already a regex: no hint');
+      assert.equal(
+        await ok(searchTextTool, { query: 'Nope(int a)' }),
+        'No matches for "Nope(int a)" in ..',
+        'a call with parentheses is text',
+      );
+      assert.equal(
+        await ok(searchTextTool, { query: 'Nope\\w+', isRegex: true }),
+        'No matches for "Nope\\\\w+" in ..',
+        'already a regex: no hint',
+      );
     });
 
     it('restricts to a folder, a single file, or a file pattern', async () => {
@@ -163,7 +194,10 @@ describe('read-only workspace tools', () => {
 
     it('bounds the matches and says how many more there are', async () => {
       const out = await ok(searchTextTool, { query: 'line', path: 'long.txt', maxResults: 3 });
-      assert.match(out, /^1000 match\(es\) for "line" in long\.txt:\nlong\.txt:1: line 1\nlong\.txt:2: line 2\nlong\.txt:3: line 3\n\[997 more matches not shown/);
+      assert.match(
+        out,
+        /^1000 match\(es\) for "line" in long\.txt:\nlong\.txt:1: line 1\nlong\.txt:2: line 2\nlong\.txt:3: line 3\n\[997 more matches not shown/,
+      );
     });
 
     it('sees staged edits and skips binary files', async () => {
@@ -215,7 +249,9 @@ describe('glob matching', () => {
     assert.ok(!matchesGlob('src/Foo.Other.cs', 'src/**/*.{Tests,Specs}.{cs,fs}'));
     assert.ok(matchesGlob('a/b/c/d.cs', 'a/**/**/d.cs'));
     assert.ok(matchesGlob('a/d.cs', 'a/**/d.cs'));
-    assert.ok(matchesGlob('xay.cs', 'x{a,{b,c}}y.cs') && matchesGlob('xcy.cs', 'x{a,{b,c}}y.cs') && !matchesGlob('xdy.cs', 'x{a,{b,c}}y.cs'));
+    assert.ok(
+      matchesGlob('xay.cs', 'x{a,{b,c}}y.cs') && matchesGlob('xcy.cs', 'x{a,{b,c}}y.cs') && !matchesGlob('xdy.cs', 'x{a,{b,c}}y.cs'),
+    );
     assert.ok(matchesGlob('{x}.cs', '{x}.cs'), 'a brace without a comma is literal');
   });
 
@@ -234,6 +270,9 @@ describe('glob matching', () => {
   });
 
   it('refuses a pattern whose braces make too many alternatives, saying how to fix it', () => {
-    assert.throws(() => matchesGlob('a', '{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}'), (error: Error) => error instanceof GlobPatternError && error.message.includes(`more than ${MAX_ALTERNATIVES} alternatives`));
+    assert.throws(
+      () => matchesGlob('a', '{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}'),
+      (error: Error) => error instanceof GlobPatternError && error.message.includes(`more than ${MAX_ALTERNATIVES} alternatives`),
+    );
   });
 });

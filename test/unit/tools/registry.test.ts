@@ -9,7 +9,12 @@ import type { ToolDefinition } from '../../../src/core/tools/types';
 import { bare, memoryHost, toolContext } from './memory-host';
 import { functionsCompiledDuring } from '../../support/compiled-functions';
 
-function tool<Input>(name: string, input: z.ZodType<Input>, execute: ToolDefinition<Input>['execute'], timeoutMs = 1000): ToolDefinition<Input> {
+function tool<Input>(
+  name: string,
+  input: z.ZodType<Input>,
+  execute: ToolDefinition<Input>['execute'],
+  timeoutMs = 1000,
+): ToolDefinition<Input> {
   return { name, description: `the ${name} tool`, input, readonly: true, timeoutMs, execute };
 }
 
@@ -31,7 +36,10 @@ describe('ToolRegistry', () => {
 
   it('throws ToolNotFoundError listing the available tools', () => {
     const registry = new ToolRegistry().register(echo);
-    assert.throws(() => registry.get('nope'), (e: unknown) => e instanceof ToolNotFoundError && /Unknown tool "nope"; available: echo/.test(e.message));
+    assert.throws(
+      () => registry.get('nope'),
+      (e: unknown) => e instanceof ToolNotFoundError && /Unknown tool "nope"; available: echo/.test(e.message),
+    );
     assert.throws(() => registry.forAgent(['echo', 'missing']), ToolNotFoundError);
     assert.deepEqual(registry.forAgent(['echo']), [echo]);
   });
@@ -43,7 +51,10 @@ describe('ToolRegistry', () => {
     assert.equal(bad.ok, false);
     if (!bad.ok) {
       assert.equal(bad.kind, 'InvalidInput');
-      assert.match(bad.error, /^Invalid arguments for echo:\n- text: Invalid input: expected string, received number\n- times: Too small: expected number to be >=1\n/);
+      assert.match(
+        bad.error,
+        /^Invalid arguments for echo:\n- text: Invalid input: expected string, received number\n- times: Too small: expected number to be >=1\n/,
+      );
       assert.match(bad.error, /Fix these arguments and call echo again\.$/);
     }
     const missing = await registry.execute(echo, undefined, ctx);
@@ -59,8 +70,16 @@ describe('ToolRegistry', () => {
       throw new TypeError('cannot read properties of undefined');
     });
     const registry = new ToolRegistry().register(refuses).register(buggy);
-    assert.deepEqual(await registry.execute(refuses, {}, toolContext(host)), { ok: false, kind: 'Forbidden', error: 'Refused path "../x": it leads outside the workspace' });
-    assert.deepEqual(await registry.execute(buggy, {}, toolContext(host)), { ok: false, kind: 'ToolBug', error: 'buggy failed: cannot read properties of undefined' });
+    assert.deepEqual(await registry.execute(refuses, {}, toolContext(host)), {
+      ok: false,
+      kind: 'Forbidden',
+      error: 'Refused path "../x": it leads outside the workspace',
+    });
+    assert.deepEqual(await registry.execute(buggy, {}, toolContext(host)), {
+      ok: false,
+      kind: 'ToolBug',
+      error: 'buggy failed: cannot read properties of undefined',
+    });
     assert.match(host.logger.lines.join('\n'), /error: tool buggy failed: TypeError: cannot read properties/);
   });
 
@@ -97,32 +116,52 @@ describe('ToolRegistry', () => {
     const pending = registry.execute(waits, {}, { ...ctx, signal: controller.signal });
     setTimeout(() => controller.abort(), 10);
     assert.deepEqual(await pending, { ok: false, kind: 'Cancelled', error: 'waits was stopped: the run was cancelled.' });
-    assert.deepEqual(await registry.execute(waits, {}, { ...ctx, signal: controller.signal }), { ok: false, kind: 'Cancelled', error: 'waits was not run: the run was cancelled.' });
+    assert.deepEqual(await registry.execute(waits, {}, { ...ctx, signal: controller.signal }), {
+      ok: false,
+      kind: 'Cancelled',
+      error: 'waits was not run: the run was cancelled.',
+    });
     assert.equal(started, 1);
   });
 
   it('pages oversized results and says how to get the next page', async () => {
     const huge = tool('huge', z.object({}), async () => ({ ok: true, content: 'x'.repeat(150_000) }));
     const outcome = await new ToolRegistry().register(huge).execute(huge, {}, ctx);
-    assert.ok(outcome.ok && outcome.content.length < 100_400 && /page 1 of 2 .*Next page: call huge again with \{"resultPage":2\}/.test(outcome.content));
+    assert.ok(
+      outcome.ok &&
+        outcome.content.length < 100_400 &&
+        /page 1 of 2 .*Next page: call huge again with \{"resultPage":2\}/.test(outcome.content),
+    );
   });
 
   it('describes custom tools with JSON Schema and the text editor by its Anthropic type', () => {
     const registry = createDefaultToolRegistry();
     const tools = registry.toModelTools(registry.forAgent(CODER_TOOL_NAMES));
-    assert.deepEqual(tools.map((t) => t.name), [...CODER_TOOL_NAMES]);
-    assert.deepEqual(tools.find((t) => t.kind === 'text_editor'), { kind: 'text_editor', name: 'str_replace_based_edit_tool', type: 'text_editor_20250728' });
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      [...CODER_TOOL_NAMES],
+    );
+    assert.deepEqual(
+      tools.find((t) => t.kind === 'text_editor'),
+      { kind: 'text_editor', name: 'str_replace_based_edit_tool', type: 'text_editor_20250728' },
+    );
     const readFile = tools.find((t) => t.name === 'read_file');
     assert.ok(readFile && readFile.kind === 'custom');
     assert.equal(readFile.inputSchema.$schema, undefined);
     assert.deepEqual(readFile.inputSchema.required, ['path']);
-    assert.deepEqual((readFile.inputSchema.properties as Record<string, unknown>).offset, { type: 'integer', description: 'First line to show, 1-based (default 1)' });
+    assert.deepEqual((readFile.inputSchema.properties as Record<string, unknown>).offset, {
+      type: 'integer',
+      description: 'First line to show, 1-based (default 1)',
+    });
     const search = tools.find((t) => t.name === 'search_text');
     assert.ok(search && search.kind === 'custom');
-    assert.deepEqual((search.inputSchema.properties as Record<string, unknown>).isRegex, { type: 'boolean', description: 'Treat query as a JavaScript regular expression (default false)' });
+    assert.deepEqual((search.inputSchema.properties as Record<string, unknown>).isRegex, {
+      type: 'boolean',
+      description: 'Treat query as a JavaScript regular expression (default false)',
+    });
   });
 
-  it('makes each tool\'s JSON Schema once: the next step\'s tool loop gets the same, frozen, schema', () => {
+  it("makes each tool's JSON Schema once: the next step's tool loop gets the same, frozen, schema", () => {
     const registry = createDefaultToolRegistry();
     const schemaOf = (name: string) => {
       const found = registry.toModelTools(registry.forAgent(CODER_TOOL_NAMES)).find((t) => t.name === name);
@@ -141,8 +180,11 @@ describe('ToolRegistry', () => {
     }, TypeError);
   });
 
-  it('checks a call\'s input without compiling the schema (zod\'s fast path costs more than a few calls save)', async () => {
-    const fresh = tool('fresh', z.object({ text: z.string(), nested: z.object({ n: z.coerce.number().int() }) }), async (input) => ({ ok: true, content: `${input.text}${input.nested.n}` }));
+  it("checks a call's input without compiling the schema (zod's fast path costs more than a few calls save)", async () => {
+    const fresh = tool('fresh', z.object({ text: z.string(), nested: z.object({ n: z.coerce.number().int() }) }), async (input) => ({
+      ok: true,
+      content: `${input.text}${input.nested.n}`,
+    }));
     const registry = new ToolRegistry().register(fresh);
     let outcome: Awaited<ReturnType<ToolRegistry['execute']>> | undefined;
     const compiled = await functionsCompiledDuring(async () => {
@@ -175,7 +217,10 @@ describe('ToolRegistry: stand-ins and kept pages', () => {
     assert.equal(ran, 0);
     const bad = await registry.execute(standIn, { text: 5 }, ctx);
     assert.ok(!bad.ok && bad.kind === 'InvalidInput' && /text/.test(bad.error), "the real tool's schema checks the input");
-    assert.deepEqual(bare(await registry.execute(standIn, { text: 'y' }, { ...ctx, approval: { policy: 'never' } })), { ok: true, content: 'written' });
+    assert.deepEqual(bare(await registry.execute(standIn, { text: 'y' }, { ...ctx, approval: { policy: 'never' } })), {
+      ok: true,
+      content: 'written',
+    });
     assert.equal(resolved, 3, 'resolved on every call');
 
     const hangs = tool('mcp__s__hang', z.object({}), () => new Promise(() => undefined), 20);
@@ -192,7 +237,11 @@ describe('ToolRegistry: stand-ins and kept pages', () => {
         throw new ToolFailure('Unauthorized', 'MCP server "down" answered HTTP 401 when starting');
       },
     };
-    assert.deepEqual(await new ToolRegistry().execute(down, {}, ctx), { ok: false, kind: 'Unauthorized', error: 'MCP server "down" answered HTTP 401 when starting' });
+    assert.deepEqual(await new ToolRegistry().execute(down, {}, ctx), {
+      ok: false,
+      kind: 'Unauthorized',
+      error: 'MCP server "down" answered HTTP 401 when starting',
+    });
   });
 
   it('keeps full results for paging only for a while', () => {
@@ -207,7 +256,10 @@ describe('ToolRegistry: stand-ins and kept pages', () => {
 
   it('renders for the model: the failure kind first; a paged result without repeating its next-page call; a plain result as it is', async () => {
     assert.equal(renderForModel({ ok: false, kind: 'Timeout', error: 'x timed out' }), '[Timeout] x timed out');
-    assert.equal(renderForModel({ ok: false, kind: 'RateLimited', error: 'slow down', retryAfterMs: 2000 }), '[RateLimited] slow down (the server asks to wait 2 s before trying again)');
+    assert.equal(
+      renderForModel({ ok: false, kind: 'RateLimited', error: 'slow down', retryAfterMs: 2000 }),
+      '[RateLimited] slow down (the server asks to wait 2 s before trying again)',
+    );
     const huge = tool('huge', z.object({ q: z.string() }), async () => ({ ok: true, content: 'x'.repeat(150_000) }));
     const paged = await new ToolRegistry().register(huge).execute(huge, { q: 'a' }, ctx);
     assert.ok(paged.ok && paged.observation?.affordances[0] === 'next_page: call huge again with {"q":"a","resultPage":2}');
@@ -216,7 +268,11 @@ describe('ToolRegistry: stand-ins and kept pages', () => {
     assert.ok(plain.ok);
     assert.equal(renderForModel(plain), 'hi\nthere');
     assert.equal(
-      renderForModel({ ok: true, content: '{"errors":3}', observation: { summary: 'The build failed with 3 errors.', keyFacts: { errors: 3 }, affordances: ['details: call diagnostics'] } }),
+      renderForModel({
+        ok: true,
+        content: '{"errors":3}',
+        observation: { summary: 'The build failed with 3 errors.', keyFacts: { errors: 3 }, affordances: ['details: call diagnostics'] },
+      }),
       'Summary: The build failed with 3 errors.\nKey facts: errors=3\n\n{"errors":3}\n[Next: details: call diagnostics]',
     );
   });

@@ -27,7 +27,7 @@ describe('search_text regular expressions cannot freeze the run', function () {
     ctx = toolContext(memoryHost({ 'src/Slow.txt': `${'a'.repeat(64)}!\n`, 'src/Fine.cs': 'class Fine { int Add(int a) => a; }\n' }));
   });
 
-  it('stops (a+)+$ on a line of 64 a\'s at the limit with a clear error, while timers keep firing', async () => {
+  it("stops (a+)+$ on a line of 64 a's at the limit with a clear error, while timers keep firing", async () => {
     const tool = createSearchTextTool({ regexTimeLimitMs: 1000 });
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 50);
@@ -43,21 +43,23 @@ describe('search_text regular expressions cannot freeze the run', function () {
   });
 
   it('still finds matches with an ordinary pattern, case-insensitively by default', async () => {
-    const outcome = await new ToolRegistry().register(searchTextTool).execute(searchTextTool, { query: 'int\\s+ADD\\(', isRegex: true }, ctx);
-    assert.deepEqual(outcome.ok && outcome.content, '1 match(es) for "int\\\\s+ADD\\\\(" in .:\nsrc/Fine.cs:1: class Fine { int Add(int a) => a; }');
+    const outcome = await new ToolRegistry()
+      .register(searchTextTool)
+      .execute(searchTextTool, { query: 'int\\s+ADD\\(', isRegex: true }, ctx);
+    assert.deepEqual(
+      outcome.ok && outcome.content,
+      '1 match(es) for "int\\\\s+ADD\\\\(" in .:\nsrc/Fine.cs:1: class Fine { int Add(int a) => a; }',
+    );
   });
 
-  it('the tool\'s time limit stops the worker too, not only the wait', async () => {
+  it("the tool's time limit stops the worker too, not only the wait", async () => {
     const tool = { ...createSearchTextTool({ regexTimeLimitMs: 60_000 }), timeoutMs: 500 };
     const outcome = await new ToolRegistry().register(tool).execute(tool, { query: PATHOLOGICAL, isRegex: true }, ctx);
-    assert.deepEqual(
-      { ok: outcome.ok, kind: outcome.ok ? null : outcome.kind },
-      { ok: false, kind: 'Timeout' },
-    );
+    assert.deepEqual({ ok: outcome.ok, kind: outcome.ok ? null : outcome.kind }, { ok: false, kind: 'Timeout' });
     assert.ok(await until(() => runningRegexWorkers() === 0, 5000), 'the aborted search left its worker running');
   });
 
-  it('keeps the regex limit inside the tool\'s own limit, so the clearer message wins', () => {
+  it("keeps the regex limit inside the tool's own limit, so the clearer message wins", () => {
     assert.equal(REGEX_TIME_LIMIT_MS, 10_000);
     assert.equal(searchTextTool.timeoutMs, 30_000);
   });

@@ -51,7 +51,11 @@ describe('submit tools', () => {
   it('refuses what would change meaning, naming the field', async () => {
     const registry = new ToolRegistry().register(submitPlanTool);
     const ctx = toolContext(memoryHost());
-    const outcome = await registry.execute(submitPlanTool, { spec: 'x', plan: { ...plan, steps: [{ ...plan.steps[0], actionType: 'RENAME' }], complexity: 'HUGE' } }, ctx);
+    const outcome = await registry.execute(
+      submitPlanTool,
+      { spec: 'x', plan: { ...plan, steps: [{ ...plan.steps[0], actionType: 'RENAME' }], complexity: 'HUGE' } },
+      ctx,
+    );
     assert.ok(!outcome.ok);
     assert.match(outcome.error, /plan\.steps\.0\.actionType: Invalid option: expected one of "CREATE"\|"MODIFY"\|"DELETE"\|"REFACTOR"/);
     assert.match(outcome.error, /plan\.complexity: Invalid option/);
@@ -64,8 +68,14 @@ describe('submit tools', () => {
   it('acknowledge a valid call', async () => {
     const registry = new ToolRegistry().register(submitPlanTool).register(submitChangesTool);
     const ctx = toolContext(memoryHost());
-    assert.deepEqual(bare(await registry.execute(submitPlanTool, { spec: 'Add adds', plan }, ctx)), { ok: true, content: 'Plan received.' });
-    assert.deepEqual(bare(await registry.execute(submitChangesTool, { summary: 'Fixed Add' }, ctx)), { ok: true, content: 'Changes received.' });
+    assert.deepEqual(bare(await registry.execute(submitPlanTool, { spec: 'Add adds', plan }, ctx)), {
+      ok: true,
+      content: 'Plan received.',
+    });
+    assert.deepEqual(bare(await registry.execute(submitChangesTool, { summary: 'Fixed Add' }, ctx)), {
+      ok: true,
+      content: 'Changes received.',
+    });
     const missing = await registry.execute(submitChangesTool, {}, ctx);
     assert.ok(!missing.ok && /summary: /.test(missing.error));
   });
@@ -76,8 +86,13 @@ describe('submit tools', () => {
     if (tool.kind !== 'custom') return;
     const planSchema = (tool.inputSchema.properties as Record<string, Record<string, unknown>>).plan;
     assert.deepEqual(planSchema.required, ['summary', 'steps', 'complexity']);
-    const step = ((planSchema.properties as Record<string, Record<string, unknown>>).steps.items as Record<string, Record<string, unknown>>);
-    assert.deepEqual((step.properties as Record<string, Record<string, unknown>>).actionType.enum, ['CREATE', 'MODIFY', 'DELETE', 'REFACTOR']);
+    const step = (planSchema.properties as Record<string, Record<string, unknown>>).steps.items as Record<string, Record<string, unknown>>;
+    assert.deepEqual((step.properties as Record<string, Record<string, unknown>>).actionType.enum, [
+      'CREATE',
+      'MODIFY',
+      'DELETE',
+      'REFACTOR',
+    ]);
     assert.deepEqual(step.required, ['number', 'description', 'actionType', 'filePath']);
     assert.ok(submitPlanInput);
   });

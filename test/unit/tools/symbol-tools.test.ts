@@ -15,17 +15,27 @@ describe('find_symbols and find_references', () => {
     });
     const ctx = toolContext(host);
     const symbols = await registry.execute(findSymbolsTool, { query: 'Add' }, ctx);
-    assert.deepEqual(bare(symbols), { ok: true, content: '1 symbol(s) matching "Add":\nmethod Add — src/Calculator.cs:4:16 (in Calc.Calculator)' });
+    assert.deepEqual(bare(symbols), {
+      ok: true,
+      content: '1 symbol(s) matching "Add":\nmethod Add — src/Calculator.cs:4:16 (in Calc.Calculator)',
+    });
     const refs = await registry.execute(findReferencesTool, { symbol: 'Add' }, ctx);
     assert.deepEqual(bare(refs), {
       ok: true,
-      content: '2 reference(s) to "Add":\nsrc/Calculator.cs:4:16: public int Add(int a, int b) => a + b;\ntests/CalcTests.cs:1:54: public class CalcTests { void T() { new Calculator().Add(1, 2); } }',
+      content:
+        '2 reference(s) to "Add":\nsrc/Calculator.cs:4:16: public int Add(int a, int b) => a + b;\ntests/CalcTests.cs:1:54: public class CalcTests { void T() { new Calculator().Add(1, 2); } }',
     });
   });
 
   it('pass kind (case-insensitively), limit and the signal to the provider, and say when results were cut', async () => {
     const calls: unknown[] = [];
-    const many: SymbolInfo[] = Array.from({ length: 10 }, (_, i) => ({ name: `C${i}`, kind: 'class', filePath: 'a.cs', line: i + 1, column: 1 }));
+    const many: SymbolInfo[] = Array.from({ length: 10 }, (_, i) => ({
+      name: `C${i}`,
+      kind: 'class',
+      filePath: 'a.cs',
+      line: i + 1,
+      column: 1,
+    }));
     const provider: SymbolProvider = {
       findSymbols: async (query, options) => {
         calls.push({ query, kind: options?.kind, limit: options?.limit, hasSignal: options?.signal instanceof AbortSignal });
@@ -87,14 +97,22 @@ describe('find_symbols and find_references at a position, and the type hierarchy
     const exact = await registry.execute(findSymbolsTool, { at: 'src/App/Program.cs:2:17' }, c);
     assert.deepEqual(bare(exact), {
       ok: true,
-      content: 'The symbol at src/App/Program.cs:2:17 (Circle) is declared at:\nclass Circle — src/Geo/Shapes.cs:7:21 (in Geo)\n    public sealed class Circle : Shape { public override double Area() => 3.14; }',
+      content:
+        'The symbol at src/App/Program.cs:2:17 (Circle) is declared at:\nclass Circle — src/Geo/Shapes.cs:7:21 (in Geo)\n    public sealed class Circle : Shape { public override double Area() => 3.14; }',
     });
     const byName = await registry.execute(findSymbolsTool, { at: 'src/App/Program.cs:3', query: 'Area' }, c);
     assert.ok(byName.ok);
     assert.match(byName.content, /^The symbol at src\/App\/Program\.cs:3:25 \(Area\) is declared at:\n/);
     assert.deepEqual(
-      byName.content.split('\n').filter((l) => !l.startsWith('    ')).slice(1),
-      ['method Area — src/Geo/Shapes.cs:2:34 (in Geo.IShape)', 'method Area — src/Geo/Shapes.cs:5:28 (in Geo.Shape)', 'method Area — src/Geo/Shapes.cs:7:61 (in Geo.Circle)'],
+      byName.content
+        .split('\n')
+        .filter((l) => !l.startsWith('    '))
+        .slice(1),
+      [
+        'method Area — src/Geo/Shapes.cs:2:34 (in Geo.IShape)',
+        'method Area — src/Geo/Shapes.cs:5:28 (in Geo.Shape)',
+        'method Area — src/Geo/Shapes.cs:7:61 (in Geo.Circle)',
+      ],
     );
     const compilerStyle = await registry.execute(findSymbolsTool, { at: 'src/App/Program.cs(2,17)' }, c);
     assert.ok(compilerStyle.ok && compilerStyle.content.includes('class Circle'), 'path(line,column) as compilers print it');
@@ -126,10 +144,16 @@ describe('find_symbols and find_references at a position, and the type hierarchy
       ].join('\n'),
     });
     const derived = await registry.execute(findSymbolsTool, { query: 'IShape', hierarchy: 'Derived' }, c);
-    assert.ok(derived.ok && !derived.content.includes('base types') && derived.content.includes('class Shape —'), derived.ok ? derived.content : derived.error);
+    assert.ok(
+      derived.ok && !derived.content.includes('base types') && derived.content.includes('class Shape —'),
+      derived.ok ? derived.content : derived.error,
+    );
     const fromUse = await registry.execute(findSymbolsTool, { at: 'src/App/Program.cs:2', query: 'Circle', hierarchy: true }, c);
     assert.ok(fromUse.ok);
-    assert.match(fromUse.content, /^class Circle — src\/Geo\/Shapes\.cs:7:21 \(in Geo\)\n {2}base types \(base class and interfaces\):\n {4}class Shape — /);
+    assert.match(
+      fromUse.content,
+      /^class Circle — src\/Geo\/Shapes\.cs:7:21 \(in Geo\)\n {2}base types \(base class and interfaces\):\n {4}class Shape — /,
+    );
     assert.match(fromUse.content, /derived types \(subclasses and implementations\): none in the workspace$/);
   });
 
@@ -143,12 +167,21 @@ describe('find_symbols and find_references at a position, and the type hierarchy
     assert.match(await error(findSymbolsTool, { at: 'Program.cs line 3' }), /is not a position; write "path:line:column"/);
     assert.match(await error(findSymbolsTool, { at: 'src/App/Programm.cs:1:1' }), /src\/App\/Programm\.cs does not exist/);
     assert.match(await error(findSymbolsTool, { at: 'src/App/Program.cs:9:1' }), /has 3 line\(s\); line 9 is not one of them/);
-    assert.match(await error(findSymbolsTool, { at: 'src/App/Program.cs:2' }), /has no column; add it \("src\/App\/Program\.cs:2:COLUMN"\)/);
-    assert.match(await error(findReferencesTool, { at: 'src/App/Program.cs:3', symbol: 'Area2' }), /"Area2" is not on line 3 of src\/App\/Program\.cs/);
+    assert.match(
+      await error(findSymbolsTool, { at: 'src/App/Program.cs:2' }),
+      /has no column; add it \("src\/App\/Program\.cs:2:COLUMN"\)/,
+    );
+    assert.match(
+      await error(findReferencesTool, { at: 'src/App/Program.cs:3', symbol: 'Area2' }),
+      /"Area2" is not on line 3 of src\/App\/Program\.cs/,
+    );
     assert.match(await error(findSymbolsTool, { at: '../outside.cs:1:1' }), /outside the workspace/);
     assert.match(await error(findSymbolsTool, { at: 'src/App/Program.cs:3:25', hierarchy: 'base' }), /is method Area, not a type/);
     assert.match(await error(findSymbolsTool, { hierarchy: 'both' }), /hierarchy needs a type/);
-    assert.match(await error(findSymbolsTool, { query: 'Shape', hierarchy: 'up' }), /hierarchy: Invalid option: expected one of "base"\|"derived"\|"both"/);
+    assert.match(
+      await error(findSymbolsTool, { query: 'Shape', hierarchy: 'up' }),
+      /hierarchy: Invalid option: expected one of "base"\|"derived"\|"both"/,
+    );
     assert.match(await error(findReferencesTool, { symbol: '  ' }), /symbol: symbol is required: .* \(or give at: "path:line:column"\)/);
     const nothing = await registry.execute(findSymbolsTool, { at: 'src/App/Program.cs:3:1' }, c);
     assert.ok(nothing.ok && /No declaration in the workspace for the symbol at src\/App\/Program\.cs:3:1/.test(nothing.content));
@@ -169,15 +202,27 @@ describe('find_symbols and find_references through a language-server provider', 
       },
       findDefinitions: async (at) => {
         calls.push(`definitions ${at.filePath}:${at.line}:${at.column}`);
-        return [{ name: 'Widget', kind: 'class', filePath: 'src/Widget.cs', line: 3, column: 14, containerName: 'Toys', preview: 'public class Widget : Base' }];
+        return [
+          {
+            name: 'Widget',
+            kind: 'class',
+            filePath: 'src/Widget.cs',
+            line: 3,
+            column: 14,
+            containerName: 'Toys',
+            preview: 'public class Widget : Base',
+          },
+        ];
       },
       relatedTypes: async (typeName) => {
         calls.push(`related ${typeName}`);
-        return [{
-          type: { name: 'Widget', kind: 'class', filePath: 'src/Widget.cs', line: 3, column: 14, containerName: 'Toys' },
-          supertypes: [{ name: 'Object', kind: 'class', containerName: 'System' }],
-          subtypes: [{ name: 'Gadget', kind: 'class', filePath: 'src/Gadget.cs', line: 1, column: 14 }],
-        }];
+        return [
+          {
+            type: { name: 'Widget', kind: 'class', filePath: 'src/Widget.cs', line: 3, column: 14, containerName: 'Toys' },
+            supertypes: [{ name: 'Object', kind: 'class', containerName: 'System' }],
+            subtypes: [{ name: 'Gadget', kind: 'class', filePath: 'src/Gadget.cs', line: 1, column: 14 }],
+          },
+        ];
       },
     };
     return { provider, calls };
@@ -187,7 +232,9 @@ describe('find_symbols and find_references through a language-server provider', 
     const { provider, calls } = serverLike();
     const c = toolContext(memoryHost({ 'src/Use.cs': 'class Use {\n  void M() {\n    Widget.Spin();\n  }\n}\n' }, { symbols: provider }));
     const at = await registry.execute(findSymbolsTool, { at: 'src/Use.cs:3', query: 'Widget' }, c);
-    assert.ok(at.ok && at.content.startsWith('The symbol at src/Use.cs:3:5 (Widget) is declared at:\nclass Widget — src/Widget.cs:3:14 (in Toys)'));
+    assert.ok(
+      at.ok && at.content.startsWith('The symbol at src/Use.cs:3:5 (Widget) is declared at:\nclass Widget — src/Widget.cs:3:14 (in Toys)'),
+    );
     const refs = await registry.execute(findReferencesTool, { at: 'src/Use.cs:3:5' }, c);
     assert.ok(refs.ok && refs.content.startsWith('1 reference(s) to Toys.Widget (the symbol at src/Use.cs:3:5):'));
     const tree = await registry.execute(findSymbolsTool, { query: 'Toys.Widget', hierarchy: 'both' }, c);

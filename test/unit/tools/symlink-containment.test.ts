@@ -28,11 +28,13 @@ import { CSharpTextIndex } from '../../../src/core/csharp/text-index';
 
 const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const HINT = 'use a path relative to the workspace root, e.g. "src/App/Program.cs"';
-const outsideRefusal = (rel: string): string => `Refused path "${rel}": it goes through a symbolic link that leads outside the workspace; ${HINT}`;
+const outsideRefusal = (rel: string): string =>
+  `Refused path "${rel}": it goes through a symbolic link that leads outside the workspace; ${HINT}`;
 const linkWriteRefusal = (rel: string, real: string): string =>
   `Refused path "${rel}": it is, or goes through, a symbolic link (it resolves to ${real}); Ironbees does not edit through links, ` +
   'because the write would replace the link with a file. Edit the file the link points to instead';
-const gitRefusal = (rel: string): string => `Refused path "${rel}": .git/ belongs to the tooling and is off limits; work with the project's own files`;
+const gitRefusal = (rel: string): string =>
+  `Refused path "${rel}": .git/ belongs to the tooling and is off limits; work with the project's own files`;
 
 /** Every outside (or .git) line carries this marker; a query may echo it, but no answer may show one of those lines. */
 const MARK = 'OUTSIDE_LINE';
@@ -73,7 +75,10 @@ describe('containment: a symlink fixture through every tool', function () {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ironbees-symlinks-'));
     root = path.join(tmp, 'ws');
     fs.mkdirSync(path.join(tmp, 'outside'));
-    fs.writeFileSync(path.join(tmp, 'outside', 'Secret.cs'), `namespace Outside;\npublic class SecretVault { string p = "${MARK}"; } // ${MARK} SecretVault\n`);
+    fs.writeFileSync(
+      path.join(tmp, 'outside', 'Secret.cs'),
+      `namespace Outside;\npublic class SecretVault { string p = "${MARK}"; } // ${MARK} SecretVault\n`,
+    );
     fs.writeFileSync(path.join(tmp, 'outside', 'notes.txt'), `${MARK} notes\n`);
     fs.mkdirSync(path.join(root, 'src'), { recursive: true });
     fs.writeFileSync(path.join(root, 'src', 'App.cs'), 'public class App\n{\n    SecretVault vault;\n}\n');
@@ -108,7 +113,7 @@ describe('containment: a symlink fixture through every tool', function () {
     assert.equal(await ok(readFileTool, { path: 'Inner.cs' }), 'Inner.cs (lines 1-1 of 1)\n     1\tpublic class Real { }');
   });
 
-  it('the node host\'s listing leaves out links that lead out of the walked folder', async () => {
+  it("the node host's listing leaves out links that lead out of the walked folder", async () => {
     assert.deepEqual(await new NodeFileSystem().listFiles(root), ['Inner.cs', 'src/App.cs', 'src/Real.cs']);
     assert.deepEqual(await new NodeFileSystem().listFiles(path.join(root, 'src')), ['App.cs', 'Real.cs']);
   });
@@ -119,7 +124,10 @@ describe('containment: a symlink fixture through every tool', function () {
     const naiveHost: Host = { ...host, fs: naive, symbols: new CSharpTextIndex(naive, root) };
     assert.ok((await naive.listFiles(root)).includes('src/Vault.cs'), 'the naive host does list the outside link');
     assert.deepEqual(await new StagedOverlay(naiveHost).listFiles(), ['Inner.cs', 'src/App.cs', 'src/Real.cs']);
-    assert.deepEqual((await naiveHost.symbols.findReferences('SecretVault')).map((r) => `${r.filePath}:${r.line}`), ['src/App.cs:3']);
+    assert.deepEqual(
+      (await naiveHost.symbols.findReferences('SecretVault')).map((r) => `${r.filePath}:${r.line}`),
+      ['src/App.cs:3'],
+    );
     assert.deepEqual(await naiveHost.symbols.findSymbols('GitHook'), []);
   });
 
@@ -132,17 +140,30 @@ describe('containment: a symlink fixture through every tool', function () {
   it('search_text never searches an outside file, as text or regex', async () => {
     assert.equal(await ok(searchTextTool, { query: MARK }), `No matches for "${MARK}" in ..`);
     assert.equal(await ok(searchTextTool, { query: 'OUTSIDE_\\w+', isRegex: true }), 'No matches for "OUTSIDE_\\\\w+" in ..');
-    assert.equal(await ok(searchTextTool, { query: 'SecretVault' }), '1 match(es) for "SecretVault" in .:\nsrc/App.cs:3: SecretVault vault;');
+    assert.equal(
+      await ok(searchTextTool, { query: 'SecretVault' }),
+      '1 match(es) for "SecretVault" in .:\nsrc/App.cs:3: SecretVault vault;',
+    );
     await refused(searchTextTool, { query: MARK, path: 'src/Vault.cs' }, outsideRefusal('src/Vault.cs'));
     await refused(searchTextTool, { query: MARK, path: 'outdir' }, outsideRefusal('outdir'));
   });
 
   it('find_symbols and find_references (the C# index) never index an outside or .git file', async () => {
     // The first symbol answer of a host says once that the text index answers (mocha runs with the engine off).
-    const notice = '[C# symbols come from the text index (names only, no types), because the C# engine is turned off (IRONBEES_ROSLYN=0). Same-named symbols may be mixed up; check with read_file.]\n';
-    assert.equal(await ok(findSymbolsTool, { query: 'SecretVault' }), notice + 'No symbols matching "SecretVault". Try a shorter part of the name, another kind, or search_text.');
-    assert.equal(await ok(findSymbolsTool, { query: 'GitHook' }), 'No symbols matching "GitHook". Try a shorter part of the name, another kind, or search_text.');
-    assert.equal(await ok(findReferencesTool, { symbol: 'SecretVault' }), '1 reference(s) to "SecretVault":\nsrc/App.cs:3:5: SecretVault vault;');
+    const notice =
+      '[C# symbols come from the text index (names only, no types), because the C# engine is turned off (IRONBEES_ROSLYN=0). Same-named symbols may be mixed up; check with read_file.]\n';
+    assert.equal(
+      await ok(findSymbolsTool, { query: 'SecretVault' }),
+      notice + 'No symbols matching "SecretVault". Try a shorter part of the name, another kind, or search_text.',
+    );
+    assert.equal(
+      await ok(findSymbolsTool, { query: 'GitHook' }),
+      'No symbols matching "GitHook". Try a shorter part of the name, another kind, or search_text.',
+    );
+    assert.equal(
+      await ok(findReferencesTool, { symbol: 'SecretVault' }),
+      '1 reference(s) to "SecretVault":\nsrc/App.cs:3:5: SecretVault vault;',
+    );
     await refused(findSymbolsTool, { at: 'src/Vault.cs:2:14' }, outsideRefusal('src/Vault.cs'));
     await refused(findReferencesTool, { at: 'src/Vault.cs:2:14' }, outsideRefusal('src/Vault.cs'));
   });
@@ -151,26 +172,54 @@ describe('containment: a symlink fixture through every tool', function () {
     const overlay = new StagedOverlay(host);
     await refused(textEditorTool, { command: 'create', path: 'src/Vault.cs', file_text: 'x' }, outsideRefusal('src/Vault.cs'), overlay);
     await refused(textEditorTool, { command: 'create', path: 'outdir/New.cs', file_text: 'x' }, outsideRefusal('outdir/New.cs'), overlay);
-    await refused(textEditorTool, { command: 'insert', path: 'notes.txt', insert_line: 0, insert_text: 'x\n' }, outsideRefusal('notes.txt'), overlay);
-    await refused(textEditorTool, { command: 'str_replace', path: 'Inner.cs', old_str: 'Real', new_str: 'Fake' }, linkWriteRefusal('Inner.cs', 'src/Real.cs'), overlay);
-    await refused(textEditorTool, { command: 'insert', path: 'Inner.cs', insert_line: 0, insert_text: '// x\n' }, linkWriteRefusal('Inner.cs', 'src/Real.cs'), overlay);
-    await refused(textEditorTool, { command: 'create', path: 'Inner.cs', file_text: 'class Other { }\n' }, linkWriteRefusal('Inner.cs', 'src/Real.cs'), overlay);
+    await refused(
+      textEditorTool,
+      { command: 'insert', path: 'notes.txt', insert_line: 0, insert_text: 'x\n' },
+      outsideRefusal('notes.txt'),
+      overlay,
+    );
+    await refused(
+      textEditorTool,
+      { command: 'str_replace', path: 'Inner.cs', old_str: 'Real', new_str: 'Fake' },
+      linkWriteRefusal('Inner.cs', 'src/Real.cs'),
+      overlay,
+    );
+    await refused(
+      textEditorTool,
+      { command: 'insert', path: 'Inner.cs', insert_line: 0, insert_text: '// x\n' },
+      linkWriteRefusal('Inner.cs', 'src/Real.cs'),
+      overlay,
+    );
+    await refused(
+      textEditorTool,
+      { command: 'create', path: 'Inner.cs', file_text: 'class Other { }\n' },
+      linkWriteRefusal('Inner.cs', 'src/Real.cs'),
+      overlay,
+    );
     assert.deepEqual(overlay.stagedPaths(), []);
     assert.deepEqual(await overlay.edits(), []);
   });
 
   it('applyEdits and revert refuse an edit through a link before writing anything', async () => {
     const store = new RunStore(host);
-    const refusedWrite = (message: string) => (error: unknown): boolean => {
-      assert.ok(error instanceof PathOutsideWorkspaceError);
-      assert.equal(error.message, message);
-      return true;
-    };
+    const refusedWrite =
+      (message: string) =>
+      (error: unknown): boolean => {
+        assert.ok(error instanceof PathOutsideWorkspaceError);
+        assert.equal(error.message, message);
+        return true;
+      };
     await assert.rejects(
-      store.journal.applyEdits('r-links', [makeFileEdit('src/New.cs', null, 'class New { }\n'), makeFileEdit('Inner.cs', 'public class Real { }\n', 'public class Fake { }\n')]),
+      store.journal.applyEdits('r-links', [
+        makeFileEdit('src/New.cs', null, 'class New { }\n'),
+        makeFileEdit('Inner.cs', 'public class Real { }\n', 'public class Fake { }\n'),
+      ]),
       refusedWrite(linkWriteRefusal('Inner.cs', 'src/Real.cs')),
     );
-    await assert.rejects(store.journal.applyEdits('r-links', [makeFileEdit('src/Vault.cs', null, 'x')]), refusedWrite(outsideRefusal('src/Vault.cs')));
+    await assert.rejects(
+      store.journal.applyEdits('r-links', [makeFileEdit('src/Vault.cs', null, 'x')]),
+      refusedWrite(outsideRefusal('src/Vault.cs')),
+    );
     assert.equal(fs.existsSync(path.join(root, 'src', 'New.cs')), false, 'nothing of the refused set was written');
     // A journal naming a link (one made after the edit was applied) is refused whole on revert.
     const runDir = path.join(root, '.ironbees', 'runs', 'r-links');
@@ -181,7 +230,7 @@ describe('containment: a symlink fixture through every tool', function () {
     await assert.rejects(store.journal.revert('r-links'), refusedWrite(linkWriteRefusal('Inner.cs', 'src/Real.cs')));
   });
 
-  it('the MCP server\'s tools answer from contained files only', async () => {
+  it("the MCP server's tools answer from contained files only", async () => {
     const server = createIronbeesMcpServer({ host, version: 'test', orchestrator: () => Promise.reject(new Error('no runs here')) });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
@@ -194,11 +243,20 @@ describe('containment: a symlink fixture through every tool', function () {
         assert.doesNotMatch(shown, OUTSIDE_LINES, `${name} showed an outside line: ${shown}`);
         return shown;
       };
-      assert.equal(await text('find_references', { symbol: 'SecretVault' }), '1 reference(s) to "SecretVault":\nsrc/App.cs:3:5: SecretVault vault;');
-      assert.equal(await text('find_symbols', { query: 'SecretVault' }), 'No symbols matching "SecretVault". Try a shorter part of the name, another kind, or search_text.');
+      assert.equal(
+        await text('find_references', { symbol: 'SecretVault' }),
+        '1 reference(s) to "SecretVault":\nsrc/App.cs:3:5: SecretVault vault;',
+      );
+      assert.equal(
+        await text('find_symbols', { query: 'SecretVault' }),
+        'No symbols matching "SecretVault". Try a shorter part of the name, another kind, or search_text.',
+      );
       assert.equal(await text('find_symbols', { at: 'src/Vault.cs:2:14' }), `[Forbidden] ${outsideRefusal('src/Vault.cs')}`);
       assert.equal(await text('diagnostics', { paths: ['src/App.cs', 'src/Vault.cs'] }), `[Forbidden] ${outsideRefusal('src/Vault.cs')}`);
-      assert.equal(await text('build', { target: 'outdir/Evil.csproj' }), `[InvalidInput] The build target "outdir/Evil.csproj" is outside the workspace ${root}.`);
+      assert.equal(
+        await text('build', { target: 'outdir/Evil.csproj' }),
+        `[InvalidInput] The build target "outdir/Evil.csproj" is outside the workspace ${root}.`,
+      );
     } finally {
       await client.close();
       await server.close();

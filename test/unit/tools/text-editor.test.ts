@@ -5,7 +5,16 @@ import { StagedOverlay } from '../../../src/core/workspace/overlay';
 import { textEditorTool } from '../../../src/core/tools/workspace/text-editor';
 import { memoryHost, toolContext } from './memory-host';
 
-const CALC = ['namespace Calc;', '', 'public class Calculator', '{', '    public int Add(int a, int b) => a - b;', '    public int Sub(int a, int b) => a - b;', '}', ''].join('\n');
+const CALC = [
+  'namespace Calc;',
+  '',
+  'public class Calculator',
+  '{',
+  '    public int Add(int a, int b) => a - b;',
+  '    public int Sub(int a, int b) => a - b;',
+  '}',
+  '',
+].join('\n');
 
 describe('text editor tool (str_replace_based_edit_tool)', () => {
   const registry = new ToolRegistry().register(textEditorTool);
@@ -30,12 +39,18 @@ describe('text editor tool (str_replace_based_edit_tool)', () => {
   describe('view', () => {
     it('shows a file with cat -n style line numbers', async () => {
       const out = await ok({ command: 'view', path: 'src/Calculator.cs' });
-      assert.match(out, /^Here's the content of src\/Calculator\.cs with line numbers:\n {5}1\tnamespace Calc;\n {5}2\t\n {5}3\tpublic class Calculator\n/);
+      assert.match(
+        out,
+        /^Here's the content of src\/Calculator\.cs with line numbers:\n {5}1\tnamespace Calc;\n {5}2\t\n {5}3\tpublic class Calculator\n/,
+      );
       assert.match(out, / {5}7\t\}$/);
     });
 
     it('honours view_range, with -1 meaning to the end, and accepts numbers as strings', async () => {
-      assert.equal(await ok({ command: 'view', path: 'src/Calculator.cs', view_range: [3, 4] }), "Here's the content of src/Calculator.cs with line numbers:\n     3\tpublic class Calculator\n     4\t{");
+      assert.equal(
+        await ok({ command: 'view', path: 'src/Calculator.cs', view_range: [3, 4] }),
+        "Here's the content of src/Calculator.cs with line numbers:\n     3\tpublic class Calculator\n     4\t{",
+      );
       const tail = await ok({ command: 'view', path: 'src/Calculator.cs', view_range: ['6', '-1'] });
       assert.match(tail, / {5}6\t {4}public int Sub.*\n {5}7\t\}$/);
       const fromJsonText = await ok({ command: 'view', path: 'src/Calculator.cs', view_range: '[1, 1]' });
@@ -43,7 +58,10 @@ describe('text editor tool (str_replace_based_edit_tool)', () => {
     });
 
     it('explains a bad view_range', async () => {
-      await fails({ command: 'view', path: 'src/Calculator.cs', view_range: [0, 3] }, /start 0 is outside .* 7 lines; use a start from 1 to 7/);
+      await fails(
+        { command: 'view', path: 'src/Calculator.cs', view_range: [0, 3] },
+        /start 0 is outside .* 7 lines; use a start from 1 to 7/,
+      );
       await fails({ command: 'view', path: 'src/Calculator.cs', view_range: [50, -1] }, /start 50 is outside/);
       await fails({ command: 'view', path: 'src/Calculator.cs', view_range: [5, 2] }, /end 2 is before its start 5/);
       await fails({ command: 'view', path: 'src/Calculator.cs', view_range: [1] }, /view_range/);
@@ -77,7 +95,10 @@ describe('text editor tool (str_replace_based_edit_tool)', () => {
 
   describe('create', () => {
     it('creates a new file on the overlay only', async () => {
-      assert.equal(await ok({ command: 'create', path: 'src/New.cs', file_text: 'class N {}\n' }), 'File created successfully at: src/New.cs');
+      assert.equal(
+        await ok({ command: 'create', path: 'src/New.cs', file_text: 'class N {}\n' }),
+        'File created successfully at: src/New.cs',
+      );
       assert.equal(await ctx.overlay.read('src/New.cs'), 'class N {}\n');
       assert.equal((ctx.host.fs as unknown as { writes: number }).writes, 0);
     });
@@ -92,14 +113,20 @@ describe('text editor tool (str_replace_based_edit_tool)', () => {
           'View it (view, with view_range for a part) and change it with str_replace or insert.',
       });
       await ok({ command: 'insert', path: 'README.md', insert_line: 1, insert_text: 'more' });
-      await fails({ command: 'create', path: 'README.md', file_text: '# new\n' }, /^README\.md already exists \(1 line\); create only makes new files/);
+      await fails(
+        { command: 'create', path: 'README.md', file_text: '# new\n' },
+        /^README\.md already exists \(1 line\); create only makes new files/,
+      );
       assert.equal(await ctx.overlay.read('src/Calculator.cs'), CALC, 'the file is unchanged');
       assert.equal(await ctx.overlay.read('README.md'), '# readme\nmore\n');
     });
 
     it('may write again a file this attempt created, saying the line counts', async () => {
       await ok({ command: 'create', path: 'src/New.cs', file_text: 'class N\n{\n}\n' });
-      assert.equal(await ok({ command: 'create', path: 'src/New.cs', file_text: 'class N {}\n' }), 'File overwritten: src/New.cs (a new file of this attempt; 3 → 1 lines)');
+      assert.equal(
+        await ok({ command: 'create', path: 'src/New.cs', file_text: 'class N {}\n' }),
+        'File overwritten: src/New.cs (a new file of this attempt; 3 → 1 lines)',
+      );
       assert.equal(await ctx.overlay.read('src/New.cs'), 'class N {}\n');
     });
 
@@ -119,7 +146,10 @@ describe('text editor tool (str_replace_based_edit_tool)', () => {
       );
       assert.equal(await ctx.overlay.read('src/Win.cs'), null);
       const edits = await ctx.overlay.edits();
-      assert.deepEqual(edits.map((edit) => [edit.filePath, edit.type, edit.newContent]), [['src/Win.cs', 'DELETE', null]]);
+      assert.deepEqual(
+        edits.map((edit) => [edit.filePath, edit.type, edit.newContent]),
+        [['src/Win.cs', 'DELETE', null]],
+      );
       await fails({ command: 'delete', path: 'src/Win.cs' }, /The path src\/Win\.cs does not exist/);
       await fails({ command: 'delete', path: 'src' }, /src is a folder; delete removes one file at a time/);
       assert.equal((ctx.host.fs as unknown as { writes: number }).writes, 0);
@@ -128,10 +158,18 @@ describe('text editor tool (str_replace_based_edit_tool)', () => {
 
   describe('str_replace', () => {
     it('replaces exactly one match and shows the edited part', async () => {
-      const out = await ok({ command: 'str_replace', path: 'src/Calculator.cs', old_str: 'int Add(int a, int b) => a - b;', new_str: 'int Add(int a, int b) => a + b;' });
+      const out = await ok({
+        command: 'str_replace',
+        path: 'src/Calculator.cs',
+        old_str: 'int Add(int a, int b) => a - b;',
+        new_str: 'int Add(int a, int b) => a + b;',
+      });
       assert.match(out, /has been edited \(staged\)/);
       assert.match(out, / {5}5\t {4}public int Add\(int a, int b\) => a \+ b;/);
-      assert.match(await ctx.overlay.read('src/Calculator.cs') ?? '', /Add\(int a, int b\) => a \+ b;\n {4}public int Sub\(int a, int b\) => a - b;/);
+      assert.match(
+        (await ctx.overlay.read('src/Calculator.cs')) ?? '',
+        /Add\(int a, int b\) => a \+ b;\n {4}public int Sub\(int a, int b\) => a - b;/,
+      );
     });
 
     it('refuses zero matches, with a hint about the closest line', async () => {
@@ -144,13 +182,21 @@ describe('text editor tool (str_replace_based_edit_tool)', () => {
 
     it('points out a match that differs only in whitespace', async () => {
       await fails(
-        { command: 'str_replace', path: 'src/Calculator.cs', old_str: 'public class Calculator\n{\n  public int Add(int a, int b) => a - b;', new_str: 'x' },
+        {
+          command: 'str_replace',
+          path: 'src/Calculator.cs',
+          old_str: 'public class Calculator\n{\n  public int Add(int a, int b) => a - b;',
+          new_str: 'x',
+        },
         /matches lines 3-5 if indentation and spacing are ignored/,
       );
     });
 
     it('notices line numbers copied from view output', async () => {
-      await fails({ command: 'str_replace', path: 'src/Calculator.cs', old_str: '     3\tpublic class Calculator', new_str: 'x' }, /line number copied from view output/);
+      await fails(
+        { command: 'str_replace', path: 'src/Calculator.cs', old_str: '     3\tpublic class Calculator', new_str: 'x' },
+        /line number copied from view output/,
+      );
     });
 
     it('refuses several matches, saying how many and where', async () => {
@@ -216,7 +262,10 @@ describe('text editor tool (str_replace_based_edit_tool)', () => {
     });
 
     it('refuses a line out of range, saying the valid range', async () => {
-      await fails({ command: 'insert', path: 'src/Calculator.cs', insert_line: 8, insert_text: 'x' }, /insert_line 8 is out of range: src\/Calculator\.cs has 7 lines, so use 0 \(top\) to 7 \(end\)/);
+      await fails(
+        { command: 'insert', path: 'src/Calculator.cs', insert_line: 8, insert_text: 'x' },
+        /insert_line 8 is out of range: src\/Calculator\.cs has 7 lines, so use 0 \(top\) to 7 \(end\)/,
+      );
       await fails({ command: 'insert', path: 'src/Calculator.cs', insert_line: -1, insert_text: 'x' }, /out of range/);
       await fails({ command: 'insert', path: 'src/Calculator.cs', insert_text: 'x' }, /insert_line: insert needs insert_line/);
       await fails({ command: 'insert', path: 'src/Calculator.cs', insert_line: 1 }, /insert_text: insert needs insert_text/);

@@ -28,12 +28,27 @@ describe('windows-names', () => {
 
   it('names a trailing dot or space, and a colon', () => {
     assert.equal(windowsNameProblem('src/a.cs.'), '"a.cs." ends in a dot or a space, which Windows drops from file names');
-    assert.equal(windowsNameProblem(path.win32.join('src ', 'a.cs')), '"src " ends in a dot or a space, which Windows drops from file names');
-    assert.equal(windowsNameProblem('a.cs:hidden'), '"a.cs:hidden" contains a colon, which on Windows names an alternate data stream of another file');
+    assert.equal(
+      windowsNameProblem(path.win32.join('src ', 'a.cs')),
+      '"src " ends in a dot or a space, which Windows drops from file names',
+    );
+    assert.equal(
+      windowsNameProblem('a.cs:hidden'),
+      '"a.cs:hidden" contains a colon, which on Windows names an alternate data stream of another file',
+    );
   });
 
   it('leaves ordinary names alone', () => {
-    for (const rel of ['console.cs', 'nul2.cs', 'auxiliary/x.cs', 'COM10.txt', 'src/Conf/App.cs', 'a..b.cs', '.editorconfig', 'src/.hidden/a.cs']) {
+    for (const rel of [
+      'console.cs',
+      'nul2.cs',
+      'auxiliary/x.cs',
+      'COM10.txt',
+      'src/Conf/App.cs',
+      'a..b.cs',
+      '.editorconfig',
+      'src/.hidden/a.cs',
+    ]) {
       assert.equal(windowsNameProblem(rel), null, rel);
     }
   });
@@ -50,7 +65,8 @@ describe('windows-names', () => {
         message: `Refused path "src\\con.cs": "con.cs" ${DEVICE}; choose another name`,
       });
       assert.throws(() => resolveWorkspacePath(root, 'Program.cs.', { platform: 'win32' }), {
-        message: 'Refused path "Program.cs.": "Program.cs." ends in a dot or a space, which Windows drops from file names; choose another name',
+        message:
+          'Refused path "Program.cs.": "Program.cs." ends in a dot or a space, which Windows drops from file names; choose another name',
       });
     });
 

@@ -24,8 +24,16 @@ const BASELINE: Baseline = { build: build([OLD_ERROR]), test: tests(['T.Fixed', 
 describe('webview validation before → after', () => {
   it('shows each build error new or pre-existing as the validator marked it (matched without line numbers)', () => {
     const movedOld = { ...OLD_ERROR, line: 40 };
-    const view = validationView(makeRun({ baseline: BASELINE, buildResult: build(markPreExistingErrors([movedOld, NEW_ERROR], BASELINE)) }));
-    assert.deepEqual(view?.buildErrors.map((e) => [e.code, e.preExisting]), [['CS0246', true], ['CS1002', false]]);
+    const view = validationView(
+      makeRun({ baseline: BASELINE, buildResult: build(markPreExistingErrors([movedOld, NEW_ERROR], BASELINE)) }),
+    );
+    assert.deepEqual(
+      view?.buildErrors.map((e) => [e.code, e.preExisting]),
+      [
+        ['CS0246', true],
+        ['CS1002', false],
+      ],
+    );
     assert.deepEqual(view?.baseline, { buildOk: false, errorCount: 1, failedTests: 2 });
   });
 
@@ -38,7 +46,13 @@ describe('webview validation before → after', () => {
     });
     const view = validationView(run);
     assert.deepEqual(view?.fixed, ['T.Fixed']);
-    assert.deepEqual(view?.failures.map((f) => [f.testName, testChange(f)]), [['T.Old', 'still failing'], ['T.New', 'newly failing']]);
+    assert.deepEqual(
+      view?.failures.map((f) => [f.testName, testChange(f)]),
+      [
+        ['T.Old', 'still failing'],
+        ['T.New', 'newly failing'],
+      ],
+    );
   });
 
   it('claims no fix the validator did not see, and no baseline it did not take', () => {
@@ -50,6 +64,9 @@ describe('webview validation before → after', () => {
 
   it('compares nothing itself: an error the validator did not mark is not shown as pre-existing', () => {
     const view = validationView(makeRun({ baseline: BASELINE, buildResult: build([OLD_ERROR]) }));
-    assert.deepEqual(view?.buildErrors.map((e) => [e.code, e.preExisting]), [['CS0246', false]]);
+    assert.deepEqual(
+      view?.buildErrors.map((e) => [e.code, e.preExisting]),
+      [['CS0246', false]],
+    );
   });
 });

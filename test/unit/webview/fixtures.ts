@@ -6,7 +6,13 @@ export const SAMPLE_PLAN: ExecutionPlan = {
   summary: 'Fix Divide so it divides',
   steps: [
     { number: 1, description: 'Change * to /', actionType: 'MODIFY', filePath: 'src/Calculator/Calculator.cs', rationale: 'the bug' },
-    { number: 2, description: 'Add a test for zero', actionType: 'MODIFY', filePath: 'tests/Calculator.Tests/CalculatorTests.cs', rationale: 'cover it' },
+    {
+      number: 2,
+      description: 'Add a test for zero',
+      actionType: 'MODIFY',
+      filePath: 'tests/Calculator.Tests/CalculatorTests.cs',
+      rationale: 'cover it',
+    },
   ],
   affectedFiles: ['src/Calculator/Calculator.cs', 'tests/Calculator.Tests/CalculatorTests.cs'],
   complexity: 'LOW',

@@ -1,5 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { baseName, diffStats, formatCost, formatDuration, formatTokens, formatUsage, nodeLabel } from '../../../webview-ui/src/state/format';
+import {
+  baseName,
+  diffStats,
+  formatCost,
+  formatDuration,
+  formatTokens,
+  formatUsage,
+  nodeLabel,
+} from '../../../webview-ui/src/state/format';
 import { SAMPLE_EDIT } from './fixtures';
 
 describe('webview formatters', () => {

@@ -14,9 +14,17 @@ describe('an interrupted run', () => {
     assert.equal(paused.interrupted, true);
     const dismissedOther = reducePanel(paused, { type: 'notice', message: 'hello' });
     assert.equal(dismissedOther.interrupted, true, 'a notice does not hide it');
-    assert.equal(reducePanel(paused, { type: 'state', run, busy: true, statusText: 'x', interrupted: false }).interrupted, false, 'resumed');
+    assert.equal(
+      reducePanel(paused, { type: 'state', run, busy: true, statusText: 'x', interrupted: false }).interrupted,
+      false,
+      'resumed',
+    );
     assert.equal(reducePanel(paused, { type: 'state', run, busy: false, statusText: 'x' }).interrupted, false, 'absent means no');
-    assert.equal(reducePanel(paused, { type: 'state', run: null, busy: false, statusText: 'x', interrupted: true }).interrupted, false, 'no run, nothing to resume');
+    assert.equal(
+      reducePanel(paused, { type: 'state', run: null, busy: false, statusText: 'x', interrupted: true }).interrupted,
+      false,
+      'no run, nothing to resume',
+    );
   });
 
   it('the flag is checked on arrival', () => {

@@ -17,7 +17,15 @@ describe('webview outcome', () => {
   });
 
   it('says a success with the fixed test by name, against the baseline', () => {
-    const view = outcomeView(makeRun({ currentNode: 'SUCCESS', iterationCount: 1, baseline: BASELINE, testResult: TESTS, metadata: { fixedTests: ['CalcTests.Divide'] } }));
+    const view = outcomeView(
+      makeRun({
+        currentNode: 'SUCCESS',
+        iterationCount: 1,
+        baseline: BASELINE,
+        testResult: TESTS,
+        metadata: { fixedTests: ['CalcTests.Divide'] },
+      }),
+    );
     assert.deepEqual(view, {
       headline: 'Succeeded in 1 iteration: the build is clean and the tests pass',
       tone: 'ok',
@@ -39,7 +47,14 @@ describe('webview outcome', () => {
       { testName: 'CalcTests.Divide', message: 'x', stackTrace: '', preExisting: true },
       { testName: 'CalcTests.Add', message: 'y', stackTrace: '', preExisting: false },
     ];
-    const view = outcomeView(makeRun({ currentNode: 'WAIT_HUMAN', iterationCount: 2, baseline: BASELINE, testResult: { ...TESTS, success: false, passed: 3, failed: 2, failures } }));
+    const view = outcomeView(
+      makeRun({
+        currentNode: 'WAIT_HUMAN',
+        iterationCount: 2,
+        baseline: BASELINE,
+        testResult: { ...TESTS, success: false, passed: 3, failed: 2, failures },
+      }),
+    );
     assert.equal(view?.headline, 'Needs you after 2 iterations');
     assert.equal(view?.tests, 'Failing tests 1 → 2');
     assert.deepEqual(view?.stillFailing, ['CalcTests.Divide']);

@@ -31,12 +31,32 @@ describe('webview panel state', () => {
   });
 
   it('stores history and settings', () => {
-    const summary = { runId: 'r', userRequest: 'x', currentNode: 'SUCCESS' as const, iterationCount: 1, maxIterations: 5, usage: makeRun().usage, createdAt: 'a', updatedAt: 'b' };
+    const summary = {
+      runId: 'r',
+      userRequest: 'x',
+      currentNode: 'SUCCESS' as const,
+      iterationCount: 1,
+      maxIterations: 5,
+      usage: makeRun().usage,
+      createdAt: 'a',
+      updatedAt: 'b',
+    };
     let state = reducePanel(INITIAL_PANEL_STATE, { type: 'history', runs: [summary] });
     state = reducePanel(state, { type: 'settings', maxIterations: 7, model: 'claude-x', hasApiKey: false });
     assert.deepEqual(state.history, [summary]);
-    assert.deepEqual(state.settings, { maxIterations: 7, model: 'claude-x', hasApiKey: false, keyStatus: 'No API key: run "Ironbees: Set API Key"' });
-    state = reducePanel(state, { type: 'settings', maxIterations: 7, model: 'gpt-x', hasApiKey: true, keyStatus: 'OpenAI-compatible API key set' });
+    assert.deepEqual(state.settings, {
+      maxIterations: 7,
+      model: 'claude-x',
+      hasApiKey: false,
+      keyStatus: 'No API key: run "Ironbees: Set API Key"',
+    });
+    state = reducePanel(state, {
+      type: 'settings',
+      maxIterations: 7,
+      model: 'gpt-x',
+      hasApiKey: true,
+      keyStatus: 'OpenAI-compatible API key set',
+    });
     assert.equal(state.settings?.keyStatus, 'OpenAI-compatible API key set');
   });
 
@@ -56,7 +76,10 @@ describe('webview panel state', () => {
     let state = reducePanel(INITIAL_PANEL_STATE, { type: 'state', run: makeRun({ stateId: 'run-1' }), busy: false, statusText: '' });
     state = reducePanel(state, { type: 'notice', message: 'Reverted run run-1: src/A.cs' });
     state = reducePanel(state, { type: 'state', run: makeRun({ stateId: 'run-1', currentNode: 'SUCCESS' }), busy: false, statusText: '' });
-    assert.deepEqual(state.banners.map((b) => b.message), ['Reverted run run-1: src/A.cs']);
+    assert.deepEqual(
+      state.banners.map((b) => b.message),
+      ['Reverted run run-1: src/A.cs'],
+    );
     state = reducePanel(state, { type: 'state', run: makeRun({ stateId: 'run-2', currentNode: 'INIT' }), busy: true, statusText: '' });
     assert.deepEqual(state.banners, []);
   });

@@ -7,7 +7,11 @@ describe('webview parseExtensionMessage', () => {
     const ok: unknown[] = [
       { type: 'state', run: null, busy: false, statusText: '' },
       { type: 'state', run: makeRun(), busy: true, statusText: 'Ironbees 1/5 · Planning' },
-      { type: 'review', runId: 'r', files: [{ filePath: 'a.cs', type: 'MODIFY', status: 'pending', hunkCount: 1, rejectedHunks: [], added: 0, removed: 0 }] },
+      {
+        type: 'review',
+        runId: 'r',
+        files: [{ filePath: 'a.cs', type: 'MODIFY', status: 'pending', hunkCount: 1, rejectedHunks: [], added: 0, removed: 0 }],
+      },
       { type: 'history', runs: [] },
       { type: 'settings', maxIterations: 5, model: 'm', hasApiKey: true },
       { type: 'error', message: 'boom' },

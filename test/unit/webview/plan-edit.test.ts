@@ -14,7 +14,10 @@ describe('webview plan editing', () => {
 
   it('renumbers the steps and narrows the affected files when a step is removed', () => {
     const edited = removeStep(SAMPLE_PLAN, 0);
-    assert.deepEqual(edited.steps.map((s) => s.number), [1]);
+    assert.deepEqual(
+      edited.steps.map((s) => s.number),
+      [1],
+    );
     assert.equal(edited.steps[0]?.description, 'Add a test for zero');
     assert.deepEqual(edited.affectedFiles, ['tests/Calculator.Tests/CalculatorTests.cs']);
   });

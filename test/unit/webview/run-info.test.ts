@@ -31,8 +31,14 @@ describe('webview run info: provider, model and instructions files', () => {
   });
 
   it('says the provider and model, with the fallback when there is one', () => {
-    assert.equal(modelLine({ runId: 'r', text: 'OpenAI-compatible · gpt-4.1', fallback: 'Anthropic · claude-sonnet-4-5' }), 'OpenAI-compatible · gpt-4.1 (fallback: Anthropic · claude-sonnet-4-5)');
-    assert.equal(modelLine({ runId: null, text: 'Anthropic · each agent\u2019s model', fallback: null }), 'Anthropic · each agent\u2019s model');
+    assert.equal(
+      modelLine({ runId: 'r', text: 'OpenAI-compatible · gpt-4.1', fallback: 'Anthropic · claude-sonnet-4-5' }),
+      'OpenAI-compatible · gpt-4.1 (fallback: Anthropic · claude-sonnet-4-5)',
+    );
+    assert.equal(
+      modelLine({ runId: null, text: 'Anthropic · each agent\u2019s model', fallback: null }),
+      'Anthropic · each agent\u2019s model',
+    );
     assert.equal(modelLine(null), null);
   });
 

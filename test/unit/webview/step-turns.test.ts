@@ -25,7 +25,9 @@ function turn(step: 'PLAN' | 'CODE', iteration: number, n: number, overrides: Pa
     provider: 'anthropic',
     model: 'claude-x',
     stop_reason: 'tool_use',
-    tool_calls: [{ tool_call: { name: 'read_file', args_valid: true }, tool_result: { ok: true, err: 'None', schema_ok: true }, latency_ms: 12 }],
+    tool_calls: [
+      { tool_call: { name: 'read_file', args_valid: true }, tool_result: { ok: true, err: 'None', schema_ok: true }, latency_ms: 12 },
+    ],
     policy: { max_turns: 40, max_malformed: 3, max_iterations: 5, approvals: { plan: 'always', diffs: 'always' } },
     outcome: { status: 'continue', next_action: 'call_model' },
     retry: false,
@@ -37,11 +39,19 @@ function turn(step: 'PLAN' | 'CODE', iteration: number, n: number, overrides: Pa
 
 describe('webview step turns', () => {
   it('shows each conversation of the step with its turns: agent, calls, outcome, duration, tokens', () => {
-    const failedCall = { tool_call: { name: 'nope', args_valid: false }, tool_result: { ok: false, err: 'NotFound', schema_ok: false }, latency_ms: 0 };
+    const failedCall = {
+      tool_call: { name: 'nope', args_valid: false },
+      tool_result: { ok: false, err: 'NotFound', schema_ok: false },
+      latency_ms: 0,
+    };
     const groups = stepTurnsView([
       turn('CODE', 1, 1, { tool_calls: [failedCall], outcome: { status: 'malformed', next_action: 'call_model' } }),
       turn('CODE', 1, 2, { retry: true, intent: 'submit', outcome: { status: 'done', next_action: 'end_step' } }),
-      turn('CODE', 2, 1, { tool_calls: [], intent: 'answer_text', outcome: { status: 'failed', next_action: 'end_step', error: 'cancelled by you' } }),
+      turn('CODE', 2, 1, {
+        tool_calls: [],
+        intent: 'answer_text',
+        outcome: { status: 'failed', next_action: 'end_step', error: 'cancelled by you' },
+      }),
     ]);
     assert.deepEqual(
       groups.map((g) => [g.label, g.subtitle]),
@@ -53,11 +63,21 @@ describe('webview step turns', () => {
     assert.deepEqual(
       groups[0].rows.map((r) => [r.title, r.outcome, r.tone, r.duration, r.tokens, r.calls.map((c) => [c.name, c.ok, c.detail])]),
       [
-        ['#1 called tools', 'malformed', 'warn', '1.5 s', '12.3k in · 210 out · $0.04', [['nope', false, 'NotFound · arguments refused · 0 ms']]],
+        [
+          '#1 called tools',
+          'malformed',
+          'warn',
+          '1.5 s',
+          '12.3k in · 210 out · $0.04',
+          [['nope', false, 'NotFound · arguments refused · 0 ms']],
+        ],
         ['#2 submitted (retry)', 'done', 'ok', '1.5 s', '12.3k in · 210 out · $0.04', [['read_file', true, '12 ms']]],
       ],
     );
-    assert.deepEqual([groups[1].rows[0].title, groups[1].rows[0].tone, groups[1].rows[0].error], ['#1 answered in text only', 'error', 'cancelled by you']);
+    assert.deepEqual(
+      [groups[1].rows[0].title, groups[1].rows[0].tone, groups[1].rows[0].error],
+      ['#1 answered in text only', 'error', 'cancelled by you'],
+    );
   });
 
   it('holds the opened turns for their run only, until closed', () => {
@@ -90,7 +110,10 @@ describe('webview step turns', () => {
       await store.appendEvent('run-9', turn('CODE', 1, 2));
       const code = await stepTurnsMessage(store, 'run-9', 'CODE');
       assert.equal(code.type, 'stepTurns');
-      assert.deepEqual(code.type === 'stepTurns' ? code.turns.map((t) => [t.step, t.turn]) : null, [['CODE', 1], ['CODE', 2]]);
+      assert.deepEqual(code.type === 'stepTurns' ? code.turns.map((t) => [t.step, t.turn]) : null, [
+        ['CODE', 1],
+        ['CODE', 2],
+      ]);
       const plan = await stepTurnsMessage(store, 'run-9', 'PLAN');
       assert.deepEqual(plan.type === 'stepTurns' ? plan.turns.length : null, 1);
       const unreadable = await stepTurnsMessage(store, '../escape', 'PLAN');

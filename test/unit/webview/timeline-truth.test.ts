@@ -45,9 +45,22 @@ describe('webview timeline, as the run really went', () => {
   });
 
   it('stopped at the hand-off: the main path was gone through, the hand-off up to Your call', () => {
-    const run = makeRun({ currentNode: 'CANCELLED', baseline: BASELINE, plan: SAMPLE_PLAN, buildResult: OK_BUILD, metadata: { endedDuring: 'WAIT_HUMAN' } });
+    const run = makeRun({
+      currentNode: 'CANCELLED',
+      baseline: BASELINE,
+      plan: SAMPLE_PLAN,
+      buildResult: OK_BUILD,
+      metadata: { endedDuring: 'WAIT_HUMAN' },
+    });
     const entries = runTimeline(run);
-    assert.deepEqual(entries.slice(-3).map((e) => [e.node, e.status]), [['ESCALATE', 'done'], ['WAIT_HUMAN', 'stopped'], ['CANCELLED', 'stopped']]);
+    assert.deepEqual(
+      entries.slice(-3).map((e) => [e.node, e.status]),
+      [
+        ['ESCALATE', 'done'],
+        ['WAIT_HUMAN', 'stopped'],
+        ['CANCELLED', 'stopped'],
+      ],
+    );
     assert.equal(entries.filter((e) => e.status === 'todo').length, 0);
   });
 
@@ -59,7 +72,11 @@ describe('webview timeline, as the run really went', () => {
   });
 
   it('the Baseline step shows failure when the baseline build failed', () => {
-    const broken: BuildResult = { ...OK_BUILD, success: false, errors: [{ code: 'CS1', message: 'x', filePath: null, line: 0, column: 0 }] };
+    const broken: BuildResult = {
+      ...OK_BUILD,
+      success: false,
+      errors: [{ code: 'CS1', message: 'x', filePath: null, line: 0, column: 0 }],
+    };
     const run = makeRun({ currentNode: 'PLAN', baseline: { build: broken, test: null, capturedAt: 'x' } });
     const init = runTimeline(run).find((e) => e.node === 'INIT');
     assert.equal(init?.status, 'failed');
@@ -75,12 +92,20 @@ describe('webview timeline, as the run really went', () => {
 
   it('says when the agent proposes again over a file the person changed under review', () => {
     const run = makeRun({ currentNode: 'CODE', metadata: { editConflict: ['src/Calc.cs'] } });
-    assert.equal(conflictNote(run), 'src/Calc.cs changed while under review: nothing was written over your version; the agent proposes again on top of it.');
+    assert.equal(
+      conflictNote(run),
+      'src/Calc.cs changed while under review: nothing was written over your version; the agent proposes again on top of it.',
+    );
     assert.equal(conflictNote(makeRun({ currentNode: 'CODE' })), null);
   });
 
   it('does not tick an approval gate the run went past without asking (approval "never")', () => {
-    const skippedPlanGate = makeRun({ currentNode: 'CANCELLED', baseline: BASELINE, plan: SAMPLE_PLAN, metadata: { endedDuring: 'WAIT_DIFF_APPROVAL', gatesReached: ['WAIT_DIFF_APPROVAL'] } });
+    const skippedPlanGate = makeRun({
+      currentNode: 'CANCELLED',
+      baseline: BASELINE,
+      plan: SAMPLE_PLAN,
+      metadata: { endedDuring: 'WAIT_DIFF_APPROVAL', gatesReached: ['WAIT_DIFF_APPROVAL'] },
+    });
     assert.deepEqual(statuses(skippedPlanGate), {
       INIT: 'done',
       PLAN: 'done',

@@ -40,19 +40,38 @@ describe('webview validation view', () => {
     const view = validationView(makeRun({ testResult: { ...FAILED_TESTS, total: 1, passed: 0, failed: 1, onlyLastFailures: true } }));
     assert.deepEqual(view?.tests, { total: 1, passed: 0, failed: 1, skipped: 0, ok: false, onlyLastFailures: true, totalText: '1' });
     // Against a baseline of 5 tests: "1 of 5 run", not "Total 1".
-    const baseline = { capturedAt: 'then', build: { success: true, errors: [], warnings: [], durationMs: 1 }, test: { ...FAILED_TESTS, total: 5, passed: 4, failed: 1 } };
-    const against = validationView(makeRun({ baseline, testResult: { ...FAILED_TESTS, total: 1, passed: 0, failed: 1, onlyLastFailures: true } }));
+    const baseline = {
+      capturedAt: 'then',
+      build: { success: true, errors: [], warnings: [], durationMs: 1 },
+      test: { ...FAILED_TESTS, total: 5, passed: 4, failed: 1 },
+    };
+    const against = validationView(
+      makeRun({ baseline, testResult: { ...FAILED_TESTS, total: 1, passed: 0, failed: 1, onlyLastFailures: true } }),
+    );
     assert.equal(against?.tests?.totalText, '1 of 5 run');
-    assert.equal(validationView(makeRun({ baseline, testResult: { ...FAILED_TESTS, total: 5, passed: 5, failed: 0 } }))?.tests?.totalText, '5');
+    assert.equal(
+      validationView(makeRun({ baseline, testResult: { ...FAILED_TESTS, total: 5, passed: 5, failed: 0 } }))?.tests?.totalText,
+      '5',
+    );
   });
 
   it('marks failures the baseline already had', () => {
     const run = makeRun({
       testResult: FAILED_TESTS,
-      baseline: { build: { ...FAILED_BUILD, success: true, errors: [] }, test: { ...FAILED_TESTS, failures: [FAILED_TESTS.failures[1]!] }, capturedAt: 'x' },
+      baseline: {
+        build: { ...FAILED_BUILD, success: true, errors: [] },
+        test: { ...FAILED_TESTS, failures: [FAILED_TESTS.failures[1]!] },
+        capturedAt: 'x',
+      },
     });
     const view = validationView(run);
-    assert.deepEqual(view?.failures.map((f) => [f.testName, f.preExisting]), [['T.Divide', false], ['T.Old', true]]);
+    assert.deepEqual(
+      view?.failures.map((f) => [f.testName, f.preExisting]),
+      [
+        ['T.Divide', false],
+        ['T.Old', true],
+      ],
+    );
   });
 
   it('keeps the validator marking when it is there', () => {
@@ -72,7 +91,10 @@ describe('webview validation view', () => {
     });
     assert.deepEqual(escalationReasons(fromContext), ['CS1002 src/A.cs(3,9): ; expected', 'T.Divide: Assert.Equal() Failure']);
     assert.deepEqual(escalationReasons(makeRun({ buildResult: FAILED_BUILD })), ['CS1002 src/A.cs(3,9): ; expected']);
-    assert.equal(escalationReasons(makeRun({ buildResult: { ...FAILED_BUILD, success: true, errors: [] }, testResult: FAILED_TESTS })).length, 2);
+    assert.equal(
+      escalationReasons(makeRun({ buildResult: { ...FAILED_BUILD, success: true, errors: [] }, testResult: FAILED_TESTS })).length,
+      2,
+    );
     assert.deepEqual(escalationReasons(makeRun()), []);
   });
 });

@@ -18,7 +18,7 @@ describe('the orchestrator hands live activity to its listeners', function () {
   beforeEach(() => (ws = new TempWorkspace()));
   afterEach(() => ws.remove());
 
-  it('stamps the run id on what the step reports and says the run\'s usage after every model call', async () => {
+  it("stamps the run id on what the step reports and says the run's usage after every model call", async () => {
     const CALL_1 = usage(11, 2);
     const CALL_2 = usage(13, 4);
     const steps = new FakeSteps().script('captureBaseline', { output: baseline() });
@@ -39,7 +39,15 @@ describe('the orchestrator hands live activity to its listeners', function () {
     const waiting = await stream.until('WAIT_PLAN_APPROVAL');
     await eventually(() => seen.length === 3, 'three activity events');
     assert.deepEqual(seen, [
-      { kind: 'tool', runId: waiting.stateId, agent: 'planner', turn: 1, tool: 'read_file', line: 'read src/A.cs lines 1–3 of 3', ok: true },
+      {
+        kind: 'tool',
+        runId: waiting.stateId,
+        agent: 'planner',
+        turn: 1,
+        tool: 'read_file',
+        line: 'read src/A.cs lines 1–3 of 3',
+        ok: true,
+      },
       { kind: 'usage', runId: waiting.stateId, usage: CALL_1 },
       { kind: 'usage', runId: waiting.stateId, usage: addUsage(CALL_1, CALL_2) },
     ]);

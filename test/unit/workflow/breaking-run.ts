@@ -30,11 +30,16 @@ export interface BreakingRun {
  * `tests` tests in one project; the first `baselineFailing` already fail before any edit, and after the
  * edit the first `failing` fail. The caller aborts `signal` to end the held run.
  */
-export async function runThatBreaks(dir: string, counts: { tests: number; failing: number; baselineFailing: number }, signal: AbortSignal): Promise<BreakingRun> {
+export async function runThatBreaks(
+  dir: string,
+  counts: { tests: number; failing: number; baselineFailing: number },
+  signal: AbortSignal,
+): Promise<BreakingRun> {
   cpSync(MULTI, dir, { recursive: true, filter: (source) => !/[\\/](bin|obj)$/.test(source) });
   const fake = new FakeDotnet();
   const generated = generatedFailures(dir, counts.tests);
-  const outcomeAt = (failingCount: number) => generated.map((failure, index) => (index < failingCount ? failure : { name: failure.name, outcome: 'Passed' as const }));
+  const outcomeAt = (failingCount: number) =>
+    generated.map((failure, index) => (index < failingCount ? failure : { name: failure.name, outcome: 'Passed' as const }));
   // Made once: the scripted dotnet's documents are not what is measured.
   const baselineTrx = trxOf(outcomeAt(counts.baselineFailing));
   const brokenTrx = trxOf(outcomeAt(counts.failing));
@@ -44,7 +49,13 @@ export async function runThatBreaks(dir: string, counts: { tests: number; failin
   const slug = readFileSync(path.join(dir, 'src', 'TextKit', 'Slug.cs'), 'utf8');
   const steps = new FakeSteps()
     .script('plan', { output: planOutput() })
-    .script('code', { output: { summary: 'Rewrote Slug', edits: [makeFileEdit('src/TextKit/Slug.cs', slug, `${slug}\n// changed\n`)], usage: usage(50, 10) } })
+    .script('code', {
+      output: {
+        summary: 'Rewrote Slug',
+        edits: [makeFileEdit('src/TextKit/Slug.cs', slug, `${slug}\n// changed\n`)],
+        usage: usage(50, 10),
+      },
+    })
     .onStart('code', async () => {
       fake.trxTexts.set('TextKit.Tests', brokenTrx);
     });

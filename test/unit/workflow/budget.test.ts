@@ -28,16 +28,37 @@ describe('run budgets', () => {
   it('names the first budget reached: cost, then tokens, then minutes; none below every limit', () => {
     const budget = { maxCostUsd: 0.5, maxTokens: 1000, maxMinutes: 2 };
     assert.equal(budgetReached(budget, spent(999, 0.49), 119_000), null);
-    assert.deepEqual(budgetReached(budget, spent(10, 0.5), 0), { budget: 'maxCostUsd', flag: '--max-cost', limit: 0.5, spent: 0.5, message: 'Budget reached: --max-cost $0.5 (spent $0.5000).' });
-    assert.deepEqual(budgetReached(budget, spent(1000, 0.1), 0), { budget: 'maxTokens', flag: '--max-tokens', limit: 1000, spent: 1000, message: 'Budget reached: --max-tokens 1000 (used 1000 tokens).' });
-    assert.deepEqual(budgetReached(budget, spent(1, 0), 120_000), { budget: 'maxMinutes', flag: '--max-minutes', limit: 2, spent: 2, message: 'Budget reached: --max-minutes 2 (ran 2.0 minutes).' });
+    assert.deepEqual(budgetReached(budget, spent(10, 0.5), 0), {
+      budget: 'maxCostUsd',
+      flag: '--max-cost',
+      limit: 0.5,
+      spent: 0.5,
+      message: 'Budget reached: --max-cost $0.5 (spent $0.5000).',
+    });
+    assert.deepEqual(budgetReached(budget, spent(1000, 0.1), 0), {
+      budget: 'maxTokens',
+      flag: '--max-tokens',
+      limit: 1000,
+      spent: 1000,
+      message: 'Budget reached: --max-tokens 1000 (used 1000 tokens).',
+    });
+    assert.deepEqual(budgetReached(budget, spent(1, 0), 120_000), {
+      budget: 'maxMinutes',
+      flag: '--max-minutes',
+      limit: 2,
+      spent: 2,
+      message: 'Budget reached: --max-minutes 2 (ran 2.0 minutes).',
+    });
     assert.equal(budgetReached(undefined, spent(1e9, 1e6), 1e9), null, 'no budget, no limit');
   });
 
   it('a cost budget cannot be held with a model of unknown price: says so, never a figure', () => {
     const reached = budgetReached({ maxCostUsd: 5 }, spent(300, 0, true), 0);
     assert.equal(reached?.spent, null);
-    assert.equal(reached?.message, 'Budget --max-cost $5 cannot be held: a model without a known price was used, so the cost is unknown (300 tokens so far).');
+    assert.equal(
+      reached?.message,
+      'Budget --max-cost $5 cannot be held: a model without a known price was used, so the cost is unknown (300 tokens so far).',
+    );
     assert.equal(budgetReached({ maxTokens: 500 }, spent(300, 0, true), 0), null, 'a token budget still works');
   });
 
@@ -57,7 +78,15 @@ describe('a run that reaches its budget (orchestrator over fake steps)', functio
   function spendingPlanner(traceFor: (runId: string) => TraceSink) {
     return fromPromise<PlanOutput, PlanInput>(async ({ input, signal }) => {
       for (const call of [usage(11, 2), usage(13, 4)]) {
-        traceFor(input.stateId).record({ kind: 'model_call', at: new Date().toISOString(), agent: 'planner', model: 'm', durationMs: 1, stopReason: 'tool_use', usage: call });
+        traceFor(input.stateId).record({
+          kind: 'model_call',
+          at: new Date().toISOString(),
+          agent: 'planner',
+          model: 'm',
+          durationMs: 1,
+          stopReason: 'tool_use',
+          usage: call,
+        });
       }
       await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
       plannerStops += 1;
@@ -74,15 +103,26 @@ describe('a run that reaches its budget (orchestrator over fake steps)', functio
     }));
     const controller = new AbortController();
     controllers.push(controller);
-    const stream = new StateStream(runs.execute('Fix Add', workflow({ workspaceRoot: suite.ws.dir, budget: { maxTokens: 20 } }), controller.signal));
+    const stream = new StateStream(
+      runs.execute('Fix Add', workflow({ workspaceRoot: suite.ws.dir, budget: { maxTokens: 20 } }), controller.signal),
+    );
     const waiting = await stream.until('WAIT_HUMAN');
     assert.deepEqual(stream.nodes(), ['INIT', 'PLAN', 'ESCALATE', 'WAIT_HUMAN']);
     assert.equal(plannerStops, 1, 'the planner was stopped at that boundary');
     assert.equal(waiting.usage.inputTokens + waiting.usage.outputTokens, 30, 'both calls counted');
     const help = waiting.metadata.helpRequest as { from: string; budget: Record<string, unknown> };
     assert.equal(help.from, 'PLAN');
-    assert.deepEqual(help.budget, { budget: 'maxTokens', flag: '--max-tokens', limit: 20, spent: 30, message: 'Budget reached: --max-tokens 20 (used 30 tokens).' });
-    assert.match(suite.ws.runFile(waiting.stateId, 'HANDOFF.md') ?? '', /Budget reached: --max-tokens 20 \(used 30 tokens\)\. The run stopped during PLAN; raise the budget to continue, or stop\./);
+    assert.deepEqual(help.budget, {
+      budget: 'maxTokens',
+      flag: '--max-tokens',
+      limit: 20,
+      spent: 30,
+      message: 'Budget reached: --max-tokens 20 (used 30 tokens).',
+    });
+    assert.match(
+      suite.ws.runFile(waiting.stateId, 'HANDOFF.md') ?? '',
+      /Budget reached: --max-tokens 20 \(used 30 tokens\)\. The run stopped during PLAN; raise the budget to continue, or stop\./,
+    );
 
     await runs.approve(waiting.stateId, { type: 'CONTINUE', guidance: 'go on', additionalIterations: 1, budget: { maxTokens: 1000 } });
     await stream.until('PLAN');

@@ -16,12 +16,18 @@ describe('diff decisions: what is applied', () => {
 
   it('leaves out a rejected file and keeps the files nobody decided on', () => {
     const accepted = applyFileDecisions(twoFileEdits(), [{ filePath: 'src/Notes.md', accepted: false }]);
-    assert.deepEqual(accepted.map((e) => e.filePath), ['src/Calc.cs']);
+    assert.deepEqual(
+      accepted.map((e) => e.filePath),
+      ['src/Calc.cs'],
+    );
     assert.equal(accepted[0].newContent, CALC_AFTER);
   });
 
   it('applies only the accepted hunks, with a diff that shows only them', () => {
-    for (const [rejected, expected] of [[[1], FIRST_HUNK_ONLY], [[0], SECOND_HUNK_ONLY]] as const) {
+    for (const [rejected, expected] of [
+      [[1], FIRST_HUNK_ONLY],
+      [[0], SECOND_HUNK_ONLY],
+    ] as const) {
       const [calc] = applyFileDecisions(twoFileEdits(), [{ filePath: 'src/Calc.cs', accepted: true, rejectedHunks: [...rejected] }]);
       assert.equal(calc.filePath, 'src/Calc.cs');
       assert.equal(calc.type, 'MODIFY');
@@ -33,7 +39,10 @@ describe('diff decisions: what is applied', () => {
 
   it('leaves out a file whose every hunk was rejected', () => {
     const accepted = applyFileDecisions(twoFileEdits(), [{ filePath: 'src/Calc.cs', accepted: true, rejectedHunks: [0, 1] }]);
-    assert.deepEqual(accepted.map((e) => e.filePath), ['src/Notes.md']);
+    assert.deepEqual(
+      accepted.map((e) => e.filePath),
+      ['src/Notes.md'],
+    );
   });
 
   it('counts a hunk rejected twice once', () => {
@@ -99,8 +108,14 @@ describe('diff decisions: what the coder is told', () => {
     assert.match(text, /src\/Old\.cs: the deletion was rejected; the file was kept/);
   });
 
-  it('explains each rejected hunk with its own reason, falling back to the file\'s reason', () => {
-    const decision = { filePath: 'src/Calc.cs', accepted: true, rejectedHunks: [0, 1], hunkReasons: { 1: 'Mul is fine' }, reason: 'Leave Calc alone' };
+  it("explains each rejected hunk with its own reason, falling back to the file's reason", () => {
+    const decision = {
+      filePath: 'src/Calc.cs',
+      accepted: true,
+      rejectedHunks: [0, 1],
+      hunkReasons: { 1: 'Mul is fine' },
+      reason: 'Leave Calc alone',
+    };
     // Both hunks rejected is still an accepted file whose hunks are all left out.
     const text = describeRejectedDiffs(twoFileEdits(), [decision]) ?? '';
     assert.match(text, /hunk 1 \([^)]*\) was rejected and not applied\. Reason: Leave Calc alone/);
@@ -109,21 +124,32 @@ describe('diff decisions: what the coder is told', () => {
   });
 
   it('reads per-hunk reasons persisted as JSON (string keys) the same way', () => {
-    const persisted = JSON.parse(JSON.stringify([{ filePath: 'src/Calc.cs', accepted: true, rejectedHunks: [1], hunkReasons: { 1: 'Mul is fine' } }])) as FileDecision[];
+    const persisted = JSON.parse(
+      JSON.stringify([{ filePath: 'src/Calc.cs', accepted: true, rejectedHunks: [1], hunkReasons: { 1: 'Mul is fine' } }]),
+    ) as FileDecision[];
     const text = describeRejectedDiffs(twoFileEdits(), persisted) ?? '';
     assert.match(text, /hunk 2 \([^)]*\) was rejected and not applied\. Reason: Mul is fine/);
   });
 
   it('lists the per-hunk reasons of a file rejected hunk by hunk', () => {
     const text =
-      describeRejectedDiffs(twoFileEdits(), [{ filePath: 'src/Calc.cs', accepted: false, hunkReasons: { 0: 'Add is fine', 1: 'Mul is fine', 9: 'no such hunk' } }]) ?? '';
-    assert.match(text, /src\/Calc\.cs: the whole file was rejected and not applied\.\n {2}- hunk 1 \(@@[^)]*@@\): Add is fine\n {2}- hunk 2 \(@@[^)]*@@\): Mul is fine/);
+      describeRejectedDiffs(twoFileEdits(), [
+        { filePath: 'src/Calc.cs', accepted: false, hunkReasons: { 0: 'Add is fine', 1: 'Mul is fine', 9: 'no such hunk' } },
+      ]) ?? '';
+    assert.match(
+      text,
+      /src\/Calc\.cs: the whole file was rejected and not applied\.\n {2}- hunk 1 \(@@[^)]*@@\): Add is fine\n {2}- hunk 2 \(@@[^)]*@@\): Mul is fine/,
+    );
     assert.doesNotMatch(text, /no such hunk/);
   });
 
   it('gives a rejected deletion the reason given for its hunk', () => {
     const deletion = makeFileEdit('src/Old.cs', 'class Old {}\n', null);
-    const text = describeRejectedDiffs([deletion], [{ filePath: 'src/Old.cs', accepted: true, rejectedHunks: [0], hunkReasons: { 0: 'still used' } }]) ?? '';
+    const text =
+      describeRejectedDiffs(
+        [deletion],
+        [{ filePath: 'src/Old.cs', accepted: true, rejectedHunks: [0], hunkReasons: { 0: 'still used' } }],
+      ) ?? '';
     assert.match(text, /the deletion was rejected; the file was kept\. Reason: still used/);
   });
 

@@ -30,7 +30,11 @@ describe('applying approved edits over a file changed on disk', function () {
     ws.write('src/Calc.cs', `${CALC_BEFORE}// the person's own line\n`);
     await assert.rejects(
       store.journal.applyEdits('r1', edits),
-      (error: Error) => error instanceof EditConflictError && error.code === 'EDIT_CONFLICT' && /^src\/Calc\.cs changed on disk/.test(error.message) && !/Other/.test(error.message),
+      (error: Error) =>
+        error instanceof EditConflictError &&
+        error.code === 'EDIT_CONFLICT' &&
+        /^src\/Calc\.cs changed on disk/.test(error.message) &&
+        !/Other/.test(error.message),
     );
     assert.equal(ws.read('src/Calc.cs')?.toString(), `${CALC_BEFORE}// the person's own line\n`, "the person's edit is kept");
     assert.equal(ws.read('src/Other.cs')?.toString(), 'a\n', 'the other file was not written either');
@@ -39,7 +43,10 @@ describe('applying approved edits over a file changed on disk', function () {
 
   it('sees a created file that appeared, and a changed line ending, as changes', async () => {
     ws.write('src/New.cs', 'class New {}\n');
-    await assert.rejects(store.journal.applyEdits('r1', [makeFileEdit('src/New.cs', null, 'class Mine {}\n')]), /src\/New\.cs changed on disk/);
+    await assert.rejects(
+      store.journal.applyEdits('r1', [makeFileEdit('src/New.cs', null, 'class Mine {}\n')]),
+      /src\/New\.cs changed on disk/,
+    );
     ws.write('src/Crlf.cs', 'a\r\n');
     await assert.rejects(store.journal.applyEdits('r1', [makeFileEdit('src/Crlf.cs', 'a\n', 'b\n')]), EditConflictError);
   });
@@ -48,7 +55,12 @@ describe('applying approved edits over a file changed on disk', function () {
     ws.write('src/A.cs', 'a\n');
     ws.write('src/B.cs', 'b\n');
     ws.write('src/Gone.cs', 'gone\n');
-    const edits = [makeFileEdit('src/A.cs', 'a\n', 'A\n'), makeFileEdit('src/B.cs', 'b\n', 'B\n'), makeFileEdit('src/Gone.cs', 'gone\n', null), makeFileEdit('src/C.cs', null, 'c\n')];
+    const edits = [
+      makeFileEdit('src/A.cs', 'a\n', 'A\n'),
+      makeFileEdit('src/B.cs', 'b\n', 'B\n'),
+      makeFileEdit('src/Gone.cs', 'gone\n', null),
+      makeFileEdit('src/C.cs', null, 'c\n'),
+    ];
     await store.journal.applyEdits('r1', edits.slice(0, 1));
     await store.journal.applyEdits('r1', edits);
     await store.journal.applyEdits('r1', edits);
@@ -57,7 +69,14 @@ describe('applying approved edits over a file changed on disk', function () {
     assert.equal(ws.read('src/Gone.cs'), null);
     assert.equal(ws.read('src/C.cs')?.toString(), 'c\n');
     const at = '2025-01-01T00:00:00.000Z';
-    await store.save({ schemaVersion: STATE_SCHEMA_VERSION, runId: 'r1', createdAt: at, updatedAt: at, codingState: toCodingState(initialContext(runInput()), 'VALIDATE', at), machine: {} });
+    await store.save({
+      schemaVersion: STATE_SCHEMA_VERSION,
+      runId: 'r1',
+      createdAt: at,
+      updatedAt: at,
+      codingState: toCodingState(initialContext(runInput()), 'VALIDATE', at),
+      machine: {},
+    });
     await store.journal.revert('r1');
     assert.equal(ws.read('src/A.cs')?.toString(), 'a\n');
     assert.equal(ws.read('src/Gone.cs')?.toString(), 'gone\n');
@@ -79,7 +98,11 @@ describe('applying approved edits over a file changed on disk', function () {
     const steps = new FakeSteps()
       .script('captureBaseline', { output: baseline() })
       .script('plan', { output: planOutput() })
-      .script('code', { output: codeOutput([makeFileEdit('src/Calc.cs', CALC_BEFORE, CALC_AFTER)], 'First proposal') }, { output: codeOutput([makeFileEdit('src/Calc.cs', personal, `${personal}// on top\n`)], 'Again, on your version') });
+      .script(
+        'code',
+        { output: codeOutput([makeFileEdit('src/Calc.cs', CALC_BEFORE, CALC_AFTER)], 'First proposal') },
+        { output: codeOutput([makeFileEdit('src/Calc.cs', personal, `${personal}// on top\n`)], 'Again, on your version') },
+      );
     // The real VALIDATE step: it applies the edits before it builds, so it fails before any dotnet runs.
     const deps = { host: ws.host } as unknown as OrchestratorDeps;
     const orchestrator = new RunOrchestrator(ws.host, (runStore, traceFor) => ({
@@ -87,7 +110,13 @@ describe('applying approved edits over a file changed on disk', function () {
       validate: createStepActors(deps, runStore, traceFor).validate,
       writeHandoff: createStepActors(deps, runStore, traceFor).writeHandoff,
     }));
-    const stream = new StateStream(orchestrator.execute('Fix Add', workflow({ workspaceRoot: ws.dir, maxIterations: 2, approval: { plan: 'never', diffs: 'always' } }), AbortSignal.timeout(10_000)));
+    const stream = new StateStream(
+      orchestrator.execute(
+        'Fix Add',
+        workflow({ workspaceRoot: ws.dir, maxIterations: 2, approval: { plan: 'never', diffs: 'always' } }),
+        AbortSignal.timeout(10_000),
+      ),
+    );
     const waiting = await stream.until('WAIT_DIFF_APPROVAL');
     ws.write('src/Calc.cs', personal);
     await orchestrator.approve(waiting.stateId, { type: 'APPROVE' });
@@ -116,13 +145,22 @@ describe('applying approved edits over a file changed on disk', function () {
       validate: createStepActors(deps, runStore, traceFor).validate,
       writeHandoff: createStepActors(deps, runStore, traceFor).writeHandoff,
     }));
-    const stream = new StateStream(orchestrator.execute('Fix Add', workflow({ workspaceRoot: ws.dir, maxIterations: 1, approval: { plan: 'never', diffs: 'always' } }), AbortSignal.timeout(10_000)));
+    const stream = new StateStream(
+      orchestrator.execute(
+        'Fix Add',
+        workflow({ workspaceRoot: ws.dir, maxIterations: 1, approval: { plan: 'never', diffs: 'always' } }),
+        AbortSignal.timeout(10_000),
+      ),
+    );
     const waiting = await stream.until('WAIT_DIFF_APPROVAL');
     ws.write('src/Calc.cs', `${CALC_BEFORE}// mine\n`);
     await orchestrator.approve(waiting.stateId, { type: 'APPROVE' });
     const human = await stream.until('WAIT_HUMAN');
     assert.deepEqual(human.metadata.editConflict, ['src/Calc.cs']);
-    assert.match(ws.runFile(waiting.stateId, 'HANDOFF.md') ?? '', /src\/Calc\.cs changed on disk while the proposal was under review, so it was not applied \(the person's version is kept\)/);
+    assert.match(
+      ws.runFile(waiting.stateId, 'HANDOFF.md') ?? '',
+      /src\/Calc\.cs changed on disk while the proposal was under review, so it was not applied \(the person's version is kept\)/,
+    );
     assert.equal(ws.read('src/Calc.cs')?.toString(), `${CALC_BEFORE}// mine\n`);
   });
 });

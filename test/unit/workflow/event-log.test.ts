@@ -32,9 +32,16 @@ function jitteryHost(host: Host, failOn?: (text: string) => boolean): Host {
 }
 
 const lines = (ws: TempWorkspace, runId: string): TraceLine[] =>
-  (ws.runFile(runId, 'events.jsonl') ?? '').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as TraceLine);
+  (ws.runFile(runId, 'events.jsonl') ?? '')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as TraceLine);
 
-const event = (i: number) => ({ kind: 'error' as const, at: new Date(Date.UTC(2025, 0, 1, 0, 0, 0, i)).toISOString(), message: `event ${i}` });
+const event = (i: number) => ({
+  kind: 'error' as const,
+  at: new Date(Date.UTC(2025, 0, 1, 0, 0, 0, i)).toISOString(),
+  message: `event ${i}`,
+});
 
 describe('events.jsonl: numbered lines in the order they were recorded', () => {
   let ws: TempWorkspace;
@@ -49,8 +56,14 @@ describe('events.jsonl: numbered lines in the order they were recorded', () => {
     await Promise.all(writes);
     const written = lines(ws, 'r1');
     assert.equal(written.length, 400);
-    assert.deepEqual(written.map((l) => l.seq), Array.from({ length: 400 }, (_, i) => i + 1));
-    assert.deepEqual(written.map((l) => (l.kind === 'error' ? l.message : l.kind)), Array.from({ length: 400 }, (_, i) => `event ${i}`));
+    assert.deepEqual(
+      written.map((l) => l.seq),
+      Array.from({ length: 400 }, (_, i) => i + 1),
+    );
+    assert.deepEqual(
+      written.map((l) => (l.kind === 'error' ? l.message : l.kind)),
+      Array.from({ length: 400 }, (_, i) => `event ${i}`),
+    );
     const times = written.map((l) => l.at);
     assert.deepEqual(times, [...times].sort(), 'the at times never go backwards');
     // seq is the first key of each line, so a reader sees it at a glance.
@@ -62,8 +75,14 @@ describe('events.jsonl: numbered lines in the order they were recorded', () => {
     ws.write('.ironbees/runs/r3/events.jsonl', '{"kind":"error"}\n{"kind":"error"}\n');
     const store = new RunStore(ws.host);
     await Promise.all([store.appendEvent('r2', event(0)), store.appendEvent('r3', event(0)), store.appendEvent('r2', event(1))]);
-    assert.deepEqual(lines(ws, 'r2').map((l) => l.seq), [1, 2, 3, 4, 5]);
-    assert.deepEqual(lines(ws, 'r3').map((l) => l.seq), [undefined, undefined, 3]);
+    assert.deepEqual(
+      lines(ws, 'r2').map((l) => l.seq),
+      [1, 2, 3, 4, 5],
+    );
+    assert.deepEqual(
+      lines(ws, 'r3').map((l) => l.seq),
+      [undefined, undefined, 3],
+    );
   });
 
   it('keeps no queue for a file once its writes have settled, and a later write still continues the numbering', async () => {
@@ -77,7 +96,10 @@ describe('events.jsonl: numbered lines in the order they were recorded', () => {
     // One queue per run, kept forever, grew the heap of a long-lived process run after run.
     assert.equal(traceQueueOpen(file), false);
     await store.appendEvent('r5', event(3));
-    assert.deepEqual(lines(ws, 'r5').map((l) => l.seq), [1, 2, 3, 4]);
+    assert.deepEqual(
+      lines(ws, 'r5').map((l) => l.seq),
+      [1, 2, 3, 4],
+    );
   });
 
   it('while the run is held (driven here), one event after another is numbered without reading the file again; released, no queue stays', async () => {
@@ -100,7 +122,10 @@ describe('events.jsonl: numbered lines in the order they were recorded', () => {
     assert.equal(traceQueueOpen(file), false);
     await store.appendEvent('r6', event(4));
     assert.equal(reads, 2, 'not held: the next append reads the file again');
-    assert.deepEqual(lines(ws, 'r6').map((l) => l.seq), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(
+      lines(ws, 'r6').map((l) => l.seq),
+      [1, 2, 3, 4, 5, 6],
+    );
     assert.equal(traceQueueOpen(file), false);
   });
 
@@ -108,20 +133,31 @@ describe('events.jsonl: numbered lines in the order they were recorded', () => {
     const appends: string[][] = [];
     const inner = ws.host.fs;
     const counting: HostFileSystem = Object.assign(Object.create(inner) as HostFileSystem, {
-      appendFile: (p: string, text: string) => (appends.push(text.trimEnd().split('\n').map((l) => (JSON.parse(l) as { message: string }).message)), inner.appendFile(p, text)),
+      appendFile: (p: string, text: string) => (
+        appends.push(
+          text
+            .trimEnd()
+            .split('\n')
+            .map((l) => (JSON.parse(l) as { message: string }).message),
+        ),
+        inner.appendFile(p, text)
+      ),
     });
     const store = new RunStore({ ...ws.host, fs: counting });
     // A model turn: its model call, two tool calls and the turn line come at once.
     await Promise.all([0, 1, 2, 3].map((i) => store.appendEvent('r7', event(i))));
     await store.appendEvent('r7', event(4));
     assert.deepEqual(appends, [['event 0'], ['event 1', 'event 2', 'event 3'], ['event 4']]);
-    assert.deepEqual(lines(ws, 'r7').map((l) => [l.seq, l.kind === 'error' ? l.message : '']), [
-      [1, 'event 0'],
-      [2, 'event 1'],
-      [3, 'event 2'],
-      [4, 'event 3'],
-      [5, 'event 4'],
-    ]);
+    assert.deepEqual(
+      lines(ws, 'r7').map((l) => [l.seq, l.kind === 'error' ? l.message : '']),
+      [
+        [1, 'event 0'],
+        [2, 'event 1'],
+        [3, 'event 2'],
+        [4, 'event 3'],
+        [5, 'event 4'],
+      ],
+    );
   });
 
   it('while held, keeps the file open: one write per batch, closed on release; then appends as before', async () => {
@@ -147,7 +183,10 @@ describe('events.jsonl: numbered lines in the order they were recorded', () => {
     assert.deepEqual(calls.slice(5), ['close']);
     await store.appendEvent('r8', event(5));
     assert.deepEqual(calls.slice(6), ['appendFile']);
-    assert.deepEqual(lines(ws, 'r8').map((l) => [l.seq, l.kind === 'error' ? l.message : '']), [0, 1, 2, 3, 4, 5].map((i) => [i + 1, `event ${i}`]));
+    assert.deepEqual(
+      lines(ws, 'r8').map((l) => [l.seq, l.kind === 'error' ? l.message : '']),
+      [0, 1, 2, 3, 4, 5].map((i) => [i + 1, `event ${i}`]),
+    );
   });
 
   it('reads the seq to continue from: last line, torn last line, empty file', () => {
@@ -161,7 +200,17 @@ describe('events.jsonl: numbered lines in the order they were recorded', () => {
     const host = jitteryHost(ws.host, (text) => text.includes('event 2"'));
     const file = new RunStore(host).runDir('r4') + '/events.jsonl';
     const results = await Promise.allSettled([0, 1, 2, 3].map((i) => appendTraceLine(host, file, event(i))));
-    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
-    assert.deepEqual(lines(ws, 'r4').map((l) => [l.seq, l.kind === 'error' ? l.message : '']), [[1, 'event 0'], [2, 'event 1'], [3, 'event 3']]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.deepEqual(
+      lines(ws, 'r4').map((l) => [l.seq, l.kind === 'error' ? l.message : '']),
+      [
+        [1, 'event 0'],
+        [2, 'event 1'],
+        [3, 'event 3'],
+      ],
+    );
   });
 });

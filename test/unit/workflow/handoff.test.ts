@@ -39,7 +39,10 @@ describe('HANDOFF.md', () => {
   it('for an interrupted run: where it stopped, what it recorded, and how to resume or revert it', () => {
     const md = renderInterruptedHandoff(state({ currentNode: 'WAIT_PLAN_APPROVAL', plan: plan(), metadata: { iterations: ITERATIONS } }));
     assert.match(md, /^# Ironbees hand-off — run run-1\n\n\*\*State:\*\* WAIT_PLAN_APPROVAL · /);
-    assert.match(md, /\n\nThe run was interrupted at Approve plan: the window closed before it finished\. Resume it to go on from there, or revert it\.\n/);
+    assert.match(
+      md,
+      /\n\nThe run was interrupted at Approve plan: the window closed before it finished\. Resume it to go on from there, or revert it\.\n/,
+    );
     assert.match(sectionOf(md, 'What was tried'), /- Iteration 1: build failed/);
     assert.match(sectionOf(md, 'Next steps'), /`ironbees resume run-1`[^]*`ironbees revert run-1`/);
   });
@@ -74,7 +77,13 @@ describe('HANDOFF.md', () => {
     ];
     const md = renderHandoff(
       state({
-        buildResult: { success: false, errors: [...errors, { ...buildError(0), filePath: null, code: 'MSB1009' }], warnings: [], durationMs: 1, timedOut: true },
+        buildResult: {
+          success: false,
+          errors: [...errors, { ...buildError(0), filePath: null, code: 'MSB1009' }],
+          warnings: [],
+          durationMs: 1,
+          timedOut: true,
+        },
         testResult: { success: false, total: 2, passed: 0, failed: 2, skipped: 0, failures, durationMs: 1 },
       }),
       [],
@@ -91,7 +100,18 @@ describe('HANDOFF.md', () => {
   });
 
   it('names a build error that has no file', () => {
-    const md = renderHandoff(state({ buildResult: { success: false, errors: [{ ...buildError(0), filePath: null, code: 'MSB1009', message: 'Project file does not exist.' }], warnings: [], durationMs: 1 } }), [], 'r');
+    const md = renderHandoff(
+      state({
+        buildResult: {
+          success: false,
+          errors: [{ ...buildError(0), filePath: null, code: 'MSB1009', message: 'Project file does not exist.' }],
+          warnings: [],
+          durationMs: 1,
+        },
+      }),
+      [],
+      'r',
+    );
     assert.match(md, /- Build: \(no file\) MSB1009: Project file does not exist\./);
   });
 
@@ -102,7 +122,11 @@ describe('HANDOFF.md', () => {
   });
 
   it('shows the cost and how to go on or undo', () => {
-    const md = renderHandoff(state({ usage: { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 50, cacheWriteTokens: 7, costUsd: 0.01234567 } }), [], 'r');
+    const md = renderHandoff(
+      state({ usage: { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 50, cacheWriteTokens: 7, costUsd: 0.01234567 } }),
+      [],
+      'r',
+    );
     assert.match(sectionOf(md, 'Cost'), /1200 input tokens, 300 output tokens, 50 cache reads, 7 cache writes — \$0\.0123/);
     assert.match(sectionOf(md, 'Next steps'), /`ironbees resume run-1`/);
     assert.match(sectionOf(md, 'Next steps'), /`ironbees revert run-1`/);
@@ -114,7 +138,10 @@ describe('HANDOFF.md', () => {
       assert.doesNotMatch(next, /ironbees resume/, currentNode);
       assert.match(next, /`ironbees revert run-1`[^]*cannot be resumed; to try again, start a new run/);
     }
-    assert.equal(sectionOf(renderHandoff(state({ currentNode: 'SUCCESS' }), [], 'ok'), 'Next steps').trim(), '## Next steps\n\n- Undo every change of this run: `ironbees revert run-1`');
+    assert.equal(
+      sectionOf(renderHandoff(state({ currentNode: 'SUCCESS' }), [], 'ok'), 'Next steps').trim(),
+      '## Next steps\n\n- Undo every change of this run: `ironbees revert run-1`',
+    );
   });
 
   describe('with the proposals the person decided on', () => {
@@ -129,7 +156,9 @@ describe('HANDOFF.md', () => {
     const md = renderHandoff(state({ metadata: { attempts } }), ITERATIONS, 'r');
 
     it('lists rejected proposals under "What was tried", in order, with the feedback', () => {
-      const tried = sectionOf(md, 'What was tried').split('\n').filter((line) => line.startsWith('- '));
+      const tried = sectionOf(md, 'What was tried')
+        .split('\n')
+        .filter((line) => line.startsWith('- '));
       assert.deepEqual(tried, [
         '- Iteration 1: proposal rejected by the person — `src/Calc.cs`, `docs/Notes.md`. Feedback: No notes file, please.',
         '- Iteration 1: build failed — 2 new build error(s); changed `src/Calc.cs`. Coder: Changed Add',
@@ -141,7 +170,12 @@ describe('HANDOFF.md', () => {
     it("shows each proposal's diffs, in a fence no backticks in the diff can close", () => {
       const diffs = sectionOf(md, 'Diffs tried');
       const headings = diffs.split('\n').filter((line) => line.startsWith('### '));
-      assert.deepEqual(headings, ['### Iteration 1 — rejected by the person', '### Iteration 1 — applied', '### Iteration 2 — applied', '### Iteration 3 — rejected by the person']);
+      assert.deepEqual(headings, [
+        '### Iteration 1 — rejected by the person',
+        '### Iteration 1 — applied',
+        '### Iteration 2 — applied',
+        '### Iteration 3 — rejected by the person',
+      ]);
       assert.match(diffs, /````diff\n[^]*\+Use ```diff fences```\n````/);
       assert.match(diffs, /-a \+ b\n\+b \+ a/);
     });
@@ -182,7 +216,10 @@ describe('HANDOFF.md', () => {
       await orchestrator.approve(first.stateId, { type: 'APPROVE' });
       await stream.until('WAIT_HUMAN');
       const handoff = ws.runFile(first.stateId, 'HANDOFF.md') ?? '';
-      assert.match(sectionOf(handoff, 'What was tried'), /- Iteration 1: proposal rejected by the person — `src\/Calc\.cs`, `src\/Notes\.md`\. Feedback: No notes file\n- Iteration 1: tests failed/);
+      assert.match(
+        sectionOf(handoff, 'What was tried'),
+        /- Iteration 1: proposal rejected by the person — `src\/Calc\.cs`, `src\/Notes\.md`\. Feedback: No notes file\n- Iteration 1: tests failed/,
+      );
       const diffs = sectionOf(handoff, 'Diffs tried');
       assert.match(diffs, /### Iteration 1 — rejected by the person\n\n```diff\n[^]*\+# Notes/);
       assert.match(diffs, /### Iteration 1 — applied\n\n```diff\n[^]*\+ {2}int Add\(int a, int b\) => a \+ b;/);

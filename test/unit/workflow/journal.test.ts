@@ -25,7 +25,14 @@ describe('the workspace journal', () => {
     ws.write('src/Gone.cs', PLAIN);
     const store = new RunStore(ws.host);
     const at = '2026-01-01T00:00:00.000Z';
-    await store.save({ schemaVersion: STATE_SCHEMA_VERSION, runId: 'r1', createdAt: at, updatedAt: at, codingState: toCodingState(initialContext(runInput()), 'VALIDATE', at), machine: {} });
+    await store.save({
+      schemaVersion: STATE_SCHEMA_VERSION,
+      runId: 'r1',
+      createdAt: at,
+      updatedAt: at,
+      codingState: toCodingState(initialContext(runInput()), 'VALIDATE', at),
+      machine: {},
+    });
     const applied: Array<[string, string[]]> = [];
     store.journal.onApplied((runId, files) => void applied.push([runId, files]));
 
@@ -62,7 +69,11 @@ describe('the workspace journal', () => {
   it('writes an apply in the order a power loss needs, every step durable but the last: marker, record, originals and files, done mark; then unmarks', async () => {
     ws.write('src/Calc.cs', BOM_CRLF);
     const writes: string[] = [];
-    const rel = (absPath: string): string => absPath.slice(ws.dir.length + 1).split('\\').join('/');
+    const rel = (absPath: string): string =>
+      absPath
+        .slice(ws.dir.length + 1)
+        .split('\\')
+        .join('/');
     const fs: HostFileSystem = Object.create(ws.host.fs) as HostFileSystem;
     fs.writeFile = (absPath, data, options) => {
       writes.push(`write ${rel(absPath)}${options?.durable ? ' (durable)' : ''}`);
@@ -80,7 +91,10 @@ describe('the workspace journal', () => {
     // makes a later start walk runs/ again (the fault matrix's ".indexed absent" row), so it is not flushed.
     assert.deepEqual(writes, ['write .ironbees/runs/.open-applies/.indexed']);
     writes.length = 0;
-    await store.journal.applyEdits('r1', [makeFileEdit('src/Calc.cs', text(BOM_CRLF), 'class C {}\n'), makeFileEdit('src/New.cs', null, 'class N {}\n')]);
+    await store.journal.applyEdits('r1', [
+      makeFileEdit('src/Calc.cs', text(BOM_CRLF), 'class C {}\n'),
+      makeFileEdit('src/New.cs', null, 'class N {}\n'),
+    ]);
     assert.deepEqual(writes, [
       'write .ironbees/runs/.open-applies/r1 (durable)',
       'write .ironbees/runs/r1/edits/apply-intent.json (durable)',

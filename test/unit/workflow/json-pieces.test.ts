@@ -14,7 +14,11 @@ import { generatedFailures } from '../../support/many-failures';
 const PIECE_CHARS = 16 * 1024;
 
 function failures(count: number): TestFailure[] {
-  return generatedFailures('/ws', count).map(({ name, message, stackTrace }) => ({ testName: name, message, stackTrace: `${stackTrace}\n   … 3 frames` }));
+  return generatedFailures('/ws', count).map(({ name, message, stackTrace }) => ({
+    testName: name,
+    message,
+    stackTrace: `${stackTrace}\n   … 3 frames`,
+  }));
 }
 
 function outcomeWith(failed: TestFailure[]): ValidationOutcome {
@@ -34,8 +38,16 @@ describe('jsonPieces', () => {
   it("gives exactly JSON.stringify's text for plain data and its edge cases", () => {
     const values: unknown[] = [
       { a: 1, skipped: undefined, f: () => 1, s: Symbol('x'), nested: { list: [1, undefined, () => 2, null, 'x'], empty: {}, none: [] } },
-      { date: new Date(Date.UTC(2026, 10, 25, 22, 0, 0)), boxed: [new String('s'), new Number(-0), new Boolean(false)], numbers: [NaN, Infinity, -0, 1e21, 0.1] },
-      { text: 'quote " backslash \\ newline \n tab \t nul \u0000 line-sep \u2028 lone \ud800 emoji 🐝 ellipsis …', '"key"': true, '': 'empty key' },
+      {
+        date: new Date(Date.UTC(2026, 10, 25, 22, 0, 0)),
+        boxed: [new String('s'), new Number(-0), new Boolean(false)],
+        numbers: [NaN, Infinity, -0, 1e21, 0.1],
+      },
+      {
+        text: 'quote " backslash \\ newline \n tab \t nul \u0000 line-sep \u2028 lone \ud800 emoji 🐝 ellipsis …',
+        '"key"': true,
+        '': 'empty key',
+      },
       { custom: { toJSON: (key: string) => ({ key, inner: [1, 2] }) } },
       [[[]], [{}], 'end'],
       'top-level string',
@@ -81,7 +93,10 @@ describe('full results written in pieces', () => {
     const stored = await saveValidationResults(host, store, 'r1', 1, outcome, null);
     await saveBaselineResults(host, store, 'r1', { build: outcome.build, test: outcome.test, capturedAt: '2026-11-25T22:00:00.000Z' });
 
-    assert.deepEqual(calls.map((call) => call.file), ['1.json', 'baseline.json']);
+    assert.deepEqual(
+      calls.map((call) => call.file),
+      ['1.json', 'baseline.json'],
+    );
     for (const call of calls) {
       assert.ok(call.pieces > 100, `${call.file}: ${call.pieces} pieces`);
       assert.ok(call.longest < 32 * 1024, `${call.file}: longest piece ${call.longest}`);

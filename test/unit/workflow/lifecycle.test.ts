@@ -37,7 +37,9 @@ describe('run lifecycle hooks', function () {
     steps.onStart('validate', (input) => orchestrator.store.journal.applyEdits(input.stateId, input.edits));
     const seen: RunLifecycleEvent[] = [];
     for (const kind of KINDS) orchestrator.lifecycle.on(kind, (event) => void seen.push(event));
-    const stream = new StateStream(orchestrator.execute('Fix Add', workflow({ workspaceRoot: ws.dir, ...approval }), AbortSignal.timeout(10_000)));
+    const stream = new StateStream(
+      orchestrator.execute('Fix Add', workflow({ workspaceRoot: ws.dir, ...approval }), AbortSignal.timeout(10_000)),
+    );
     return { orchestrator, stream, seen };
   }
 
@@ -59,10 +61,16 @@ describe('run lifecycle hooks', function () {
   it('plan approved comes when the person approves, not before', async () => {
     const { orchestrator, stream, seen } = scripted({ approval: { plan: 'always', diffs: 'never' } });
     const atGate = await stream.until('WAIT_PLAN_APPROVAL');
-    assert.deepEqual(seen.map((event) => event.kind), ['run_started']);
+    assert.deepEqual(
+      seen.map((event) => event.kind),
+      ['run_started'],
+    );
     await orchestrator.approve(atGate.stateId, { type: 'APPROVE' });
     await stream.until('CODE');
-    assert.deepEqual(seen.map((event) => event.kind), ['run_started', 'plan_approved']);
+    assert.deepEqual(
+      seen.map((event) => event.kind),
+      ['run_started', 'plan_approved'],
+    );
     assert.equal((await stream.rest()).at(-1), 'SUCCESS');
     assert.equal(seen.at(-1)?.kind, 'run_ended');
   });

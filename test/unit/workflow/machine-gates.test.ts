@@ -22,7 +22,17 @@ const STEP_AT: Partial<Record<WorkflowNode, StepName>> = {
 };
 
 /** Each move takes the run from ROUTE[i] to ROUTE[i + 1] (one iteration allowed, so it escalates). */
-const ROUTE: WorkflowNode[] = ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL', 'VALIDATE', 'DECIDE', 'ESCALATE', 'WAIT_HUMAN'];
+const ROUTE: WorkflowNode[] = [
+  'INIT',
+  'PLAN',
+  'WAIT_PLAN_APPROVAL',
+  'CODE',
+  'WAIT_DIFF_APPROVAL',
+  'VALIDATE',
+  'DECIDE',
+  'ESCALATE',
+  'WAIT_HUMAN',
+];
 const MOVES: ((steps: FakeSteps, run: MachineRun) => unknown)[] = [
   (steps) => steps.script('captureBaseline', { output: baseline() }),
   (steps) => steps.script('plan', { output: planOutput() }),

@@ -73,14 +73,23 @@ function eventsAt(snapshot: RunSnapshot): GraphEvent[] {
       return [
         { type: 'APPROVE' },
         { type: 'APPROVE', files: [{ filePath: 'src/Notes.md', accepted: false, reason: 'No notes' }] },
-        { type: 'APPROVE', files: [{ filePath: 'src/Calc.cs', accepted: false }, { filePath: 'src/Notes.md', accepted: false }] },
+        {
+          type: 'APPROVE',
+          files: [
+            { filePath: 'src/Calc.cs', accepted: false },
+            { filePath: 'src/Notes.md', accepted: false },
+          ],
+        },
         { type: 'REJECT', feedback: 'Wrong approach' },
         cancel,
       ];
     case 'VALIDATE':
       return [done('VALIDATE', passing()), done('VALIDATE', failing(context.iterationCount)), failed('VALIDATE'), ...help, cancel];
     case 'DECIDE':
-      return [done('DECIDE', decide({ passed: context.passed, iteration: context.iterationCount, maxIterations: context.maxIterations })), cancel];
+      return [
+        done('DECIDE', decide({ passed: context.passed, iteration: context.iterationCount, maxIterations: context.maxIterations })),
+        cancel,
+      ];
     case 'ESCALATE':
       return [done('ESCALATE', { handoffPath: '/ws/.ironbees/runs/run-1/HANDOFF.md' }), failed('ESCALATE'), cancel];
     case 'WAIT_HUMAN': {
@@ -132,7 +141,9 @@ function nodesOf(path: Path): WorkflowNode[] {
 }
 
 function describePath(path: Path): string {
-  return path.steps.map((s) => `${(s.event as GraphEvent).type.replace(/^xstate\.(done|error)\.actor\.0\.ironbeesRun\./, '$1:')}→${String(s.state.value)}`).join(' ');
+  return path.steps
+    .map((s) => `${(s.event as GraphEvent).type.replace(/^xstate\.(done|error)\.actor\.0\.ironbeesRun\./, '$1:')}→${String(s.state.value)}`)
+    .join(' ');
 }
 
 /**
@@ -230,7 +241,10 @@ describe('run machine: every path', function () {
         if (diffs === 'first') {
           // The first iteration, and any later one only while no proposal was accepted (a rejected one uses an iteration).
           assert.ok(iterationsThatWaited.has(1));
-          assert.ok(waits.every((s) => s.context.iterationCount === 1 || !anyApplied(s)), 'no wait after a proposal was accepted');
+          assert.ok(
+            waits.every((s) => s.context.iterationCount === 1 || !anyApplied(s)),
+            'no wait after a proposal was accepted',
+          );
         }
         if (diffs === 'always') assert.ok(iterationsThatWaited.has(2), 'a second iteration waits too');
       });

@@ -53,7 +53,9 @@ describe('run machine: transitions', function () {
   });
 
   it('accepting some hunks validates only what was accepted, and the coder later hears what was rejected', async () => {
-    const steps = started().script('code', { output: codeOutput() }, { output: codeOutput() }).script('validate', { output: failing(1) });
+    const steps = started()
+      .script('code', { output: codeOutput() }, { output: codeOutput() })
+      .script('validate', { output: failing(1) });
     run = new MachineRun(steps);
     await run.sendAt('WAIT_PLAN_APPROVAL', { type: 'APPROVE' });
     assert.equal(splitHunks(codeOutput().edits[0].diffText).length, 2);
@@ -66,7 +68,10 @@ describe('run machine: transitions', function () {
     });
     await run.reach('WAIT_DIFF_APPROVAL', 2);
     const validated = steps.inputs.validate[0];
-    assert.deepEqual(validated.edits.map((e) => e.filePath), ['src/Calc.cs']);
+    assert.deepEqual(
+      validated.edits.map((e) => e.filePath),
+      ['src/Calc.cs'],
+    );
     assert.equal(validated.edits[0].newContent, CALC_BEFORE.replace('a - b', 'a + b'), 'only the first hunk is applied');
     assert.notEqual(validated.edits[0].newContent, CALC_AFTER);
     assert.match(validated.rejections ?? '', /src\/Calc\.cs: hunk 2 .*Leave Mul alone/);
@@ -120,7 +125,9 @@ describe('run machine: transitions', function () {
   });
 
   it('a failed validation with iterations left goes back to the coder with the error context', async () => {
-    const steps = started().script('code', { output: codeOutput() }).script('validate', { output: failing(1) });
+    const steps = started()
+      .script('code', { output: codeOutput() })
+      .script('validate', { output: failing(1) });
     run = new MachineRun(steps, { approval: { plan: 'never', diffs: 'never' } });
     await run.reach('CODE', 2);
     assert.deepEqual(run.nodes, ['INIT', 'PLAN', 'CODE', 'VALIDATE', 'DECIDE', 'CODE']);
@@ -128,7 +135,10 @@ describe('run machine: transitions', function () {
     assert.equal(retry.iteration, 2);
     assert.equal(retry.errorContext?.text, failing(1).errorContext?.text);
     assert.deepEqual(retry.errorContext?.newTestFailures, failing(1).errorContext?.newTestFailures);
-    assert.deepEqual(run.snapshot.context.iterations.map((r) => [r.iteration, r.outcome, r.files.length]), [[1, 'tests failed', 2]]);
+    assert.deepEqual(
+      run.snapshot.context.iterations.map((r) => [r.iteration, r.outcome, r.files.length]),
+      [[1, 'tests failed', 2]],
+    );
   });
 
   it('a failure at the last iteration escalates, writes the hand-off, and waits for a person', async () => {
@@ -144,7 +154,13 @@ describe('run machine: transitions', function () {
     assert.equal(handoff.iterations.length, 2);
     assert.match(handoff.reason, /2 of 2/);
     assert.equal(run.snapshot.context.handoffPath, '/ws/HANDOFF.md');
-    assert.deepEqual(steps.inputs.decide.map((d) => [d.iteration, d.maxIterations, d.passed]), [[1, 2, false], [2, 2, false]]);
+    assert.deepEqual(
+      steps.inputs.decide.map((d) => [d.iteration, d.maxIterations, d.passed]),
+      [
+        [1, 2, false],
+        [2, 2, false],
+      ],
+    );
   });
 
   it('CONTINUE gives the coder more iterations and the person’s guidance', async () => {
@@ -164,7 +180,9 @@ describe('run machine: transitions', function () {
 
   for (const bad of [0, -2, Number.NaN, 1.7]) {
     it(`CONTINUE with ${bad} more iterations still allows at least one`, async () => {
-      const steps = started().script('code', { output: codeOutput() }).script('validate', { output: failing(1) });
+      const steps = started()
+        .script('code', { output: codeOutput() })
+        .script('validate', { output: failing(1) });
       steps.script('writeHandoff', { output: { handoffPath: '/ws/HANDOFF.md' } });
       run = new MachineRun(steps, { maxIterations: 1, approval: { plan: 'never', diffs: 'never' } });
       await run.sendAt('WAIT_HUMAN', { type: 'CONTINUE', guidance: 'again', additionalIterations: bad });
@@ -174,7 +192,9 @@ describe('run machine: transitions', function () {
   }
 
   it('STOP at WAIT_HUMAN ends the run CANCELLED', async () => {
-    const steps = started().script('code', { output: codeOutput() }).script('validate', { output: failing(1) });
+    const steps = started()
+      .script('code', { output: codeOutput() })
+      .script('validate', { output: failing(1) });
     steps.script('writeHandoff', { output: { handoffPath: '/ws/HANDOFF.md' } });
     run = new MachineRun(steps, { maxIterations: 1, approval: { plan: 'never', diffs: 'never' } });
     await run.sendAt('WAIT_HUMAN', { type: 'STOP' });
@@ -187,7 +207,13 @@ describe('run machine: transitions', function () {
     run = new MachineRun(steps, { approval: { plan: 'never', diffs: 'never' } });
     await run.reach('SUCCESS');
     assert.deepEqual(run.nodes, ['INIT', 'PLAN', 'CODE', 'VALIDATE', 'DECIDE', 'SUCCESS']);
-    assert.deepEqual(run.snapshot.context.usage, { inputTokens: 150, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.002 });
+    assert.deepEqual(run.snapshot.context.usage, {
+      inputTokens: 150,
+      outputTokens: 30,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      costUsd: 0.002,
+    });
     assert.deepEqual(run.snapshot.context.baseline, baseline());
     assert.equal(run.snapshot.context.passed, true);
   });
@@ -195,12 +221,16 @@ describe('run machine: transitions', function () {
   it(`allows ${DEFAULT_MAX_ITERATIONS} iterations by default before escalating`, async () => {
     assert.equal(DEFAULT_MAX_ITERATIONS, 5);
     const steps = started();
-    for (let i = 1; i <= DEFAULT_MAX_ITERATIONS; i++) steps.script('code', { output: codeOutput() }).script('validate', { output: failing(i) });
+    for (let i = 1; i <= DEFAULT_MAX_ITERATIONS; i++)
+      steps.script('code', { output: codeOutput() }).script('validate', { output: failing(i) });
     steps.script('writeHandoff', { output: { handoffPath: '/ws/HANDOFF.md' } });
     run = new MachineRun(steps, { approval: { plan: 'never', diffs: 'never' } });
     await run.reach('WAIT_HUMAN');
     assert.equal(steps.calls('code'), 5);
-    assert.deepEqual(steps.inputs.code.map((c) => c.iteration), [1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      steps.inputs.code.map((c) => c.iteration),
+      [1, 2, 3, 4, 5],
+    );
     assert.equal(run.snapshot.context.iterationCount, 5);
   });
 });

@@ -30,7 +30,10 @@ export class StateStream {
   private pending: Promise<IteratorResult<CodingState>> | null = null;
 
   /** @param waitMs how long a state may take (longer for steps that do real work, e.g. parse 500 results). */
-  constructor(states: AsyncIterable<CodingState>, private readonly waitMs = WAIT_MS) {
+  constructor(
+    states: AsyncIterable<CodingState>,
+    private readonly waitMs = WAIT_MS,
+  ) {
     this.iterator = states[Symbol.asyncIterator]();
   }
 

@@ -102,7 +102,14 @@ describe('orchestrator', function () {
       }
       assert.ok(await stream.ends());
       assert.equal(traceQueueOpen(path.join(ws.dir, '.ironbees', 'runs', stream.runId, 'events.jsonl')), false);
-      assert.deepEqual(ws.transitions(stream.runId), ['∅→INIT', 'INIT→PLAN', 'PLAN→CODE', 'CODE→VALIDATE', 'VALIDATE→DECIDE', 'DECIDE→SUCCESS']);
+      assert.deepEqual(ws.transitions(stream.runId), [
+        '∅→INIT',
+        'INIT→PLAN',
+        'PLAN→CODE',
+        'CODE→VALIDATE',
+        'VALIDATE→DECIDE',
+        'DECIDE→SUCCESS',
+      ]);
       for (const event of ws.events(stream.runId)) {
         if (event.kind === 'transition') assert.equal(event.iteration, event.to === 'INIT' || event.to === 'PLAN' ? 0 : 1);
       }
@@ -132,7 +139,9 @@ describe('orchestrator', function () {
     });
 
     it('ends FAILED with the error in the state, state.json and HANDOFF.md when a step throws', async () => {
-      const steps = new FakeSteps().script('captureBaseline', { output: baseline() }).script('plan', { error: new Error('the model refused') });
+      const steps = new FakeSteps()
+        .script('captureBaseline', { output: baseline() })
+        .script('plan', { error: new Error('the model refused') });
       const { stream } = start(steps);
       const failed = await stream.until('FAILED');
       assert.equal(failed.metadata.error, 'the model refused');
@@ -200,7 +209,10 @@ describe('orchestrator', function () {
         (error: Error) => error instanceof OrchestratorError && /hunk/.test(error.message),
       );
       assert.ok(await stream.quietFor(50), 'a refused decision changes nothing');
-      await orchestrator.approve(state.stateId, { type: 'APPROVE', files: [{ filePath: 'src/Calc.cs', accepted: true, rejectedHunks: [1] }] });
+      await orchestrator.approve(state.stateId, {
+        type: 'APPROVE',
+        files: [{ filePath: 'src/Calc.cs', accepted: true, rejectedHunks: [1] }],
+      });
       await stream.until('SUCCESS');
     });
 
@@ -248,7 +260,10 @@ describe('orchestrator', function () {
 
       const steps = new FakeSteps().script('code', { output: codeOutput() }).script('validate', { output: passing() });
       const fresh = orchestratorOver(ws.host, steps);
-      await assert.rejects(fresh.approve(waiting.stateId, { type: 'APPROVE' }), (error: Error) => error instanceof InvalidStateError && /resume it first/.test(error.message));
+      await assert.rejects(
+        fresh.approve(waiting.stateId, { type: 'APPROVE' }),
+        (error: Error) => error instanceof InvalidStateError && /resume it first/.test(error.message),
+      );
       const again = new StateStream(fresh.resume(waiting.stateId));
       assert.equal((await again.next()).currentNode, 'WAIT_PLAN_APPROVAL');
       await fresh.approve(waiting.stateId, { type: 'APPROVE' });
@@ -329,13 +344,24 @@ describe('orchestrator', function () {
       const steps = new FakeSteps().script('captureBaseline', { output: baseline() }).script('plan', { output: planOutput() });
       const orchestrator = new RunOrchestrator(ws.host, (_store, traceFor) => {
         steps.onStart('plan', async (input) => {
-          traceFor(input.stateId).record({ kind: 'model_call', at: 'now', agent: 'planner', model: 'm', durationMs: 1, stopReason: 'tool_use', usage: usage() });
+          traceFor(input.stateId).record({
+            kind: 'model_call',
+            at: 'now',
+            agent: 'planner',
+            model: 'm',
+            durationMs: 1,
+            stopReason: 'tool_use',
+            usage: usage(),
+          });
         });
         return steps.actors();
       });
       const stream = new StateStream(orchestrator.execute(REQUEST, flow(), AbortSignal.timeout(10_000)));
       await stream.until('WAIT_PLAN_APPROVAL');
-      await eventually(() => ws.events(stream.runId).some((e) => e.kind === 'model_call' && e.agent === 'planner'), 'the model call is traced');
+      await eventually(
+        () => ws.events(stream.runId).some((e) => e.kind === 'model_call' && e.agent === 'planner'),
+        'the model call is traced',
+      );
       await orchestrator.cancel(stream.runId);
       await stream.rest();
     });
@@ -389,14 +415,21 @@ describe('orchestrator: revert through the store', function () {
       .script('validate', { output: failing(1) }, { output: passing() });
     const orchestrator = orchestratorOver(ws.host, steps);
     steps.onStart('validate', (input) => orchestrator.store.journal.applyEdits(input.stateId, input.edits));
-    const stream = new StateStream(orchestrator.execute(REQUEST, workflow({ workspaceRoot: ws.dir, ...UNATTENDED }), AbortSignal.timeout(10_000)));
+    const stream = new StateStream(
+      orchestrator.execute(REQUEST, workflow({ workspaceRoot: ws.dir, ...UNATTENDED }), AbortSignal.timeout(10_000)),
+    );
     assert.equal(await stream.rest().then((nodes) => nodes.at(-1)), 'SUCCESS');
     const runId = stream.runId;
 
     assert.equal(ws.read('src/Calc.cs')?.toString('utf8'), `${BOM}class Calc {\r\n  int Add(int a, int b) => b + a;\r\n}\r\n`);
     assert.equal(ws.read('src/Doomed.cs'), null);
     assert.equal(ws.read('src/New/Created.cs')?.toString('utf8'), 'class Created {}\n');
-    assert.deepEqual((await orchestrator.store.journal.touchedFiles(runId)).sort(), ['src/Calc.cs', 'src/Doomed.cs', 'src/New/Created.cs', 'src/Plain.cs']);
+    assert.deepEqual((await orchestrator.store.journal.touchedFiles(runId)).sort(), [
+      'src/Calc.cs',
+      'src/Doomed.cs',
+      'src/New/Created.cs',
+      'src/Plain.cs',
+    ]);
     assert.ok(ws.events(runId).some((e) => e.kind === 'edit_applied' && e.filePath === 'src/Doomed.cs' && e.type === 'DELETE'));
 
     // A resumed VALIDATE applies the same edits again: harmless, and the journal keeps the originals.

@@ -17,7 +17,15 @@ import { StateStream, tempWorkspaceEachTest, eventually } from './orchestrator-h
 import { baseline, planOutput, usage, workflow } from './samples';
 
 function modelCall(spent: Usage): TraceEvent {
-  return { kind: 'model_call', at: new Date().toISOString(), agent: 'planner', model: 'm', durationMs: 1, stopReason: 'tool_use', usage: spent };
+  return {
+    kind: 'model_call',
+    at: new Date().toISOString(),
+    agent: 'planner',
+    model: 'm',
+    durationMs: 1,
+    stopReason: 'tool_use',
+    usage: spent,
+  };
 }
 
 const tick = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -39,7 +47,10 @@ describe('what a run writes between its steps', function () {
   const suite = tempWorkspaceEachTest();
   const { controllers } = suite;
 
-  function start(host: Host, plan?: (traceFor: (runId: string) => TraceSink) => ReturnType<typeof fromPromise<PlanOutput, PlanInput>>): StateStream {
+  function start(
+    host: Host,
+    plan?: (traceFor: (runId: string) => TraceSink) => ReturnType<typeof fromPromise<PlanOutput, PlanInput>>,
+  ): StateStream {
     const deps = { host } as unknown as OrchestratorDeps;
     const steps = new FakeSteps().script('captureBaseline', { output: baseline() }).script('plan', { output: planOutput() });
     const runs = new RunOrchestrator(host, (store, traceFor) => ({
@@ -49,7 +60,9 @@ describe('what a run writes between its steps', function () {
     }));
     const controller = new AbortController();
     controllers.push(controller);
-    return new StateStream(runs.execute('Fix Add', workflow({ workspaceRoot: suite.ws.dir, approval: { plan: 'always', diffs: 'always' } }), controller.signal));
+    return new StateStream(
+      runs.execute('Fix Add', workflow({ workspaceRoot: suite.ws.dir, approval: { plan: 'always', diffs: 'always' } }), controller.signal),
+    );
   }
 
   it("writes a transition's events.jsonl line without waiting for its state.json, and shows the state only once both are on disk", async () => {
@@ -98,12 +111,9 @@ describe('what a run writes between its steps', function () {
     await tick(50);
     finish();
     await stream.until('WAIT_PLAN_APPROVAL');
-    assert.deepEqual(writes.map(({ node, inputTokens }) => `${node} ${inputTokens}`), [
-      'INIT 0',
-      'PLAN 0',
-      'PLAN 5',
-      'PLAN 23',
-      "WAIT_PLAN_APPROVAL 23",
-    ]);
+    assert.deepEqual(
+      writes.map(({ node, inputTokens }) => `${node} ${inputTokens}`),
+      ['INIT 0', 'PLAN 0', 'PLAN 5', 'PLAN 23', 'WAIT_PLAN_APPROVAL 23'],
+    );
   });
 });

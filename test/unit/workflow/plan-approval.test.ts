@@ -46,7 +46,10 @@ describe('orchestrator: approving an edited plan', function () {
     );
     const noSteps = { ...plan(), steps: [] };
     await assert.rejects(orchestrator.approve(runId, { type: 'APPROVE', editedPlan: noSteps }), /at least one step/);
-    await assert.rejects(orchestrator.approve(runId, { type: 'APPROVE', editedPlan: 'not a plan' as unknown as ExecutionPlan }), OrchestratorError);
+    await assert.rejects(
+      orchestrator.approve(runId, { type: 'APPROVE', editedPlan: 'not a plan' as unknown as ExecutionPlan }),
+      OrchestratorError,
+    );
 
     assert.ok(await stream.quietFor(100), 'no transition');
     const state = await orchestrator.getState(runId);

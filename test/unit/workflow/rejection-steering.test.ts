@@ -32,7 +32,10 @@ describe('rejected diffs are steering', () => {
     await run.sendAt('WAIT_DIFF_APPROVAL', { type: 'REJECT', feedback: 'Keep the public API' });
     await run.reach('WAIT_DIFF_APPROVAL', 2);
     assert.deepEqual(run.nodes, ['INIT', 'PLAN', 'CODE', 'WAIT_DIFF_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL']);
-    assert.deepEqual(fake.inputs.code.map((i) => i.iteration), [1, 1]);
+    assert.deepEqual(
+      fake.inputs.code.map((i) => i.iteration),
+      [1, 1],
+    );
     assert.equal(run.snapshot.context.iterationCount, 1);
     assert.equal(run.snapshot.context.maxIterations, 1);
     assert.equal(fake.calls('validate'), 0);
@@ -67,9 +70,15 @@ describe('rejected diffs are steering', () => {
     await run.reach('WAIT_DIFF_APPROVAL', 3);
     const told = fake.inputs.code[2]?.errorContext;
     const validated = failing(1).errorContext;
-    assert.equal(told?.text, `The person rejected all of your proposed changes (nothing was applied). Their feedback: Not that way\n\n${validated?.text}`);
+    assert.equal(
+      told?.text,
+      `The person rejected all of your proposed changes (nothing was applied). Their feedback: Not that way\n\n${validated?.text}`,
+    );
     assert.deepEqual(told?.newTestFailures, validated?.newTestFailures);
-    assert.deepEqual(fake.inputs.code.map((i) => i.iteration), [1, 2, 2]);
+    assert.deepEqual(
+      fake.inputs.code.map((i) => i.iteration),
+      [1, 2, 2],
+    );
   });
 
   it('after three rejections in a row the person is asked, and every reason is kept for the coder', async () => {
@@ -105,7 +114,10 @@ describe('rejected diffs are steering', () => {
     await run.sendAt('WAIT_DIFF_APPROVAL', { type: 'REJECT', feedback: 'three' }, 4);
     await run.sendAt('WAIT_DIFF_APPROVAL', { type: 'APPROVE' }, 5);
     await run.reach('SUCCESS');
-    assert.deepEqual(fake.inputs.code.map((i) => i.iteration), [1, 1, 1, 2, 2]);
+    assert.deepEqual(
+      fake.inputs.code.map((i) => i.iteration),
+      [1, 1, 1, 2, 2],
+    );
   });
 
   it('with diff approval "first", a proposal after a rejection is still shown to the person', async () => {

@@ -22,7 +22,13 @@ describe('revertRun', function () {
       .script('validate', { output: passing() });
     const orchestrator = orchestratorOver(ws.host, steps);
     if (applies) steps.onStart('validate', (input) => orchestrator.store.journal.applyEdits(input.stateId, input.edits));
-    const stream = new StateStream(orchestrator.execute('Add X', workflow({ workspaceRoot: ws.dir, approval: { plan: 'never', diffs: 'never' } }), AbortSignal.timeout(10_000)));
+    const stream = new StateStream(
+      orchestrator.execute(
+        'Add X',
+        workflow({ workspaceRoot: ws.dir, approval: { plan: 'never', diffs: 'never' } }),
+        AbortSignal.timeout(10_000),
+      ),
+    );
     assert.equal((await stream.rest()).at(-1), 'SUCCESS');
     return { runId: stream.runId, orchestrator };
   }

@@ -56,7 +56,13 @@ describe('one run per workspace (run.lock)', function () {
 
   it('is created atomically with pid, host name, run id and start time, and refuses a second holder by name', () => {
     const lock = acquireRunLock(ws.dir, 'run-one', new Date(STARTED));
-    assert.deepEqual(JSON.parse(fs.readFileSync(lockFile, 'utf8')), { pid: process.pid, hostname: os.hostname(), machineId: machineId(), runId: 'run-one', startedAt: STARTED });
+    assert.deepEqual(JSON.parse(fs.readFileSync(lockFile, 'utf8')), {
+      pid: process.pid,
+      hostname: os.hostname(),
+      machineId: machineId(),
+      runId: 'run-one',
+      startedAt: STARTED,
+    });
     assert.throws(
       () => acquireRunLock(ws.dir, 'run-two'),
       (error: unknown) => {
@@ -131,7 +137,12 @@ describe('one run per workspace (run.lock)', function () {
 
     const before = snapshot(ws.dir);
     const second = new StateStream(orchestratorOver(ws.host, new FakeSteps()).execute('Another', workflow({ workspaceRoot: ws.dir })));
-    await assert.rejects(second.next(), (error: unknown) => error instanceof WorkspaceBusyError && error.message.startsWith(`Run ${waiting.stateId} is in progress on this workspace (process ${process.pid}, started `));
+    await assert.rejects(
+      second.next(),
+      (error: unknown) =>
+        error instanceof WorkspaceBusyError &&
+        error.message.startsWith(`Run ${waiting.stateId} is in progress on this workspace (process ${process.pid}, started `),
+    );
     await assert.rejects(new StateStream(orchestrator.resume(waiting.stateId)).next(), /already running in this process/);
     assert.deepEqual(snapshot(ws.dir), before, 'the refused run wrote nothing');
 
@@ -149,7 +160,12 @@ describe('one run per workspace (run.lock)', function () {
     assert.equal(fs.existsSync(lockFile), false, 'released before FAILED was handed out');
     assert.equal((await orchestrator.getState(failed.stateId)).currentNode, 'FAILED');
     // The next run starts while the first one's consumer has not even pulled its end.
-    const next = new StateStream(orchestratorOver(ws.host, new FakeSteps().script('captureBaseline', { error: new Error('again') })).execute('Again', workflow({ workspaceRoot: ws.dir })));
+    const next = new StateStream(
+      orchestratorOver(ws.host, new FakeSteps().script('captureBaseline', { error: new Error('again') })).execute(
+        'Again',
+        workflow({ workspaceRoot: ws.dir }),
+      ),
+    );
     assert.equal((await next.until('FAILED')).currentNode, 'FAILED');
     await stream.rest();
   });
@@ -179,7 +195,11 @@ describe('one run per workspace (run.lock)', function () {
   it('MCP start_run is refused while another run holds the workspace; nothing is written', async () => {
     const other = acquireRunLock(ws.dir, 'panel-run', new Date(STARTED));
     const host = ws.host;
-    const server = createIronbeesMcpServer({ host, version: 'test', orchestrator: () => Promise.resolve(orchestratorOver(host, new FakeSteps())) });
+    const server = createIronbeesMcpServer({
+      host,
+      version: 'test',
+      orchestrator: () => Promise.resolve(orchestratorOver(host, new FakeSteps())),
+    });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'test', version: '1' });
@@ -188,7 +208,10 @@ describe('one run per workspace (run.lock)', function () {
       const before = snapshot(ws.dir);
       const result = (await client.callTool({ name: 'start_run', arguments: { request: 'Fix Add' } })) as CallToolResult;
       assert.equal(result.isError, true);
-      assert.equal((result.content[0] as { text: string }).text, `[InvalidInput] ${busyMessage('panel-run', `process ${process.pid}`, lockFile)}`);
+      assert.equal(
+        (result.content[0] as { text: string }).text,
+        `[InvalidInput] ${busyMessage('panel-run', `process ${process.pid}`, lockFile)}`,
+      );
       assert.deepEqual(snapshot(ws.dir), before);
     } finally {
       other.release();

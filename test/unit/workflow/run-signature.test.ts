@@ -36,7 +36,9 @@ describe('run signature: a shipped run is not obeyed', function () {
   async function runLeftAtPlan(overrides: Partial<WorkflowContext>): Promise<string> {
     const controller = new AbortController();
     controllers.push(controller);
-    const stream = new StateStream(orchestratorOver(ws.host, steps()).execute('Fix it', workflow({ workspaceRoot: ws.dir, ...overrides }), controller.signal));
+    const stream = new StateStream(
+      orchestratorOver(ws.host, steps()).execute('Fix it', workflow({ workspaceRoot: ws.dir, ...overrides }), controller.signal),
+    );
     const waiting = await stream.until('WAIT_PLAN_APPROVAL');
     controller.abort();
     await stream.ends();
@@ -61,7 +63,12 @@ describe('run signature: a shipped run is not obeyed', function () {
     assert.match(saved.signature ?? '', /^[0-9a-f]{64}$/);
     assert.equal(new RunStore(ws.host).isOwnRun(saved), true);
     const warned: string[] = [];
-    const { nodes, code } = await resumeAndApprovePlan(runId, { debug: () => undefined, info: () => undefined, warn: (m) => warned.push(m), error: () => undefined });
+    const { nodes, code } = await resumeAndApprovePlan(runId, {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (m) => warned.push(m),
+      error: () => undefined,
+    });
     // diffs "never": no diff gate, straight to validation.
     assert.deepEqual(nodes, ['CODE', 'VALIDATE']);
     assert.deepEqual(code.inputs.code[0].workflow.contextFiles, ['/proc/self/environ']);
@@ -75,7 +82,12 @@ describe('run signature: a shipped run is not obeyed', function () {
     delete shipped.signature;
     fs.writeFileSync(file, JSON.stringify(shipped));
     const warned: string[] = [];
-    const { nodes, code } = await resumeAndApprovePlan(runId, { debug: () => undefined, info: () => undefined, warn: (m) => warned.push(m), error: () => undefined });
+    const { nodes, code } = await resumeAndApprovePlan(runId, {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (m) => warned.push(m),
+      error: () => undefined,
+    });
     assert.deepEqual(nodes, ['CODE', 'WAIT_DIFF_APPROVAL']);
     assert.equal(code.inputs.code[0].workflow.contextFiles, undefined);
     assert.deepEqual(code.inputs.code[0].workflow.approval, { plan: 'always', diffs: 'always' });
@@ -93,7 +105,12 @@ describe('run signature: a shipped run is not obeyed', function () {
     edited.machine.context.workflow.approval.diffs = 'never';
     fs.writeFileSync(file, JSON.stringify(edited));
     const warned: string[] = [];
-    const { nodes } = await resumeAndApprovePlan(runId, { debug: () => undefined, info: () => undefined, warn: (m) => warned.push(m), error: () => undefined });
+    const { nodes } = await resumeAndApprovePlan(runId, {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (m) => warned.push(m),
+      error: () => undefined,
+    });
     assert.deepEqual(nodes, ['CODE', 'WAIT_DIFF_APPROVAL']);
     assert.equal(warned.length, 1);
   });
@@ -115,13 +132,15 @@ describe('run signature: a shipped run is not obeyed', function () {
   });
 
   it('revert never writes files from a run folder not made here', async () => {
-    ws.write('src/App.cs', 'the person\'s code\n');
+    ws.write('src/App.cs', "the person's code\n");
     const runDir = path.join(ws.dir, '.ironbees', 'runs', 'r-shipped');
     fs.mkdirSync(path.join(runDir, 'edits', 'blobs'), { recursive: true });
-    fs.writeFileSync(path.join(runDir, 'state.json'), JSON.stringify({ schemaVersion: 1, runId: 'r-shipped', createdAt: '', updatedAt: '', codingState: {}, machine: null }));
+    fs.writeFileSync(
+      path.join(runDir, 'state.json'),
+      JSON.stringify({ schemaVersion: 1, runId: 'r-shipped', createdAt: '', updatedAt: '', codingState: {}, machine: null }),
+    );
     fs.writeFileSync(path.join(runDir, 'edits', 'index.json'), JSON.stringify({ files: { 'src/App.cs': { existed: false, blob: null } } }));
     await assert.rejects(new RunStore(ws.host).journal.revert('r-shipped'), /was not created by you on this machine/);
-    assert.equal(ws.read('src/App.cs')?.toString('utf8'), 'the person\'s code\n');
+    assert.equal(ws.read('src/App.cs')?.toString('utf8'), "the person's code\n");
   });
 });
-

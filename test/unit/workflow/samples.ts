@@ -1,14 +1,7 @@
 // Plain sample data for workflow tests: a plan, edits made the way the coder makes them, and
 // validation outcomes that pass or fail.
 
-import type {
-  Baseline,
-  ErrorContext,
-  ExecutionPlan,
-  FileEdit,
-  Usage,
-  WorkflowContext,
-} from '../../../src/core/model';
+import type { Baseline, ErrorContext, ExecutionPlan, FileEdit, Usage, WorkflowContext } from '../../../src/core/model';
 import { DEFAULT_MAX_ITERATIONS } from '../../../src/core/model';
 import { makeFileEdit } from '../../../src/core/workspace/diff';
 import type { CodeOutput, PlanOutput, RunInput, ValidateOutput } from '../../../src/core/workflow/run-context';
@@ -28,13 +21,26 @@ export function workflow(overrides: Partial<WorkflowContext> = {}): WorkflowCont
 }
 
 export function runInput(overrides: Partial<WorkflowContext> = {}): RunInput {
-  return { stateId: 'run-1', userRequest: 'Fix the failing Calculator test', workflow: workflow(overrides), createdAt: '2025-01-01T00:00:00.000Z' };
+  return {
+    stateId: 'run-1',
+    userRequest: 'Fix the failing Calculator test',
+    workflow: workflow(overrides),
+    createdAt: '2025-01-01T00:00:00.000Z',
+  };
 }
 
 export function baseline(): Baseline {
   return {
     build: { success: true, errors: [], warnings: [], durationMs: 10 },
-    test: { success: false, total: 2, passed: 1, failed: 1, skipped: 0, failures: [{ testName: 'Calc.Adds', message: 'Expected 3', stackTrace: '' }], durationMs: 10 },
+    test: {
+      success: false,
+      total: 2,
+      passed: 1,
+      failed: 1,
+      skipped: 0,
+      failures: [{ testName: 'Calc.Adds', message: 'Expected 3', stackTrace: '' }],
+      durationMs: 10,
+    },
     capturedAt: '2025-01-01T00:00:01.000Z',
   };
 }
@@ -53,7 +59,14 @@ export function planOutput(summary = 'Fix Add'): PlanOutput {
 }
 
 /** Two hunks far apart, so a person can accept one and reject the other. */
-export const CALC_BEFORE = ['class Calc {', '  int Add(int a, int b) => a - b;', ...Array.from({ length: 12 }, (_, i) => `  // line ${i}`), '  int Mul(int a, int b) => a + b;', '}', ''].join('\n');
+export const CALC_BEFORE = [
+  'class Calc {',
+  '  int Add(int a, int b) => a - b;',
+  ...Array.from({ length: 12 }, (_, i) => `  // line ${i}`),
+  '  int Mul(int a, int b) => a + b;',
+  '}',
+  '',
+].join('\n');
 export const CALC_AFTER = CALC_BEFORE.replace('a - b', 'a + b').replace('=> a + b;\n}', '=> a * b;\n}');
 
 export function twoFileEdits(): FileEdit[] {

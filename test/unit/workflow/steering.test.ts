@@ -36,7 +36,12 @@ describe('the steering trail', () => {
     const steps = new FakeSteps(true)
       .script('captureBaseline', { output: baseline() })
       .script('plan', { output: planOutput() })
-      .script('code', { output: codeOutput(undefined, 'First try: swap the operator') }, { output: codeOutput(undefined, 'Second try: fix Mul too') }, { output: codeOutput(undefined, 'Third') })
+      .script(
+        'code',
+        { output: codeOutput(undefined, 'First try: swap the operator') },
+        { output: codeOutput(undefined, 'Second try: fix Mul too') },
+        { output: codeOutput(undefined, 'Third') },
+      )
       .script('validate', { output: failing(1) })
       .script('writeHandoff', { output: { handoffPath: 'HANDOFF.md' } });
     run = new MachineRun(steps, { maxIterations: 1, approval: { plan: 'never', diffs: 'always' } });
@@ -45,10 +50,13 @@ describe('the steering trail', () => {
     await run.sendAt('WAIT_HUMAN', { type: 'CONTINUE', guidance: 'Look at Mul, not Add', additionalIterations: 1 });
     await run.reach('CODE', 3);
     const context = run.snapshot.context;
-    assert.deepEqual(context.attempts?.map((a) => [a.iteration, a.outcome, a.summary, a.feedback]), [
-      [1, 'rejected', 'First try: swap the operator', 'Not like that'],
-      [1, 'applied', 'Second try: fix Mul too', undefined],
-    ]);
+    assert.deepEqual(
+      context.attempts?.map((a) => [a.iteration, a.outcome, a.summary, a.feedback]),
+      [
+        [1, 'rejected', 'First try: swap the operator', 'Not like that'],
+        [1, 'applied', 'Second try: fix Mul too', undefined],
+      ],
+    );
     assert.deepEqual(context.guidanceGiven, [{ iteration: 2, guidance: 'Look at Mul, not Add' }]);
     assert.deepEqual(toCodingState(context, 'CODE', 'now').metadata.guidanceGiven, [{ iteration: 2, guidance: 'Look at Mul, not Add' }]);
   });

@@ -12,7 +12,14 @@ import { runInput } from './samples';
 
 function persisted(runId: string, node: PersistedRun['codingState']['currentNode'] = 'CODE'): PersistedRun {
   const codingState = toCodingState(initialContext({ ...runInput(), stateId: runId }), node, '2025-01-01T00:00:00.000Z');
-  return { schemaVersion: STATE_SCHEMA_VERSION, runId, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: codingState.timestamp, codingState, machine: { value: node } };
+  return {
+    schemaVersion: STATE_SCHEMA_VERSION,
+    runId,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: codingState.timestamp,
+    codingState,
+    machine: { value: node },
+  };
 }
 
 describe('run store', () => {
@@ -58,10 +65,21 @@ describe('run store', () => {
     };
     git('init', '-q');
     await store.ensureLayout();
-    for (const file of ['runs/r1/state.json', 'runs/r1/edits/0.orig', 'tmp/build/affected-1.proj', 'coordination/agents.json', 'agents/coder/agent.yaml', 'mcp.json']) {
+    for (const file of [
+      'runs/r1/state.json',
+      'runs/r1/edits/0.orig',
+      'tmp/build/affected-1.proj',
+      'coordination/agents.json',
+      'agents/coder/agent.yaml',
+      'mcp.json',
+    ]) {
       ws.write(`.ironbees/${file}`, 'x');
     }
-    const untracked = git('status', '--porcelain', '--untracked-files=all').split('\n').filter(Boolean).map((line) => line.slice(3)).sort();
+    const untracked = git('status', '--porcelain', '--untracked-files=all')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.slice(3))
+      .sort();
     assert.deepEqual(untracked, ['.ironbees/.gitignore', '.ironbees/agents/coder/agent.yaml', '.ironbees/mcp.json']);
   });
 
@@ -78,7 +96,10 @@ describe('run store', () => {
     ws.write('.ironbees/runs/broken/state.json', '{ not json');
     await assert.rejects(store.load('broken'), (e: Error) => e instanceof AgentModeError && e.code === 'STATE_CORRUPT');
     ws.write('.ironbees/runs/old/state.json', JSON.stringify({ ...persisted('old'), schemaVersion: 0 }));
-    await assert.rejects(store.load('old'), (e: Error) => e instanceof AgentModeError && e.code === 'STATE_SCHEMA' && /version 0/.test(e.message));
+    await assert.rejects(
+      store.load('old'),
+      (e: Error) => e instanceof AgentModeError && e.code === 'STATE_SCHEMA' && /version 0/.test(e.message),
+    );
   });
 
   it('lists runs in order, skipping the ones it cannot read', async () => {
@@ -86,10 +107,13 @@ describe('run store', () => {
     await store.save(persisted('20250101-000000-aaaaaa', 'WAIT_HUMAN'));
     ws.write('.ironbees/runs/20250103-000000-cccccc/state.json', 'garbage');
     const runs = await store.list();
-    assert.deepEqual(runs.map((r) => [r.runId, r.currentNode]), [
-      ['20250101-000000-aaaaaa', 'WAIT_HUMAN'],
-      ['20250102-000000-bbbbbb', 'SUCCESS'],
-    ]);
+    assert.deepEqual(
+      runs.map((r) => [r.runId, r.currentNode]),
+      [
+        ['20250101-000000-aaaaaa', 'WAIT_HUMAN'],
+        ['20250102-000000-bbbbbb', 'SUCCESS'],
+      ],
+    );
     assert.deepEqual(await new RunStore(new TempWorkspace().host).list(), []);
   });
 
@@ -98,7 +122,10 @@ describe('run store', () => {
     const escape = `../${path.basename(ws.dir)}-escape.txt`;
     for (const filePath of [escape, '.git/config', '.ironbees/runs/r1/state.json']) {
       // The bad path comes second: the good one before it must not be written either.
-      await assert.rejects(store.journal.applyEdits('r1', [makeFileEdit('src/Fine.cs', null, 'x'), makeFileEdit(filePath, null, 'x')]), PathOutsideWorkspaceError);
+      await assert.rejects(
+        store.journal.applyEdits('r1', [makeFileEdit('src/Fine.cs', null, 'x'), makeFileEdit(filePath, null, 'x')]),
+        PathOutsideWorkspaceError,
+      );
     }
     assert.equal(fs.existsSync(path.join(ws.dir, escape)), false);
     assert.equal(ws.read('src/Fine.cs'), null);
@@ -111,7 +138,10 @@ describe('run store', () => {
     ws.write('src/B.cs', 'b');
     await store.journal.applyEdits('r1', [makeFileEdit('src/A.cs', 'a', 'b'), makeFileEdit('src/B.cs', 'b', 'c')]);
     fs.rmSync(path.join(ws.dir, '.ironbees/runs/r1/edits/1.orig'));
-    await assert.rejects(store.journal.revert('r1'), (e: Error) => e instanceof AgentModeError && e.code === 'JOURNAL_CORRUPT' && /src\/B\.cs/.test(e.message));
+    await assert.rejects(
+      store.journal.revert('r1'),
+      (e: Error) => e instanceof AgentModeError && e.code === 'JOURNAL_CORRUPT' && /src\/B\.cs/.test(e.message),
+    );
     ws.write('.ironbees/runs/r1/edits/index.json', '{ torn');
     await assert.rejects(store.journal.revert('r1'), (e: Error) => e instanceof AgentModeError && e.code === 'JOURNAL_CORRUPT');
     assert.equal(ws.read('src/A.cs')?.toString(), 'b', 'nothing was touched');

@@ -51,15 +51,24 @@ describe('validation results stored once', function () {
     assert.deepEqual([last?.errorContext?.newTestFailures.length, last?.errorContext?.newTestFailuresOmitted], [20, 480]);
 
     // The file holds every failure with its whole message.
-    const full = JSON.parse(suite.ws.read(resultsFile)?.toString('utf8') ?? '{}') as Omit<ValidationOutcome, 'newTestFailures'> & { iteration: number; newTestFailures: string[] };
+    const full = JSON.parse(suite.ws.read(resultsFile)?.toString('utf8') ?? '{}') as Omit<ValidationOutcome, 'newTestFailures'> & {
+      iteration: number;
+      newTestFailures: string[];
+    };
     assert.equal(full.iteration, 1);
     assert.equal(full.test?.failures.length, FAILING);
     assert.equal(full.newTestFailures[499], testNameOf(499));
     assert.equal(full.test?.failures[499]?.message, generatedFailures(suite.ws.dir, FAILING)[499]?.message);
-    assert.equal(full.test?.failures[499]?.stackTrace.split('\n')[0], `   at ${testNameOf(499)}() in tests/Ledger.Tests/PostingTests.cs:line 519`);
+    assert.equal(
+      full.test?.failures[499]?.stackTrace.split('\n')[0],
+      `   at ${testNameOf(499)}() in tests/Ledger.Tests/PostingTests.cs:line 519`,
+    );
 
     // The coder's context was built from the full outcome: the same text as before, under its cap.
-    assert.match(last?.errorContext?.text ?? '', /^Validation failed \(iteration 1\): 500 test\(s\) fail\.\n## Tests: 500 of 501 failed \(500 new, 0 already failing before any edit\)/);
+    assert.match(
+      last?.errorContext?.text ?? '',
+      /^Validation failed \(iteration 1\): 500 test\(s\) fail\.\n## Tests: 500 of 501 failed \(500 new, 0 already failing before any edit\)/,
+    );
     assert.match(last?.errorContext?.text ?? '', /… and \d+ more failing test\(s\): /);
 
     const handoff = suite.ws.runFile(runId, 'HANDOFF.md') ?? '';

@@ -69,7 +69,14 @@ describe('tool approval through a run', () => {
     const tools = new ToolRegistry().register(publish).register(peek).register(submitPlanTool);
     const deps = { host: ws.host, model, tools, agents: new Map([['planner', planner]]), ...(askToolApproval ? { askToolApproval } : {}) };
     const actors = createStepActors(deps, null as never, () => ({ record: () => undefined }));
-    const input = { stateId: 'run-7', workflow: workflow({ workspaceRoot: ws.dir, approval: { plan: 'always', diffs } }), request: 'Plan it', feedback: null, previousPlan: null, baseline: null };
+    const input = {
+      stateId: 'run-7',
+      workflow: workflow({ workspaceRoot: ws.dir, approval: { plan: 'always', diffs } }),
+      request: 'Plan it',
+      feedback: null,
+      previousPlan: null,
+      baseline: null,
+    };
     await toPromise(createActor(actors.plan, { input }).start());
     const answer = model.requests[1].messages.at(-1);
     assert.ok(answer && Array.isArray(answer.content));

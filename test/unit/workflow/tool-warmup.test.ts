@@ -15,7 +15,14 @@ import { memoryHost } from '../tools/memory-host';
 
 function tool(name: string): ToolDefinition {
   // A schema of its own per tool, so no other test can have made its JSON Schema already.
-  return { name, description: name, input: z.object({ path: z.string(), depth: z.number().int().optional() }), readonly: true, timeoutMs: 1000, execute: async () => ({ ok: true, content: '' }) };
+  return {
+    name,
+    description: name,
+    input: z.object({ path: z.string(), depth: z.number().int().optional() }),
+    readonly: true,
+    timeoutMs: 1000,
+    execute: async () => ({ ok: true, content: '' }),
+  };
 }
 
 function unit(name: string): AgentUnit<never, unknown> {
@@ -52,10 +59,16 @@ describe('tool warm-up while the baseline runs', () => {
       ['reviewer', { requiredTools: ['unused'] }],
     ]) as unknown as ReadonlyMap<string, AgentDefinition>;
     const all = [read, edit, unused, ...units.terminalTools()];
-    assert.deepEqual(all.map((def) => jsonSchemaMade(def.input)), [false, false, false, false, false]);
+    assert.deepEqual(
+      all.map((def) => jsonSchemaMade(def.input)),
+      [false, false, false, false, false],
+    );
     prepareAgentTools(tools, agents, units);
     // read, edit and both terminal tools; not the tool only an unregistered agent lists; the MCP name is left to its source.
-    assert.deepEqual(all.map((def) => jsonSchemaMade(def.input)), [true, true, false, true, true]);
+    assert.deepEqual(
+      all.map((def) => jsonSchemaMade(def.input)),
+      [true, true, false, true, true],
+    );
   });
 
   it("works out the run's trace id too: the steps after hash nothing for it", () => {
@@ -66,7 +79,11 @@ describe('tool warm-up while the baseline runs', () => {
     try {
       prepareRunSteps('run-warmed', tools, agents, new AgentRegistry([unit('planner')]));
       assert.deepEqual(hashes.algorithms, ['sha256'], 'made while the baseline runs');
-      assert.deepEqual([read, done].map((def) => jsonSchemaMade(def.input)), [true, true], 'and the tools, as before');
+      assert.deepEqual(
+        [read, done].map((def) => jsonSchemaMade(def.input)),
+        [true, true],
+        'and the tools, as before',
+      );
       traceIdOf('run-warmed');
       traceIdOf('run-warmed');
       assert.deepEqual(hashes.algorithms, ['sha256'], 'the PLAN and CODE steps ask again: no hash between the steps');

@@ -32,7 +32,12 @@ describe('turn trace', () => {
   async function planWith(model: ScriptedModelClient): Promise<{ turns: TurnEvent[]; error: unknown }> {
     const rt = await agentRuntime(root, model);
     const base = rt.trace!;
-    const flow = workflow({ workspaceRoot: root, maxIterations: 4, approval: { plan: 'never', diffs: 'first' }, budget: { maxTokens: 9000 } });
+    const flow = workflow({
+      workspaceRoot: root,
+      maxIterations: 4,
+      approval: { plan: 'never', diffs: 'first' },
+      budget: { maxTokens: 9000 },
+    });
     const step = stepTurnContext(rt.agents, { stateId: 'run-7', workflow: flow }, 'PLAN', 0, SUBMIT_PLAN_TOOL);
     providerLookups = 0;
     const context = { ...step, providerOf: (agent: string) => ((providerLookups += 1), step.providerOf(agent)) };
@@ -48,7 +53,9 @@ describe('turn trace', () => {
   it('writes one turn per model call: intent, each call with its argument validity and result kind, policy, outcome, tokens', async () => {
     const model = new ScriptedModelClient([
       modelTurn([toolUseBlock('read_file', { path: CALCULATOR_SOURCE })], { usage: { inputTokens: 100, outputTokens: 10, costUsd: 0.5 } }),
-      modelTurn([toolUseBlock('no_such_tool', {}), toolUseBlock('read_file', { path: 'src/Missing.cs' })], { usage: { inputTokens: 200, outputTokens: 20 } }),
+      modelTurn([toolUseBlock('no_such_tool', {}), toolUseBlock('read_file', { path: 'src/Missing.cs' })], {
+        usage: { inputTokens: 200, outputTokens: 20 },
+      }),
       modelTurn('Thinking aloud.', { usage: { inputTokens: 300, outputTokens: 30 } }),
       modelTurn([toolUseBlock('submit_plan', { spec: 'x' })], { usage: { inputTokens: 400, outputTokens: 40 } }),
       modelTurn([toolUseBlock('submit_plan', PLAN)], { usage: { inputTokens: 500, outputTokens: 50, cacheReadTokens: 7 } }),
@@ -65,17 +72,46 @@ describe('turn trace', () => {
         [5, 'submit', 'done', 'end_step', true, 500],
       ],
     );
-    assert.deepEqual(turns[1].tool_calls.map((c) => [c.tool_call, c.tool_result]), [
-      [{ name: 'no_such_tool', args_valid: false }, { ok: false, err: 'NotFound', schema_ok: false }],
-      [{ name: 'read_file', args_valid: true }, { ok: false, err: 'NotFound', schema_ok: false }],
-    ]);
-    assert.deepEqual(turns[3].tool_calls.map((c) => [c.tool_call, c.tool_result.err]), [[{ name: 'submit_plan', args_valid: false }, 'InvalidInput']]);
-    assert.deepEqual(turns[4].tool_calls.map((c) => [c.tool_call, c.tool_result]), [[{ name: 'submit_plan', args_valid: true }, { ok: true, err: 'None', schema_ok: true }]]);
+    assert.deepEqual(
+      turns[1].tool_calls.map((c) => [c.tool_call, c.tool_result]),
+      [
+        [
+          { name: 'no_such_tool', args_valid: false },
+          { ok: false, err: 'NotFound', schema_ok: false },
+        ],
+        [
+          { name: 'read_file', args_valid: true },
+          { ok: false, err: 'NotFound', schema_ok: false },
+        ],
+      ],
+    );
+    assert.deepEqual(
+      turns[3].tool_calls.map((c) => [c.tool_call, c.tool_result.err]),
+      [[{ name: 'submit_plan', args_valid: false }, 'InvalidInput']],
+    );
+    assert.deepEqual(
+      turns[4].tool_calls.map((c) => [c.tool_call, c.tool_result]),
+      [
+        [
+          { name: 'submit_plan', args_valid: true },
+          { ok: true, err: 'None', schema_ok: true },
+        ],
+      ],
+    );
     const first = turns[0];
     assert.equal(first.trace_id, traceIdOf('run-7'));
     assert.match(first.trace_id, /^[0-9a-f]{32}$/);
-    assert.deepEqual([first.step, first.iteration, first.role, first.provider, first.model, first.stop_reason], ['PLAN', 0, 'planner', 'anthropic', 'scripted-model', 'tool_use']);
-    assert.deepEqual(first.policy, { max_turns: 25, max_malformed: 3, max_iterations: 4, approvals: { plan: 'never', diffs: 'first' }, budget: { max_tokens: 9000 } });
+    assert.deepEqual(
+      [first.step, first.iteration, first.role, first.provider, first.model, first.stop_reason],
+      ['PLAN', 0, 'planner', 'anthropic', 'scripted-model', 'tool_use'],
+    );
+    assert.deepEqual(first.policy, {
+      max_turns: 25,
+      max_malformed: 3,
+      max_iterations: 4,
+      approvals: { plan: 'never', diffs: 'first' },
+      budget: { max_tokens: 9000 },
+    });
     assert.deepEqual(first.tokens, { input: 100, output: 10, cache_read: 0, cache_write: 0, cost_usd: 0.5 });
     assert.equal(turns[4].tokens.cache_read, 7);
     // Worked out once for the step, not per turn; every turn names it.
@@ -96,7 +132,10 @@ describe('turn trace', () => {
     const model = new ScriptedModelClient([modelTurn('no tools'), modelTurn('still none'), modelTurn('none'), modelTurn('never')]);
     const { turns, error } = await planWith(model);
     assert.ok(error instanceof Error);
-    assert.deepEqual(turns.map((t) => t.outcome.status), ['malformed', 'malformed', 'malformed', 'failed']);
+    assert.deepEqual(
+      turns.map((t) => t.outcome.status),
+      ['malformed', 'malformed', 'malformed', 'failed'],
+    );
     assert.match(turns[3].outcome.error ?? '', /4 malformed answers in a row/);
     assert.equal(turns[3].outcome.next_action, 'end_step');
   });

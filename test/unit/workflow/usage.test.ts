@@ -17,7 +17,15 @@ import { StateStream, tempWorkspaceEachTest, eventually } from './orchestrator-h
 import { baseline, planOutput, usage, workflow } from './samples';
 
 function modelCall(spent: Usage): TraceEvent {
-  return { kind: 'model_call', at: new Date().toISOString(), agent: 'planner', model: 'm', durationMs: 1, stopReason: 'tool_use', usage: spent };
+  return {
+    kind: 'model_call',
+    at: new Date().toISOString(),
+    agent: 'planner',
+    model: 'm',
+    durationMs: 1,
+    stopReason: 'tool_use',
+    usage: spent,
+  };
 }
 
 const CALL_1 = usage(11, 2);
@@ -184,6 +192,9 @@ describe('withStepUsage', () => {
       (error) => error === own,
     );
     const plain = new Error('no agent named coder');
-    await assert.rejects(withStepUsage(trace, async () => Promise.reject(plain)), (error) => error === plain);
+    await assert.rejects(
+      withStepUsage(trace, async () => Promise.reject(plain)),
+      (error) => error === plain,
+    );
   });
 });

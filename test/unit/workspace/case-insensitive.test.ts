@@ -29,7 +29,10 @@ describe('one canonical path per file where names ignore case', () => {
       assert.deepEqual(overlay.stagedPaths(), ['src/Calculator.cs']);
       assert.equal(await overlay.read('src/CALCULATOR.cs'), 'class Calculator { int B; }\n');
       const edits = await overlay.edits();
-      assert.deepEqual(edits.map((edit) => [edit.filePath, edit.type, edit.newContent]), [['src/Calculator.cs', 'MODIFY', 'class Calculator { int B; }\n']]);
+      assert.deepEqual(
+        edits.map((edit) => [edit.filePath, edit.type, edit.newContent]),
+        [['src/Calculator.cs', 'MODIFY', 'class Calculator { int B; }\n']],
+      );
     });
 
     it('a file deleted in another case leaves the listing; a restored overlay keeps one entry', async () => {
@@ -61,7 +64,14 @@ describe('one canonical path per file where names ignore case', () => {
       const host = createCaseInsensitiveHost({ 'src/Calc.cs': 'v0\n' });
       const store = new RunStore(host);
       const at = '2026-01-01T00:00:00.000Z';
-      await store.save({ schemaVersion: STATE_SCHEMA_VERSION, runId: 'r1', createdAt: at, updatedAt: at, codingState: toCodingState(initialContext(runInput()), 'VALIDATE', at), machine: {} });
+      await store.save({
+        schemaVersion: STATE_SCHEMA_VERSION,
+        runId: 'r1',
+        createdAt: at,
+        updatedAt: at,
+        codingState: toCodingState(initialContext(runInput()), 'VALIDATE', at),
+        machine: {},
+      });
       await store.journal.applyEdits('r1', [makeFileEdit('src/Calc.cs', 'v0\n', 'v1\n')]);
       await store.journal.applyEdits('r1', [makeFileEdit('src/calc.cs', 'v1\n', 'v2\n')]);
       assert.equal(host.files.get('src/Calc.cs'), 'v2\n');
@@ -73,21 +83,34 @@ describe('one canonical path per file where names ignore case', () => {
 
   describe('the project graph', () => {
     const files = {
-      'App.slnx': '<Solution>\n  <Project Path="src/TextKit/TextKit.csproj" />\n  <Project Path="src/Reporting/Reporting.csproj" />\n</Solution>\n',
+      'App.slnx':
+        '<Solution>\n  <Project Path="src/TextKit/TextKit.csproj" />\n  <Project Path="src/Reporting/Reporting.csproj" />\n</Solution>\n',
       'src/TextKit/TextKit.csproj': LIB,
       // The reference spells the folder and the file in another case.
-      'src/Reporting/Reporting.csproj': LIB.replace('</Project>', '<ItemGroup><ProjectReference Include="..\\textkit\\TEXTKIT.csproj" /></ItemGroup></Project>'),
+      'src/Reporting/Reporting.csproj': LIB.replace(
+        '</Project>',
+        '<ItemGroup><ProjectReference Include="..\\textkit\\TEXTKIT.csproj" /></ItemGroup></Project>',
+      ),
     };
 
     it('a ProjectReference in another case is the same project (one node), so its dependents are affected', async () => {
       const host = createCaseInsensitiveHost(files);
       const root = host.workspaceRoot;
       const graph = await loadProjectGraph(host, { absPath: path.join(root, 'App.slnx'), relPath: 'App.slnx', kind: 'slnx' });
-      assert.deepEqual(graph.projects.map((project) => project.relPath), ['src/TextKit/TextKit.csproj', 'src/Reporting/Reporting.csproj']);
+      assert.deepEqual(
+        graph.projects.map((project) => project.relPath),
+        ['src/TextKit/TextKit.csproj', 'src/Reporting/Reporting.csproj'],
+      );
       const scope = scopeOfChanges(graph, ['src/textkit/Slug.cs'], root);
       assert.equal(scope.full, false);
-      assert.deepEqual(scope.affected?.map((project) => project.name), ['TextKit', 'Reporting']);
-      assert.deepEqual(scopeOfChanges(graph, ['SRC/TEXTKIT/textkit.csproj'], root).affected?.map((project) => project.name), ['TextKit', 'Reporting']);
+      assert.deepEqual(
+        scope.affected?.map((project) => project.name),
+        ['TextKit', 'Reporting'],
+      );
+      assert.deepEqual(
+        scopeOfChanges(graph, ['SRC/TEXTKIT/textkit.csproj'], root).affected?.map((project) => project.name),
+        ['TextKit', 'Reporting'],
+      );
     });
   });
 
@@ -102,16 +125,25 @@ describe('one canonical path per file where names ignore case', () => {
 
     it('recovers a record written here under another host name (macOS renames the machine) and another case of the root', async () => {
       const host = createCaseInsensitiveHost();
-      host.files.set('.ironbees/runs/r1/edits/apply-intent.json', record({ hostname: 'Foo-2.local', machineId: machineId(), workspaceRoot: host.workspaceRoot.toUpperCase() }));
+      host.files.set(
+        '.ironbees/runs/r1/edits/apply-intent.json',
+        record({ hostname: 'Foo-2.local', machineId: machineId(), workspaceRoot: host.workspaceRoot.toUpperCase() }),
+      );
       assert.equal((await logFor(host).unfinished('r1'))?.runId, 'r1');
     });
 
     it("never recovers another machine's record, whatever its host name; nor another root where case matters", async () => {
       const host = createCaseInsensitiveHost();
-      host.files.set('.ironbees/runs/r1/edits/apply-intent.json', record({ hostname: os.hostname(), machineId: 'f'.repeat(32), workspaceRoot: host.workspaceRoot }));
+      host.files.set(
+        '.ironbees/runs/r1/edits/apply-intent.json',
+        record({ hostname: os.hostname(), machineId: 'f'.repeat(32), workspaceRoot: host.workspaceRoot }),
+      );
       assert.equal(await logFor(host).unfinished('r1'), null);
       const strict = { ...createMemoryHost(), fs: { ...createMemoryHost().fs, caseInsensitive: false } };
-      strict.files.set('.ironbees/runs/r1/edits/apply-intent.json', record({ hostname: os.hostname(), machineId: machineId(), workspaceRoot: strict.workspaceRoot.toUpperCase() }));
+      strict.files.set(
+        '.ironbees/runs/r1/edits/apply-intent.json',
+        record({ hostname: os.hostname(), machineId: machineId(), workspaceRoot: strict.workspaceRoot.toUpperCase() }),
+      );
       assert.equal(await logFor(strict).unfinished('r1'), null);
     });
 
@@ -121,9 +153,15 @@ describe('one canonical path per file where names ignore case', () => {
         const lockFile = runLockPath(dir);
         fs.mkdirSync(path.dirname(lockFile), { recursive: true });
         const dead = 2 ** 22 + 12345; // above Linux's default pid_max: no such process
-        fs.writeFileSync(lockFile, JSON.stringify({ pid: dead, hostname: 'Foo.local', machineId: machineId(), runId: 'crashed', startedAt: '' }));
+        fs.writeFileSync(
+          lockFile,
+          JSON.stringify({ pid: dead, hostname: 'Foo.local', machineId: machineId(), runId: 'crashed', startedAt: '' }),
+        );
         acquireRunLock(dir, 'after-rename').release();
-        fs.writeFileSync(lockFile, JSON.stringify({ pid: dead, hostname: os.hostname(), machineId: 'e'.repeat(32), runId: 'elsewhere', startedAt: '' }));
+        fs.writeFileSync(
+          lockFile,
+          JSON.stringify({ pid: dead, hostname: os.hostname(), machineId: 'e'.repeat(32), runId: 'elsewhere', startedAt: '' }),
+        );
         assert.throws(() => acquireRunLock(dir, 'mine'), /Run elsewhere is in progress on this workspace \(process \d+ on /);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });

@@ -12,7 +12,10 @@ describe('activation (real extension host)', () => {
     const registered = new Set(await vscode.commands.getCommands(true));
     for (const id of COMMAND_IDS) assert.ok(registered.has(id), `${id} is registered`);
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    const manifest = extension?.packageJSON as { contributes: { commands: Array<{ command: string; category: string }> }; capabilities: { untrustedWorkspaces: { supported: boolean } } };
+    const manifest = extension?.packageJSON as {
+      contributes: { commands: Array<{ command: string; category: string }> };
+      capabilities: { untrustedWorkspaces: { supported: boolean } };
+    };
     assert.deepEqual(manifest.contributes.commands.map((c) => c.command).sort(), [...COMMAND_IDS].sort());
     assert.ok(manifest.contributes.commands.every((c) => c.category === 'Ironbees'));
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, false);

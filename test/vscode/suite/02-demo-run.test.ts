@@ -12,7 +12,8 @@ describe('a run with the scripted demo model (real extension host, real dotnet)'
     const { controller, statusBar } = await ironbees();
     const seen: string[] = [];
     const listener = controller.onDidChangeState(() => seen.push(statusBar.renderedText));
-    const first = (await vscode.commands.executeCommand('ironbees.runAgent', 'Fix the failing Calculator test', TARGET)) as CodingState | undefined;
+    const first = (await vscode.commands.executeCommand('ironbees.runAgent', 'Fix the failing Calculator test', TARGET)) as
+      CodingState | undefined;
     assert.ok(first, 'the command returns the first state');
     runId = first.stateId;
     const atPlan = await controller.waitFor(['WAIT_PLAN_APPROVAL', 'FAILED']);
@@ -20,7 +21,10 @@ describe('a run with the scripted demo model (real extension host, real dotnet)'
     assert.equal(atPlan.currentNode, 'WAIT_PLAN_APPROVAL', JSON.stringify(atPlan.metadata));
     assert.ok(atPlan.plan?.steps.length, 'the plan has steps');
     assert.equal(statusBar.renderedText, '$(bell) Ironbees · Plan ready for review');
-    assert.ok(seen.some((text) => text.startsWith('$(sync~spin) Ironbees')), `a spinner while working: ${seen.join(' | ')}`);
+    assert.ok(
+      seen.some((text) => text.startsWith('$(sync~spin) Ironbees')),
+      `a spinner while working: ${seen.join(' | ')}`,
+    );
   });
 
   it('Approve Plan (the command) moves on to the proposed change, opened in a diff editor with hunk CodeLenses', async () => {
@@ -28,7 +32,10 @@ describe('a run with the scripted demo model (real extension host, real dotnet)'
     await vscode.commands.executeCommand('ironbees.approvePlan');
     const atDiffs = await controller.waitFor(['WAIT_DIFF_APPROVAL', 'FAILED']);
     assert.equal(atDiffs.currentNode, 'WAIT_DIFF_APPROVAL');
-    assert.deepEqual(atDiffs.codeDiffs.map((d) => d.filePath), [SOURCE]);
+    assert.deepEqual(
+      atDiffs.codeDiffs.map((d) => d.filePath),
+      [SOURCE],
+    );
     assert.equal(review.review?.runId, runId);
     const tab = await eventually('the review diff editor', () => reviewDiffTabs()[0]);
     assert.equal(tab.modified.path, `/${SOURCE}`);

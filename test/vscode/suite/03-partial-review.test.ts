@@ -44,7 +44,11 @@ describe('per-hunk and per-file review (real SDK against a fake Messages API)', 
     // Close what this suite opened: the person's file and the review diff opened again.
     const opened = vscode.window.tabGroups.all
       .flatMap((group) => group.tabs)
-      .filter((tab) => (tab.input instanceof vscode.TabInputText && tab.input.uri.path.endsWith(SOURCE)) || (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'ironbees-proposed'));
+      .filter(
+        (tab) =>
+          (tab.input instanceof vscode.TabInputText && tab.input.uri.path.endsWith(SOURCE)) ||
+          (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'ironbees-proposed'),
+      );
     await vscode.window.tabGroups.close(opened);
     await stopUsingFakeModel();
     await fake.close();
@@ -70,7 +74,8 @@ describe('per-hunk and per-file review (real SDK against a fake Messages API)', 
     assert.equal(review.review?.hunks(SOURCE).length, 2);
     // The diff opens beside the person's editor, in the active group: VS Code shows an editor
     // group's title actions (the review's ✓ / ✕) only in the active one.
-    const isDiff = (tab: vscode.Tab): boolean => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'ironbees-proposed';
+    const isDiff = (tab: vscode.Tab): boolean =>
+      tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'ironbees-proposed';
     const diffGroup = await eventually('the diff open', () => vscode.window.tabGroups.all.find((group) => group.tabs.some(isDiff)));
     assert.notEqual(diffGroup.viewColumn, personEditor.viewColumn);
     assert.equal(vscode.window.tabGroups.activeTabGroup.viewColumn, diffGroup.viewColumn);
@@ -115,7 +120,9 @@ describe('per-hunk and per-file review (real SDK against a fake Messages API)', 
     await vscode.commands.executeCommand('type', { text: ' ' });
     await vscode.commands.executeCommand('undo');
     await review.openDiff(SOURCE, first.stateId);
-    const besideTyping = await eventually('the diff open again', () => vscode.window.tabGroups.all.find((group) => group.tabs.some(isDiff)));
+    const besideTyping = await eventually('the diff open again', () =>
+      vscode.window.tabGroups.all.find((group) => group.tabs.some(isDiff)),
+    );
     assert.notEqual(besideTyping.viewColumn, personEditor.viewColumn);
     assert.equal(vscode.window.tabGroups.activeTabGroup.viewColumn, personEditor.viewColumn);
     assert.equal(personEditor.document.isDirty, false);

@@ -22,7 +22,10 @@ describe('resume after re-activation (real deactivate() and activate())', functi
     const after = await ironbees();
     assert.notEqual(after.controller, before.controller, 'activate() built a new controller');
     assert.equal(before.controller.isLive, false, 'deactivate() let go of the run without ending it');
-    assert.deepEqual((await after.controller.unfinishedRuns()).map((run) => run.runId), [first.stateId]);
+    assert.deepEqual(
+      (await after.controller.unfinishedRuns()).map((run) => run.runId),
+      [first.stateId],
+    );
     // The new instance shows the run where it stopped (the panel and status bar come back to it).
     await eventually('the interrupted run to be shown again', () => after.controller.state?.stateId === first.stateId);
     assert.equal(after.controller.state?.currentNode, 'WAIT_PLAN_APPROVAL');

@@ -36,7 +36,7 @@ function registerFakeCSharpServer(root: string): FakeServer {
   const source = vscode.Uri.file(path.join(root, SOURCE));
   const tests = vscode.Uri.file(path.join(root, TESTS_SOURCE));
   const find = (rel: string, marker: string, name: string): { line: number; column: number } => {
-    const lines = (readFileSync(path.join(root, rel), 'utf8')).split(/\r?\n/);
+    const lines = readFileSync(path.join(root, rel), 'utf8').split(/\r?\n/);
     const line = lines.findIndex((l) => l.includes(marker));
     assert.ok(line >= 0, `${marker} is in ${rel}`);
     return { line: line + 1, column: lines[line].indexOf(marker) + marker.indexOf(name) + 1 };
@@ -47,14 +47,27 @@ function registerFakeCSharpServer(root: string): FakeServer {
     divideUse: find(TESTS_SOURCE, 'Calc.Divide(6, 3)', 'Divide'),
   };
   const at = (p: { line: number; column: number }): vscode.Position => new vscode.Position(p.line - 1, p.column - 1);
-  const where = (uri: vscode.Uri, p: vscode.Position): string => `${path.relative(root, uri.fsPath).split(path.sep).join('/')}:${p.line + 1}:${p.character + 1}`;
+  const where = (uri: vscode.Uri, p: vscode.Position): string =>
+    `${path.relative(root, uri.fsPath).split(path.sep).join('/')}:${p.line + 1}:${p.character + 1}`;
   const word = (p: vscode.Position, length: number): vscode.Range => new vscode.Range(p, p.translate(0, length));
   const calls: string[] = [];
   const declarations = [
-    new vscode.SymbolInformation('Divide', vscode.SymbolKind.Method, 'FakeServer.Calc', new vscode.Location(source, word(at(positions.divide), 6))),
+    new vscode.SymbolInformation(
+      'Divide',
+      vscode.SymbolKind.Method,
+      'FakeServer.Calc',
+      new vscode.Location(source, word(at(positions.divide), 6)),
+    ),
     new vscode.SymbolInformation('Calc', vscode.SymbolKind.Class, 'FakeServer', new vscode.Location(source, word(at(positions.calc), 4))),
   ];
-  const calcItem = new vscode.TypeHierarchyItem(vscode.SymbolKind.Class, 'Calc', 'FakeServer', source, word(at(positions.calc), 4), word(at(positions.calc), 4));
+  const calcItem = new vscode.TypeHierarchyItem(
+    vscode.SymbolKind.Class,
+    'Calc',
+    'FakeServer',
+    source,
+    word(at(positions.calc), 4),
+    word(at(positions.calc), 4),
+  );
   const origin = new vscode.Position(0, 0);
   const selector: vscode.DocumentSelector = { language: 'csharp' };
   const registrations = [
@@ -84,7 +97,16 @@ function registerFakeCSharpServer(root: string): FakeServer {
       provideTypeHierarchySupertypes(item) {
         calls.push(`supertypes of ${item.name}`);
         const metadata = vscode.Uri.parse('csharp-metadata:/System/Object.cs');
-        return [new vscode.TypeHierarchyItem(vscode.SymbolKind.Class, 'Object', 'System', metadata, new vscode.Range(origin, origin), new vscode.Range(origin, origin))];
+        return [
+          new vscode.TypeHierarchyItem(
+            vscode.SymbolKind.Class,
+            'Object',
+            'System',
+            metadata,
+            new vscode.Range(origin, origin),
+            new vscode.Range(origin, origin),
+          ),
+        ];
       },
       provideTypeHierarchySubtypes(item) {
         calls.push(`subtypes of ${item.name}`);
@@ -120,7 +142,15 @@ describe('the VS Code host (real extension host)', function () {
       diagnostics.rememberBefore(uri.fsPath);
       // The "language server" answers a moment after the edit, in two steps.
       setTimeout(() => collection.set(uri, [error(5, 'CS0001', 'an error the file already had'), error(17, 'CS1002', '; expected')]), 150);
-      setTimeout(() => collection.set(uri, [error(5, 'CS0001', 'an error the file already had'), error(17, 'CS1002', '; expected'), new vscode.Diagnostic(new vscode.Range(1, 0, 1, 1), 'a warning', vscode.DiagnosticSeverity.Warning)]), 350);
+      setTimeout(
+        () =>
+          collection.set(uri, [
+            error(5, 'CS0001', 'an error the file already had'),
+            error(17, 'CS1002', '; expected'),
+            new vscode.Diagnostic(new vscode.Range(1, 0, 1, 1), 'a warning', vscode.DiagnosticSeverity.Warning),
+          ]),
+        350,
+      );
       const started = Date.now();
       const found = await diagnostics.errorsFor([SOURCE]);
       assert.ok(Date.now() - started >= 350, 'it waited for the second change');
@@ -137,10 +167,15 @@ describe('the VS Code host (real extension host)', function () {
       const { divide, calc, divideUse } = server.positions;
 
       const symbols = await host.symbols.findSymbols('Divide');
-      assert.deepEqual(symbols, [{ name: 'Divide', kind: 'method', filePath: SOURCE, line: divide.line, column: divide.column, containerName: 'FakeServer.Calc' }]);
+      assert.deepEqual(symbols, [
+        { name: 'Divide', kind: 'method', filePath: SOURCE, line: divide.line, column: divide.column, containerName: 'FakeServer.Calc' },
+      ]);
 
       const references = await host.symbols.findReferences('Divide');
-      assert.deepEqual(references.map((r) => `${r.filePath}:${r.line}:${r.column}`), [`${SOURCE}:${divide.line}:${divide.column}`, `${TESTS_SOURCE}:${divideUse.line}:${divideUse.column}`]);
+      assert.deepEqual(
+        references.map((r) => `${r.filePath}:${r.line}:${r.column}`),
+        [`${SOURCE}:${divide.line}:${divide.column}`, `${TESTS_SOURCE}:${divideUse.line}:${divideUse.column}`],
+      );
       assert.match(references[1].preview, /Calc\.Divide\(6, 3\)/);
 
       const definitions = await host.symbols.findDefinitions({ filePath: TESTS_SOURCE, line: divideUse.line, column: divideUse.column });
@@ -151,15 +186,33 @@ describe('the VS Code host (real extension host)', function () {
 
       const [relations, ...others] = await host.symbols.relatedTypes('Calc');
       assert.equal(others.length, 0);
-      assert.deepEqual(relations.type, { name: 'Calc', kind: 'class', filePath: SOURCE, line: calc.line, column: calc.column, containerName: 'FakeServer' });
-      assert.deepEqual(relations.supertypes, [{ name: 'Object', kind: 'class', containerName: 'System' }], 'metadata types have no workspace position');
+      assert.deepEqual(relations.type, {
+        name: 'Calc',
+        kind: 'class',
+        filePath: SOURCE,
+        line: calc.line,
+        column: calc.column,
+        containerName: 'FakeServer',
+      });
+      assert.deepEqual(
+        relations.supertypes,
+        [{ name: 'Object', kind: 'class', containerName: 'System' }],
+        'metadata types have no workspace position',
+      );
       assert.deepEqual(relations.subtypes, [{ name: 'CalcTests', kind: 'class', filePath: TESTS_SOURCE, line: 5, column: 14 }]);
 
       // And the model-facing tool on top of it.
       const registry = new ToolRegistry().register(findSymbolsTool);
-      const outcome = await registry.execute(findSymbolsTool, { at: `${TESTS_SOURCE}:${divideUse.line}`, query: 'Divide' }, { host, overlay: new StagedOverlay(host) });
+      const outcome = await registry.execute(
+        findSymbolsTool,
+        { at: `${TESTS_SOURCE}:${divideUse.line}`, query: 'Divide' },
+        { host, overlay: new StagedOverlay(host) },
+      );
       assert.ok(outcome.ok, outcome.ok ? '' : outcome.error);
-      assert.match(outcome.content, new RegExp(`\\(Divide\\) is declared at:\\nmethod Divide — ${SOURCE}:${divide.line}:${divide.column} \\(in FakeServer\\.Calc\\)`));
+      assert.match(
+        outcome.content,
+        new RegExp(`\\(Divide\\) is declared at:\\nmethod Divide — ${SOURCE}:${divide.line}:${divide.column} \\(in FakeServer\\.Calc\\)`),
+      );
 
       assert.deepEqual(server.calls, [
         'workspace symbols "Divide"',
@@ -185,7 +238,10 @@ describe('the VS Code host (real extension host)', function () {
     const [divide] = await host.symbols.findSymbols('Divide', { kind: 'method' });
     assert.deepEqual([divide?.filePath, divide?.containerName], [SOURCE, 'Calculator.Calc'], 'the index names the real namespace');
     const definitions = await host.symbols.findDefinitions({ filePath: SOURCE, line: divide.line, column: divide.column });
-    assert.deepEqual(definitions.map((d) => d.name), ['Divide']);
+    assert.deepEqual(
+      definitions.map((d) => d.name),
+      ['Divide'],
+    );
     const [calc] = await host.symbols.relatedTypes('Calc');
     assert.deepEqual(calc?.supertypes, []);
     const fallbackLines = logger.lines.filter((line) => /gave no symbol answer/.test(line));
@@ -212,7 +268,10 @@ describe('the VS Code host (real extension host)', function () {
     const fallback = await withServer.symbols.findSymbols('Divide', { kind: 'method' });
     assert.equal(fallback[0]?.name, 'Divide', 'an empty answer from the provider commands falls back to the index');
     const references = await withServer.symbols.findReferences('Divide');
-    assert.ok(references.some((r) => r.filePath.endsWith('CalcTests.cs')), JSON.stringify(references));
+    assert.ok(
+      references.some((r) => r.filePath.endsWith('CalcTests.cs')),
+      JSON.stringify(references),
+    );
   });
 
   it('runs dotnet build as a VS Code task and still returns its exit code and output', async () => {

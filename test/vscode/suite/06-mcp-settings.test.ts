@@ -28,7 +28,15 @@ const logger: Logger = {
 
 function runtime(): Promise<ExtensionRuntime> {
   const root = workspaceRoot();
-  return createExtensionRuntime({ workspaceRoot: root, trusted: false, settings: readSettings(), apiKey: undefined, extensionPath: extensionPath(), logger, model: createDemoModelClient() });
+  return createExtensionRuntime({
+    workspaceRoot: root,
+    trusted: false,
+    settings: readSettings(),
+    apiKey: undefined,
+    extensionPath: extensionPath(),
+    logger,
+    model: createDemoModelClient(),
+  });
 }
 
 describe('MCP servers from the settings (real extension host)', function () {
@@ -43,13 +51,21 @@ describe('MCP servers from the settings (real extension host)', function () {
   it('starts a configured server on first use and calls its tools through the adapter', async () => {
     assert.ok(fs.existsSync(serverMemory()), `server-memory is installed at ${serverMemory()}`);
     await setSetting('mcpServers', {
-      memory: { command: process.execPath, args: [serverMemory()], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl'), ELECTRON_RUN_AS_NODE: '1' } },
+      memory: {
+        command: process.execPath,
+        args: [serverMemory()],
+        env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl'), ELECTRON_RUN_AS_NODE: '1' },
+      },
     });
     const built = await runtime();
     try {
       const [create, read] = await built.tools.forAgentAsync(['mcp__memory__create_entities', 'mcp__memory__read_graph']);
       const ctx = { host: built.host, overlay: new StagedOverlay(built.host) };
-      const created = await built.tools.execute(create, { entities: [{ name: 'Calculator', entityType: 'class', observations: ['divides'] }] }, ctx);
+      const created = await built.tools.execute(
+        create,
+        { entities: [{ name: 'Calculator', entityType: 'class', observations: ['divides'] }] },
+        ctx,
+      );
       assert.ok(created.ok, JSON.stringify(created));
       const graph = await built.tools.execute(read, {}, ctx);
       assert.ok(graph.ok && graph.content.includes('Calculator'), JSON.stringify(graph));

@@ -7,7 +7,18 @@ import * as vscode from 'vscode';
 import type { CodingState } from '../../../src/core/model';
 import { startFakeAnthropic, toolUse } from '../../support/fake-anthropic';
 import type { FakeAnthropic } from '../../support/fake-anthropic';
-import { SOURCE, TARGET, eventually, ironbees, readWorkspaceBytes, setSetting, setUserSetting, stopUsingFakeModel, testHooks, useFakeModel } from './helpers';
+import {
+  SOURCE,
+  TARGET,
+  eventually,
+  ironbees,
+  readWorkspaceBytes,
+  setSetting,
+  setUserSetting,
+  stopUsingFakeModel,
+  testHooks,
+  useFakeModel,
+} from './helpers';
 
 const PLAN = {
   spec: 'Calc.Divide returns a / b.',
@@ -67,7 +78,11 @@ describe('the hand-off at WAIT_HUMAN: Continue, Stop, Revert (real SDK against a
     const asked = fake.requests.length;
     await actions.continueRun('Look at Divide, not Add', 1);
     // Not `waitFor(['WAIT_HUMAN'])`: the run may still show the first hand-off for a moment.
-    const second = await eventually('the second hand-off', () => controller.state?.currentNode === 'WAIT_HUMAN' && controller.state.iterationCount === 2 && controller.state, 240_000);
+    const second = await eventually(
+      'the second hand-off',
+      () => controller.state?.currentNode === 'WAIT_HUMAN' && controller.state.iterationCount === 2 && controller.state,
+      240_000,
+    );
     assert.equal(second.stateId, waiting.stateId);
     assert.equal(second.iterationCount, 2);
     assert.equal(second.maxIterations, 2);

@@ -53,7 +53,9 @@ describe('Run Agent with several solutions (real extension host)', function () {
 
   it('runs on the solution picked', async () => {
     const { controller } = await ironbees();
-    const started = Promise.resolve(vscode.commands.executeCommand<CodingState | undefined>('ironbees.runAgent', 'Fix the failing Calculator test'));
+    const started = Promise.resolve(
+      vscode.commands.executeCommand<CodingState | undefined>('ironbees.runAgent', 'Fix the failing Calculator test'),
+    );
     const first = await repeatCommandUntil('workbench.action.acceptSelectedQuickOpenItem', started);
     assert.ok(first, 'a run started');
     assert.notEqual(OTHER, TARGET);

@@ -12,13 +12,34 @@ import { httpError, startFakeAnthropic, toolUse } from '../../support/fake-anthr
 import type { FakeAnthropic } from '../../support/fake-anthropic';
 import { startFakeOtlp } from '../../support/fake-otlp';
 import type { FakeOtlp } from '../../support/fake-otlp';
-import { SOURCE, TARGET, eventually, extensionApi, ironbees, setSetting, setUserSetting, stopUsingFakeModel, testHooks, useFakeModel, whenSettings, workspaceRoot } from './helpers';
+import {
+  SOURCE,
+  TARGET,
+  eventually,
+  extensionApi,
+  ironbees,
+  setSetting,
+  setUserSetting,
+  stopUsingFakeModel,
+  testHooks,
+  useFakeModel,
+  whenSettings,
+  workspaceRoot,
+} from './helpers';
 
 const PLAN = {
   spec: 'Calc.Divide returns a / b.',
   plan: {
     summary: 'Fix Divide.',
-    steps: [{ number: 1, description: 'Divide instead of multiplying', actionType: 'MODIFY', filePath: SOURCE, rationale: 'The test expects a quotient' }],
+    steps: [
+      {
+        number: 1,
+        description: 'Divide instead of multiplying',
+        actionType: 'MODIFY',
+        filePath: SOURCE,
+        rationale: 'The test expects a quotient',
+      },
+    ],
     affectedFiles: [SOURCE],
     complexity: 'LOW',
   },
@@ -97,17 +118,27 @@ describe('trust: exports, person-only settings, redaction (real extension host)'
       await hostileCollector.close();
     });
 
-    it('sends the run to the person\'s endpoint, waits for plan approval, and logs each ignored value once', async () => {
+    it("sends the run to the person's endpoint, waits for plan approval, and logs each ignored value once", async () => {
       mine.enqueue(toolUse('submit_plan', PLAN));
       const { controller } = await ironbees();
       await controller.start('Fix the failing Divide test', TARGET);
       const waiting = await controller.waitFor(['WAIT_PLAN_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL', 'FAILED'], 240_000);
       assert.equal(waiting.currentNode, 'WAIT_PLAN_APPROVAL', JSON.stringify(waiting.metadata.error ?? null));
-      assert.equal(hostile.requests.length, 0, 'nothing went to the workspace\'s URL');
-      assert.equal(mine.requests.length, 1, JSON.stringify({ error: waiting.metadata.error ?? null, baseUrl: vscode.workspace.getConfiguration('ironbees').inspect('anthropicBaseUrl') }));
+      assert.equal(hostile.requests.length, 0, "nothing went to the workspace's URL");
+      assert.equal(
+        mine.requests.length,
+        1,
+        JSON.stringify({
+          error: waiting.metadata.error ?? null,
+          baseUrl: vscode.workspace.getConfiguration('ironbees').inspect('anthropicBaseUrl'),
+        }),
+      );
       // More reads of the settings (every run and the panel read them) must not log again.
       const { controllerDeps } = await ironbees();
-      assert.deepEqual([controllerDeps.settings().anthropicBaseUrl, controllerDeps.settings().planApproval, controllerDeps.settings().diffApproval], [mine.url, 'always', 'always']);
+      assert.deepEqual(
+        [controllerDeps.settings().anthropicBaseUrl, controllerDeps.settings().planApproval, controllerDeps.settings().diffApproval],
+        [mine.url, 'always', 'always'],
+      );
       assert.equal(controllerDeps.settings().otlpEndpoint, '', "the workspace's trace collector is not used");
       const read = controllerDeps.settings();
       assert.deepEqual([read.mcpServers, read.contextFiles, read.agentsFolder, read.model, read.maxIterations], [{}, [], '', '', 5]);
@@ -123,12 +154,20 @@ describe('trust: exports, person-only settings, redaction (real extension host)'
         },
         240_000,
       );
-      assert.equal(count(log, `Ignoring "ironbees.anthropicBaseUrl": ${JSON.stringify(hostile.url)} from the workspace settings (${settingsFile()})`), 1, log.slice(-3000));
+      assert.equal(
+        count(log, `Ignoring "ironbees.anthropicBaseUrl": ${JSON.stringify(hostile.url)} from the workspace settings (${settingsFile()})`),
+        1,
+        log.slice(-3000),
+      );
       assert.equal(count(log, 'Ignoring "ironbees.approval.plan": "never" from the workspace settings'), 1);
       assert.equal(count(log, 'Ignoring "ironbees.approval.diffs": "never" from the workspace settings'), 1);
-      assert.equal(count(log, `Ignoring "ironbees.telemetry.otlpEndpoint": ${JSON.stringify(hostileCollector.url)} from the workspace settings`), 1);
-      assert.deepEqual(hostileCollector.requests, [], 'no span went to the workspace\'s collector');
-      for (const [key, value] of HOSTILE_RUNNERS) assert.equal(count(log, `Ignoring "ironbees.${key}": ${JSON.stringify(value)} from the workspace settings`), 1, key);
+      assert.equal(
+        count(log, `Ignoring "ironbees.telemetry.otlpEndpoint": ${JSON.stringify(hostileCollector.url)} from the workspace settings`),
+        1,
+      );
+      assert.deepEqual(hostileCollector.requests, [], "no span went to the workspace's collector");
+      for (const [key, value] of HOSTILE_RUNNERS)
+        assert.equal(count(log, `Ignoring "ironbees.${key}": ${JSON.stringify(value)} from the workspace settings`), 1, key);
       assert.equal(fs.existsSync('/tmp/ironbees-09-trust-marker'), false, "the workspace's MCP server was not started");
     });
   });
@@ -156,7 +195,11 @@ describe('trust: exports, person-only settings, redaction (real extension host)'
       const { controller } = await ironbees();
       await controller.start('Fix the failing Divide test', TARGET);
       const ended = await controller.waitFor(['FAILED', 'WAIT_PLAN_APPROVAL', 'CANCELLED'], 240_000);
-      const diagnose = JSON.stringify({ error: ended.metadata.error ?? null, baseUrl: vscode.workspace.getConfiguration('ironbees').inspect('anthropicBaseUrl'), requests: fake.requests.length });
+      const diagnose = JSON.stringify({
+        error: ended.metadata.error ?? null,
+        baseUrl: vscode.workspace.getConfiguration('ironbees').inspect('anthropicBaseUrl'),
+        requests: fake.requests.length,
+      });
       assert.equal(ended.currentNode, 'FAILED', diagnose);
       // The SDK sends it as `x-api-key` or `authorization: Bearer`: either way, the real key went to the API.
       assert.ok(JSON.stringify(fake.requests[0]?.headers ?? {}).includes(key), `the real key was sent to the API: ${diagnose}`);
@@ -165,7 +208,12 @@ describe('trust: exports, person-only settings, redaction (real extension host)'
       const handoff = fs.readFileSync(path.join(runDir, 'HANDOFF.md'), 'utf8');
       // The failure reaches the person as a notification and the panel; the log is checked for the key all the same.
       const log = await ironbeesLog();
-      for (const [where, text] of [['log', log], ['events.jsonl', events], ['HANDOFF.md', handoff], ['panel state', JSON.stringify(controller.state)]] as const) {
+      for (const [where, text] of [
+        ['log', log],
+        ['events.jsonl', events],
+        ['HANDOFF.md', handoff],
+        ['panel state', JSON.stringify(controller.state)],
+      ] as const) {
         assert.equal(text.includes(key), false, `${where} holds the key`);
       }
       assert.match(handoff, /invalid x-api-key: \[redacted\]/);

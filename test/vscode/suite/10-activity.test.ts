@@ -57,11 +57,18 @@ describe('live activity in the panel (real SDK against a fake Messages API, a pl
 
   it('shows the file read and the search, and moves the tokens, before the plan appears', async () => {
     fake.enqueue(
-      toolUse('read_file', { path: SOURCE, limit: 12 }, { text: 'Let me look at Divide first.', usage: { input_tokens: 900, output_tokens: 40 } }),
+      toolUse(
+        'read_file',
+        { path: SOURCE, limit: 12 },
+        { text: 'Let me look at Divide first.', usage: { input_tokens: 900, output_tokens: 40 } },
+      ),
       toolUse('search_text', { query: 'Divide(', filePattern: '*.cs' }, { usage: { input_tokens: 1000, output_tokens: 30 } }),
       async () => {
         await new Promise((resolve) => setTimeout(resolve, THINKING_MS));
-        return toolUse('submit_plan', PLAN, { text: 'It multiplies instead of dividing.', usage: { input_tokens: 1100, output_tokens: 200 } });
+        return toolUse('submit_plan', PLAN, {
+          text: 'It multiplies instead of dividing.',
+          usage: { input_tokens: 1100, output_tokens: 200 },
+        });
       },
     );
     const { controller } = await ironbees();
@@ -79,7 +86,9 @@ describe('live activity in the panel (real SDK against a fake Messages API, a pl
     assert.equal(during.plan, null, 'no plan yet');
     assert.equal(during.usage.inputTokens, 1900, 'the two calls so far are counted during the step');
     assert.equal(during.usage.outputTokens, 70);
-    const usageShown = posted.find((p) => p.message.type === 'state' && p.message.run?.currentNode === 'PLAN' && p.message.run.usage.inputTokens > 0);
+    const usageShown = posted.find(
+      (p) => p.message.type === 'state' && p.message.run?.currentNode === 'PLAN' && p.message.run.usage.inputTokens > 0,
+    );
     assert.ok(usageShown, 'the panel was sent tokens > 0 during PLAN');
 
     const waiting = await controller.waitFor(['WAIT_PLAN_APPROVAL', 'FAILED'], 120_000);

@@ -39,7 +39,11 @@ describe('VS Code without a C# extension uses the C# engine', function () {
   });
 
   it('go to definition across projects and check_code come from the compiler, with no fallback notice', async () => {
-    const host = createVscodeHost(workspaceRoot(), { logger: quiet, languageServer: false, fallbackNotice: new FallbackNotice(() => undefined) });
+    const host = createVscodeHost(workspaceRoot(), {
+      logger: quiet,
+      languageServer: false,
+      fallbackNotice: new FallbackNotice(() => undefined),
+    });
     assert.ok(host.symbols instanceof EngineSymbolProvider, 'the engine is the symbol provider');
     const use = positionOf(TESTS_SOURCE, 'Calc.Divide(', 'Divide');
     const declared = positionOf(SOURCE, 'public static int Divide(', 'Divide');
@@ -53,7 +57,12 @@ describe('VS Code without a C# extension uses the C# engine', function () {
     assert.ok(host.codeCheck, 'the pre-review check is offered without a language server');
     const source = readFileSync(path.join(workspaceRoot(), SOURCE), 'utf8');
     const add = positionOf(SOURCE, 'public static int Add(int a, int b) => a + b;', 'b;');
-    const result = await host.codeCheck.check([{ path: SOURCE, text: source.replace('public static int Add(int a, int b) => a + b;', 'public static int Add(int a, int b) => a + c;') }]);
+    const result = await host.codeCheck.check([
+      {
+        path: SOURCE,
+        text: source.replace('public static int Add(int a, int b) => a + b;', 'public static int Add(int a, int b) => a + c;'),
+      },
+    ]);
     assert.deepEqual(
       result.errors.map((e) => `${e.filePath}:${e.line}:${e.column}: ${e.code}`),
       [`${SOURCE}:${add.line}:${add.column}: CS0103`],

@@ -39,11 +39,17 @@ describe('the MTP fixture through the VS Code host (real dotnet, tasks)', functi
       assert.equal(baseline.build.success, true, JSON.stringify(baseline.build.errors.slice(0, 3)));
       const test = baseline.test;
       assert.deepEqual([test?.total, test?.passed, test?.failed, test?.skipped], [6, 4, 2, 0]);
-      assert.deepEqual(test?.failures.map((failure) => failure.testName).sort(), ['Ledger.MSTests.FeeTests.Withdraw_LeavesRemainder', 'Ledger.XunitTests.AccountTests.Withdraw_SubtractsFromBalance']);
+      assert.deepEqual(test?.failures.map((failure) => failure.testName).sort(), [
+        'Ledger.MSTests.FeeTests.Withdraw_LeavesRemainder',
+        'Ledger.XunitTests.AccountTests.Withdraw_SubtractsFromBalance',
+      ]);
       const ours = started.filter((task) => task.source === 'Ironbees');
       // The baseline's commands carry its label, so their terminals say they are the starting point.
       assert.deepEqual(ours.map((task) => task.name).sort(), ['baseline dotnet build', 'baseline dotnet exec', 'baseline dotnet test']);
-      assert.deepEqual(ours.filter((task) => task.name !== 'baseline dotnet build').map((task) => task.group?.id), [vscode.TaskGroup.Test.id, vscode.TaskGroup.Test.id]);
+      assert.deepEqual(
+        ours.filter((task) => task.name !== 'baseline dotnet build').map((task) => task.group?.id),
+        [vscode.TaskGroup.Test.id, vscode.TaskGroup.Test.id],
+      );
     } finally {
       listener.dispose();
     }

@@ -21,7 +21,15 @@ const PLAN = {
   spec: 'Calc.Divide returns a / b.',
   plan: {
     summary: 'Fix Divide.',
-    steps: [{ number: 1, description: 'Divide instead of multiplying', actionType: 'MODIFY', filePath: SOURCE, rationale: 'The test expects a quotient' }],
+    steps: [
+      {
+        number: 1,
+        description: 'Divide instead of multiplying',
+        actionType: 'MODIFY',
+        filePath: SOURCE,
+        rationale: 'The test expects a quotient',
+      },
+    ],
     affectedFiles: [SOURCE],
     complexity: 'LOW',
   },
@@ -65,7 +73,10 @@ async function setOpenAIKeyThroughCommand(key: string): Promise<void> {
     vscode.window.showInputBox = original;
   }
   assert.ok(answered, `the OpenAI-compatible key box was asked for (boxes seen: ${JSON.stringify(titles)})`);
-  await Promise.race([changed, new Promise((_, reject) => setTimeout(() => reject(new Error('the key change never reached the extension')), 10_000))]);
+  await Promise.race([
+    changed,
+    new Promise((_, reject) => setTimeout(() => reject(new Error('the key change never reached the extension')), 10_000)),
+  ]);
 }
 
 /** Sets the user's base URL and waits until the extension reads it (its change event has run by then). */

@@ -8,7 +8,18 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startFakeAnthropic, toolUse } from '../../support/fake-anthropic';
 import type { FakeAnthropic } from '../../support/fake-anthropic';
-import { SOURCE, TARGET, eventually, ironbees, readWorkspaceBytes, setSetting, setUserSetting, stopUsingFakeModel, testHooks, useFakeModel } from './helpers';
+import {
+  SOURCE,
+  TARGET,
+  eventually,
+  ironbees,
+  readWorkspaceBytes,
+  setSetting,
+  setUserSetting,
+  stopUsingFakeModel,
+  testHooks,
+  useFakeModel,
+} from './helpers';
 
 const PLAN = {
   spec: 'Calc.Divide returns a / b.',
@@ -58,28 +69,43 @@ describe('a panel that tells the truth (real SDK against a fake Messages API)', 
     }
     const ours = started.filter((task) => task.source === 'Ironbees').map((task) => task.name);
     assert.ok(ours.includes('baseline dotnet build'), JSON.stringify(ours));
-    assert.ok(ours.every((name) => name.startsWith('baseline ')), `only the baseline ran dotnet so far: ${JSON.stringify(ours)}`);
+    assert.ok(
+      ours.every((name) => name.startsWith('baseline ')),
+      `only the baseline ran dotnet so far: ${JSON.stringify(ours)}`,
+    );
 
     // Reject All from the review bar on the last (only) iteration: the coder proposes again, told why.
     for (const [n, why] of ['Leave Add alone', 'Still no', 'No'].entries()) {
       // Proposal n+1 (one plan request, two coder requests per proposal) is under review.
-      await eventually(`proposal ${n + 1} under review`, () => fake.requests.length >= 3 + 2 * n && reviewing.review !== null && controller.state?.currentNode === 'WAIT_DIFF_APPROVAL');
+      await eventually(
+        `proposal ${n + 1} under review`,
+        () => fake.requests.length >= 3 + 2 * n && reviewing.review !== null && controller.state?.currentNode === 'WAIT_DIFF_APPROVAL',
+      );
       assert.equal(controller.state?.iterationCount, 1, 'a rejection uses no iteration');
       await vscode.commands.executeCommand('ironbees.rejectAll', why);
     }
-    assert.ok(fake.requests.slice(3).some((r) => JSON.stringify(r.body).includes('Leave Add alone')), 'the coder heard the reason');
+    assert.ok(
+      fake.requests.slice(3).some((r) => JSON.stringify(r.body).includes('Leave Add alone')),
+      'the coder heard the reason',
+    );
     const handedOver = await controller.waitFor(['WAIT_HUMAN', 'FAILED'], 60_000);
     assert.equal(handedOver.currentNode, 'WAIT_HUMAN');
     assert.equal(handedOver.iterationCount, 1);
     assert.equal(fake.pending, 0);
     const attempts = handedOver.metadata.attempts as Array<{ outcome: string; summary?: string; feedback?: string }>;
-    assert.deepEqual(attempts.map((a) => [a.outcome, a.summary, a.feedback]), [
-      ['rejected', 'Swapped the operands of Add (1).', 'Leave Add alone'],
-      ['rejected', 'Swapped the operands of Add (2).', 'Still no'],
-      ['rejected', 'Swapped the operands of Add (3).', 'No'],
-    ]);
+    assert.deepEqual(
+      attempts.map((a) => [a.outcome, a.summary, a.feedback]),
+      [
+        ['rejected', 'Swapped the operands of Add (1).', 'Leave Add alone'],
+        ['rejected', 'Swapped the operands of Add (2).', 'Still no'],
+        ['rejected', 'Swapped the operands of Add (3).', 'No'],
+      ],
+    );
     const handoff = String(handedOver.metadata.handoffPath ?? '');
-    assert.match(Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.file(handoff))).toString('utf8'), /The person rejected 3 proposals in a row in iteration 1 of 1/);
+    assert.match(
+      Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.file(handoff))).toString('utf8'),
+      /The person rejected 3 proposals in a row in iteration 1 of 1/,
+    );
     assert.deepEqual(readWorkspaceBytes(SOURCE), original, 'nothing rejected was written');
 
     await vscode.commands.executeCommand('notifications.clearAll');
@@ -91,7 +117,10 @@ describe('a panel that tells the truth (real SDK against a fake Messages API)', 
 
     await vscode.commands.executeCommand('ironbees.cancelRun', { confirm: false });
     await vscode.commands.executeCommand('notifications.clearAll');
-    const cancelled = await eventually('the run to end CANCELLED', () => after.controller.state?.currentNode === 'CANCELLED' && after.controller.state);
+    const cancelled = await eventually(
+      'the run to end CANCELLED',
+      () => after.controller.state?.currentNode === 'CANCELLED' && after.controller.state,
+    );
     assert.equal(cancelled.metadata.endedDuring, 'WAIT_HUMAN');
     assert.equal(after.controller.interrupted, false);
     assert.equal(after.statusBar.renderedText, '$(circle-slash) Ironbees 1/1 · Cancelled');
@@ -111,7 +140,9 @@ describe('a panel that tells the truth (real SDK against a fake Messages API)', 
 
     await vscode.commands.executeCommand('ironbees.nextHunk');
     const proposed = await eventually('the proposed side with the cursor on the change', () =>
-      vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'ironbees-proposed' && e.document.lineAt(e.selection.active.line).text.includes('return a / b;')),
+      vscode.window.visibleTextEditors.find(
+        (e) => e.document.uri.scheme === 'ironbees-proposed' && e.document.lineAt(e.selection.active.line).text.includes('return a / b;'),
+      ),
     );
     assert.equal(proposed.document.lineAt(proposed.selection.active.line).text.trim(), 'return a / b;');
 
@@ -123,7 +154,10 @@ describe('a panel that tells the truth (real SDK against a fake Messages API)', 
     await vscode.commands.executeCommand('ironbees.revertRun', started.stateId);
     await vscode.commands.executeCommand('notifications.clearAll');
     assert.deepEqual(readWorkspaceBytes(SOURCE), original, 'restored byte for byte');
-    const shown = await eventually('the panel state to say reverted', () => typeof controller.state?.metadata.revertedAt === 'string' && controller.state);
+    const shown = await eventually(
+      'the panel state to say reverted',
+      () => typeof controller.state?.metadata.revertedAt === 'string' && controller.state,
+    );
     assert.equal(shown.currentNode, 'SUCCESS', 'the ending stays; the panel adds Reverted');
     assert.equal(typeof (await controller.store.load(started.stateId)).codingState.metadata.revertedAt, 'string');
   });

@@ -21,7 +21,19 @@ import { testChange, validationView } from '../../../webview-ui/src/state/valida
 import { modelLine } from '../../../webview-ui/src/state/run-info';
 import { httpError, startFakeAnthropic, toolUse } from '../../support/fake-anthropic';
 import type { FakeAnthropic } from '../../support/fake-anthropic';
-import { SOURCE, TARGET, eventually, ironbees, readWorkspaceBytes, reviewDiffTabs, setSetting, setUserSetting, stopUsingFakeModel, useFakeModel, workspaceRoot } from './helpers';
+import {
+  SOURCE,
+  TARGET,
+  eventually,
+  ironbees,
+  readWorkspaceBytes,
+  reviewDiffTabs,
+  setSetting,
+  setUserSetting,
+  stopUsingFakeModel,
+  useFakeModel,
+  workspaceRoot,
+} from './helpers';
 import { capturePanelMessages } from './panel-messages';
 import type { PanelCapture } from './panel-messages';
 
@@ -62,7 +74,10 @@ describe('the steering trail, before → after and the real reason in the panel 
     await setSetting('model', MODEL);
     await setUserSetting('approval.diffs', 'never');
     const { controllerDeps } = await ironbees();
-    await eventually('the model setting to be read', () => controllerDeps.settings().model === MODEL && !controllerDeps.settings().demoModel);
+    await eventually(
+      'the model setting to be read',
+      () => controllerDeps.settings().model === MODEL && !controllerDeps.settings().demoModel,
+    );
   });
 
   after(async () => {
@@ -107,24 +122,35 @@ describe('the steering trail, before → after and the real reason in the panel 
       ]);
 
       // Attempt 1 breaks Add and leaves Divide failing: one test newly failing, one still failing.
-      fake.enqueue(edit(SOURCE, 'Add(int a, int b) => a + b;', 'Add(int a, int b) => a - b;'), toolUse('submit_changes', { summary: 'Made Add subtract.' }));
+      fake.enqueue(
+        edit(SOURCE, 'Add(int a, int b) => a + b;', 'Add(int a, int b) => a - b;'),
+        toolUse('submit_changes', { summary: 'Made Add subtract.' }),
+      );
       await vscode.commands.executeCommand('ironbees.approvePlan');
       const handedOver = await controller.waitFor(['WAIT_HUMAN', 'SUCCESS', 'FAILED'], 240_000);
       assert.equal(handedOver.currentNode, 'WAIT_HUMAN', JSON.stringify(handedOver.metadata.error ?? null));
       const atHandoff = validationView(await panel.runAt(started.stateId, 'WAIT_HUMAN', 1));
-      assert.deepEqual(
-        atHandoff?.failures.map((f) => [f.testName, testChange(f)]).sort(),
-        [
-          [ADD_TEST, 'newly failing'],
-          [DIVIDE_TEST, 'still failing'],
-        ],
-      );
+      assert.deepEqual(atHandoff?.failures.map((f) => [f.testName, testChange(f)]).sort(), [
+        [ADD_TEST, 'newly failing'],
+        [DIVIDE_TEST, 'still failing'],
+      ]);
       assert.deepEqual([atHandoff?.tests?.failed, atHandoff?.baseline?.failedTests, atHandoff?.fixed], [2, 1, []]);
 
       // Continue with guidance: attempt 2 puts Add back and fixes Divide.
-      fake.enqueue(edit(SOURCE, 'Add(int a, int b) => a - b;', 'Add(int a, int b) => a + b;'), edit(SOURCE, 'return a * b;', 'return a / b;'), toolUse('submit_changes', { summary: 'Put Add back; Divide divides.' }));
+      fake.enqueue(
+        edit(SOURCE, 'Add(int a, int b) => a - b;', 'Add(int a, int b) => a + b;'),
+        edit(SOURCE, 'return a * b;', 'return a / b;'),
+        toolUse('submit_changes', { summary: 'Put Add back; Divide divides.' }),
+      );
       await actions.continueRun('Leave Add as it was', 1);
-      const done = await eventually('the second attempt to end', () => controller.state?.iterationCount === 2 && ['SUCCESS', 'FAILED', 'WAIT_HUMAN'].includes(controller.state.currentNode) && controller.state, 240_000);
+      const done = await eventually(
+        'the second attempt to end',
+        () =>
+          controller.state?.iterationCount === 2 &&
+          ['SUCCESS', 'FAILED', 'WAIT_HUMAN'].includes(controller.state.currentNode) &&
+          controller.state,
+        240_000,
+      );
       assert.equal(done.currentNode, 'SUCCESS', JSON.stringify(done.metadata.error ?? done.testResult?.failures ?? null));
       const shown = await panel.runAt(started.stateId, 'SUCCESS', 2);
       const trail = steeringTrail(shown);
@@ -172,7 +198,10 @@ describe('the steering trail, before → after and the real reason in the panel 
     await setSetting('maxIterations', 2);
     // No model chosen: each agent's own answers, and the status line says so (not "agent default").
     await setSetting('model', undefined);
-    await eventually('the panel to be told the next run uses each agent\u2019s model', () => panel.lastSettings()?.model === 'Anthropic \u00b7 each agent\u2019s model');
+    await eventually(
+      'the panel to be told the next run uses each agent\u2019s model',
+      () => panel.lastSettings()?.model === 'Anthropic \u00b7 each agent\u2019s model',
+    );
     const { controller } = await ironbees();
     fake.enqueue(
       toolUse('submit_plan', PLAN_DIVIDE),
@@ -189,7 +218,10 @@ describe('the steering trail, before → after and the real reason in the panel 
       assert.equal(failed.currentNode, 'FAILED');
       const shown = await panel.runAt(runId, 'FAILED', 2);
       assert.equal(shown.metadata.endedDuring, 'CODE');
-      assert.equal(endingNote(shown), 'Failed during Code: The API rejected the request (400) (the API said: prompt is too long: 250000 tokens > 200000 maximum).');
+      assert.equal(
+        endingNote(shown),
+        'Failed during Code: The API rejected the request (400) (the API said: prompt is too long: 250000 tokens > 200000 maximum).',
+      );
       assert.deepEqual(
         runTimeline(shown).map((e) => [e.node, e.status]),
         [
@@ -206,13 +238,10 @@ describe('the steering trail, before → after and the real reason in the panel 
       assert.equal(runTimeline(shown)[0]?.note, 'The build failed before any edit (1 error)');
       const view = validationView(shown);
       assert.equal(view?.buildOk, false);
-      assert.deepEqual(
-        view?.buildErrors.map((e) => [e.code, e.message.match(/'(\w+)'/)?.[1], e.preExisting]).sort(),
-        [
-          ['CS0103', 'missingOther', false],
-          ['CS0103', 'missingValue', true],
-        ],
-      );
+      assert.deepEqual(view?.buildErrors.map((e) => [e.code, e.message.match(/'(\w+)'/)?.[1], e.preExisting]).sort(), [
+        ['CS0103', 'missingOther', false],
+        ['CS0103', 'missingValue', true],
+      ]);
     } finally {
       if (runId) await vscode.commands.executeCommand('ironbees.revertRun', runId);
       await vscode.commands.executeCommand('notifications.clearAll');
@@ -226,7 +255,11 @@ describe('the steering trail, before → after and the real reason in the panel 
     await setUserSetting('approval.diffs', 'always');
     await setSetting('maxIterations', 2);
     const { controller, review } = await ironbees();
-    fake.enqueue(toolUse('submit_plan', PLAN_DIVIDE), edit(SOURCE, 'return a * b;', 'return a / b;'), toolUse('submit_changes', { summary: 'Divide divides.' }));
+    fake.enqueue(
+      toolUse('submit_plan', PLAN_DIVIDE),
+      edit(SOURCE, 'return a * b;', 'return a / b;'),
+      toolUse('submit_changes', { summary: 'Divide divides.' }),
+    );
     const started = await controller.start('Fix the failing Divide test', TARGET);
     const personal = `// Kept by the person.\n${original?.toString('utf8') ?? ''}`;
     try {
@@ -236,13 +269,32 @@ describe('the steering trail, before → after and the real reason in the panel 
 
       // The person saves their own change to the file under review, then accepts the proposal.
       fs.writeFileSync(path.join(workspaceRoot(), SOURCE), personal);
-      fake.enqueue(edit(SOURCE, 'return a * b;', 'return a / b;'), toolUse('submit_changes', { summary: 'Divide divides, on your version.' }));
+      fake.enqueue(
+        edit(SOURCE, 'return a * b;', 'return a / b;'),
+        toolUse('submit_changes', { summary: 'Divide divides, on your version.' }),
+      );
       await vscode.commands.executeCommand('ironbees.acceptAll');
       const reproposing = await panel.runAt(started.stateId, 'CODE', 2, 60_000);
-      const trace = JSON.stringify(panel.messages.flatMap((m) => (m.type === 'state' && m.run ? [[m.run.currentNode, m.run.iterationCount, m.run.metadata.editConflict ?? null, m.run.metadata.error ?? null]] : [])));
-      assert.equal(conflictNote(reproposing), `${SOURCE} changed while under review: nothing was written over your version; the agent proposes again on top of it.`, trace);
+      const trace = JSON.stringify(
+        panel.messages.flatMap((m) =>
+          m.type === 'state' && m.run
+            ? [[m.run.currentNode, m.run.iterationCount, m.run.metadata.editConflict ?? null, m.run.metadata.error ?? null]]
+            : [],
+        ),
+      );
+      assert.equal(
+        conflictNote(reproposing),
+        `${SOURCE} changed while under review: nothing was written over your version; the agent proposes again on top of it.`,
+        trace,
+      );
       assert.deepEqual(steeringTrail(reproposing)?.attempts, [
-        { iteration: 1, outcome: 'not applied', files: [SOURCE], summary: 'Divide divides.', feedback: `${SOURCE} changed on disk under review` },
+        {
+          iteration: 1,
+          outcome: 'not applied',
+          files: [SOURCE],
+          summary: 'Divide divides.',
+          feedback: `${SOURCE} changed on disk under review`,
+        },
       ]);
 
       const second = await panel.runAt(started.stateId, 'WAIT_DIFF_APPROVAL', 2, 240_000);

@@ -23,7 +23,10 @@ export async function extensionApi(): Promise<IronbeesApi> {
 export async function testHooks(): Promise<IronbeesTestHooks> {
   const api = (await extensionApi()) as Partial<IronbeesTestExports>;
   const hooks = api[TEST_HOOKS_KEY];
-  if (!hooks) throw new Error('dist/extension.js has no test hooks: it is a production build (npm run package). Run `npm run build` before the suites.');
+  if (!hooks)
+    throw new Error(
+      'dist/extension.js has no test hooks: it is a production build (npm run package). Run `npm run build` before the suites.',
+    );
   return hooks;
 }
 
@@ -50,7 +53,11 @@ export function readWorkspaceFile(rel: string): string | null {
 }
 
 /** Polls `probe` until it returns something truthy; fails with `what` after `timeoutMs`. */
-export async function eventually<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -87,7 +94,10 @@ export function reviewDiffTabs(): vscode.TabInputTextDiff[] {
   return vscode.window.tabGroups.all
     .flatMap((group) => group.tabs)
     .map((tab) => tab.input)
-    .filter((input): input is vscode.TabInputTextDiff => input instanceof vscode.TabInputTextDiff && input.modified.scheme === 'ironbees-proposed');
+    .filter(
+      (input): input is vscode.TabInputTextDiff =>
+        input instanceof vscode.TabInputTextDiff && input.modified.scheme === 'ironbees-proposed',
+    );
 }
 
 export async function setSetting(key: string, value: unknown): Promise<void> {

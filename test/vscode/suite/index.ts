@@ -16,7 +16,10 @@ export function run(): Promise<void> {
   const { Mocha } = require('mocha') as { Mocha: MochaConstructor };
   const reporter = path.join(__dirname, '..', '..', '..', 'test', 'support', 'count-reporter.cjs');
   const mocha = new Mocha({ ui: 'bdd', timeout: 240_000, color: false, reporter });
-  const suites = fs.readdirSync(__dirname).filter((name) => name.endsWith('.test.js')).sort();
+  const suites = fs
+    .readdirSync(__dirname)
+    .filter((name) => name.endsWith('.test.js'))
+    .sort();
   const only = process.env.IRONBEES_VSCODE_SUITES?.split(',').filter(Boolean);
   for (const name of suites) {
     if (!only || only.some((wanted) => name.includes(wanted))) mocha.addFile(path.join(__dirname, name));

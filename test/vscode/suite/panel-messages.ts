@@ -31,7 +31,7 @@ export async function capturePanelMessages(): Promise<PanelCapture> {
     post(message);
   };
   const last = <T extends ExtensionMessage['type']>(type: T, match: (m: Of<T>) => boolean = () => true): Of<T> | null =>
-    (messages.filter((m): m is Of<T> => m.type === type && match(m as Of<T>)).at(-1) ?? null);
+    messages.filter((m): m is Of<T> => m.type === type && match(m as Of<T>)).at(-1) ?? null;
   return {
     messages,
     lastRun: () => last('state')?.run ?? null,

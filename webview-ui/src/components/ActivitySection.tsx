@@ -18,7 +18,9 @@ export function ActivitySection({ entries }: { entries: ActivityEntry[] }): Reac
   return (
     <section className="activity" aria-label="Activity" aria-live="polite">
       <ol className="activity-list" data-testid="activity">
-        {entries.map((entry) => (entry.kind === 'tool' ? <ToolLine key={entry.id} entry={entry} /> : <TurnLine key={entry.id} entry={entry} />))}
+        {entries.map((entry) =>
+          entry.kind === 'tool' ? <ToolLine key={entry.id} entry={entry} /> : <TurnLine key={entry.id} entry={entry} />,
+        )}
         <li ref={end} className="activity-end" aria-hidden="true" />
       </ol>
     </section>
@@ -37,7 +39,12 @@ function ToolLine({ entry }: { entry: ActivityEntry }): ReactNode {
 function TurnLine({ entry }: { entry: ActivityEntry }): ReactNode {
   const words = entry.done ? foldedWords(entry.text) : entry.text;
   return (
-    <li className={`activity-item activity-turn${entry.done ? ' done' : ' streaming'}`} data-testid="activity-turn" data-done={String(entry.done)} title={entry.done ? entry.text : undefined}>
+    <li
+      className={`activity-item activity-turn${entry.done ? ' done' : ' streaming'}`}
+      data-testid="activity-turn"
+      data-done={String(entry.done)}
+      title={entry.done ? entry.text : undefined}
+    >
       <Icon name={entry.done ? 'comment' : 'loading'} spin={!entry.done} />
       <span className="activity-text">
         {words || <span className="muted">{entry.done ? `${entry.agent} turn ${entry.turn}` : `${entry.agent} is thinking…`}</span>}

@@ -44,7 +44,12 @@ export function App(): ReactNode {
     <main className="panel">
       <StatusLine state={state} />
       {state.banners.map((b) => (
-        <div key={b.id} className={`banner banner-${b.kind}`} role={b.kind === 'error' ? 'alert' : 'status'} data-testid={`banner-${b.kind}`}>
+        <div
+          key={b.id}
+          className={`banner banner-${b.kind}`}
+          role={b.kind === 'error' ? 'alert' : 'status'}
+          data-testid={`banner-${b.kind}`}
+        >
           <Icon name={b.kind === 'error' ? 'error' : 'info'} />
           <span className="banner-text">{b.message}</span>
           <IconButton icon="close" label="Dismiss" onClick={() => dispatch({ type: 'dismissBanner', id: b.id })} />
@@ -53,7 +58,11 @@ export function App(): ReactNode {
       {state.interrupted && state.run ? <InterruptedBanner run={state.run} /> : null}
       <RequestBox busy={state.busy} />
       <RunInfoSection info={state.modelInfo} run={state.run} />
-      {state.run ? <RunView run={state.run} state={state} dispatch={dispatch} /> : state.connected ? <p className="muted">No run yet. Describe a change above and press Run.</p> : null}
+      {state.run ? (
+        <RunView run={state.run} state={state} dispatch={dispatch} />
+      ) : state.connected ? (
+        <p className="muted">No run yet. Describe a change above and press Run.</p>
+      ) : null}
       <HistorySection runs={state.history} live={state.run} busy={state.busy} />
     </main>
   );
@@ -78,7 +87,12 @@ function StatusLine({ state }: { state: PanelState }): ReactNode {
   const tone = node === 'SUCCESS' ? 'ok' : node === 'FAILED' ? 'error' : node === 'WAIT_HUMAN' ? 'warn' : 'neutral';
   return (
     <div className={`status-line tone-${tone}`} role="status" aria-live="polite" data-testid="status-line" data-tone={tone}>
-      <Icon name={state.busy ? 'loading' : node === 'SUCCESS' ? 'pass' : node === 'FAILED' ? 'error' : node === 'REVERTED' ? 'discard' : 'hubot'} spin={state.busy} />
+      <Icon
+        name={
+          state.busy ? 'loading' : node === 'SUCCESS' ? 'pass' : node === 'FAILED' ? 'error' : node === 'REVERTED' ? 'discard' : 'hubot'
+        }
+        spin={state.busy}
+      />
       <span data-testid="status">{state.connected ? state.statusText || 'Ironbees' : 'Connecting…'}</span>
       {state.settings ? (
         <span className="muted settings-line" title={state.settings.keyStatus}>
@@ -101,7 +115,9 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
   return (
     <div className="run" data-testid="run" data-node={node}>
       <div className="run-header">
-        <div className="run-request" title={run.userRequest}>{run.userRequest}</div>
+        <div className="run-request" title={run.userRequest}>
+          {run.userRequest}
+        </div>
         {!isTerminal(node) ? (
           <Button testId="cancel" icon="debug-stop" secondary onClick={() => send({ type: 'cancelRun', runId: run.stateId })}>
             Cancel
@@ -111,9 +127,13 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
       {outcome ? <OutcomeSection view={outcome} /> : null}
       <TimelineTurns run={run} busy={state.busy} stepTurns={state.stepTurns} dispatch={dispatch} />
       {state.activity?.runId === run.stateId ? <ActivitySection entries={state.activity.entries} /> : null}
-      {run.plan ? <PlanSection key={`plan:${gateKey}`} runId={run.stateId} plan={run.plan} waiting={node === 'WAIT_PLAN_APPROVAL'} /> : null}
+      {run.plan ? (
+        <PlanSection key={`plan:${gateKey}`} runId={run.stateId} plan={run.plan} waiting={node === 'WAIT_PLAN_APPROVAL'} />
+      ) : null}
       {trail ? <SteeringSection trail={trail} /> : null}
-      {files.length > 0 ? <FilesSection key={`files:${gateKey}`} runId={run.stateId} rows={files} waiting={node === 'WAIT_DIFF_APPROVAL'} /> : null}
+      {files.length > 0 ? (
+        <FilesSection key={`files:${gateKey}`} runId={run.stateId} rows={files} waiting={node === 'WAIT_DIFF_APPROVAL'} />
+      ) : null}
       {validation ? <ValidationSection view={validation} /> : null}
       {node === 'WAIT_HUMAN' ? <EscalationSection key={`esc:${gateKey}`} runId={run.stateId} reasons={escalationReasons(run)} /> : null}
       <HandoffBar run={run} interrupted={state.interrupted} />

@@ -24,7 +24,9 @@ export function EscalationSection({ runId, reasons }: { runId: string; reasons: 
       {reasons.length > 0 ? (
         <ul className="escalation-reasons">
           {reasons.map((r, i) => (
-            <li key={i}><code>{r}</code></li>
+            <li key={i}>
+              <code>{r}</code>
+            </li>
           ))}
         </ul>
       ) : (
@@ -43,7 +45,12 @@ export function EscalationSection({ runId, reasons }: { runId: string; reasons: 
         />
       </label>
       <div className="row">
-        <Button testId="continue" icon="debug-continue" disabled={sent} onClick={() => go({ type: 'continueRun', runId, guidance: guidance.trim(), additionalIterations: more })}>
+        <Button
+          testId="continue"
+          icon="debug-continue"
+          disabled={sent}
+          onClick={() => go({ type: 'continueRun', runId, guidance: guidance.trim(), additionalIterations: more })}
+        >
           Continue
         </Button>
         <Button testId="stop" icon="debug-stop" secondary disabled={sent} onClick={() => go({ type: 'stopRun', runId })}>

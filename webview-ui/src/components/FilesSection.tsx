@@ -47,7 +47,14 @@ export function FilesSection({ runId, rows, waiting }: { runId: string; rows: Fi
           </div>
           {rejectingAll ? (
             <>
-              <TextArea label="Why reject these changes? The coder tries again with this." testId="diff-feedback" value={feedback} onChange={setFeedback} onSubmit={rejectAll} autoFocus />
+              <TextArea
+                label="Why reject these changes? The coder tries again with this."
+                testId="diff-feedback"
+                value={feedback}
+                onChange={setFeedback}
+                onSubmit={rejectAll}
+                autoFocus
+              />
               <div className="row">
                 <Button testId="send-diff-feedback" icon="send" onClick={rejectAll} disabled={sent || feedback.trim() === ''}>
                   Reject all and retry
@@ -59,7 +66,13 @@ export function FilesSection({ runId, rows, waiting }: { runId: string; rows: Fi
             </>
           ) : (
             <div className="row">
-              <Button testId="submit-review" icon="check-all" onClick={submit} disabled={sent} title="Apply the accepted changes (files not judged count as accepted)">
+              <Button
+                testId="submit-review"
+                icon="check-all"
+                onClick={submit}
+                disabled={sent}
+                title="Apply the accepted changes (files not judged count as accepted)"
+              >
                 Submit review
               </Button>
               <Button testId="reject-all" icon="close-all" secondary onClick={() => setRejectingAll(true)} disabled={sent}>
@@ -92,7 +105,13 @@ function FileRowView({ runId, row, waiting }: { runId: string; row: FileRow; wai
     <li className={`file-row status-${row.status}`} data-testid="file-row" data-file={row.filePath} data-status={row.status}>
       <div className="file-row-main">
         <Icon name={TYPE_ICON[row.type]} />
-        <button type="button" className="link path" data-testid="open-diff" title={`Open the diff of ${row.filePath}`} onClick={() => send({ type: 'openDiff', runId, filePath: row.filePath })}>
+        <button
+          type="button"
+          className="link path"
+          data-testid="open-diff"
+          title={`Open the diff of ${row.filePath}`}
+          onClick={() => send({ type: 'openDiff', runId, filePath: row.filePath })}
+        >
           {row.filePath}
         </button>
         <span className="diff-stats">
@@ -113,7 +132,15 @@ function FileRowView({ runId, row, waiting }: { runId: string; row: FileRow; wai
       </div>
       {waiting && rejecting ? (
         <div className="file-reject">
-          <TextArea label="Reason (optional, the coder reads it)" testId="reject-reason" value={reason} onChange={setReason} onSubmit={() => decide(false)} rows={2} autoFocus />
+          <TextArea
+            label="Reason (optional, the coder reads it)"
+            testId="reject-reason"
+            value={reason}
+            onChange={setReason}
+            onSubmit={() => decide(false)}
+            rows={2}
+            autoFocus
+          />
           <div className="row">
             <Button testId="confirm-reject-file" icon="close" onClick={() => decide(false)}>
               Reject file

@@ -16,16 +16,34 @@ export function HandoffBar({ run, interrupted }: { run: CodingState; interrupted
   const runId = run.stateId;
   return (
     <div className="handoff-bar" data-testid="handoff-bar">
-      <Button testId="open-handoff" icon="book" secondary onClick={() => send({ type: 'openHandoff', runId })} title="Open HANDOFF.md as a Markdown preview">
+      <Button
+        testId="open-handoff"
+        icon="book"
+        secondary
+        onClick={() => send({ type: 'openHandoff', runId })}
+        title="Open HANDOFF.md as a Markdown preview"
+      >
         HANDOFF.md
       </Button>
       {interrupted && !isTerminal(run.currentNode) ? (
-        <Button testId="handoff-resume" icon="debug-continue" secondary onClick={() => send({ type: 'resumeRun', runId })} title={`ironbees resume ${runId}`}>
+        <Button
+          testId="handoff-resume"
+          icon="debug-continue"
+          secondary
+          onClick={() => send({ type: 'resumeRun', runId })}
+          title={`ironbees resume ${runId}`}
+        >
           Resume
         </Button>
       ) : null}
       {typeof run.metadata.revertedAt === 'string' ? null : (
-        <Button testId="handoff-revert" icon="discard" secondary onClick={() => send({ type: 'revertRun', runId })} title={`ironbees revert ${runId}: every file the run changed gets its original content back`}>
+        <Button
+          testId="handoff-revert"
+          icon="discard"
+          secondary
+          onClick={() => send({ type: 'revertRun', runId })}
+          title={`ironbees revert ${runId}: every file the run changed gets its original content back`}
+        >
           Revert
         </Button>
       )}

@@ -17,7 +17,9 @@ export function HistorySection({ runs, live, busy }: { runs: RunSummary[]; live:
       title="Run history"
       icon="history"
       testId="history"
-      actions={<IconButton icon="refresh" label="Refresh history" testId="refresh-history" onClick={() => send({ type: 'refreshHistory' })} />}
+      actions={
+        <IconButton icon="refresh" label="Refresh history" testId="refresh-history" onClick={() => send({ type: 'refreshHistory' })} />
+      }
     >
       {sorted.length === 0 ? <p className="muted">No runs yet.</p> : null}
       <ul className="history-list">
@@ -26,7 +28,9 @@ export function HistorySection({ runs, live, busy }: { runs: RunSummary[]; live:
           const badge = historyBadge(run);
           return (
             <li key={run.runId} className="history-row" data-testid="history-row" data-run={run.runId}>
-              <div className="history-request" title={run.userRequest}>{run.userRequest}</div>
+              <div className="history-request" title={run.userRequest}>
+                {run.userRequest}
+              </div>
               <div className="history-meta muted">
                 <Badge tone={badge.tone} title={run.revertedAt ? `Reverted ${formatWhen(run.revertedAt)}` : undefined}>
                   {badge.label}
@@ -35,11 +39,16 @@ export function HistorySection({ runs, live, busy }: { runs: RunSummary[]; live:
               </div>
               <div className="history-actions">
                 {!isTerminal(run.currentNode) && !(live && busy) ? (
-                  <IconButton icon="debug-restart" label="Resume this run" testId="resume-run" onClick={() => send({ type: 'resumeRun', runId: run.runId })} />
+                  <IconButton
+                    icon="debug-restart"
+                    label="Resume this run"
+                    testId="resume-run"
+                    onClick={() => send({ type: 'resumeRun', runId: run.runId })}
+                  />
                 ) : null}
                 <IconButton
                   icon="discard"
-                  label={isTerminal(run.currentNode) ? "Revert this run's changes" : "Stop this run and revert its changes"}
+                  label={isTerminal(run.currentNode) ? "Revert this run's changes" : 'Stop this run and revert its changes'}
                   testId="revert-run"
                   disabled={live && busy}
                   onClick={() => send({ type: 'revertRun', runId: run.runId })}

@@ -12,7 +12,11 @@ export function OutcomeSection({ view }: { view: OutcomeView }): ReactNode {
       <div className="outcome-headline" data-testid="outcome-headline">
         <Icon name={ICONS[view.tone]} /> {view.headline}
       </div>
-      {view.tests ? <div className="outcome-tests" data-testid="outcome-tests">{view.tests}</div> : null}
+      {view.tests ? (
+        <div className="outcome-tests" data-testid="outcome-tests">
+          {view.tests}
+        </div>
+      ) : null}
       <ul className="outcome-list">
         {view.fixed.map((name) => (
           <li key={`f:${name}`} data-testid="outcome-fixed" title={name}>

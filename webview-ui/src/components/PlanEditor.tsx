@@ -19,7 +19,9 @@ export function PlanEditor({ plan, onChange }: { plan: ExecutionPlan; onChange: 
                 onChange={(e) => onChange(updateStep(plan, index, { actionType: e.currentTarget.value as ActionType }))}
               >
                 {ACTION_TYPES.map((a) => (
-                  <option key={a} value={a}>{a}</option>
+                  <option key={a} value={a}>
+                    {a}
+                  </option>
                 ))}
               </select>
               <input
@@ -28,7 +30,12 @@ export function PlanEditor({ plan, onChange }: { plan: ExecutionPlan; onChange: 
                 value={step.filePath}
                 onChange={(e) => onChange(updateStep(plan, index, { filePath: e.currentTarget.value }))}
               />
-              <IconButton icon="trash" label={`Remove step ${step.number}`} testId="remove-step" onClick={() => onChange(removeStep(plan, index))} />
+              <IconButton
+                icon="trash"
+                label={`Remove step ${step.number}`}
+                testId="remove-step"
+                onClick={() => onChange(removeStep(plan, index))}
+              />
             </div>
             <textarea
               aria-label={`Description of step ${step.number}`}
@@ -46,7 +53,12 @@ export function PlanEditor({ plan, onChange }: { plan: ExecutionPlan; onChange: 
           {plan.knownFailures.map((name) => (
             <span key={name}>
               <code>{name}</code>
-              <IconButton icon="close" label={`Require ${name} to pass`} testId="require-fix" onClick={() => onChange(requireFixOf(plan, name))} />
+              <IconButton
+                icon="close"
+                label={`Require ${name} to pass`}
+                testId="require-fix"
+                onClick={() => onChange(requireFixOf(plan, name))}
+              />
             </span>
           ))}
         </div>

@@ -44,7 +44,10 @@ export function PlanSection({ runId, plan, waiting }: { runId: string; plan: Exe
         // Once approved the plan is context, not the news: folded, so validation stays in view.
         <details className="plan-details">
           <summary data-testid="plan-summary">
-            {plan.summary} <span className="muted">({plan.steps.length} step{plan.steps.length === 1 ? '' : 's'})</span>
+            {plan.summary}{' '}
+            <span className="muted">
+              ({plan.steps.length} step{plan.steps.length === 1 ? '' : 's'})
+            </span>
           </summary>
           <PlanView plan={plan} showSummary={false} />
         </details>
@@ -59,14 +62,30 @@ export function PlanSection({ runId, plan, waiting }: { runId: string; plan: Exe
               <Button testId="reject-plan" icon="close" secondary onClick={() => setMode('reject')} disabled={sent}>
                 Reject
               </Button>
-              <Button testId="edit-plan" icon="edit" secondary onClick={() => { setDraft(plan); setMode('edit'); }} disabled={sent}>
+              <Button
+                testId="edit-plan"
+                icon="edit"
+                secondary
+                onClick={() => {
+                  setDraft(plan);
+                  setMode('edit');
+                }}
+                disabled={sent}
+              >
                 Edit
               </Button>
             </div>
           ) : null}
           {mode === 'reject' ? (
             <>
-              <TextArea label="What should the planner change?" testId="plan-feedback" value={feedback} onChange={setFeedback} onSubmit={reject} autoFocus />
+              <TextArea
+                label="What should the planner change?"
+                testId="plan-feedback"
+                value={feedback}
+                onChange={setFeedback}
+                onSubmit={reject}
+                autoFocus
+              />
               <div className="row">
                 <Button testId="send-plan-feedback" icon="send" onClick={reject} disabled={sent || feedback.trim() === ''}>
                   Reject and replan
@@ -80,10 +99,17 @@ export function PlanSection({ runId, plan, waiting }: { runId: string; plan: Exe
           {mode === 'edit' ? (
             <>
               {problems.map((p) => (
-                <div key={p} className="problem" role="alert">{p}</div>
+                <div key={p} className="problem" role="alert">
+                  {p}
+                </div>
               ))}
               <div className="row">
-                <Button testId="approve-edited-plan" icon="check" onClick={() => approve(finalizePlan(draft))} disabled={sent || problems.length > 0}>
+                <Button
+                  testId="approve-edited-plan"
+                  icon="check"
+                  onClick={() => approve(finalizePlan(draft))}
+                  disabled={sent || problems.length > 0}
+                >
                   Approve edited plan
                 </Button>
                 <Button secondary onClick={() => setMode('view')} disabled={sent}>
@@ -101,7 +127,11 @@ export function PlanSection({ runId, plan, waiting }: { runId: string; plan: Exe
 function PlanView({ plan, showSummary = true }: { plan: ExecutionPlan; showSummary?: boolean }): ReactNode {
   return (
     <>
-      {showSummary ? <p className="plan-summary" data-testid="plan-summary">{plan.summary}</p> : null}
+      {showSummary ? (
+        <p className="plan-summary" data-testid="plan-summary">
+          {plan.summary}
+        </p>
+      ) : null}
       <ol className="plan-steps">
         {plan.steps.map((step) => (
           <li key={step.number} className="plan-step" data-testid="plan-step">
@@ -122,12 +152,17 @@ function PlanView({ plan, showSummary = true }: { plan: ExecutionPlan; showSumma
           <span>
             Affected files:{' '}
             {plan.affectedFiles.map((f) => (
-              <code key={f} className="path">{f}</code>
+              <code key={f} className="path">
+                {f}
+              </code>
             ))}
           </span>
         ) : null}
         {plan.knownFailures?.length ? (
-          <span data-testid="plan-known-failures" title="Tests that already failed before any change; the plan leaves them alone and they do not block success">
+          <span
+            data-testid="plan-known-failures"
+            title="Tests that already failed before any change; the plan leaves them alone and they do not block success"
+          >
             Failing before, left alone:{' '}
             {plan.knownFailures.map((name) => (
               <code key={name}>{name}</code>

@@ -31,7 +31,13 @@ export function RequestBox({ busy }: { busy: boolean }): ReactNode {
         placeholder="e.g. Fix the failing Calculator test (Ctrl+Enter to run)"
       />
       <div className="row">
-        <Button testId="run-button" icon={busy ? 'loading' : 'play'} onClick={run} disabled={!canRun} title={busy ? 'A run is working' : 'Start a run'}>
+        <Button
+          testId="run-button"
+          icon={busy ? 'loading' : 'play'}
+          onClick={run}
+          disabled={!canRun}
+          title={busy ? 'A run is working' : 'Start a run'}
+        >
           Run
         </Button>
       </div>

@@ -14,7 +14,10 @@ export function RunInfoSection({ info, run }: { info: ModelInfo | null; run: Cod
   return (
     <div className="run-info muted" data-testid="run-info">
       {model ? (
-        <div data-testid="model-info" title={info?.runId ? 'The provider and model this run started with' : 'The provider and model the next run will use'}>
+        <div
+          data-testid="model-info"
+          title={info?.runId ? 'The provider and model this run started with' : 'The provider and model the next run will use'}
+        >
           <Icon name="hubot" /> {model}
         </div>
       ) : null}

@@ -14,8 +14,15 @@ export function SteeringSection({ trail }: { trail: SteeringTrail }): ReactNode 
             <li key={p.version} data-unchanged={p.unchanged ? 'true' : 'false'}>
               <div>
                 <strong>Plan v{p.version}</strong> {p.by === 'person' ? <Badge tone="info">edited by you</Badge> : null}{' '}
-                {p.unchanged ? <Badge tone="warn" title="The planner returned the very plan you rejected">unchanged</Badge> : null} {p.summary}{' '}
-                <span className="muted">({p.stepCount} step{p.stepCount === 1 ? '' : 's'})</span>
+                {p.unchanged ? (
+                  <Badge tone="warn" title="The planner returned the very plan you rejected">
+                    unchanged
+                  </Badge>
+                ) : null}{' '}
+                {p.summary}{' '}
+                <span className="muted">
+                  ({p.stepCount} step{p.stepCount === 1 ? '' : 's'})
+                </span>
               </div>
               {p.feedback ? <div className="muted">after: “{p.feedback}”</div> : null}
             </li>
@@ -28,7 +35,8 @@ export function SteeringSection({ trail }: { trail: SteeringTrail }): ReactNode 
             <li key={i} data-outcome={a.outcome}>
               <div>
                 <strong>Attempt {a.iteration}</strong>{' '}
-                <Badge tone={a.outcome === 'applied' ? 'ok' : a.outcome === 'rejected' ? 'error' : 'warn'}>{a.outcome}</Badge> {a.summary ?? <span className="muted">(no summary)</span>}
+                <Badge tone={a.outcome === 'applied' ? 'ok' : a.outcome === 'rejected' ? 'error' : 'warn'}>{a.outcome}</Badge>{' '}
+                {a.summary ?? <span className="muted">(no summary)</span>}
               </div>
               {a.feedback ? <div className="muted">your words: “{a.feedback}”</div> : null}
             </li>

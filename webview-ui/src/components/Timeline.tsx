@@ -31,13 +31,20 @@ export function Timeline({ run, busy }: { run: CodingState; busy: boolean }): Re
             data-status={entry.status}
             title={entry.note}
           >
-            <Icon name={entry.status === 'current' && busy ? 'loading' : STATUS_ICON[entry.status]} spin={entry.status === 'current' && busy} />
+            <Icon
+              name={entry.status === 'current' && busy ? 'loading' : STATUS_ICON[entry.status]}
+              spin={entry.status === 'current' && busy}
+            />
             <span>{entry.label}</span>
           </li>
         ))}
       </ol>
       {ending ? (
-        <div className={run.currentNode === 'FAILED' ? 'problem' : 'muted'} data-testid="ending-note" role={run.currentNode === 'FAILED' ? 'alert' : undefined}>
+        <div
+          className={run.currentNode === 'FAILED' ? 'problem' : 'muted'}
+          data-testid="ending-note"
+          role={run.currentNode === 'FAILED' ? 'alert' : undefined}
+        >
           {ending}
         </div>
       ) : null}

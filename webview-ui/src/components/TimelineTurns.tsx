@@ -15,7 +15,17 @@ function turnStepOf(target: EventTarget): 'PLAN' | 'CODE' | null {
   return node === 'PLAN' || node === 'CODE' ? node : null;
 }
 
-export function TimelineTurns({ run, busy, stepTurns, dispatch }: { run: CodingState; busy: boolean; stepTurns: PanelState['stepTurns']; dispatch: Dispatch<PanelAction> }): ReactNode {
+export function TimelineTurns({
+  run,
+  busy,
+  stepTurns,
+  dispatch,
+}: {
+  run: CodingState;
+  busy: boolean;
+  stepTurns: PanelState['stepTurns'];
+  dispatch: Dispatch<PanelAction>;
+}): ReactNode {
   const open = stepTurns && stepTurns.runId === run.stateId ? stepTurns : null;
   const openNode = open?.node ?? null;
   useEffect(() => {

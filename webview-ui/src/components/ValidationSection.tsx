@@ -13,7 +13,12 @@ export function ValidationSection({ view }: { view: ValidationView }): ReactNode
       <div className="validation-line" data-testid="build-status">
         <Icon name={view.buildOk === false ? 'error' : view.buildOk ? 'pass' : 'circle-large-outline'} />
         <span>
-          Build {view.buildOk === null ? 'not run' : view.buildOk ? 'succeeded' : `failed with ${view.buildErrors.length} error${view.buildErrors.length === 1 ? '' : 's'}`}
+          Build{' '}
+          {view.buildOk === null
+            ? 'not run'
+            : view.buildOk
+              ? 'succeeded'
+              : `failed with ${view.buildErrors.length} error${view.buildErrors.length === 1 ? '' : 's'}`}
           {view.warningCount > 0 ? ` · ${view.warningCount} warning${view.warningCount === 1 ? '' : 's'}` : ''}
         </span>
         {view.baseline ? (
@@ -67,7 +72,9 @@ export function ValidationSection({ view }: { view: ValidationView }): ReactNode
           {view.fixed.map((name) => (
             <li key={name} data-change="fixed">
               <Icon name="pass" /> <code>{name}</code>{' '}
-              <Badge tone="ok" title="Failed before the run changed anything; passes now">fixed</Badge>
+              <Badge tone="ok" title="Failed before the run changed anything; passes now">
+                fixed
+              </Badge>
             </li>
           ))}
         </ul>
@@ -79,9 +86,13 @@ export function ValidationSection({ view }: { view: ValidationView }): ReactNode
               <div>
                 <Icon name="error" /> <code>{failure.testName}</code>{' '}
                 {failure.preExisting ? (
-                  <Badge tone="warn" title="This test already failed before the run changed anything">pre-existing · still failing</Badge>
+                  <Badge tone="warn" title="This test already failed before the run changed anything">
+                    pre-existing · still failing
+                  </Badge>
                 ) : (
-                  <Badge tone="error" title="This test passed (or did not fail) before the run changed anything">new · newly failing</Badge>
+                  <Badge tone="error" title="This test passed (or did not fail) before the run changed anything">
+                    new · newly failing
+                  </Badge>
                 )}
               </div>
               <pre className="failure-message">{failure.message}</pre>
@@ -96,11 +107,20 @@ export function ValidationSection({ view }: { view: ValidationView }): ReactNode
 function BuildErrorView({ error }: { error: MarkedBuildError }): ReactNode {
   const text = `${error.code}: ${error.message}`;
   const badge = error.preExisting ? (
-    <Badge tone="warn" title="The build had this error before the run changed anything">pre-existing</Badge>
+    <Badge tone="warn" title="The build had this error before the run changed anything">
+      pre-existing
+    </Badge>
   ) : (
-    <Badge tone="error" title="The build did not have this error before the run">new</Badge>
+    <Badge tone="error" title="The build did not have this error before the run">
+      new
+    </Badge>
   );
-  if (error.filePath === null) return <span data-change={error.preExisting ? 'pre-existing' : 'new'}>{text} {badge}</span>;
+  if (error.filePath === null)
+    return (
+      <span data-change={error.preExisting ? 'pre-existing' : 'new'}>
+        {text} {badge}
+      </span>
+    );
   const filePath = error.filePath;
   return (
     <button

@@ -32,15 +32,43 @@ export function Button({ children, onClick, testId, icon, secondary = false, dis
   );
 }
 
-export function IconButton({ icon, label, onClick, testId, disabled = false }: { icon: string; label: string; onClick: () => void; testId?: string; disabled?: boolean }): ReactNode {
+export function IconButton({
+  icon,
+  label,
+  onClick,
+  testId,
+  disabled = false,
+}: {
+  icon: string;
+  label: string;
+  onClick: () => void;
+  testId?: string;
+  disabled?: boolean;
+}): ReactNode {
   return (
-    <button type="button" className="icon-button" aria-label={label} title={label} data-testid={testId} onClick={onClick} disabled={disabled}>
+    <button
+      type="button"
+      className="icon-button"
+      aria-label={label}
+      title={label}
+      data-testid={testId}
+      onClick={onClick}
+      disabled={disabled}
+    >
       <Icon name={icon} />
     </button>
   );
 }
 
-export function Badge({ children, tone = 'neutral', title }: { children: ReactNode; tone?: 'neutral' | 'ok' | 'error' | 'warn' | 'info'; title?: string }): ReactNode {
+export function Badge({
+  children,
+  tone = 'neutral',
+  title,
+}: {
+  children: ReactNode;
+  tone?: 'neutral' | 'ok' | 'error' | 'warn' | 'info';
+  title?: string;
+}): ReactNode {
   return (
     <span className={`badge badge-${tone}`} title={title}>
       {children}
@@ -48,7 +76,19 @@ export function Badge({ children, tone = 'neutral', title }: { children: ReactNo
   );
 }
 
-export function Section({ title, icon, testId, children, actions }: { title: string; icon: string; testId?: string; children: ReactNode; actions?: ReactNode }): ReactNode {
+export function Section({
+  title,
+  icon,
+  testId,
+  children,
+  actions,
+}: {
+  title: string;
+  icon: string;
+  testId?: string;
+  children: ReactNode;
+  actions?: ReactNode;
+}): ReactNode {
   return (
     <section className="section" data-testid={testId} aria-label={title}>
       <header className="section-header">
@@ -63,7 +103,16 @@ export function Section({ title, icon, testId, children, actions }: { title: str
 }
 
 /** A labelled textarea; `autoFocus` is only used for fields the person just asked to open. */
-export function TextArea({ label, value, onChange, testId, rows = 3, placeholder, autoFocus = false, onSubmit }: {
+export function TextArea({
+  label,
+  value,
+  onChange,
+  testId,
+  rows = 3,
+  placeholder,
+  autoFocus = false,
+  onSubmit,
+}: {
   label: string;
   value: string;
   onChange: (value: string) => void;

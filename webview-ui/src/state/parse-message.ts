@@ -20,15 +20,27 @@ const CHECKS: Record<ExtensionMessageType, (m: Fields) => boolean> = {
     typeof m.model === 'string' &&
     typeof m.hasApiKey === 'boolean' &&
     (m.keyStatus === undefined || typeof m.keyStatus === 'string'),
-  modelInfo: (m) => (m.runId === null || typeof m.runId === 'string') && typeof m.text === 'string' && (m.fallback === null || typeof m.fallback === 'string'),
+  modelInfo: (m) =>
+    (m.runId === null || typeof m.runId === 'string') &&
+    typeof m.text === 'string' &&
+    (m.fallback === null || typeof m.fallback === 'string'),
   error: (m) => typeof m.message === 'string',
   notice: (m) => typeof m.message === 'string',
   stepTurns: (m) =>
     typeof m.runId === 'string' &&
     (m.node === 'PLAN' || m.node === 'CODE') &&
     Array.isArray(m.turns) &&
-    m.turns.every((t) => isObject(t) && typeof t.turn === 'number' && Array.isArray(t.tool_calls) && isObject(t.outcome) && isObject(t.timings) && isObject(t.tokens)),
-  activity: (m) => typeof m.runId === 'string' && typeof m.reset === 'boolean' && Array.isArray(m.entries) && m.entries.every(isActivityEntryLike),
+    m.turns.every(
+      (t) =>
+        isObject(t) &&
+        typeof t.turn === 'number' &&
+        Array.isArray(t.tool_calls) &&
+        isObject(t.outcome) &&
+        isObject(t.timings) &&
+        isObject(t.tokens),
+    ),
+  activity: (m) =>
+    typeof m.runId === 'string' && typeof m.reset === 'boolean' && Array.isArray(m.entries) && m.entries.every(isActivityEntryLike),
 };
 
 /** The message as an ExtensionMessage, or null when it is not one. */

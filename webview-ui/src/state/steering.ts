@@ -53,7 +53,16 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 function planVersion(r: Record<string, unknown>): PlanVersionView[] {
   const version = num(r.version);
   if (version === null) return [];
-  return [{ version, summary: str(r.summary) ?? '', stepCount: num(r.stepCount) ?? 0, feedback: str(r.feedback), unchanged: r.unchanged === true, by: r.by === 'person' ? 'person' : 'planner' }];
+  return [
+    {
+      version,
+      summary: str(r.summary) ?? '',
+      stepCount: num(r.stepCount) ?? 0,
+      feedback: str(r.feedback),
+      unchanged: r.unchanged === true,
+      by: r.by === 'person' ? 'person' : 'planner',
+    },
+  ];
 }
 
 /** Runs persisted before attempts had a summary: the iteration record's summary stands in for applied ones. */

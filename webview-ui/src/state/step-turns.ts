@@ -76,7 +76,9 @@ function turnRow(turn: TurnEvent, group: number): TurnRow {
       ok: call.tool_result.ok,
       detail: call.tool_result.ok
         ? formatDuration(call.latency_ms)
-        : [call.tool_result.err, call.tool_call.args_valid ? null : 'arguments refused', formatDuration(call.latency_ms)].filter(Boolean).join(' · '),
+        : [call.tool_result.err, call.tool_call.args_valid ? null : 'arguments refused', formatDuration(call.latency_ms)]
+            .filter(Boolean)
+            .join(' · '),
     })),
     error: turn.outcome.error ?? null,
   };

@@ -45,13 +45,24 @@ export function runTimeline(run: CodingState): TimelineEntry[] {
   let entries = buildTimeline(current);
   if (current === 'FAILED' || current === 'CANCELLED') entries = endedEarly(run, entries, current);
   if (typeof run.metadata.revertedAt === 'string' && isTerminal(current)) {
-    entries = entries.map((e) => (e.node === current ? { ...e, label: 'Reverted', status: 'reverted', note: `${nodeLabel(current)}, then reverted: every file the run changed has its original content back` } : e));
+    entries = entries.map((e) =>
+      e.node === current
+        ? {
+            ...e,
+            label: 'Reverted',
+            status: 'reverted',
+            note: `${nodeLabel(current)}, then reverted: every file the run changed has its original content back`,
+          }
+        : e,
+    );
   }
   entries = withSkippedGates(run, entries);
   if (run.baseline && !run.baseline.build.success) {
     const count = run.baseline.build.errors.length;
     entries = entries.map((e) =>
-      e.node === 'INIT' && e.status === 'done' ? { ...e, status: 'failed', note: `The build failed before any edit (${count} error${count === 1 ? '' : 's'})` } : e,
+      e.node === 'INIT' && e.status === 'done'
+        ? { ...e, status: 'failed', note: `The build failed before any edit (${count} error${count === 1 ? '' : 's'})` }
+        : e,
     );
   }
   return entries;

@@ -13,7 +13,15 @@ export interface ValidationView {
   buildErrors: MarkedBuildError[];
   warningCount: number;
   /** `onlyLastFailures`: only the tests that failed last time were run (and still fail); the counts are of those alone. */
-  tests: { total: number; passed: number; failed: number; skipped: number; ok: boolean; onlyLastFailures: boolean; totalText: string } | null;
+  tests: {
+    total: number;
+    passed: number;
+    failed: number;
+    skipped: number;
+    ok: boolean;
+    onlyLastFailures: boolean;
+    totalText: string;
+  } | null;
   failures: TestFailure[];
   /** Tests that failed in the baseline and pass now (as the validator saw them run). */
   fixed: string[];
@@ -46,7 +54,11 @@ export function validationView(run: CodingState): ValidationView | null {
     failures: markPreExisting(test?.failures ?? [], run),
     fixed: fixedTests(run),
     baseline: run.baseline
-      ? { buildOk: run.baseline.build.success, errorCount: run.baseline.build.errors.length, failedTests: run.baseline.test ? run.baseline.test.failed : null }
+      ? {
+          buildOk: run.baseline.build.success,
+          errorCount: run.baseline.build.errors.length,
+          failedTests: run.baseline.test ? run.baseline.test.failed : null,
+        }
       : null,
     timedOut: Boolean(build?.timedOut || test?.timedOut),
   };
@@ -59,9 +71,7 @@ export function validationView(run: CodingState): ValidationView | null {
 function markPreExisting(failures: TestFailure[], run: CodingState): TestFailure[] {
   const before = new Set((run.baseline?.test?.failures ?? []).map((f) => f.testName));
   const listed = new Set(run.errorContext?.preExistingFailures ?? []);
-  return failures.map((f) =>
-    f.preExisting !== undefined ? f : { ...f, preExisting: before.has(f.testName) || listed.has(f.testName) },
-  );
+  return failures.map((f) => (f.preExisting !== undefined ? f : { ...f, preExisting: before.has(f.testName) || listed.has(f.testName) }));
 }
 
 /** A failing test's before → after: it failed before any edit too, or the run broke it. */

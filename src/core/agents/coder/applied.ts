@@ -14,8 +14,14 @@ export const MAX_APPLIED_DIFF_CHARS = 6_000;
 export function appliedSection(applied: readonly AppliedChange[]): string | null {
   if (applied.length === 0) return null;
   const files = [...new Set(applied.flatMap((change) => change.files))].sort();
-  const diff = applied.map((change) => change.diff.trimEnd()).filter((d) => d !== '').join('\n');
-  const shown = diff.length > MAX_APPLIED_DIFF_CHARS ? `${diff.slice(0, MAX_APPLIED_DIFF_CHARS)}\n… ${diff.length - MAX_APPLIED_DIFF_CHARS} more characters of diff not shown` : diff;
+  const diff = applied
+    .map((change) => change.diff.trimEnd())
+    .filter((d) => d !== '')
+    .join('\n');
+  const shown =
+    diff.length > MAX_APPLIED_DIFF_CHARS
+      ? `${diff.slice(0, MAX_APPLIED_DIFF_CHARS)}\n… ${diff.length - MAX_APPLIED_DIFF_CHARS} more characters of diff not shown`
+      : diff;
   return [
     '# Already applied (in the workspace now)',
     '',

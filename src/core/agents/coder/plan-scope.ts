@@ -35,7 +35,10 @@ export function planFiles(plan: ExecutionPlan): Set<string> {
 /** The edited files the plan does not name, in path order. */
 export function outsidePlan(plan: ExecutionPlan, edits: readonly FileEdit[]): string[] {
   const inPlan = planFiles(plan);
-  return edits.map((edit) => edit.filePath).filter((file) => !inPlan.has(file)).sort();
+  return edits
+    .map((edit) => edit.filePath)
+    .filter((file) => !inPlan.has(file))
+    .sort();
 }
 
 export function outsidePlanMessage(outside: readonly string[], plan: ExecutionPlan): string {

@@ -123,7 +123,8 @@ function retrySections(context: ErrorContext, iteration: number): string[] {
 
 export function renderPlan(plan: ExecutionPlan): string {
   const steps = plan.steps.map(
-    (step) => `${step.number}. ${step.actionType} \`${step.filePath}\`: ${step.description}${step.rationale ? ` (why: ${step.rationale})` : ''}`,
+    (step) =>
+      `${step.number}. ${step.actionType} \`${step.filePath}\`: ${step.description}${step.rationale ? ` (why: ${step.rationale})` : ''}`,
   );
   const known = plan.knownFailures?.length
     ? ['', `Tests already failing that the plan leaves alone (do not change them): ${plan.knownFailures.join(', ')}`]

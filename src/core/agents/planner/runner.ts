@@ -34,7 +34,12 @@ export async function runPlanner(rt: AgentRuntime, input: PlannerInput): Promise
   const result = await runToolLoop({
     agent,
     runtime: rt,
-    toolContext: { host: rt.host, overlay: new StagedOverlay(rt.host), signal: rt.signal, ...(rt.toolApproval ? { approval: rt.toolApproval } : {}) },
+    toolContext: {
+      host: rt.host,
+      overlay: new StagedOverlay(rt.host),
+      signal: rt.signal,
+      ...(rt.toolApproval ? { approval: rt.toolApproval } : {}),
+    },
     userMessage: plannerMessage(input),
     terminal: { name: SUBMIT_PLAN_TOOL, accept: (raw) => acceptPlan(raw, baselineFailureNames(input.baseline)) },
   });
@@ -148,7 +153,9 @@ export function summariseBaseline(baseline: Baseline): string {
   if (!build.success || (test && test.failed > 0)) {
     lines.push('These failures are pre-existing: plan to fix them only if the request is about them.');
     if (test && test.failed > 0) {
-      lines.push('Every test must pass for the run to succeed, unless you name a failing test the request is not about in `plan.knownFailures`.');
+      lines.push(
+        'Every test must pass for the run to succeed, unless you name a failing test the request is not about in `plan.knownFailures`.',
+      );
     }
   }
   return lines.join('\n');

@@ -34,13 +34,10 @@ export const executionPlanSchema = z.preprocess(
       complexity: z.preprocess(upperCased, z.enum(COMPLEXITIES)).meta({ type: 'string', enum: [...COMPLEXITIES] }),
       knownFailures: z.preprocess(
         (v) => (v === null ? undefined : parseJsonText(v)),
-        z
-          .array(z.string().min(1))
-          .optional()
-          .meta({
-            description:
-              'Names of tests that already fail before any change and that the request is NOT about; they will not block success. Omit when the request is to fix them.',
-          }),
+        z.array(z.string().min(1)).optional().meta({
+          description:
+            'Names of tests that already fail before any change and that the request is NOT about; they will not block success. Omit when the request is to fix them.',
+        }),
       ),
     })
     // Missing affectedFiles are exactly the files the steps name.

@@ -34,7 +34,15 @@ export async function compileGate(options: GateOptions): Promise<GateVerdict> {
   const round = options.bounced + 1;
   const started = host.clock.now();
   const record = (ok: boolean, errors: number, detail?: string): void =>
-    trace?.record({ kind: 'compile_check', at: new Date(host.clock.now()).toISOString(), round, ok, errors, durationMs: host.clock.now() - started, ...(detail ? { detail } : {}) });
+    trace?.record({
+      kind: 'compile_check',
+      at: new Date(host.clock.now()).toISOString(),
+      round,
+      ok,
+      errors,
+      durationMs: host.clock.now() - started,
+      ...(detail ? { detail } : {}),
+    });
   if (!host.codeCheck) return { pass: true };
   const { files, unchecked } = await stagedSources(options.overlay);
   if (files.length === 0) return { pass: true };
@@ -61,5 +69,8 @@ export async function compileGate(options: GateOptions): Promise<GateVerdict> {
         `${checkReport(result, unchecked)}\nFix them, then call submit_changes again.`,
     };
   }
-  return { pass: true, note: `Compile errors left after ${round} checks (the reviewer sees them):\n${result.errors.map(errorLine).join('\n')}` };
+  return {
+    pass: true,
+    note: `Compile errors left after ${round} checks (the reviewer sees them):\n${result.errors.map(errorLine).join('\n')}`,
+  };
 }

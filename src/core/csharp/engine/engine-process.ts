@@ -49,7 +49,10 @@ export class EngineProcess {
     try {
       dotnet = resolveCommand('dotnet', { env });
     } catch (error) {
-      throw new EngineUnavailableError(`the C# engine could not start: ${error instanceof Error ? error.message : String(error)}`, 'missing');
+      throw new EngineUnavailableError(
+        `the C# engine could not start: ${error instanceof Error ? error.message : String(error)}`,
+        'missing',
+      );
     }
     // Its design-time builds run the workspace's MSBuild targets: the sandbox the builds run in, with the engine's own folder readable.
     const sandboxed = sandboxedCommand(dotnet, [options.enginePath], {
@@ -70,7 +73,10 @@ export class EngineProcess {
       this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_KEPT);
     });
     // node:readline loads with the engine, not with every start (a run may have the engine off).
-    process.getBuiltinModule('node:readline').createInterface({ input: this.child.stdout }).on('line', (line) => this.onLine(line));
+    process
+      .getBuiltinModule('node:readline')
+      .createInterface({ input: this.child.stdout })
+      .on('line', (line) => this.onLine(line));
     this.child.on('error', (error) => this.end(new EngineUnavailableError(`the C# engine could not start: ${error.message}`, 'missing')));
     this.child.on('exit', (code, signal) => {
       const how = signal ? `was killed (${signal})` : `exited with code ${code}`;

@@ -9,8 +9,17 @@
 
 import * as path from 'node:path';
 import type {
-  HostFileSystem, Logger, SourcePosition, StagedText, SymbolDefinition, SymbolInfo, SymbolKind, SymbolLocation, SymbolProvider,
-  SymbolQueryOptions, TypeRelations,
+  HostFileSystem,
+  Logger,
+  SourcePosition,
+  StagedText,
+  SymbolDefinition,
+  SymbolInfo,
+  SymbolKind,
+  SymbolLocation,
+  SymbolProvider,
+  SymbolQueryOptions,
+  TypeRelations,
 } from '../../host';
 import { parseDeclarations } from '../declarations';
 import { referenceName } from '../symbol-format';
@@ -73,11 +82,27 @@ export class EngineSymbolProvider implements SymbolProvider {
     const found = await this.ask<SymbolDefinition[]>('implementations', { at }, options);
     if (found !== FALLBACK) return this.inside.places(found);
     // Without the compiler: the derived types of the type declared there (members have no answer).
-    const types = (await this.textIndex.findDefinitions(at, options)).filter((d) => ['class', 'interface', 'struct', 'record'].includes(d.kind));
-    const relations = types.length > 0 ? await this.textIndex.relatedTypes(referenceName(types[0]), options) : [];
-    return relations.flatMap((r) => r.subtypes).flatMap((t) =>
-      t.filePath === undefined ? [] : [{ name: t.name, kind: t.kind, filePath: t.filePath, line: t.line ?? 1, column: t.column ?? 1, containerName: t.containerName, preview: '' }],
+    const types = (await this.textIndex.findDefinitions(at, options)).filter((d) =>
+      ['class', 'interface', 'struct', 'record'].includes(d.kind),
     );
+    const relations = types.length > 0 ? await this.textIndex.relatedTypes(referenceName(types[0]), options) : [];
+    return relations
+      .flatMap((r) => r.subtypes)
+      .flatMap((t) =>
+        t.filePath === undefined
+          ? []
+          : [
+              {
+                name: t.name,
+                kind: t.kind,
+                filePath: t.filePath,
+                line: t.line ?? 1,
+                column: t.column ?? 1,
+                containerName: t.containerName,
+                preview: '',
+              },
+            ],
+      );
   }
 
   async outline(relPath: string, options: SymbolQueryOptions = {}): Promise<SymbolInfo[]> {
@@ -86,7 +111,12 @@ export class EngineSymbolProvider implements SymbolProvider {
     const text = await this.textOf(relPath, options.staged);
     if (text === null) return [];
     return parseDeclarations(text).map((d) => ({
-      name: d.name, kind: d.kind, filePath: relPath, line: d.line, column: d.column, ...(d.containerName ? { containerName: d.containerName } : {}),
+      name: d.name,
+      kind: d.kind,
+      filePath: relPath,
+      line: d.line,
+      column: d.column,
+      ...(d.containerName ? { containerName: d.containerName } : {}),
     }));
   }
 

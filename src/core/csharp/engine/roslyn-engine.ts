@@ -183,19 +183,28 @@ export class RoslynEngine {
     const engine = new EngineProcess({ enginePath, cwd: this.options.workspaceRoot, env: this.options.env });
     this.lastStartedPid = engine.pid;
     try {
-      this.loadInfo = await engine.request<EngineLoadInfo>('open', { path: target, root: this.options.workspaceRoot }, this.timeouts.openMs);
+      this.loadInfo = await engine.request<EngineLoadInfo>(
+        'open',
+        { path: target, root: this.options.workspaceRoot },
+        this.timeouts.openMs,
+      );
     } catch (error) {
       engine.stop(new EngineUnavailableError('the C# engine was stopped after a failed load', 'stopped'));
       if (error instanceof EngineRequestError) throw new EngineUnavailableError(error.message, 'load');
       throw error;
     }
-    const phases = Object.entries(this.loadInfo.phases ?? {}).map(([name, ms]) => `${name.replace(/Ms$/, '')} ${ms} ms`).join(', ');
+    const phases = Object.entries(this.loadInfo.phases ?? {})
+      .map(([name, ms]) => `${name.replace(/Ms$/, '')} ${ms} ms`)
+      .join(', ');
     // What was loaded is for the person; how long each phase took is for whoever debugs the engine.
-    this.options.logger?.info(`C# engine: loaded ${path.basename(target)} (${this.loadInfo.projects} projects, ${this.loadInfo.documents} files)${this.loadInfo.fromCache ? ' from the warm-start cache' : ''}`);
+    this.options.logger?.info(
+      `C# engine: loaded ${path.basename(target)} (${this.loadInfo.projects} projects, ${this.loadInfo.documents} files)${this.loadInfo.fromCache ? ' from the warm-start cache' : ''}`,
+    );
     this.options.logger?.debug(`C# engine: load took ${this.loadInfo.loadMs} ms${phases ? ` (${phases})` : ''}`);
     for (const warning of this.loadInfo.warnings) this.options.logger?.warn(`C# engine: MSBuild: ${warning}`);
     // Named once: the check answers "unknown" there until a restore or reload settles it.
-    for (const { project, reason } of this.loadInfo.unknown ?? []) this.options.logger?.info(`C# engine: not judging ${project} for now: ${reason}`);
+    for (const { project, reason } of this.loadInfo.unknown ?? [])
+      this.options.logger?.info(`C# engine: not judging ${project} for now: ${reason}`);
     return engine;
   }
 }

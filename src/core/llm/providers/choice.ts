@@ -32,7 +32,9 @@ export interface AgentModelConfig {
 export function chooseModel(agentName: string, config: AgentModelConfig, run: { provider?: string; model?: string }): ModelChoice {
   const agentProvider = config.provider ?? DEFAULT_PROVIDER;
   if (run.provider !== undefined && !isProviderName(run.provider)) {
-    throw new ConfigurationError(`Unknown model provider "${run.provider}". Known: ${PROVIDER_NAMES.join(', ')}.`, { provider: run.provider });
+    throw new ConfigurationError(`Unknown model provider "${run.provider}". Known: ${PROVIDER_NAMES.join(', ')}.`, {
+      provider: run.provider,
+    });
   }
   const provider = run.provider ?? agentProvider;
   if (run.model) return { provider, model: run.model };
@@ -50,7 +52,11 @@ export function chooseModel(agentName: string, config: AgentModelConfig, run: { 
  * The provider an agent's calls go to in a run, for the record (the per-turn trace): 'demo' in a demo
  * run; where the choice cannot work, the run's provider or the default.
  */
-export function providerOfRun(agentName: string, config: AgentModelConfig | undefined, run: { provider?: string; model?: string; modelProvider?: string }): string {
+export function providerOfRun(
+  agentName: string,
+  config: AgentModelConfig | undefined,
+  run: { provider?: string; model?: string; modelProvider?: string },
+): string {
   if (run.modelProvider === 'demo') return 'demo';
   if (config) {
     try {

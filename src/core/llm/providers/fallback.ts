@@ -72,7 +72,7 @@ export class FallbackModelClient implements ModelClient {
   private onFallback = false;
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    if (this.breaker.isOpen()) return this.viaFallback(request, 'the primary provider\'s circuit is open after repeated outages');
+    if (this.breaker.isOpen()) return this.viaFallback(request, "the primary provider's circuit is open after repeated outages");
     try {
       const response = await this.primary.complete(request);
       this.breaker.recordSuccess();
@@ -91,6 +91,9 @@ export class FallbackModelClient implements ModelClient {
     const response = await this.fallbackClient.complete({ ...request, provider: this.target.provider, model: this.target.model });
     if (!this.onFallback) this.onSwitch(`Model calls switched to the fallback ${this.target.provider}/${this.target.model}: ${reason}`);
     this.onFallback = true;
-    return { ...response, fallback: { from: `${from.provider}/${from.model}`, to: `${this.target.provider}/${this.target.model}`, reason } };
+    return {
+      ...response,
+      fallback: { from: `${from.provider}/${from.model}`, to: `${this.target.provider}/${this.target.model}`, reason },
+    };
   }
 }

@@ -11,7 +11,10 @@ export class PacedModelClient implements ModelClient {
   constructor(
     private readonly inner: ModelClient,
     private readonly minIntervalMs: number,
-    private readonly clock: { now(): number; sleep(ms: number): Promise<void> } = { now: Date.now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
+    private readonly clock: { now(): number; sleep(ms: number): Promise<void> } = {
+      now: Date.now,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    },
   ) {}
 
   complete(request: ModelRequest): Promise<ModelResponse> {

@@ -87,12 +87,18 @@ export class OtlpRunSpans {
   private sending: Promise<void> = Promise.resolve();
 
   constructor(options: OtlpSpansOptions) {
-    const exporter = new OTLPTraceExporter({ url: options.url, ...(options.headers ? { headers: options.headers } : {}), timeoutMillis: 5_000 });
+    const exporter = new OTLPTraceExporter({
+      url: options.url,
+      ...(options.headers ? { headers: options.headers } : {}),
+      timeoutMillis: 5_000,
+    });
     this.provider = new BasicTracerProvider({
       resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'ironbees', [ATTR_SERVICE_VERSION]: options.serviceVersion }),
       idGenerator: this.ids,
       // Sent when a run ends and at flush (send() below), not on a timer: each send is awaited in turn.
-      spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: 3_600_000, maxQueueSize: 20_000, maxExportBatchSize: 2_048 })],
+      spanProcessors: [
+        new BatchSpanProcessor(exporter, { scheduledDelayMillis: 3_600_000, maxQueueSize: 20_000, maxExportBatchSize: 2_048 }),
+      ],
     });
     this.tracer = this.provider.getTracer('ironbees', options.serviceVersion);
   }
@@ -138,11 +144,23 @@ export class OtlpRunSpans {
       {
         kind: SpanKind.INTERNAL,
         startTime,
-        attributes: { [GEN_AI.operationName]: 'invoke_workflow', [GEN_AI.workflowName]: 'ironbees', [GEN_AI.conversationId]: runId, 'ironbees.run.id': runId },
+        attributes: {
+          [GEN_AI.operationName]: 'invoke_workflow',
+          [GEN_AI.workflowName]: 'ironbees',
+          [GEN_AI.conversationId]: runId,
+          'ironbees.run.id': runId,
+        },
       },
       context.active(),
     );
-    const spans: RunSpans = { run, runContext: trace.setSpan(context.active(), run), step: null, stepContext: null, stepKey: null, early: [] };
+    const spans: RunSpans = {
+      run,
+      runContext: trace.setSpan(context.active(), run),
+      step: null,
+      stepContext: null,
+      stepKey: null,
+      early: [],
+    };
     this.runs.set(runId, spans);
     return spans;
   }
@@ -166,7 +184,11 @@ export class OtlpRunSpans {
     const agent = AGENT_OF_STEP[to];
     const attributes: Attributes = { 'ironbees.step': to, 'ironbees.iteration': iteration };
     if (agent) Object.assign(attributes, { [GEN_AI.operationName]: 'invoke_agent', [GEN_AI.agentName]: agent });
-    spans.step = this.tracer.startSpan(agent ? `invoke_agent ${agent}` : `step ${to}`, { kind: SpanKind.INTERNAL, startTime: at, attributes }, spans.runContext);
+    spans.step = this.tracer.startSpan(
+      agent ? `invoke_agent ${agent}` : `step ${to}`,
+      { kind: SpanKind.INTERNAL, startTime: at, attributes },
+      spans.runContext,
+    );
     spans.stepContext = trace.setSpan(spans.runContext, spans.step);
     spans.stepKey = keyOf(to, iteration);
     this.placeEarlyTurns(spans, false);

@@ -20,7 +20,10 @@ export interface TraceExportConfig {
 export function otlpTracesUrl(config: Pick<TraceExportConfig, 'otlpEndpoint' | 'env'>): string | null {
   if (config.env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return null;
   const base = (value: string | undefined): string | null => (value?.trim() ? `${value.trim().replace(/\/+$/, '')}/v1/traces` : null);
-  const url = base(config.otlpEndpoint) ?? (config.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || null) ?? base(config.env.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const url =
+    base(config.otlpEndpoint) ??
+    (config.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || null) ??
+    base(config.env.OTEL_EXPORTER_OTLP_ENDPOINT);
   if (url === null) return null;
   let parsed: URL;
   try {
@@ -28,7 +31,8 @@ export function otlpTracesUrl(config: Pick<TraceExportConfig, 'otlpEndpoint' | '
   } catch {
     throw new Error(`The OTLP endpoint "${url}" is not a URL.`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`The OTLP endpoint "${url}" must be http:// or https://.`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new Error(`The OTLP endpoint "${url}" must be http:// or https://.`);
   return url;
 }
 

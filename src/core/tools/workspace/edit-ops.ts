@@ -14,7 +14,10 @@ export function replaceExactlyOnce(text: string, oldStr: string, newStr: string,
   }
   const starts = occurrences(text, oldStr);
   if (starts.length === 0) {
-    return { ok: false, error: `No replacement was performed: old_str did not appear verbatim in ${displayPath}.${noMatchHint(text, oldStr)}` };
+    return {
+      ok: false,
+      error: `No replacement was performed: old_str did not appear verbatim in ${displayPath}.${noMatchHint(text, oldStr)}`,
+    };
   }
   if (starts.length > 1) {
     const lines = starts.slice(0, MAX_LISTED_MATCHES).map((s) => lineAt(text, s));
@@ -79,7 +82,8 @@ function noMatchHint(text: string, oldStr: string): string {
   const firstWanted = wanted.find((l) => l !== '');
   if (firstWanted === undefined) return ' old_str holds only whitespace; include some of the text around the place to edit.';
   const closest = closestLine(fileLines, firstWanted);
-  if (closest) return ` The closest line to the start of old_str is line ${closest.line}: ${JSON.stringify(closest.text.trim())}. View the file and copy the text exactly.`;
+  if (closest)
+    return ` The closest line to the start of old_str is line ${closest.line}: ${JSON.stringify(closest.text.trim())}. View the file and copy the text exactly.`;
   return ' View the file (or search_text) to find the exact text, then copy it exactly, whitespace included.';
 }
 

@@ -15,10 +15,7 @@ export function requiredText(field: string, meaning: string, options: { trim?: b
 
 /** An optional integer that also accepts "12" and treats null or "" as not given. */
 export function optionalInt(description: string): z.ZodType<number | undefined> {
-  return z
-    .preprocess(absentWhenEmpty, z.coerce.number().int().optional())
-    .optional()
-    .meta({ type: 'integer', description });
+  return z.preprocess(absentWhenEmpty, z.coerce.number().int().optional()).optional().meta({ type: 'integer', description });
 }
 
 /** An optional boolean that reads "true"/"false" strings as booleans (z.coerce would make "false" true). */

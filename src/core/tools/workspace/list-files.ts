@@ -50,7 +50,9 @@ async function listFiles(input: ListFilesInput, ctx: ToolContext): Promise<ToolO
   const shown = matching.slice(0, max);
   const lines = [`${matching.length} file(s) in ${where}:`, ...shown];
   if (matching.length > shown.length) {
-    lines.push(`[${matching.length - shown.length} more not shown; narrow with path or pattern, or raise maxResults (at most ${MAX_MAX}).]`);
+    lines.push(
+      `[${matching.length - shown.length} more not shown; narrow with path or pattern, or raise maxResults (at most ${MAX_MAX}).]`,
+    );
   }
   if (all.length >= WALK_LIMIT) lines.push(`[The walk stopped at ${WALK_LIMIT} files; give a narrower path.]`);
   return { ok: true, content: lines.join('\n') };

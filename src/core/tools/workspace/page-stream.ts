@@ -11,7 +11,13 @@ export interface StreamedPage {
   total: number;
 }
 
-export async function pageFromStream(chunks: AsyncIterable<Uint8Array>, filePath: string, first: number, count: number, maxChars: number): Promise<StreamedPage> {
+export async function pageFromStream(
+  chunks: AsyncIterable<Uint8Array>,
+  filePath: string,
+  first: number,
+  count: number,
+  maxChars: number,
+): Promise<StreamedPage> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   const lines: string[] = [];
   let lineNo = 1;
@@ -25,7 +31,8 @@ export async function pageFromStream(chunks: AsyncIterable<Uint8Array>, filePath
   for await (const chunk of chunks) {
     if (!checkedBinary) {
       checkedBinary = true;
-      if (chunk.subarray(0, 8192).includes(0)) throw new UnsupportedFileError(filePath, 'looks binary (it contains NUL bytes); only text files can be read or edited');
+      if (chunk.subarray(0, 8192).includes(0))
+        throw new UnsupportedFileError(filePath, 'looks binary (it contains NUL bytes); only text files can be read or edited');
     }
     let text: string;
     try {

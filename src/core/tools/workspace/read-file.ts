@@ -39,9 +39,11 @@ async function readFile(input: ReadFileInput, ctx: ToolContext): Promise<ToolOut
     text = await ctx.overlay.read(rel);
   } catch (error) {
     // Too big to hold as text, not too big to page through: read as a stream, only the page kept.
-    if (error instanceof FileTooLargeError && error.size <= MAX_STREAMED_FILE_BYTES && ctx.host.fs.readChunks) return streamedPage(input, ctx, rel, abs);
+    if (error instanceof FileTooLargeError && error.size <= MAX_STREAMED_FILE_BYTES && ctx.host.fs.readChunks)
+      return streamedPage(input, ctx, rel, abs);
     // Refused before reading (far too big; a FIFO, socket or device): said with the path the model gave.
-    if (error instanceof FileTooLargeError) return { ok: false, error: new FileTooLargeError(displayPath(rel), error.size, MAX_STREAMED_FILE_BYTES).message };
+    if (error instanceof FileTooLargeError)
+      return { ok: false, error: new FileTooLargeError(displayPath(rel), error.size, MAX_STREAMED_FILE_BYTES).message };
     if (error instanceof NotRegularFileError) return { ok: false, error: error.message.replace(error.filePath, displayPath(rel)) };
     throw error;
   }
@@ -55,7 +57,10 @@ async function readFile(input: ReadFileInput, ctx: ToolContext): Promise<ToolOut
   if (lines.length === 0) return { ok: true, content: `${rel} is empty (0 lines).` };
   const offset = input.offset ?? 1;
   if (offset < 1 || offset > lines.length) {
-    return { ok: false, error: `offset ${offset} is outside ${rel}, which has ${lines.length} lines; use an offset from 1 to ${lines.length}.` };
+    return {
+      ok: false,
+      error: `offset ${offset} is outside ${rel}, which has ${lines.length} lines; use an offset from 1 to ${lines.length}.`,
+    };
   }
   const limit = Math.min(Math.max(input.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT);
   const page = lines.slice(offset - 1, offset - 1 + limit);
@@ -81,6 +86,8 @@ async function streamedPage(input: ReadFileInput, ctx: ToolContext, rel: string,
   const { text: numbered, shown } = numberLinesWithin(page, offset, MAX_CHARS);
   const last = offset + shown - 1;
   const footer =
-    last < total ? `\n[Truncated: showing lines ${offset}-${last} of ${total}. Call read_file with offset=${last + 1} for the next page.]` : '';
+    last < total
+      ? `\n[Truncated: showing lines ${offset}-${last} of ${total}. Call read_file with offset=${last + 1} for the next page.]`
+      : '';
   return { ok: true, content: `${rel} (lines ${offset}-${last} of ${total})\n${numbered}${footer}` };
 }

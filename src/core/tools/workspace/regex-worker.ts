@@ -59,7 +59,12 @@ export interface RegexSearchOptions {
 }
 
 /** Matches every line of `files` against the pattern in a worker that is terminated after `timeLimitMs`. */
-export function searchLinesInWorker(pattern: string, flags: string, files: readonly RegexFile[], options: RegexSearchOptions): Promise<RegexSearchOutcome> {
+export function searchLinesInWorker(
+  pattern: string,
+  flags: string,
+  files: readonly RegexFile[],
+  options: RegexSearchOptions,
+): Promise<RegexSearchOutcome> {
   return new Promise((resolve) => {
     if (options.signal?.aborted) {
       resolve({ stopped: 'aborted', message: 'The search was stopped before it started.' });

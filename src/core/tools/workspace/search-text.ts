@@ -25,7 +25,9 @@ const TOOL_TIMEOUT_MS = 30_000;
 const REGEX_BATCH_CHARS = 8_000_000;
 
 const searchTextInput = z.object({
-  query: requiredText('query', 'the text (or regular expression) to look for', { trim: false }).describe('Text to find (or a regular expression when isRegex is true)'),
+  query: requiredText('query', 'the text (or regular expression) to look for', { trim: false }).describe(
+    'Text to find (or a regular expression when isRegex is true)',
+  ),
   isRegex: optionalBool('Treat query as a JavaScript regular expression (default false)'),
   caseSensitive: optionalBool('Match case exactly (default false)'),
   path: optionalString('Folder or file to search, relative to the workspace root (default: the root)'),
@@ -76,9 +78,16 @@ async function searchText(input: SearchTextInput, ctx: ToolContext, regexTimeLim
   const { hits, total, skipped } = found;
 
   const where = `${displayPath(rel)}${pattern ? ` (files matching ${pattern})` : ''}`;
-  if (total === 0) return { ok: true, content: `No matches for ${JSON.stringify(input.query)} in ${where}.${regexHint(input)}${notes(skipped, ctx)}` };
-  const more = total > hits.length ? `\n[${total - hits.length} more matches not shown; narrow the query, path or filePattern, or raise maxResults (at most ${MAX_MAX}).]` : '';
-  return { ok: true, content: `${total} match(es) for ${JSON.stringify(input.query)} in ${where}:\n${hits.join('\n')}${more}${notes(skipped, ctx)}` };
+  if (total === 0)
+    return { ok: true, content: `No matches for ${JSON.stringify(input.query)} in ${where}.${regexHint(input)}${notes(skipped, ctx)}` };
+  const more =
+    total > hits.length
+      ? `\n[${total - hits.length} more matches not shown; narrow the query, path or filePattern, or raise maxResults (at most ${MAX_MAX}).]`
+      : '';
+  return {
+    ok: true,
+    content: `${total} match(es) for ${JSON.stringify(input.query)} in ${where}:\n${hits.join('\n')}${more}${notes(skipped, ctx)}`,
+  };
 }
 
 interface Scope {
@@ -113,7 +122,12 @@ async function literalSearch(matcher: (line: string) => boolean, files: readonly
 }
 
 /** Files are read here and matched in the worker, a batch at a time, within one time budget for the whole search. */
-async function regexSearch(input: SearchTextInput, files: readonly string[], scope: Scope & { timeLimitMs: number }, ctx: ToolContext): Promise<Found | { error: string }> {
+async function regexSearch(
+  input: SearchTextInput,
+  files: readonly string[],
+  scope: Scope & { timeLimitMs: number },
+  ctx: ToolContext,
+): Promise<Found | { error: string }> {
   const found: Found = { hits: [], total: 0, skipped: 0 };
   const deadline = Date.now() + scope.timeLimitMs;
   let batch: RegexFile[] = [];
@@ -129,7 +143,9 @@ async function regexSearch(input: SearchTextInput, files: readonly string[], sco
     batchChars = 0;
     if ('stopped' in outcome) {
       if (outcome.stopped === 'aborted') return null;
-      return outcome.stopped === 'time-limit' ? regexTooSlow(input.query, scope.timeLimitMs) : `search_text could not run the regular expression: ${outcome.message}.`;
+      return outcome.stopped === 'time-limit'
+        ? regexTooSlow(input.query, scope.timeLimitMs)
+        : `search_text could not run the regular expression: ${outcome.message}.`;
     }
     found.total += outcome.total;
     found.hits.push(...outcome.hits.map(hitLine));

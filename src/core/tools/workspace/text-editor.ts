@@ -30,7 +30,11 @@ const textEditorInput = z
     view_range: z
       .preprocess(
         (v) => (v === null ? undefined : parseJsonText(v)),
-        z.tuple([z.coerce.number().int(), z.coerce.number().int()], { error: 'view_range must be two line numbers [start, end]; use -1 as end to read to the end of the file' }).optional(),
+        z
+          .tuple([z.coerce.number().int(), z.coerce.number().int()], {
+            error: 'view_range must be two line numbers [start, end]; use -1 as end to read to the end of the file',
+          })
+          .optional(),
       )
       .optional(),
     file_text: optionalString('create: the whole content of the file'),
@@ -41,11 +45,14 @@ const textEditorInput = z
   })
   .superRefine((input, ctx) => {
     const need = (field: string, why: string): void => ctx.addIssue({ code: 'custom', path: [field], message: why });
-    if (input.command === 'create' && input.file_text === undefined) need('file_text', 'create needs file_text: the full content of the file');
-    if (input.command === 'str_replace' && input.old_str === undefined) need('old_str', 'str_replace needs old_str: the exact text to replace');
+    if (input.command === 'create' && input.file_text === undefined)
+      need('file_text', 'create needs file_text: the full content of the file');
+    if (input.command === 'str_replace' && input.old_str === undefined)
+      need('old_str', 'str_replace needs old_str: the exact text to replace');
     if (input.command === 'insert') {
       if (input.insert_line === undefined) need('insert_line', 'insert needs insert_line: the line after which to insert (0 = top)');
-      if (input.insert_text === undefined && input.new_str === undefined) need('insert_text', 'insert needs insert_text: the text to insert');
+      if (input.insert_text === undefined && input.new_str === undefined)
+        need('insert_text', 'insert needs insert_text: the text to insert');
     }
   });
 
@@ -98,10 +105,16 @@ async function view(ctx: ToolContext, rel: string, range: [number, number] | und
   if (range) {
     const [start, end] = range;
     if (start < 1 || start > lines.length) {
-      return { ok: false, error: `view_range start ${start} is outside ${rel}, which has ${lines.length} lines; use a start from 1 to ${lines.length}.` };
+      return {
+        ok: false,
+        error: `view_range start ${start} is outside ${rel}, which has ${lines.length} lines; use a start from 1 to ${lines.length}.`,
+      };
     }
     if (end !== -1 && end < start) {
-      return { ok: false, error: `view_range end ${end} is before its start ${start}; use [start, end] with end >= start, or -1 for the end of the file.` };
+      return {
+        ok: false,
+        error: `view_range end ${end} is before its start ${start}; use [start, end] with end >= start, or -1 for the end of the file.`,
+      };
     }
     first = start;
     last = end === -1 ? lines.length : Math.min(end, lines.length);
@@ -111,7 +124,9 @@ async function view(ctx: ToolContext, rel: string, range: [number, number] | und
   const notes: string[] = [];
   if (range && range[1] > lines.length) notes.push(`(${rel} has only ${lines.length} lines.)`);
   if (shownLast < last) {
-    notes.push(`(Output truncated after line ${shownLast} of ${lines.length}. View the rest with view_range [${shownLast + 1}, ${last === lines.length ? -1 : last}].)`);
+    notes.push(
+      `(Output truncated after line ${shownLast} of ${lines.length}. View the rest with view_range [${shownLast + 1}, ${last === lines.length ? -1 : last}].)`,
+    );
   }
   return { ok: true, content: [`Here's the content of ${rel} with line numbers:`, numbered, ...notes].join('\n') };
 }
@@ -150,17 +165,22 @@ async function remove(ctx: ToolContext, rel: string): Promise<ToolOutcome> {
   resolveWorkspacePath(ctx.host.workspaceRoot, rel, { forWrite: true });
   const text = await ctx.overlay.read(rel);
   if (text === null) {
-    if ((await ctx.overlay.kind(rel)) === 'directory') return { ok: false, error: `${displayPath(rel)} is a folder; delete removes one file at a time.` };
+    if ((await ctx.overlay.kind(rel)) === 'directory')
+      return { ok: false, error: `${displayPath(rel)} is a folder; delete removes one file at a time.` };
     return { ok: false, error: await missingPathMessage(ctx.overlay, rel) };
   }
   await ctx.overlay.delete(rel);
-  return { ok: true, content: `File deleted (staged): ${rel} (it had ${lineCount(text)} lines). The person reviews the deletion with the other changes.` };
+  return {
+    ok: true,
+    content: `File deleted (staged): ${rel} (it had ${lineCount(text)} lines). The person reviews the deletion with the other changes.`,
+  };
 }
 
 async function edit(ctx: ToolContext, rel: string, operation: (text: string) => EditOpResult): Promise<ToolOutcome> {
   const text = await ctx.overlay.read(rel);
   if (text === null) {
-    if ((await ctx.overlay.kind(rel)) === 'directory') return { ok: false, error: `${displayPath(rel)} is a folder; give the path of a file.` };
+    if ((await ctx.overlay.kind(rel)) === 'directory')
+      return { ok: false, error: `${displayPath(rel)} is a folder; give the path of a file.` };
     return { ok: false, error: `${await missingPathMessage(ctx.overlay, rel)} To make a new file, use the create command.` };
   }
   const result = operation(text);

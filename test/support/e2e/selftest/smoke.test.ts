@@ -41,7 +41,9 @@ describe('e2e helpers (code-server + chromium)', function () {
   it('runs the installed extension command from the palette and takes a screenshot', async () => {
     await runCommand(page, 'Ironbees Self-test: Hello');
     // `notification-fade-in-done`: the toast has finished sliding in, so the screenshot shows it.
-    await page.locator('.notifications-toasts .notification-fade-in-done', { hasText: 'hello from the Ironbees self-test' }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('.notifications-toasts .notification-fade-in-done', { hasText: 'hello from the Ironbees self-test' })
+      .waitFor({ timeout: 30_000 });
     const path = await shot(page, 'selftest-smoke');
     assert.ok(existsSync(path));
   });

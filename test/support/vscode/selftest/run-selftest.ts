@@ -23,7 +23,9 @@ async function check(name: string, fail: boolean, expected: number, expectedCoun
   const ok = code === expected && counted;
   // The deliberately failing suite's output would read as a real failure: show logs only on a mismatch.
   if (!ok) for (const line of lines) console.log(`    | ${line}`);
-  console.log(`${ok ? '✔' : '✘'} ${name}: exit ${code} (expected ${expected}), count line "${expectedCount}" ${counted ? 'seen' : 'MISSING'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `${ok ? '✔' : '✘'} ${name}: exit ${code} (expected ${expected}), count line "${expectedCount}" ${counted ? 'seen' : 'MISSING'} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   return ok;
 }
 

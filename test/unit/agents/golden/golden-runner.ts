@@ -77,7 +77,12 @@ export async function playGolden(script: GoldenScript): Promise<GoldenRecord> {
   const root = await copyCalculator();
   try {
     for (const [file, text] of Object.entries(script.setupFiles ?? {})) await fs.writeFile(path.join(root, file), text);
-    const turns = script.turns.map((turn): ModelResponse => ({ content: turn.content, stopReason: turn.stopReason ?? stopReasonOf(turn.content), model: 'scripted', usage: EMPTY_USAGE }));
+    const turns = script.turns.map((turn): ModelResponse => ({
+      content: turn.content,
+      stopReason: turn.stopReason ?? stopReasonOf(turn.content),
+      model: 'scripted',
+      usage: EMPTY_USAGE,
+    }));
     const model = new ScriptedModelClient(turns);
     const rt = await agentRuntime(root, model);
     if (script.toolConfig) {
@@ -124,7 +129,10 @@ async function runAgent(script: GoldenScript, rt: Runtime): Promise<unknown> {
     overlay: new StagedOverlay(rt.host),
     ...(input.applied ? { applied: input.applied } : {}),
   });
-  return { summary: result.summary, edits: result.edits.map((edit) => ({ filePath: edit.filePath, type: edit.type, diffText: edit.diffText })) };
+  return {
+    summary: result.summary,
+    edits: result.edits.map((edit) => ({ filePath: edit.filePath, type: edit.type, diffText: edit.diffText })),
+  };
 }
 
 function withCodeCheck(host: Host, answers: readonly CodeCheckResult[]): Host {

@@ -22,7 +22,9 @@ export function mapModelError(error: unknown, context: { model: string; baseURL?
   // outage, as a connection error is, not a bug.
   if (error instanceof Error && error.message === 'terminated') {
     const where = context.baseURL ? ` to ${context.baseURL}` : '';
-    return new ModelApiError('connection', `The connection${where} was cut in the middle of the answer; nothing of it was kept.`, null, { cause: error });
+    return new ModelApiError('connection', `The connection${where} was cut in the middle of the answer; nothing of it was kept.`, null, {
+      cause: error,
+    });
   }
   if (error instanceof Error && error.name === 'AbortError') {
     return new ModelApiError('cancelled', 'The model call was cancelled.', null, { cause: error });

@@ -10,13 +10,7 @@
 // request put its newest one (the last message before the newest answer), which reads that entry
 // whatever the number of blocks in between (4 breakpoints are allowed).
 
-import type {
-  ContentBlockParam,
-  Message,
-  MessageParam,
-  TextBlockParam,
-  ToolUnion,
-} from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, Message, MessageParam, TextBlockParam, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
 import type { AnswerBlock, ContentBlock, ModelMessage, ModelToolDefinition } from '../../port';
 import type { TokenCounts } from './pricing';
 
@@ -88,8 +82,7 @@ function toBlockParam(block: ContentBlock): ContentBlockParam {
 }
 
 function withCacheBreakpoint(content: ModelMessage['content']): string | ContentBlockParam[] {
-  const blocks: ContentBlockParam[] =
-    typeof content === 'string' ? [{ type: 'text', text: content }] : content.map(toBlockParam);
+  const blocks: ContentBlockParam[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content.map(toBlockParam);
   const lastIndex = blocks.length - 1;
   const lastBlock = blocks[lastIndex];
   // Empty text blocks may not carry a breakpoint (the API refuses them); nothing to cache then.

@@ -71,7 +71,9 @@ export function usageWithCost(modelId: string, tokens: TokenCounts, warn: (messa
   const known = priceFor(modelId);
   if (!known && !warnedModels.has(modelId)) {
     warnedModels.add(modelId);
-    warn(`No price is known for model "${modelId}"; its tokens are counted, its cost is shown as unknown. Known models: ${Object.keys(MODEL_PRICES).join(', ')}.`);
+    warn(
+      `No price is known for model "${modelId}"; its tokens are counted, its cost is shown as unknown. Known models: ${Object.keys(MODEL_PRICES).join(', ')}.`,
+    );
   }
   const costUsd = known
     ? (tokens.inputTokens * known.inputPerMTok +

@@ -34,7 +34,10 @@ export function demoAnswer(request: ModelRequest): ModelResponse {
   if (toolNames.includes('submit_changes')) return codeTurn(history, firstUserText(request.messages));
   const terminal = terminalToolOf(request.tools);
   if (terminal) {
-    return act(`${LABEL} I only know the bundled sample; submitting the least answer ${terminal.name} accepts.`, toolUseBlock(terminal.name, leastValue(terminal.inputSchema)));
+    return act(
+      `${LABEL} I only know the bundled sample; submitting the least answer ${terminal.name} accepts.`,
+      toolUseBlock(terminal.name, leastValue(terminal.inputSchema)),
+    );
   }
   return say(`${LABEL} I only know how to drive agents that end their turn with a tool.`);
 }
@@ -85,7 +88,10 @@ function planTurn(history: ToolExchange[], request: string): ModelResponse {
   if (reads.length === 0) {
     const files = sourceFiles(listing.result);
     if (files.length === 0) return submitPlan(null, null, request);
-    return act(`${LABEL} Reading the source files to find the cause.`, ...files.slice(0, 5).map((path) => toolUseBlock('read_file', { path })));
+    return act(
+      `${LABEL} Reading the source files to find the cause.`,
+      ...files.slice(0, 5).map((path) => toolUseBlock('read_file', { path })),
+    );
   }
   for (const read of reads) {
     const bug = findArithmeticBug(stripLineNumbers(read.result));
@@ -111,7 +117,9 @@ function submitPlan(filePath: string | null, bug: ArithmeticBug | null, request:
           : 'Review by a person: the scripted demo model found nothing to fix.',
         actionType: 'MODIFY',
         filePath: target,
-        rationale: bug ? `${bug.method} must compute with ${bug.rightOperator}, as its tests expect.` : 'Outside what the demo model can do.',
+        rationale: bug
+          ? `${bug.method} must compute with ${bug.rightOperator}, as its tests expect.`
+          : 'Outside what the demo model can do.',
       },
     ],
     affectedFiles: [target],
@@ -129,7 +137,8 @@ function codeTurn(history: ToolExchange[], userMessage: string): ModelResponse {
   const edits = history.filter((exchange) => exchange.name === EDITOR && exchange.input.command === 'str_replace');
   const views = history.filter((exchange) => exchange.name === EDITOR && exchange.input.command === 'view' && !exchange.isError);
   if (!target) return submitChanges('The plan names no C# file; nothing to edit.');
-  if (views.length === 0) return act(`${LABEL} Viewing ${target} before editing it.`, toolUseBlock(EDITOR, { command: 'view', path: target }));
+  if (views.length === 0)
+    return act(`${LABEL} Viewing ${target} before editing it.`, toolUseBlock(EDITOR, { command: 'view', path: target }));
   if (edits.length === 0) {
     const lines = stripLineNumbers(views[views.length - 1].result);
     const bug = findArithmeticBug(lines);

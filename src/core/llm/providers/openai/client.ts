@@ -44,7 +44,16 @@ export class OpenAIModelClient implements ModelClient {
       baseURL: options.baseURL ?? OPENAI_DEFAULT_BASE_URL,
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
-      ...(logger ? { logger: { error: (m: string) => logger.error(`openai: ${m}`), warn: (m: string) => logger.warn(`openai: ${m}`), info: (m: string) => logger.info(`openai: ${m}`), debug: (m: string) => logger.debug(`openai: ${m}`) } } : {}),
+      ...(logger
+        ? {
+            logger: {
+              error: (m: string) => logger.error(`openai: ${m}`),
+              warn: (m: string) => logger.warn(`openai: ${m}`),
+              info: (m: string) => logger.info(`openai: ${m}`),
+              debug: (m: string) => logger.debug(`openai: ${m}`),
+            },
+          }
+        : {}),
     });
     this.baseURL = this.client.baseURL;
     this.useMaxCompletionTokens = /^https:\/\/api\.openai\.com\//.test(this.baseURL);
@@ -52,10 +61,16 @@ export class OpenAIModelClient implements ModelClient {
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const tools = toOpenAITools(request.tools);
-    const sampling = samplingParameters(request.model, { maxTokens: request.maxTokens, temperature: request.temperature, officialApi: this.useMaxCompletionTokens });
+    const sampling = samplingParameters(request.model, {
+      maxTokens: request.maxTokens,
+      temperature: request.temperature,
+      officialApi: this.useMaxCompletionTokens,
+    });
     if (sampling.dropped && !this.warnedTemperature.has(request.model)) {
       this.warnedTemperature.add(request.model);
-      this.warn(`${request.model} takes only its default temperature; the configured temperature ${sampling.dropped.temperature} is not sent.`);
+      this.warn(
+        `${request.model} takes only its default temperature; the configured temperature ${sampling.dropped.temperature} is not sent.`,
+      );
     }
     let watchdog: StreamWatchdog | undefined;
     try {

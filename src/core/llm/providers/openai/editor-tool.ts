@@ -18,7 +18,13 @@ export const EDITOR_FUNCTION_PARAMETERS: Record<string, unknown> = {
   properties: {
     command: { type: 'string', enum: ['view', 'create', 'str_replace', 'insert', 'delete'] },
     path: { type: 'string', description: 'A file or folder relative to the workspace root.' },
-    view_range: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2, description: 'view: [start, end] line numbers; -1 as end reads to the end.' },
+    view_range: {
+      type: 'array',
+      items: { type: 'integer' },
+      minItems: 2,
+      maxItems: 2,
+      description: 'view: [start, end] line numbers; -1 as end reads to the end.',
+    },
     file_text: { type: 'string', description: 'create: the whole content of the new file (a file that exists is refused).' },
     old_str: { type: 'string', description: 'str_replace: the exact text to replace, whitespace included (must occur exactly once).' },
     new_str: { type: 'string', description: 'str_replace: the replacement text.' },

@@ -15,7 +15,9 @@ export function mapOpenAIError(error: unknown, context: { model: string; baseURL
     return new ModelApiError('timeout', 'The model call timed out (after the SDK retries).', null, { cause: error });
   }
   if (error instanceof APIConnectionError) {
-    return new ModelApiError('connection', `Could not reach the OpenAI-compatible API at ${context.baseURL}: ${causeText(error)}`, null, { cause: error });
+    return new ModelApiError('connection', `Could not reach the OpenAI-compatible API at ${context.baseURL}: ${causeText(error)}`, null, {
+      cause: error,
+    });
   }
   if (error instanceof APIError) return mapStatusError(error, context);
   if (error instanceof OpenAIError) {
@@ -34,6 +36,11 @@ function mapStatusError(error: APIError, context: { model: string; baseURL: stri
     fallbackText: error.message,
     options: { cause: error, requestId: error.requestID ?? null },
     streamKind: 'server',
-    words: { keyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', endpoint: ` at ${context.baseURL}`, overloadedStatuses: [503, 529] },
+    words: {
+      keyVariable: 'OPENAI_API_KEY',
+      baseUrlVariable: 'OPENAI_BASE_URL',
+      endpoint: ` at ${context.baseURL}`,
+      overloadedStatuses: [503, 529],
+    },
   });
 }

@@ -20,7 +20,10 @@ import { EDITOR_FUNCTION_DESCRIPTION, EDITOR_FUNCTION_PARAMETERS } from './edito
 export function toOpenAITools(tools: readonly ModelToolDefinition[]): ChatCompletionTool[] {
   return tools.map((tool): ChatCompletionTool => {
     if (tool.kind === 'text_editor') {
-      return { type: 'function', function: { name: tool.name, description: EDITOR_FUNCTION_DESCRIPTION, parameters: EDITOR_FUNCTION_PARAMETERS } };
+      return {
+        type: 'function',
+        function: { name: tool.name, description: EDITOR_FUNCTION_DESCRIPTION, parameters: EDITOR_FUNCTION_PARAMETERS },
+      };
     }
     return {
       type: 'function',
@@ -50,14 +53,24 @@ export function toOpenAIMessages(system: string, messages: readonly ModelMessage
         role: 'assistant',
         content: texts.length > 0 ? texts.join('\n') : null,
         ...(calls.length > 0
-          ? { tool_calls: calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: JSON.stringify(call.input ?? {}) } })) }
+          ? {
+              tool_calls: calls.map((call) => ({
+                id: call.id,
+                type: 'function' as const,
+                function: { name: call.name, arguments: JSON.stringify(call.input ?? {}) },
+              })),
+            }
           : {}),
       });
       continue;
     }
     for (const block of message.content) {
       if (block.type !== 'tool_result') continue;
-      out.push({ role: 'tool', tool_call_id: block.tool_use_id, content: block.is_error ? `${TOOL_ERROR_PREFIX}${block.content}` : block.content });
+      out.push({
+        role: 'tool',
+        tool_call_id: block.tool_use_id,
+        content: block.is_error ? `${TOOL_ERROR_PREFIX}${block.content}` : block.content,
+      });
     }
     if (texts.length > 0) out.push({ role: 'user', content: texts.join('\n') });
   }

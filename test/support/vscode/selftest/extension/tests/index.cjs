@@ -6,7 +6,12 @@ const path = require('node:path');
 const { Mocha } = require('mocha');
 
 exports.run = () => {
-  const mocha = new Mocha({ ui: 'bdd', timeout: 20000, color: false, reporter: path.join(__dirname, '..', '..', '..', '..', 'count-reporter.cjs') });
+  const mocha = new Mocha({
+    ui: 'bdd',
+    timeout: 20000,
+    color: false,
+    reporter: path.join(__dirname, '..', '..', '..', '..', 'count-reporter.cjs'),
+  });
   mocha.addFile(path.join(__dirname, 'hello.test.cjs'));
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
