@@ -146,7 +146,7 @@ export interface SandboxSpec {
   network: boolean;
   /** A new session without a controlling terminal: for children not already detached into their own. */
   newSession?: boolean;
-  /** Folders that must stay readable even under the hidden home folder (the C# engine's own). */
+  /** Folders that must stay readable even under the hidden home folder or the private /tmp (the program run, the C# engine's own). */
   readable?: readonly string[];
   env?: NodeJS.ProcessEnv;
 }
@@ -201,7 +201,11 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   if (hideHome) args.push('--tmpfs', home);
   for (const { dir, writable } of homeFoldersKept(home, env)) args.push(writable ? '--bind' : '--ro-bind', dir, dir);
   for (const dir of writableOutsideHome(home, env)) args.push('--bind', dir, dir);
-  for (const dir of spec.readable ?? []) if (hideHome && isInside(dir, home) && isDirectory(dir)) args.push('--ro-bind', dir, dir);
+  for (const dir of spec.readable ?? []) {
+    const underTemp = [path.resolve('/tmp'), path.resolve(os.tmpdir())].some((temp) => isInside(dir, temp) && path.resolve(dir) !== temp);
+    const hidden = (hideHome && isInside(dir, home)) || underTemp;
+    if (hidden && isDirectory(dir)) args.push('--ro-bind', dir, dir);
+  }
   // Bound before the empty home turns read-only: its mount point is made in it.
   args.push('--bind', workspace, workspace);
   if (hideHome) args.push('--remount-ro', home);

@@ -5,6 +5,7 @@
 
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
 import treeKill from 'tree-kill';
 import { childEnvironment } from '../../core/child-env';
 import { resolveCommand } from '../../core/command-path';
@@ -91,7 +92,10 @@ export class NodeProcessRunner implements ProcessRunner {
     if (!options.sandbox) return this.start(command, args, options);
     // Resolved here, outside the sandbox: bwrap is handed the absolute path, never a name it would look up.
     const program = resolveCommand(command, { env: childEnvironment({ set: { ...QUIET_DOTNET_ENV, ...options.env } }) });
-    const sandboxed = sandboxedCommand(program, args, options.sandbox);
+    const sandboxed = sandboxedCommand(program, args, {
+      ...options.sandbox,
+      readable: [path.dirname(program)],
+    });
     const result = await this.start(sandboxed.command, sandboxed.args, options);
     // bwrap could not find the command: the same error as starting it directly.
     if (

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { captureBaseline } from '../../../src/core/dotnet/validator';
+import { sandboxMode, setSandboxMode } from '../../../src/core/sandbox';
 import type { Baseline } from '../../../src/core/model';
 import { createNodeHost } from '../../../src/host/node/index';
 import { copyFixture } from '../../support/cli-harness';
@@ -25,6 +26,9 @@ async function baselineWith(mode: 'hang' | 'crash'): Promise<{ baseline: Baselin
   const before = workspaceBytes(dir);
   const saved = { PATH: process.env.PATH, FAKE_DOTNET_MODE: process.env.FAKE_DOTNET_MODE, FAKE_DOTNET_LOG: process.env.FAKE_DOTNET_LOG };
   Object.assign(process.env, { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, FAKE_DOTNET_MODE: mode, FAKE_DOTNET_LOG: log });
+  // The fake dotnet logs the pids it started beside itself: outside the workspace, where a sandboxed child cannot write.
+  const sandbox = sandboxMode();
+  setSandboxMode('off');
   try {
     const baseline = await captureBaseline({ host: createNodeHost(dir, { logger: QUIET }), timeouts: { buildMs: 1_500, testMs: 1_500 } });
     const pids = fs
@@ -34,6 +38,7 @@ async function baselineWith(mode: 'hang' | 'crash'): Promise<{ baseline: Baselin
       .map((line) => Number(line.split(' ')[0]));
     return { baseline, pids, outcome: { dir, before, changes: {} } };
   } finally {
+    setSandboxMode(sandbox);
     for (const [key, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;

@@ -199,9 +199,9 @@ export const journalRows: FaultRow[] = [
         PowerLoss,
       );
       const intent = path.join(ws.dir, INTENT);
-      const record = JSON.parse(fs.readFileSync(intent, 'utf8')) as { hostname: string; workspaceRoot: string };
+      const record = JSON.parse(fs.readFileSync(intent, 'utf8')) as { hostname: string; machineId: string; workspaceRoot: string };
       for (const planted of [
-        JSON.stringify({ ...record, hostname: `${record.hostname}-elsewhere` }),
+        JSON.stringify({ ...record, hostname: `${record.hostname}-elsewhere`, machineId: `${record.machineId}-elsewhere` }),
         JSON.stringify({ ...record, workspaceRoot: '/home/someone/clone' }),
         '{"files": [',
       ]) {

@@ -59,7 +59,7 @@ export class EngineProcess {
       workspaceRoot: options.cwd,
       network: false,
       newSession: true,
-      readable: [path.dirname(options.enginePath)],
+      readable: [path.dirname(options.enginePath), path.dirname(dotnet)],
     });
     this.child = spawn(sandboxed.command, sandboxed.args, {
       cwd: options.cwd,
