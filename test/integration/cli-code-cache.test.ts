@@ -40,7 +40,8 @@ const BUILD_PROBE = `
 const cp = require('node:child_process'), fs = require('node:fs');
 const spawn = cp.spawn;
 cp.spawn = function (command, args, options) {
-  if (!/dotnet/.test(String(command)) || !Array.isArray(args) || !args.includes('build')) return spawn.apply(this, arguments);
+  // dotnet itself, or bwrap starting it in the sandbox.
+  if (!Array.isArray(args) || !/dotnet/.test([command, ...args].join(' ')) || !args.includes('build')) return spawn.apply(this, arguments);
   setImmediate(() => {
     fs.writeSync(2, 'PROBE build\\n');
     process.exit(0);
