@@ -201,7 +201,8 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   if (hideHome) args.push('--tmpfs', home);
   for (const { dir, writable } of homeFoldersKept(home, env)) args.push(writable ? '--bind' : '--ro-bind', dir, dir);
   for (const dir of writableOutsideHome(home, env)) args.push('--bind', dir, dir);
-  for (const dir of spec.readable ?? []) {
+  // The program run, the engine's folder and the local feeds IRONBEES_NUGET_SOURCE adds: readable where hidden.
+  for (const dir of [...(spec.readable ?? []), ...localFeeds(env)]) {
     const underTemp = [path.resolve('/tmp'), path.resolve(os.tmpdir())].some((temp) => isInside(dir, temp) && path.resolve(dir) !== temp);
     const hidden = (hideHome && isInside(dir, home)) || underTemp;
     if (hidden && isDirectory(dir)) args.push('--ro-bind', dir, dir);
@@ -264,6 +265,15 @@ function homeFoldersKept(home: string, env: NodeJS.ProcessEnv): KeptFolder[] {
     }
   }
   return kept;
+}
+
+/** The folders among the feeds IRONBEES_NUGET_SOURCE adds (`;`-separated; URLs are reached by restore's network). */
+function localFeeds(env: NodeJS.ProcessEnv): string[] {
+  return (env.IRONBEES_NUGET_SOURCE ?? '')
+    .split(';')
+    .map((feed) => feed.trim())
+    .filter((feed) => path.isAbsolute(feed))
+    .map((feed) => path.resolve(feed));
 }
 
 /** The NuGet caches set outside the home folder (NUGET_PACKAGES=/opt/…): writable too. */
