@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { EngineSymbolProvider } from '../../src/core/csharp/engine/engine-symbols';
@@ -110,8 +110,10 @@ describe('Roslyn engine faults: crash, hang, a solution that does not load, a hu
     // restart. The limits here are far above any load; the test's own bound is above them. A
     // broken restart still fails at once (the text index answers and says so).
     this.timeout(900_000);
-    const mark = path.join(mkdtempSync(path.join(tmpdir(), 'ironbees-crash-once-')), 'mark');
-    temps.push(path.dirname(mark));
+    // In the workspace: the engine runs in the sandbox, where the person's /tmp is not the one it sees.
+    const mark = path.join(root, 'obj', 'ironbees-crash-once.mark');
+    mkdirSync(path.dirname(mark), { recursive: true });
+    rmSync(mark, { force: true });
     const { engine, symbols } = engineFor(root, {
       env: { IRONBEES_ROSLYN_FAULT: 'crash-once', IRONBEES_ROSLYN_FAULT_MARK: mark },
       timeouts: { openMs: 600_000, queryMs: 600_000 },
