@@ -41,6 +41,8 @@ interface Validation {
   passed: boolean;
   test: TestResult | null;
   fixedFailures?: string[];
+  /** In baseline.json: test project → the tests that ran there. */
+  ranTests?: Record<string, string[]>;
 }
 
 const EDITOR = 'str_replace_based_edit_tool';
@@ -72,8 +74,15 @@ async function readEvents(file: string): Promise<TraceEvent[]> {
 
 /** The single run a task's fresh copy holds (the bench starts exactly one). */
 export async function onlyRunId(workspace: string): Promise<string | null> {
-  const entries = await fs.readdir(path.join(workspace, '.ironbees', 'runs'), { withFileTypes: true }).catch(() => []);
-  const runs = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  const dir = path.join(workspace, '.ironbees', 'runs');
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  const runs: string[] = [];
+  // Beside the runs the store keeps its own folders (".open-applies"); a run is a folder with a state.json.
+  for (const entry of entries) {
+    if (entry.isDirectory() && !entry.name.startsWith('.') && (await fs.stat(path.join(dir, entry.name, 'state.json')).catch(() => null))) {
+      runs.push(entry.name);
+    }
+  }
   return runs.length === 1 ? runs[0] : null;
 }
 
@@ -88,7 +97,10 @@ export function figuresOf(
   // Every test in scope ran only when the final test run was not narrowed to the last failures.
   const fullRun = final?.test != null && !final.test.onlyLastFailures;
   const failToPass = task.failToPass.map((name) => ({ name, ok: fixed.has(name) }));
-  const passToPass = task.passToPass.map((name) => ({ name, ok: fullRun && !failures.has(name) }));
+  // Where the baseline lists the tests that ran, a pass_to_pass test must be among them (a misspelt name
+  // must not pass by never running); runs that do not record them are judged on the failures alone.
+  const ran = input.baseline?.ranTests ? new Set(Object.values(input.baseline.ranTests).flat()) : null;
+  const passToPass = task.passToPass.map((name) => ({ name, ok: fullRun && !failures.has(name) && (ran === null || ran.has(name)) }));
   const turns: TurnEvent[] = turnsOf(input.events);
   const summary = summarizeTurns(turns);
   const calls = input.events.filter((e): e is Extract<TraceEvent, { kind: 'tool_call' }> => e.kind === 'tool_call');
