@@ -133,7 +133,14 @@ export interface BenchArgs {
 
 export type CliCommand =
   | BenchArgs
-  | McpArgs | RunArgs | ResumeArgs | RunsArgs | RevertArgs | TraceArgs | { command: 'help'; topic?: CommandName } | { command: 'version' };
+  | McpArgs
+  | RunArgs
+  | ResumeArgs
+  | RunsArgs
+  | RevertArgs
+  | TraceArgs
+  | { command: 'help'; topic?: CommandName }
+  | { command: 'version' };
 
 type OptionSpec = { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
 

@@ -112,7 +112,9 @@ describe('bench report', () => {
   });
 
   it('escapes task text and test names in the HTML page, which loads nothing from outside', () => {
-    const html = renderHtml(report([task({ id: 'x', request: '<script>alert("x")</script> & \'q\'', failToPass: [{ name: 'T<b>', ok: true }] })]));
+    const html = renderHtml(
+      report([task({ id: 'x', request: '<script>alert("x")</script> & \'q\'', failToPass: [{ name: 'T<b>', ok: true }] })]),
+    );
     assert.ok(html.includes('<blockquote>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;</blockquote>'), html);
     assert.ok(html.includes('<td>T&lt;b&gt; ok</td>'), html);
     assert.ok(!html.includes('<script>'), 'no raw script tag');

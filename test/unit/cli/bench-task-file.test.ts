@@ -8,10 +8,13 @@ import { parseCliArgs } from '../../../src/cli/args';
 const BASE = path.resolve('/bench');
 
 function refused(source: string, fileName: string, message: string): void {
-  assert.throws(() => parseTaskFile(source, fileName, BASE), (error: Error) => {
-    assert.equal(error.message, message);
-    return true;
-  });
+  assert.throws(
+    () => parseTaskFile(source, fileName, BASE),
+    (error: Error) => {
+      assert.equal(error.message, message);
+      return true;
+    },
+  );
 }
 
 describe('bench task file', () => {
@@ -36,7 +39,9 @@ describe('bench task file', () => {
   });
 
   it('reads a bare JSON list with a git URL and commit; pass_to_pass may be left out', () => {
-    const json = JSON.stringify([{ id: 'g', repo_url: 'https://example.invalid/r.git', commit: 'abcdef1', request: 'R', fail_to_pass: ['T'] }]);
+    const json = JSON.stringify([
+      { id: 'g', repo_url: 'https://example.invalid/r.git', commit: 'abcdef1', request: 'R', fail_to_pass: ['T'] },
+    ]);
     assert.deepEqual(parseTaskFile(json, 'tasks.json', BASE), [
       { id: 'g', repoUrl: 'https://example.invalid/r.git', commit: 'abcdef1', request: 'R', failToPass: ['T'], passToPass: [] },
     ]);
@@ -44,15 +49,51 @@ describe('bench task file', () => {
 
   it('names the task and the field that is wrong', () => {
     refused('{"tasks": []}', 'tasks.json', 'Bench task file: tasks.json: "tasks" must be a non-empty list.');
-    refused('[{"repo": "a", "request": "r", "fail_to_pass": ["T"]}]', 't.json', 'Bench task file: task 1: "id" must be a non-empty string.');
-    refused('[{"id": "a b", "repo": "a", "request": "r", "fail_to_pass": ["T"]}]', 't.json', 'Bench task file: task 1: "id" may hold letters, digits, ".", "_" and "-" only (got "a b").');
-    refused('[{"id": "x", "repo": "a", "fail_to_pass": ["T"]}]', 't.json', 'Bench task file: task "x": "request" must be a non-empty string.');
-    refused('[{"id": "x", "repo": "a", "request": "r", "fail_to_pass": []}]', 't.json', 'Bench task file: task "x": "fail_to_pass" must name at least one test.');
-    refused('[{"id": "x", "repo": "a", "request": "r", "fail_to_pass": ["T"], "pass_to_pass": "T2"}]', 't.json', 'Bench task file: task "x": "pass_to_pass" must be a list of test names.');
-    refused('[{"id": "x", "request": "r", "fail_to_pass": ["T"]}]', 't.json', 'Bench task file: task "x": "repo" must be a non-empty string.');
-    refused('[{"id": "x", "repo_url": "u", "commit": "main", "request": "r", "fail_to_pass": ["T"]}]', 't.json', 'Bench task file: task "x": "commit" must be a commit hash (got "main").');
-    refused('[{"id": "x", "repo_url": "--upload-pack=x", "commit": "abcdef1", "request": "r", "fail_to_pass": ["T"]}]', 't.json', 'Bench task file: task "x": "repo_url" must not start with "-".');
-    refused('[{"id": "x", "repo": "a", "request": "r", "fail_to_pass": ["T"]}, {"id": "x", "repo": "b", "request": "r", "fail_to_pass": ["T"]}]', 't.json', 'Bench task file: task "x": "id" is used by more than one task.');
+    refused(
+      '[{"repo": "a", "request": "r", "fail_to_pass": ["T"]}]',
+      't.json',
+      'Bench task file: task 1: "id" must be a non-empty string.',
+    );
+    refused(
+      '[{"id": "a b", "repo": "a", "request": "r", "fail_to_pass": ["T"]}]',
+      't.json',
+      'Bench task file: task 1: "id" may hold letters, digits, ".", "_" and "-" only (got "a b").',
+    );
+    refused(
+      '[{"id": "x", "repo": "a", "fail_to_pass": ["T"]}]',
+      't.json',
+      'Bench task file: task "x": "request" must be a non-empty string.',
+    );
+    refused(
+      '[{"id": "x", "repo": "a", "request": "r", "fail_to_pass": []}]',
+      't.json',
+      'Bench task file: task "x": "fail_to_pass" must name at least one test.',
+    );
+    refused(
+      '[{"id": "x", "repo": "a", "request": "r", "fail_to_pass": ["T"], "pass_to_pass": "T2"}]',
+      't.json',
+      'Bench task file: task "x": "pass_to_pass" must be a list of test names.',
+    );
+    refused(
+      '[{"id": "x", "request": "r", "fail_to_pass": ["T"]}]',
+      't.json',
+      'Bench task file: task "x": "repo" must be a non-empty string.',
+    );
+    refused(
+      '[{"id": "x", "repo_url": "u", "commit": "main", "request": "r", "fail_to_pass": ["T"]}]',
+      't.json',
+      'Bench task file: task "x": "commit" must be a commit hash (got "main").',
+    );
+    refused(
+      '[{"id": "x", "repo_url": "--upload-pack=x", "commit": "abcdef1", "request": "r", "fail_to_pass": ["T"]}]',
+      't.json',
+      'Bench task file: task "x": "repo_url" must not start with "-".',
+    );
+    refused(
+      '[{"id": "x", "repo": "a", "request": "r", "fail_to_pass": ["T"]}, {"id": "x", "repo": "b", "request": "r", "fail_to_pass": ["T"]}]',
+      't.json',
+      'Bench task file: task "x": "id" is used by more than one task.',
+    );
   });
 
   it('says a file that is not JSON could not be read, naming it', () => {

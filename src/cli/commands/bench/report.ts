@@ -74,7 +74,10 @@ function taskRows(task: BenchTaskReport): Array<[string, string]> {
       'compile loop',
       `check_code ${task.compile.checkCodeCalls} (${task.compile.checkCodeFailures} failed); pre-review checks ${task.compile.preReviewChecks} (${task.compile.preReviewFailures} failed)`,
     ],
-    ['integrity', `test files touched: ${task.integrity.testFilesTouched.join(', ') || 'none'}; skips added: ${na(task.integrity.skipsAdded)}`],
+    [
+      'integrity',
+      `test files touched: ${task.integrity.testFilesTouched.join(', ') || 'none'}; skips added: ${na(task.integrity.skipsAdded)}`,
+    ],
     [
       'tokens',
       `${task.tokens.input} in, ${task.tokens.output} out, ${task.tokens.cacheRead} cache read, ${task.tokens.cacheWrite} cache write; cache share ${na(task.cacheShare, pct)}`,

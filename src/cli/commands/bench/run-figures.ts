@@ -23,7 +23,14 @@ export interface TaskFigures {
   /** The iteration whose validation first passed; null when none did. */
   iterationsToGreen: number | null;
   iterations: number | null;
-  protocol: { turns: number; plainTextTurns: number; malformedTurns: number; maxTokensStops: number; budgetExhaustions: number; stuckStops: number };
+  protocol: {
+    turns: number;
+    plainTextTurns: number;
+    malformedTurns: number;
+    maxTokensStops: number;
+    budgetExhaustions: number;
+    stuckStops: number;
+  };
   edits: { strReplaceFailures: Array<{ kind: string; count: number }>; refusedCreates: number };
   compile: { checkCodeCalls: number; checkCodeFailures: number; preReviewChecks: number; preReviewFailures: number };
   integrity: { testFilesTouched: string[]; skipsAdded: number | null };
@@ -89,7 +96,15 @@ export async function onlyRunId(workspace: string): Promise<string | null> {
 /** The figures of a run from its files; `validations` ordered by iteration. */
 export function figuresOf(
   task: BenchTask,
-  input: { runId: string | null; state: CodingState | null; validations: Validation[]; baseline: Validation | null; events: TraceEvent[]; handoff: string; wallMs: number },
+  input: {
+    runId: string | null;
+    state: CodingState | null;
+    validations: Validation[];
+    baseline: Validation | null;
+    events: TraceEvent[];
+    handoff: string;
+    wallMs: number;
+  },
 ): TaskFigures {
   const final = input.validations.at(-1) ?? null;
   const failures = new Set((final?.test?.failures ?? []).map((failure) => failure.testName));
@@ -136,7 +151,9 @@ export function figuresOf(
       stuckStops: escalated && !budget && /Help was requested during/.test(input.handoff) ? 1 : 0,
     },
     edits: {
-      strReplaceFailures: [...byKind].map(([kind, count]) => ({ kind, count })).sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind)),
+      strReplaceFailures: [...byKind]
+        .map(([kind, count]) => ({ kind, count }))
+        .sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind)),
       refusedCreates: editorFailures.filter((c) => c.error?.includes(REFUSED_CREATE)).length,
     },
     compile: {
@@ -158,7 +175,11 @@ export function figuresOf(
     cacheShare: fresh > 0 ? summary.tokens.cacheRead / fresh : null,
     costUsd: usage ? (usage.costUnknown ? null : usage.costUsd) : null,
     wallMs: input.wallMs,
-    ...(input.runId === null ? { note: 'no run was recorded' } : final === null ? { note: 'no validation after an edit was recorded' } : {}),
+    ...(input.runId === null
+      ? { note: 'no run was recorded' }
+      : final === null
+        ? { note: 'no validation after an edit was recorded' }
+        : {}),
   };
 }
 
@@ -169,7 +190,11 @@ export async function readTaskFigures(task: BenchTask, workspace: string, wallMs
   const dir = path.join(workspace, '.ironbees', 'runs', runId);
   const state = (await readJson<{ codingState: CodingState }>(path.join(dir, 'state.json')))?.codingState ?? null;
   const files = await fs.readdir(path.join(dir, 'validations')).catch(() => [] as string[]);
-  const iterations = files.map((f) => /^(\d+)\.json$/.exec(f)?.[1]).filter((n): n is string => n !== undefined).map(Number).sort((a, b) => a - b);
+  const iterations = files
+    .map((f) => /^(\d+)\.json$/.exec(f)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
   const validations: Validation[] = [];
   for (const n of iterations) {
     const v = await readJson<Validation>(path.join(dir, 'validations', `${n}.json`));
