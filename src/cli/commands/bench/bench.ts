@@ -20,6 +20,7 @@ import { figuresOf, onlyRunId, readTaskFigures } from './run-figures';
 import type { TaskFigures } from './run-figures';
 import type { BenchTask } from './task-file';
 import { readTaskFile } from './task-file';
+import { unskipped } from './exercism';
 
 const run = promisify(execFile);
 /** Build output and earlier runs are not part of a task's starting point. */
@@ -32,14 +33,32 @@ export async function freshCopy(task: BenchTask): Promise<string> {
     // No shell; "--" ends the options, so the URL is never read as one.
     await run('git', ['clone', '--quiet', '--', task.repoUrl, dir], { timeout: 10 * 60_000 });
     await run('git', ['-C', dir, 'checkout', '--quiet', '--detach', task.commit], { timeout: 60_000 });
-    return dir;
+  } else {
+    await copyFolder(task, dir);
   }
+  await unskipTests(task, dir);
+  return dir;
+}
+
+async function copyFolder(task: BenchTask, dir: string): Promise<void> {
   const source = task.repo ?? '';
   if (!(await fs.stat(source).catch(() => null))?.isDirectory()) {
     throw new ConfigurationError(`Bench task "${task.id}": the repo ${source} is not a folder.`);
   }
   await fs.cp(source, dir, { recursive: true, filter: (src) => !SKIPPED.has(path.basename(src)) });
-  return dir;
+}
+
+/** The task's skipped tests made to run, in its copy only; a link is not followed out of the copy. */
+async function unskipTests(task: BenchTask, dir: string): Promise<void> {
+  const root = await fs.realpath(dir);
+  for (const file of task.unskipTests ?? []) {
+    const target = path.join(dir, file);
+    const real = await fs.realpath(target).catch(() => '');
+    if (!real.startsWith(root + path.sep) || !(await fs.lstat(target).catch(() => null))?.isFile()) {
+      throw new ConfigurationError(`Bench task "${task.id}": the test file ${file} is not a plain file in the repository.`);
+    }
+    await fs.writeFile(target, unskipped(await fs.readFile(target, 'utf8')));
+  }
 }
 
 function runArgsFor(args: BenchArgs, task: BenchTask, workspace: string): RunArgs {

@@ -7,6 +7,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigurationError, errorMessage } from '../../../core/errors';
+import { exercismTask } from './exercism';
 
 export interface BenchTask {
   id: string;
@@ -20,6 +21,8 @@ export interface BenchTask {
   failToPass: string[];
   /** Tests that must still pass after the run. */
   passToPass: string[];
+  /** Test files (repository-relative) whose `Skip = "..."` attributes are taken out in the task's copy (Exercism). */
+  unskipTests?: string[];
 }
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
@@ -53,6 +56,11 @@ export function parseTask(raw: unknown, index: number, base: string): BenchTask 
   const request = text(task.request, where, 'request');
   const failToPass = names(task.fail_to_pass, where, 'fail_to_pass', true);
   const passToPass = names(task.pass_to_pass, where, 'pass_to_pass', false);
+  const unskip = names(task.unskip_tests, where, 'unskip_tests', false);
+  if (unskip.some((file) => path.isAbsolute(file) || file.split(/[\\/]/).includes('..'))) {
+    fail(where, '"unskip_tests" must name files inside the repository.');
+  }
+  const extra = unskip.length ? { unskipTests: unskip } : {};
   if (task.repo !== undefined && task.repo_url !== undefined) fail(where, 'give "repo" (a folder) or "repo_url" (git), not both.');
   if (task.repo_url !== undefined) {
     const repoUrl = text(task.repo_url, where, 'repo_url');
@@ -60,14 +68,18 @@ export function parseTask(raw: unknown, index: number, base: string): BenchTask 
     if (repoUrl.startsWith('-')) fail(where, '"repo_url" must not start with "-".');
     const commit = text(task.commit, where, 'commit');
     if (!/^[0-9a-fA-F]{7,40}$/.test(commit)) fail(where, `"commit" must be a commit hash (got "${commit}").`);
-    return { id, repoUrl, commit, request, failToPass, passToPass };
+    return { id, repoUrl, commit, request, failToPass, passToPass, ...extra };
   }
   const repo = path.resolve(base, text(task.repo, where, 'repo'));
-  return { id, repo, request, failToPass, passToPass };
+  return { id, repo, request, failToPass, passToPass, ...extra };
 }
 
 /** The tasks of a file's text: `{ tasks: [...] }` or a bare list. Ids must be unique. */
 export function parseTaskFile(source: string, fileName: string, base: string): BenchTask[] {
+  return parseTaskList(rawTaskList(source, fileName), base);
+}
+
+function rawTaskList(source: string, fileName: string): unknown[] {
   let data: unknown;
   try {
     data = /\.ya?ml$/i.test(fileName) ? parseYaml(source) : JSON.parse(source);
@@ -76,6 +88,10 @@ export function parseTaskFile(source: string, fileName: string, base: string): B
   }
   const list = Array.isArray(data) ? data : (data as { tasks?: unknown } | null)?.tasks;
   if (!Array.isArray(list) || list.length === 0) fail(fileName, '"tasks" must be a non-empty list.');
+  return list;
+}
+
+function parseTaskList(list: unknown[], base: string): BenchTask[] {
   const tasks = list.map((raw, index) => parseTask(raw, index, base));
   const seen = new Set<string>();
   for (const task of tasks) {
@@ -89,5 +105,15 @@ export async function readTaskFile(file: string): Promise<BenchTask[]> {
   const source = await fs.readFile(file, 'utf8').catch((error: unknown) => {
     throw new ConfigurationError(`Bench task file ${file} could not be read: ${errorMessage(error)}`);
   });
-  return parseTaskFile(source, path.basename(file), path.dirname(file));
+  const base = path.dirname(file);
+  const list = rawTaskList(source, path.basename(file));
+  // An entry `{ exercism: FOLDER, id? }` is an Exercism C# exercise, turned into a task here.
+  const expanded = await Promise.all(
+    list.map(async (raw) => {
+      const entry = raw as { exercism?: unknown; id?: unknown } | null;
+      if (typeof entry?.exercism !== 'string') return raw;
+      return exercismTask(path.resolve(base, entry.exercism), typeof entry.id === 'string' ? entry.id : undefined);
+    }),
+  );
+  return parseTaskList(expanded, base);
 }
