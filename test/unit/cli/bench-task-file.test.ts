@@ -96,6 +96,14 @@ describe('bench task file', () => {
     );
   });
 
+  it('refuses unskip_tests that leave the repository', () => {
+    refused(
+      '[{"id": "x", "repo": "a", "request": "r", "fail_to_pass": ["T"], "unskip_tests": ["../outside.cs"]}]',
+      't.json',
+      'Bench task file: task "x": "unskip_tests" must name files inside the repository.',
+    );
+  });
+
   it('says a file that is not JSON could not be read, naming it', () => {
     assert.throws(() => parseTaskFile('{nope', 'tasks.json', BASE), /^ConfigurationError: Bench task file tasks\.json could not be read: /);
   });

@@ -63,7 +63,8 @@ export async function exercismTask(dir: string, id?: string): Promise<Record<str
   const tests = stringList(config.files?.test);
   if (tests.length === 0) throw new ConfigurationError(`Exercism exercise ${dir}: .meta/config.json names no test file (files.test).`);
   const entries = await fs.readdir(dir).catch(() => [] as string[]);
-  if (!entries.some((name) => name.endsWith('.csproj'))) throw new ConfigurationError(`Exercism exercise ${dir}: no .csproj in the folder.`);
+  if (!entries.some((name) => name.endsWith('.csproj')))
+    throw new ConfigurationError(`Exercism exercise ${dir}: no .csproj in the folder.`);
   const facts: string[] = [];
   for (const test of tests) facts.push(...factNames(await readText(path.join(dir, test), 'the test file')));
   const instructions = await fs.readFile(path.join(dir, '.docs', 'instructions.md'), 'utf8').catch(() => '');
