@@ -97,6 +97,7 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '  health, compile loop, integrity, tokens, cache share, cost and wall time per task and in total.',
     '  A task: { id, repo: FOLDER | repo_url: GIT-URL + commit: HASH, request, fail_to_pass: [test names],',
     "  pass_to_pass: [test names] }; a relative repo is read from the task file's folder.",
+    '  An Exercism C# exercise folder is a task too: { exercism: FOLDER } (its [Fact] tests, Skip removed).',
     "      --out DIR             the report folder (default: ./bench-report); each run's folder is kept in DIR/runs/",
     '      --max-cost USD        budget per task: a task escalates (and fails) once its run has cost this much',
     `      --max-iterations N    coding attempts per task (default ${DEFAULT_MAX_ITERATIONS})`,
