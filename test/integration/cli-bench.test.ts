@@ -72,8 +72,10 @@ describe('ironbees bench (real CLI, demo model, real dotnet, one task)', functio
     assert.deepEqual(task.compile, { checkCodeCalls: 0, checkCodeFailures: 0, preReviewChecks: 1, preReviewFailures: 0 });
     assert.deepEqual(task.integrity, { testFilesTouched: [], skipsAdded: 0 });
     assert.equal(task.costUsd, 0);
-    // The run's folder is kept beside the report, for `trace`-style reading.
-    const state = JSON.parse(readFileSync(path.join(dir, 'out', 'runs', 'calculator-divide', 'state.json'), 'utf8'));
+    // The run's folder is kept beside the report, laid out as a workspace for `ironbees trace`.
+    const state = JSON.parse(
+      readFileSync(path.join(dir, 'out', 'runs', 'calculator-divide', '.ironbees', 'runs', task.runId, 'state.json'), 'utf8'),
+    );
     assert.equal(state.runId, task.runId);
   });
 
@@ -84,5 +86,15 @@ describe('ironbees bench (real CLI, demo model, real dotnet, one task)', functio
     const html = readFileSync(path.join(dir, 'out', 'report.html'), 'utf8');
     assert.ok(html.includes('<blockquote>Fix the failing &lt;Calculator&gt; test</blockquote>'), html);
     assert.ok(html.includes('calculator-divide · <span class="pass">pass</span>'), html);
+  });
+
+  it('keeps each run where `ironbees trace` reads its transcript', async () => {
+    const report = JSON.parse(readFileSync(path.join(dir, 'out', 'report.json'), 'utf8'));
+    const trace = await runCli(['trace', report.tasks[0].runId, '--json', '-w', path.join(dir, 'out', 'runs', 'calculator-divide')], {});
+    assert.equal(trace.code, 0, trace.stderr);
+    const summary = JSON.parse(trace.stdout.trim().split('\n').at(-1) ?? '');
+    assert.equal(summary.kind, 'summary');
+    assert.equal(summary.turns, 6);
+    assert.equal(summary.currentNode, 'SUCCESS');
   });
 });

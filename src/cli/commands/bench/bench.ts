@@ -107,8 +107,12 @@ async function runTask(ctx: CommandContext, args: BenchArgs, task: BenchTask): P
   const figures = workspace ? await readTaskFigures(task, workspace, wallMs) : noRunFigures(task, wallMs);
   if (workspace) {
     const runId = await onlyRunId(workspace);
-    // The run's folder (state, validations, events, HANDOFF.md) stays beside the report.
-    if (runId) await fs.cp(path.join(workspace, '.ironbees', 'runs', runId), path.join(args.out, 'runs', task.id), { recursive: true });
+    // The run's folder (state, validations, events, HANDOFF.md) stays beside the report, laid out as a
+    // workspace: `ironbees trace <runId> -w DIR/runs/<task id>` prints its transcript.
+    if (runId) {
+      const kept = path.join(args.out, 'runs', task.id, '.ironbees', 'runs', runId);
+      await fs.cp(path.join(workspace, '.ironbees', 'runs', runId), kept, { recursive: true });
+    }
     if (args.keep) writeLine(ctx.io.stderr, `bench: ${task.id} kept in ${workspace}`);
     else await fs.rm(workspace, { recursive: true, force: true });
   }
