@@ -107,7 +107,7 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '      --sandbox auto|on|off  build and test in the sandbox (see ironbees run --help)',
     '      --keep                leave the task copies in the temp folder (their paths are printed)',
     '      --demo                use the scripted demo model (no key, no cost)',
-    '  Exit code: 0 when every task passed, 1 when one did not.',
+    '  Exit code: 0 when every task passed, 1 when one did not, 130 after Ctrl-C (the report covers the tasks that ran).',
   ],
 };
 

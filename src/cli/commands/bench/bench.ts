@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { ConfigurationError, errorMessage } from '../../../core/errors';
 import { DEFAULT_BUILD_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../../args';
 import type { BenchArgs, RunArgs } from '../../args';
+import { ExitCode } from '../../exit-codes';
 import { writeLine } from '../../terminal';
 import type { CommandContext } from '../context';
 import { runCommand } from '../run';
@@ -93,13 +94,14 @@ function noRunFigures(task: BenchTask, wallMs: number): TaskFigures {
   return figuresOf(task, { runId: null, state: null, validations: [], baseline: null, events: [], handoff: '', wallMs });
 }
 
-async function runTask(ctx: CommandContext, args: BenchArgs, task: BenchTask): Promise<BenchTaskReport> {
+async function runTask(ctx: CommandContext, args: BenchArgs, task: BenchTask): Promise<{ report: BenchTaskReport; code: number | null }> {
   const started = Date.now();
   let workspace: string | null = null;
   let failure: string | null = null;
+  let code: number | null = null;
   try {
     workspace = await freshCopy(task);
-    await runCommand({ ...ctx, io: { ...ctx.io, stdout: sink() } }, runArgsFor(args, task, workspace));
+    code = await runCommand({ ...ctx, io: { ...ctx.io, stdout: sink() } }, runArgsFor(args, task, workspace));
   } catch (error) {
     failure = errorMessage(error);
   }
@@ -116,7 +118,7 @@ async function runTask(ctx: CommandContext, args: BenchArgs, task: BenchTask): P
     if (args.keep) writeLine(ctx.io.stderr, `bench: ${task.id} kept in ${workspace}`);
     else await fs.rm(workspace, { recursive: true, force: true });
   }
-  return { id: task.id, request: task.request, ...figures, ...(failure ? { pass: false, note: failure } : {}) };
+  return { report: { id: task.id, request: task.request, ...figures, ...(failure ? { pass: false, note: failure } : {}) }, code };
 }
 
 export async function benchCommand(ctx: CommandContext, args: BenchArgs): Promise<number> {
@@ -124,11 +126,17 @@ export async function benchCommand(ctx: CommandContext, args: BenchArgs): Promis
   await fs.mkdir(args.out, { recursive: true });
   const startedAt = new Date().toISOString();
   const reports: BenchTaskReport[] = [];
+  let interrupted = false;
   for (const [index, task] of tasks.entries()) {
     writeLine(ctx.io.stderr, ctx.colors.bold(`bench: task ${index + 1}/${tasks.length} ${task.id}`));
-    const report = await runTask(ctx, args, task);
+    const { report, code } = await runTask(ctx, args, task);
     writeLine(ctx.io.stderr, `bench: ${task.id} ${report.pass ? ctx.colors.green('pass') : ctx.colors.red('fail')}`);
     reports.push(report);
+    // Ctrl-C stops the bench, not only the task's run: the report covers the tasks that ran.
+    if (code === ExitCode.INTERRUPTED) {
+      interrupted = true;
+      break;
+    }
   }
   const report: BenchReport = {
     schemaVersion: 1,
@@ -141,5 +149,6 @@ export async function benchCommand(ctx: CommandContext, args: BenchArgs): Promis
   await fs.writeFile(path.join(args.out, 'report.md'), renderMarkdown(report));
   await fs.writeFile(path.join(args.out, 'report.html'), renderHtml(report));
   writeLine(ctx.io.stdout, `${report.totals.passed}/${report.totals.tasks} tasks passed · report in ${args.out}`);
-  return report.totals.passed === report.totals.tasks ? 0 : 1;
+  if (interrupted) return ExitCode.INTERRUPTED;
+  return report.totals.passed === tasks.length ? ExitCode.SUCCESS : ExitCode.FAILED;
 }
