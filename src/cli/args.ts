@@ -113,8 +113,34 @@ export interface McpArgs {
   sandbox: SandboxMode;
 }
 
+/** `ironbees bench <task-file>`: every task of the file on a fresh copy, non-interactively, and a report. */
+export interface BenchArgs {
+  command: 'bench';
+  /** Absolute path of the task file (JSON or YAML). */
+  taskFile: string;
+  /** Absolute folder the report is written to. */
+  out: string;
+  demo: boolean;
+  model?: string;
+  provider?: ProviderName;
+  /** --max-cost per task, in dollars. */
+  maxCostUsd?: number;
+  maxIterations: number;
+  sandbox: SandboxMode;
+  /** --keep: the task copies are left in the temp folder (their paths are in the report). */
+  keep: boolean;
+}
+
 export type CliCommand =
-  McpArgs | RunArgs | ResumeArgs | RunsArgs | RevertArgs | TraceArgs | { command: 'help'; topic?: CommandName } | { command: 'version' };
+  | BenchArgs
+  | McpArgs
+  | RunArgs
+  | ResumeArgs
+  | RunsArgs
+  | RevertArgs
+  | TraceArgs
+  | { command: 'help'; topic?: CommandName }
+  | { command: 'version' };
 
 type OptionSpec = { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
 
@@ -172,6 +198,17 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     demo: { type: 'boolean' },
     sandbox: { type: 'string' },
   },
+  bench: {
+    ...COMMON,
+    out: { type: 'string' },
+    demo: { type: 'boolean' },
+    model: { type: 'string' },
+    provider: { type: 'string' },
+    'max-cost': { type: 'string' },
+    'max-iterations': { type: 'string' },
+    sandbox: { type: 'string' },
+    keep: { type: 'boolean' },
+  },
 };
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -227,7 +264,37 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       };
     case 'mcp':
       return parseMcp(values, positionals, workspace);
+    case 'bench':
+      return parseBench(values, positionals, cwd);
   }
+}
+
+function parseBench(values: Values, positionals: string[], cwd: string): BenchArgs {
+  const taskFile = onePositional(positionals, 'bench', 'a task file (JSON or YAML)');
+  const out = stringValue(values, 'out');
+  if (out !== undefined && !out.trim()) throw new UsageError('--out needs a folder for the report.', 'bench');
+  const model = stringValue(values, 'model');
+  if (model !== undefined && !model.trim()) throw new UsageError('--model needs a model id, e.g. --model claude-sonnet-4-5.', 'bench');
+  let maxCostUsd: number | undefined;
+  const rawCost = stringValue(values, 'max-cost');
+  if (rawCost !== undefined) {
+    maxCostUsd = Number(rawCost);
+    if (!rawCost.trim() || !Number.isFinite(maxCostUsd) || maxCostUsd <= 0) {
+      throw new UsageError(`--max-cost must be a positive number (got "${rawCost}").`, 'bench');
+    }
+  }
+  return {
+    command: 'bench',
+    taskFile: path.resolve(cwd, taskFile),
+    out: path.resolve(cwd, out?.trim() ?? 'bench-report'),
+    demo: values.demo === true,
+    ...(model !== undefined ? { model: model.trim() } : {}),
+    ...(values.provider !== undefined ? { provider: choiceOption(values, 'provider', PROVIDER_NAMES, 'anthropic', 'bench') } : {}),
+    ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+    maxIterations: integerOption(values, 'max-iterations', DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS_LIMIT, 'bench'),
+    sandbox: choiceOption(values, 'sandbox', SANDBOX_MODES, 'auto', 'bench'),
+    keep: values.keep === true,
+  };
 }
 
 function acceptKnownFailures(values: Values): { acceptKnownFailures?: true } {
@@ -356,12 +423,12 @@ function onePositional(positionals: string[], command: CommandName, what: string
   return positionals[0].trim();
 }
 
-function integerOption(values: Values, name: string, fallback: number, max: number): number {
+function integerOption(values: Values, name: string, fallback: number, max: number, command: CommandName = 'run'): number {
   const raw = stringValue(values, name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < 1 || value > max) {
-    throw new UsageError(`--${name} must be a whole number from 1 to ${max} (got "${raw}").`, 'run');
+    throw new UsageError(`--${name} must be a whole number from 1 to ${max} (got "${raw}").`, command);
   }
   return value;
 }

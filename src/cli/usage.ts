@@ -89,6 +89,26 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '      --demo            runs started through MCP use the scripted demo model',
     '      --sandbox auto|on|off  the build and test tools and runs in the sandbox (see ironbees run --help)',
   ],
+  bench: [
+    'ironbees bench <task-file> [options]',
+    '  Runs every task of a task file (JSON or YAML) as `ironbees run --yes` would, each on a fresh copy',
+    '  of its repository in a temp folder, and writes report.json, report.md and report.html: pass (the',
+    '  fail_to_pass tests now pass, the pass_to_pass tests still pass), iterations, protocol and edit',
+    '  health, compile loop, integrity, tokens, cache share, cost and wall time per task and in total.',
+    '  A task: { id, repo: FOLDER | repo_url: GIT-URL + commit: HASH, request, fail_to_pass: [test names],',
+    "  pass_to_pass: [test names] }; a relative repo is read from the task file's folder.",
+    '  An Exercism C# exercise folder is a task too: { exercism: FOLDER } (its [Fact] tests, Skip removed).',
+    '      --out DIR             the report folder (default: ./bench-report); each run is kept in',
+    '                            DIR/runs/<task id> (its transcript: ironbees trace <runId> -w DIR/runs/<task id>)',
+    '      --max-cost USD        budget per task: a task escalates (and fails) once its run has cost this much',
+    `      --max-iterations N    coding attempts per task (default ${DEFAULT_MAX_ITERATIONS})`,
+    '      --model ID            the model for every agent',
+    `      --provider ${PROVIDERS}  the provider for every agent (default: agent.yaml, else anthropic)`,
+    '      --sandbox auto|on|off  build and test in the sandbox (see ironbees run --help)',
+    '      --keep                leave the task copies in the temp folder (their paths are printed)',
+    '      --demo                use the scripted demo model (no key, no cost)',
+    '  Exit code: 0 when every task passed, 1 when one did not, 130 after Ctrl-C (the report covers the tasks that ran).',
+  ],
 };
 
 const FOOTER = [
