@@ -54,6 +54,8 @@ describe('ironbees CLI: skipping or excusing the failing test never ends in SUCC
         new_str: '    [Fact(Skip = "flaky")]\n    public void Divide_ReturnsQuotient()',
       }),
       toolUse('submit_changes', { summary: 'Skipped the flaky test.' }),
+      // The test file is outside the plan: the first submit is questioned, the second taken at its word.
+      toolUse('submit_changes', { summary: 'Skipped the flaky test; it is flaky.' }),
     );
     const env = { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url };
     const result = await runCli(
