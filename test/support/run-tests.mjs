@@ -43,7 +43,7 @@ const STAGES = [
     name: 'mocha',
     enabled: true,
     ...binCommand('mocha', ['--timeout', '300000', 'test/unit/**/*.test.ts', 'test/integration/**/*.test.ts']),
-    timeoutMs: 40 * 60_000,
+    timeoutMs: 60 * 60_000,
   },
   {
     // Proves the VS Code runner itself with a throwaway extension: a passing suite gives exit 0, a
@@ -73,7 +73,7 @@ const STAGES = [
     needs: [systemPackages, installCodeServer],
     cmd: node,
     args: ['--import', 'tsx', 'test/support/vscode/run-vscode-tests.ts'],
-    timeoutMs: 10 * 60_000,
+    timeoutMs: 30 * 60_000,
   },
   {
     // The product end to end in a browser: code-server with the packaged .vsix (npm run package).
@@ -82,7 +82,7 @@ const STAGES = [
     linuxOnly: true,
     needs: [systemPackages, installCodeServer, { name: 'package', ...npmCommand(['run', '--silent', 'package']) }],
     ...binCommand('mocha', ['--timeout', '600000', 'test/e2e/**/*.test.ts']),
-    timeoutMs: 20 * 60_000,
+    timeoutMs: 30 * 60_000,
   },
 ];
 
