@@ -207,6 +207,8 @@ describe('the steering trail, before → after and the real reason in the panel 
       toolUse('submit_plan', PLAN_DIVIDE),
       edit(brokenRel, '=> missingValue;', '=> missingValue;\n\n    public static int Other => missingOther;'),
       toolUse('submit_changes', { summary: 'Added Other.' }),
+      // Broken.cs is outside the plan: the first submit is questioned, the second taken at its word.
+      toolUse('submit_changes', { summary: 'Added Other; Broken.cs needed it.' }),
       // The second attempt: the model refuses the request.
       httpError(400, { type: 'invalid_request_error', message: 'prompt is too long: 250000 tokens > 200000 maximum' }),
     );
