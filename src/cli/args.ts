@@ -52,6 +52,8 @@ export interface RunArgs {
   diffApproval: DiffApprovalPolicy;
   buildTimeoutMs: number;
   testTimeoutMs: number;
+  /** --agent-timeout SECONDS, in ms: how long an agent may be silent; each role's default when absent. */
+  agentTimeoutMs?: number;
   /** As typed; resolved against the workspace (and checked) by the run command. */
   target?: string;
   /** --min-call-interval SECONDS, in ms: the least time between two model calls. */
@@ -180,6 +182,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     'diff-approval': { type: 'string' },
     'build-timeout': { type: 'string' },
     'test-timeout': { type: 'string' },
+    'agent-timeout': { type: 'string' },
     target: { type: 'string' },
   },
   // A resumed run keeps the context it was started with (approval policy, limits, model), so only
@@ -340,6 +343,7 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     diffApproval: choiceOption(values, 'diff-approval', ['always', 'first', 'never'] as const, 'always'),
     buildTimeoutMs: secondsOption(values, 'build-timeout', DEFAULT_BUILD_TIMEOUT_SECONDS),
     testTimeoutMs: secondsOption(values, 'test-timeout', DEFAULT_TEST_TIMEOUT_SECONDS),
+    ...(stringValue(values, 'agent-timeout') !== undefined ? { agentTimeoutMs: secondsOption(values, 'agent-timeout', 0) } : {}),
     target: target?.trim(),
     sandbox: choiceOption(values, 'sandbox', SANDBOX_MODES, 'auto'),
     ...contextOption(values, cwd),

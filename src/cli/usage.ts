@@ -35,6 +35,8 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '      --diff-approval always|first|never  ask before applying edits (default always)',
     `      --build-timeout SECONDS    limit for one dotnet build (default ${DEFAULT_BUILD_TIMEOUT_SECONDS})`,
     `      --test-timeout SECONDS     limit for one dotnet test (default ${DEFAULT_TEST_TIMEOUT_SECONDS})`,
+    '      --agent-timeout SECONDS    stop an agent silent that long (no model output, no tool call) and restart it;',
+    '                                 the third time, ask a person (default per agent: planner 300, coder 600)',
     '      --target PATH              the .sln/.slnx/.csproj to build and test (default: found automatically)',
     '      --sandbox auto|on|off      build and test with no network, writing only to the workspace, temp and',
     '                                 NuGet caches, home folder hidden (Linux, bubblewrap); auto = where',

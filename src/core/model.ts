@@ -226,6 +226,11 @@ export interface WorkflowContext {
   modelProvider?: string;
   approval: { plan: PlanApprovalPolicy; diffs: DiffApprovalPolicy };
   timeouts: { buildMs: number; testMs: number };
+  /**
+   * How long an agent may be silent (no model output, no tool call) before the supervisor stops it
+   * (--agent-timeout, "ironbees.agentTimeoutSeconds"). Each role's default (agents/supervisor/policy.ts) when absent.
+   */
+  agentTimeoutMs?: number;
   /** The solution or project to build and test, workspace-relative; found automatically when absent. */
   target?: string;
   /** Where model calls go when the primary provider is out (--fallback-provider, --fallback-model). */

@@ -71,6 +71,17 @@ export type TraceEvent =
   | { kind: 'error'; at: string; message: string }
   | { kind: 'compaction'; at: string; agent: string; estimatedTokensBefore: number; estimatedTokensAfter: number; compactedResults: number }
   | { kind: 'model_fallback'; at: string; agent: string; from: string; to: string; reason: string }
+  /** The supervisor stopped an agent silent for `silentMs` (its `timeout`-th time in this step); `action` is what follows. */
+  | {
+      kind: 'agent_timeout';
+      at: string;
+      agent: string;
+      timeout: number;
+      silentMs: number;
+      action: 'restart_with_context' | 'restart_reduced_scope' | 'escalate';
+    }
+  /** The supervisor started the agent again (`attempt` counts from 1): with its progress, or fresh on what remains. */
+  | { kind: 'agent_restarted'; at: string; agent: string; attempt: number; mode: 'continuation' | 'reduced_scope'; stagedFiles: string[] }
   | TurnEvent;
 
 /**

@@ -10,6 +10,7 @@ export const SettingKeys = {
   diffApproval: 'approval.diffs',
   buildSeconds: 'timeouts.buildSeconds',
   testSeconds: 'timeouts.testSeconds',
+  agentSeconds: 'timeouts.agentSeconds',
   agentsFolder: 'agentsFolder',
   demoModel: 'demoModel',
   anthropicBaseUrl: 'anthropicBaseUrl',

@@ -29,6 +29,8 @@ export interface IronbeesSettings extends ProviderSettings {
   diffApproval: DiffApprovalPolicy;
   buildSeconds: number;
   testSeconds: number;
+  /** 0: each agent's default silence limit. */
+  agentSeconds: number;
   agentsFolder: string;
   demoModel: boolean;
   anthropicBaseUrl: string;
@@ -92,6 +94,7 @@ export function readSettings(scope?: vscode.ConfigurationScope, warn?: (message:
     diffApproval: oneOf(personValue(config, SettingKeys.diffApproval), ['always', 'first', 'never'], 'always'),
     buildSeconds: positiveInt(config.get(SettingKeys.buildSeconds), DEFAULT_TIMEOUT_SECONDS),
     testSeconds: positiveInt(config.get(SettingKeys.testSeconds), DEFAULT_TIMEOUT_SECONDS),
+    agentSeconds: positiveInt(config.get(SettingKeys.agentSeconds), 0),
     agentsFolder: String(get(SettingKeys.agentsFolder) ?? '').trim(),
     demoModel: config.get(SettingKeys.demoModel) === true,
     anthropicBaseUrl: String(personValue(config, SettingKeys.anthropicBaseUrl) ?? '').trim(),
@@ -116,6 +119,7 @@ export function workflowContext(settings: IronbeesSettings, workspaceRoot: strin
     ...(settings.model ? { model: settings.model } : {}),
     approval: { plan: settings.planApproval, diffs: settings.diffApproval },
     timeouts: { buildMs: settings.buildSeconds * 1000, testMs: settings.testSeconds * 1000 },
+    ...(settings.agentSeconds > 0 ? { agentTimeoutMs: settings.agentSeconds * 1000 } : {}),
     ...(target ? { target } : {}),
     ...providerWorkflowExtras(settings, workspaceRoot),
     ...(settings.sandbox !== 'auto' ? { sandbox: settings.sandbox } : {}),

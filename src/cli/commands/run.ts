@@ -34,6 +34,7 @@ export function workflowContextFor(args: RunArgs, target: string | undefined): W
     ...(args.demo ? { modelProvider: 'demo' } : args.provider ? { modelProvider: args.provider } : {}),
     approval: { plan: args.planApproval, diffs: args.diffApproval },
     timeouts: { buildMs: args.buildTimeoutMs, testMs: args.testTimeoutMs },
+    ...(args.agentTimeoutMs ? { agentTimeoutMs: args.agentTimeoutMs } : {}),
     ...(target ? { target } : {}),
     ...(args.contextFiles?.length ? { contextFiles: args.contextFiles } : {}),
     ...(args.budget ? { budget: args.budget } : {}),

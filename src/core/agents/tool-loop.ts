@@ -78,7 +78,8 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
   // In the system prompt, so the instructions are part of the cached prefix of every turn.
   const system = runtime.instructions ? `${prompt}\n\n${runtime.instructions}` : prompt;
   const modelTools = runtime.tools.toModelTools(defs);
-  const messages: ModelMessage[] = [{ role: 'user', content: options.userMessage }];
+  const firstMessage = runtime.continuation ? `${runtime.continuation}\n\n${options.userMessage}` : options.userMessage;
+  const messages: ModelMessage[] = [{ role: 'user', content: firstMessage }];
   let usage: Usage = EMPTY_USAGE;
   let malformedStreak = 0;
   let toolChoice: ModelRequest['toolChoice'] = 'auto';
@@ -183,8 +184,13 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
  */
 async function callModel(runtime: AgentRuntime, agent: AgentDefinition, request: ModelRequest): Promise<ModelResponse> {
   const started = runtime.host.clock.now();
-  const { signal, onText, ...data } = request;
-  const response = await runtime.model.complete({ ...redactDeep(data), ...(signal ? { signal } : {}), ...(onText ? { onText } : {}) });
+  const { signal, onText, onProgress, ...data } = request;
+  const response = await runtime.model.complete({
+    ...redactDeep(data),
+    ...(signal ? { signal } : {}),
+    ...(onText ? { onText } : {}),
+    ...(onProgress ? { onProgress } : {}),
+  });
   const ended = runtime.host.clock.now();
   runtime.trace?.record({
     kind: 'model_call',

@@ -29,4 +29,9 @@ export interface AgentRuntime {
    * Absent: they run, as for any caller that approved the run's actions up front.
    */
   toolApproval?: ToolApprovalGate;
+  /**
+   * Said before the first message when the supervisor restarts a stopped agent (supervisor/policy.ts:
+   * what it had done, its staged files, its last words; or the reduced scope it starts fresh on).
+   */
+  continuation?: string;
 }

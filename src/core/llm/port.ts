@@ -64,6 +64,12 @@ export interface ModelRequest {
    * once per text block, or never). Only for showing: the response's content is what counts.
    */
   onText?: (delta: string) => void;
+  /**
+   * Told each time any part of the answer arrives (the response starting, every streamed event,
+   * reasoning included): the agent's heartbeat (agents/supervisor). Clients that do not stream may
+   * never call it; the answer's arrival counts too.
+   */
+  onProgress?: () => void;
 }
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause_turn' | string;

@@ -10,3 +10,5 @@ export { findReferencesTool, findSymbolsTool } from '../tools/symbol-tools';
 export { ToolRegistry, inputJsonSchema } from '../tools/registry';
 export type { ToolDefinition, ToolOutcome } from '../tools/types';
 export { RunStore } from '../workflow/store';
+export { CoordinationStore } from '../workflow/coordination-store';
+export type { AgentRecord, CoordinationMessage } from '../workflow/coordination-store';

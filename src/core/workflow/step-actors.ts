@@ -29,6 +29,7 @@ import type { TraceSink } from '../trace';
 import type { ActivitySink } from '../activity';
 import { usageCarriedBy } from './run-context';
 import { stepTurnContext, withTurnTrace } from './turn-trace';
+import { runSupervised, runSupervisedCoder } from './supervised-step';
 import { SUBMIT_PLAN_TOOL } from '../agents/planner/runner';
 import { SUBMIT_CHANGES_TOOL } from '../agents/coder/runner';
 import type {
@@ -125,7 +126,10 @@ export function createStepActors(
           // The planner does not know its files yet: the root's instructions (and --context files).
           const instructions = await loadInstructions(deps.host, { workFiles: [], contextFiles: input.workflow.contextFiles, warn });
           const planner = units.require<PlannerInput, PlannerOutput>(STEP_AGENTS.plan);
-          const output = await planner.run(
+          const output = await runSupervised(
+            deps.host,
+            input,
+            planner,
             { ...runtime(input, signal, trace), instructions: instructions.text },
             {
               request: input.request,
@@ -147,7 +151,10 @@ export function createStepActors(
           const workFiles = [...input.plan.affectedFiles, ...input.plan.steps.map((step) => step.filePath)];
           const instructions = await loadInstructions(deps.host, { workFiles, contextFiles: input.workflow.contextFiles, warn });
           const coder = units.require<CoderInput, CoderOutput>(STEP_AGENTS.code);
-          const output = await coder.run(
+          const output = await runSupervisedCoder(
+            deps.host,
+            input,
+            coder,
             { ...runtime(input, signal, trace), instructions: instructions.text },
             {
               request: input.request,

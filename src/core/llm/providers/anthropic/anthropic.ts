@@ -73,6 +73,8 @@ export class AnthropicModelClient implements ModelClient {
       );
       const onText = request.onText;
       if (onText) stream.on('text', (delta) => onText(delta));
+      const onProgress = request.onProgress;
+      if (onProgress) stream.on('connect', () => onProgress()).on('streamEvent', () => onProgress());
       watchdog = watchStream(stream, this.streamIdleMs, (arm) => stream.on('connect', arm).on('streamEvent', arm));
       const mapped = fromAnthropicMessage(await stream.finalMessage());
       return {

@@ -87,6 +87,8 @@ export class OpenAIModelClient implements ModelClient {
       );
       const onText = request.onText;
       if (onText) stream.on('content.delta', ({ delta }) => onText(delta));
+      const onProgress = request.onProgress;
+      if (onProgress) stream.on('connect', () => onProgress()).on('chunk', () => onProgress());
       watchdog = watchStream(stream, this.streamIdleMs, (arm) => stream.on('connect', arm).on('chunk', arm));
       const mapped = fromOpenAICompletion(await stream.finalChatCompletion());
       return {
