@@ -56,8 +56,18 @@ export interface FakeRequest {
   body: FakeRequestBody;
 }
 
-export type FakeResponder = (request: FakeRequest) => FakeTurn | FakeError | Promise<FakeTurn | FakeError>;
-export type FakeScriptItem = FakeTurn | FakeError | FakeResponder;
+/**
+ * A model call that hangs: `nothing` never answers (not even headers); `start` sends the headers and
+ * the stream's first events (message_start, ping), then nothing more. The connection stays open
+ * until the client gives up or the fake closes.
+ */
+export interface FakeHang {
+  kind: 'hang';
+  after: 'nothing' | 'start';
+}
+
+export type FakeResponder = (request: FakeRequest) => FakeTurn | FakeError | FakeHang | Promise<FakeTurn | FakeError | FakeHang>;
+export type FakeScriptItem = FakeTurn | FakeError | FakeHang | FakeResponder;
 
 export interface FakeAnthropic {
   /** Base URL to hand the SDK (`baseURL`). */
@@ -84,6 +94,10 @@ export function toolUse(name: string, input: unknown, options: { id?: string; te
 
 export function turn(content: FakeBlock[], options: { usage?: FakeUsage; stopReason?: string; model?: string } = {}): FakeTurn {
   return { kind: 'turn', content, ...options };
+}
+
+export function hang(after: FakeHang['after'] = 'start'): FakeHang {
+  return { kind: 'hang', after };
 }
 
 export function httpError(status: number, options: Omit<FakeError, 'status'> = {}): FakeError {
@@ -130,6 +144,10 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
     const answer = typeof item === 'function' ? await item(request) : item;
     if (!('kind' in answer)) {
       sendError(res, answer, retryHeaders(answer));
+      return;
+    }
+    if (answer.kind === 'hang') {
+      if (answer.after === 'start') startHungStream(res, body.model);
       return;
     }
     if (body.stream) streamTurn(res, answer, body.model);
@@ -259,6 +277,14 @@ function streamTurn(res: http.ServerResponse, turn: FakeTurn, requestedModel: st
   });
   send('message_stop', { type: 'message_stop' });
   res.end();
+}
+
+/** Headers and the first events of a stream, then silence (the response is never ended). */
+function startHungStream(res: http.ServerResponse, requestedModel: string): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_fake_${++idCounter}` });
+  const start = messageJson(turn([]), requestedModel, []);
+  res.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { ...start, stop_reason: null } })}\n\n`);
+  res.write(`event: ping\ndata: ${JSON.stringify({ type: 'ping' })}\n\n`);
 }
 
 /** Splits into up to three pieces, as the real API streams a block in several deltas. */
