@@ -11,7 +11,7 @@ export type ScriptedResponder = (request: ModelRequest, callIndex: number) => Mo
 export type ScriptedTurn = ModelResponse | ScriptedResponder;
 
 /** A request as recorded: a snapshot, so later turns appending to the conversation do not change it. */
-export type RecordedRequest = Omit<ModelRequest, 'signal' | 'onText'>;
+export type RecordedRequest = Omit<ModelRequest, 'signal' | 'onText' | 'onProgress'>;
 
 export class ScriptedModelClient implements ModelClient {
   readonly requests: RecordedRequest[] = [];
@@ -35,7 +35,8 @@ export class ScriptedModelClient implements ModelClient {
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     if (request.signal?.aborted) throw new ModelApiError('cancelled', 'The model call was cancelled.');
-    const { signal: _signal, onText, ...rest } = request;
+    const { signal: _signal, onText, onProgress, ...rest } = request;
+    onProgress?.();
     this.requests.push(structuredClone(rest));
     const callIndex = this.requests.length - 1;
     const turn = this.queue.shift() ?? this.fallback;
