@@ -1,4 +1,4 @@
-// What the supervisor does when an agent falls silent (seed 002, APMAS's timeout policy): the first
+// What the supervisor does when an agent falls silent (APMAS's timeout policy): the first
 // time it restarts the agent with a continuation context (what it had done, the files it had
 // staged, its last words), the second time it restarts it fresh with a reduced scope (the steps
 // that remain), the third time a person is asked. Pure: the watchdog (watchdog.ts) and the runner
@@ -8,13 +8,13 @@ import { clip } from '../../text';
 
 /** How long an agent may be silent (no model output, no tool call) before it is stopped, per role. */
 export const DEFAULT_SILENCE_SECONDS: Readonly<Record<string, number>> = {
-  // Seed 002 gives the developer the longest limit and the architect and reviewer a third to half of
-  // it; the developer here gets its heartbeat timeout (10 minutes), the others half of that.
+  // APMAS gives the developer the longest limit and the architect and reviewer a third to half of
+  // it; the developer here gets APMAS's heartbeat timeout (10 minutes), the others half of that.
   planner: 300,
   reviewer: 300,
   coder: 600,
 };
-/** Any other agent: the seed's heartbeat timeout. */
+/** Any other agent: APMAS's heartbeat timeout. */
 export const DEFAULT_SILENCE_SECONDS_OTHER = 600;
 
 /** The silence limit of `agent` in ms: the run's `--agent-timeout` when set, else the role's default. */
