@@ -47,6 +47,7 @@ function standIn(seen: Seen[]): AgentUnit<string, { summary: string; usage: Usag
     terminalTool: {} as never,
     run: async (rt, input) => {
       seen.push({ continuation: rt.continuation, input });
+      rt.activity?.emit({ kind: 'turn_start', agent: 'coder', turn: 1 });
       rt.activity?.emit({ kind: 'tool', agent: 'coder', turn: 1, tool: 'read_file', line: `read ${input}`, ok: true });
       const response = await rt.model.complete({
         model: 'm',
@@ -115,9 +116,13 @@ describe('the supervisor around an agent', () => {
     // The first call hangs, the restarted agent's call answers.
     const unit = standIn(seen);
     const { records, messages, checkpoints, updates } = recorder();
+    const activity: string[] = [];
     const output = await supervise({
       unit,
-      runtime: runtimeWith(modelOf([hangs, answer('done')]), events),
+      runtime: {
+        ...runtimeWith(modelOf([hangs, answer('done')]), events),
+        activity: { emit: (event) => activity.push(event.kind === 'tool' ? `${event.tool}: ${event.line}` : event.kind) },
+      },
       input: 'src/A.cs',
       silenceMs: 50,
       stagedFiles: async () => ['src/B.cs', 'src/A.cs'],
@@ -136,6 +141,14 @@ describe('the supervisor around an agent', () => {
       { kind: 'agent_restarted', agent: 'coder', attempt: 2, mode: 'continuation', stagedFiles: ['src/A.cs', 'src/B.cs'] },
     ]);
     assert.deepEqual(messages, ['supervisor→coder timeout:restart_with_context']);
+    // The notice follows the restarted agent's first turn_start (a panel starts its list over there).
+    assert.deepEqual(activity, [
+      'turn_start',
+      'read_file: read src/A.cs',
+      'turn_start',
+      'supervisor: silent for 0.05 s: stopped and restarted (with its progress; attempt 2)',
+      'read_file: read src/A.cs',
+    ]);
     assert.equal(checkpoints.length, 1);
     assert.deepEqual(
       updates.map(([agent, change]) => [agent, change.status]).filter(([, status]) => status !== undefined),

@@ -42,13 +42,13 @@ export class SupervisedAttempt {
   }
 
   /** The runtime the agent runs with: its model, trace and activity report beats; its signal is the watchdog's. */
-  runtime(continuation: string | undefined): AgentRuntime {
+  runtime(continuation: string | undefined, notice?: ActivityReport): AgentRuntime {
     const { continuation: _earlier, ...base } = this.base;
     return {
       ...base,
       model: this.model(base.model),
       trace: this.trace(base.trace),
-      activity: this.activity(base.activity),
+      activity: this.activity(base.activity, notice),
       signal: this.controller.signal,
       ...(continuation ? { continuation } : {}),
     };
@@ -125,11 +125,20 @@ export class SupervisedAttempt {
     };
   }
 
-  private activity(inner: ActivitySink | undefined): ActivitySink {
+  /**
+   * `notice` (why the agent runs again) follows the attempt's first turn_start: a panel starts its
+   * list over at an agent's turn 1, and the notice must stay in the list it starts.
+   */
+  private activity(inner: ActivitySink | undefined, notice: ActivityReport | undefined): ActivitySink {
+    let pending = notice;
     return {
       emit: (event: ActivityReport) => {
         if (event.kind === 'tool') this.done.push(event.line);
         inner?.emit(event);
+        if (pending && event.kind === 'turn_start') {
+          inner?.emit(pending);
+          pending = undefined;
+        }
       },
     };
   }

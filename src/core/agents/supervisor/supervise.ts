@@ -5,6 +5,7 @@
 // `agent_restarted`) and its live activity, and, when the run keeps coordination records (the APMAS
 // records `ironbees mcp` serves), to those: the agent's status and heartbeat, its checkpoint, a message.
 
+import type { ActivityReport } from '../../activity';
 import { AgentModeError } from '../../errors';
 import { EMPTY_USAGE, addUsage } from '../../model';
 import type { Usage } from '../../model';
@@ -48,11 +49,12 @@ export async function supervise<I, O>(run: SupervisedRun<I, O>): Promise<O> {
   let input = run.input;
   let continuation: string | undefined;
   let timeouts = 0;
+  let notice: ActivityReport | undefined;
   await heartbeat.status({ status: 'working', progress: 'started' });
   for (;;) {
     const attempt = new SupervisedAttempt(runtime, run.silenceMs, () => heartbeat.beat());
     try {
-      const output = await unit.run(attempt.runtime(continuation), input);
+      const output = await unit.run(attempt.runtime(continuation, notice), input);
       attempt.stop();
       const staged = await stagedOf(run);
       await heartbeat.status({ status: 'completed', completed: true, artifacts: staged, ...summaryOf(output) });
@@ -86,14 +88,14 @@ export async function supervise<I, O>(run: SupervisedRun<I, O>): Promise<O> {
       }
       const mode = action === 'restart_with_context' ? 'continuation' : 'reduced_scope';
       runtime.trace?.record({ kind: 'agent_restarted', at: now(), agent, attempt: timeouts + 1, mode, stagedFiles: progress.stagedFiles });
-      runtime.activity?.emit({
+      notice = {
         kind: 'tool',
         agent,
-        turn: 0,
+        turn: 1,
         tool: 'supervisor',
         line: `silent for ${silentSeconds} s: stopped and restarted (${mode === 'continuation' ? 'with its progress' : 'fresh, on what remains'}; attempt ${timeouts + 1})`,
         ok: false,
-      });
+      };
       await heartbeat.status({ status: 'working', progress: `restarted (${mode}, attempt ${timeouts + 1})` });
     }
   }
