@@ -148,6 +148,19 @@ describe('ironbees mcp: run control, test and diagnostics (demo model, real dotn
     const done = await waitFor(runId, 'SUCCESS');
     assert.equal(done.testResult?.failed, 0);
     assert.match(readFileSync(path.join(workspace, SOURCE), 'utf8'), /a \/ b/);
+
+    // One coordination model: the run's own agents are in the APMAS records, as an outside agent's would be.
+    const context = await json<{ agents: Record<string, { status: string; lastHeartbeat?: string; artifacts: string[] }> }>(
+      'apmas_get_context',
+      { runId, include: ['agents'] },
+    );
+    assert.deepEqual(Object.keys(context.agents).sort(), ['coder', 'planner']);
+    assert.deepEqual(
+      Object.values(context.agents).map((agent) => agent.status),
+      ['completed', 'completed'],
+    );
+    assert.deepEqual(context.agents.coder.artifacts, [SOURCE]);
+    for (const agent of Object.values(context.agents)) assert.ok(!Number.isNaN(Date.parse(agent.lastHeartbeat ?? '')));
   });
 
   it('approve_run at no gate is an error the client can read; cancel_run ends a run CANCELLED', async () => {
