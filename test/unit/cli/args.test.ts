@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { parseCliArgs } from '../../../src/cli/args';
+import { workflowContextFor } from '../../../src/cli/commands/run';
 import type { McpArgs, ResumeArgs, RunArgs } from '../../../src/cli/args';
 import { ExitCode, UsageError, exitCodeForError } from '../../../src/cli/exit-codes';
 import { usageText } from '../../../src/cli/usage';
@@ -108,12 +109,23 @@ describe('cli args', () => {
       ['--build-timeout', '-3', /./],
       ['--test-timeout', 'soon', /seconds/],
       ['--test-timeout', '0', /positive/],
+      ['--agent-timeout', '0', /^--agent-timeout is in seconds and must be a positive number/],
+      ['--agent-timeout', 'never', /^--agent-timeout is in seconds/],
       ['--model', ' ', /model id/],
     ] as const) {
       it(`refuses ${flag} ${value}`, () => {
         assert.match(usageErrorOf(['run', 'x', flag, value]).message, pattern);
       });
     }
+
+    it("--agent-timeout: absent unless given (each agent's default), in ms when given, into the run's context", () => {
+      const plain = parseCliArgs(['run', 'x'], CWD) as RunArgs;
+      assert.equal(plain.agentTimeoutMs, undefined);
+      assert.equal(workflowContextFor(plain, undefined).agentTimeoutMs, undefined);
+      const given = parseCliArgs(['run', 'x', '--agent-timeout', '2.5'], CWD) as RunArgs;
+      assert.equal(given.agentTimeoutMs, 2500);
+      assert.equal(workflowContextFor(given, undefined).agentTimeoutMs, 2500);
+    });
 
     it('--sandbox: auto unless given; on and off as given, for run, resume and mcp', () => {
       assert.equal((parseCliArgs(['run', 'x'], '/w') as RunArgs).sandbox, 'auto');
