@@ -7,7 +7,7 @@ import type { ModelRequest, ModelToolDefinition } from '../../src/core/llm/port'
 import { ConfigurationError } from '../../src/core/errors';
 import type { Logger } from '../../src/core/host';
 import { runPlanner } from '../../src/core/agents/planner/runner';
-import { httpError, startFakeAnthropic, text, toolUse, turn } from '../support/fake-anthropic';
+import { hang, httpError, startFakeAnthropic, text, toolUse, turn } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { agentRuntime, CALCULATOR_SOURCE, copyCalculator } from '../unit/agents/agent-harness';
 import { promises as fs } from 'node:fs';
@@ -210,6 +210,40 @@ describe('AnthropicModelClient against a fake Messages API (real SDK)', () => {
       assert.equal(error.kind, 'cancelled');
       return true;
     });
+  });
+
+  it("tells onProgress of every streamed event, reasoning included (the supervisor's heartbeat)", async () => {
+    fake.enqueue(
+      turn([
+        { type: 'thinking', thinking: 'Divide multiplies.', signature: 'sig' },
+        { type: 'text', text: 'ok' },
+      ]),
+    );
+    let progress = 0;
+    let words = 0;
+    await client.complete(request({ onProgress: () => (progress += 1), onText: () => (words += 1) }));
+    assert.equal(words, 1);
+    // The connection, then message_start, the thinking block (start, 3 deltas, signature, stop), the
+    // text block (start, 1 delta, stop), message_delta and message_stop (the SDK passes no ping on).
+    assert.equal(progress, 13);
+  });
+
+  it('a stream that starts and then hangs: progress until the hang, then a caller who gives up gets a cancel', async () => {
+    fake.enqueue(hang('start'));
+    const controller = new AbortController();
+    let progress = 0;
+    const call = client.complete(
+      request({
+        signal: controller.signal,
+        // The connection and message_start: then nothing comes, and the caller stops waiting.
+        onProgress: () => {
+          progress += 1;
+          if (progress === 2) controller.abort();
+        },
+      }),
+    );
+    await assert.rejects(call, (error: unknown) => error instanceof ModelApiError && error.kind === 'cancelled');
+    assert.equal(progress, 2);
   });
 
   it('also answers non-streaming requests (the fake itself, through the SDK)', async () => {
