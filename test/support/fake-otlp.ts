@@ -15,6 +15,8 @@ export interface ReceivedSpan {
   status: { code?: number; message?: string };
   attributes: Record<string, unknown>;
   resource: Record<string, unknown>;
+  /** The span's events (name, time, attributes). */
+  events: Array<{ name: string; atMs: number; attributes: Record<string, unknown> }>;
 }
 
 export interface FakeOtlp {
@@ -62,6 +64,7 @@ interface OtlpBody {
         endTimeUnixNano: string | number;
         status?: { code?: number; message?: string };
         attributes?: KeyValue[];
+        events?: Array<{ name: string; timeUnixNano: string | number; attributes?: KeyValue[] }>;
       }>;
     }>;
   }>;
@@ -97,6 +100,11 @@ export async function startFakeOtlp(options: { answerAfterMs?: number } = {}): P
               status: span.status ?? {},
               attributes: attributesOf(span.attributes),
               resource,
+              events: (span.events ?? []).map((event) => ({
+                name: event.name,
+                atMs: Number(BigInt(event.timeUnixNano) / 1_000_000n),
+                attributes: attributesOf(event.attributes),
+              })),
             });
           }
         }

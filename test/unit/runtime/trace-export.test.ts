@@ -236,5 +236,49 @@ describe('trace export (OpenTelemetry)', () => {
       assert.equal(search.attributes[ATTR_ERROR_TYPE], 'InvalidInput');
       assert.deepEqual(search.status, { code: 2, message: 'InvalidInput' });
     });
+
+    it("the supervisor's timeout and restart are events of the step span its agent works in", async () => {
+      const store = new RunStore(ws.host);
+      const exporter = startTraceExport(store, `${otlp.url}/v1/traces`, { env: {}, serviceVersion: '9.9.9' }, silent);
+      const events: TraceEvent[] = [
+        transition(null, 'INIT', 0),
+        transition('INIT', 'CODE', 10, 1),
+        { kind: 'agent_timeout', at: iso(50), agent: 'coder', timeout: 1, silentMs: 2000, action: 'restart_with_context' },
+        { kind: 'agent_restarted', at: iso(51), agent: 'coder', attempt: 2, mode: 'continuation', stagedFiles: ['src/A.cs'] },
+        transition('CODE', 'SUCCESS', 100, 1),
+      ];
+      for (const event of events) await store.appendEvent('run-otel', event);
+      await exporter.flush();
+      exporter.stop();
+
+      const coder = otlp.spans.find((span) => span.name === 'invoke_agent coder');
+      assert.ok(coder);
+      assert.deepEqual(coder.events, [
+        {
+          name: 'agent_timeout',
+          atMs: T0 + 50,
+          attributes: {
+            'gen_ai.agent.name': 'coder',
+            'ironbees.timeout': 1,
+            'ironbees.silent_ms': 2000,
+            'ironbees.action': 'restart_with_context',
+          },
+        },
+        {
+          name: 'agent_restarted',
+          atMs: T0 + 51,
+          attributes: {
+            'gen_ai.agent.name': 'coder',
+            'ironbees.attempt': 2,
+            'ironbees.mode': 'continuation',
+            'ironbees.staged_files': ['src/A.cs'],
+          },
+        },
+      ]);
+      assert.deepEqual(
+        otlp.spans.filter((span) => span !== coder).flatMap((span) => span.events),
+        [],
+      );
+    });
   });
 });

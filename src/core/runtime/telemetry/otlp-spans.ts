@@ -109,6 +109,10 @@ export class OtlpRunSpans {
       const spans = this.spansOf(runId, Date.parse(event.at) - event.timings.latency_ms);
       if (spans.stepKey === keyOf(event.step, event.iteration)) this.turn(spans, event);
       else spans.early.push(event);
+    } else if (event.kind === 'agent_timeout' || event.kind === 'agent_restarted') {
+      // The supervisor's acts, as events of the step span the agent works in (the run's when none is open).
+      const spans = this.spansOf(runId, Date.parse(event.at));
+      (spans.step ?? spans.run).addEvent(event.kind, supervisorAttributes(event), Date.parse(event.at));
     }
   }
 
@@ -253,4 +257,23 @@ export class OtlpRunSpans {
       tool.end(toolStarted);
     }
   }
+}
+
+type SupervisorEvent = Extract<TraceEvent, { kind: 'agent_timeout' | 'agent_restarted' }>;
+
+function supervisorAttributes(event: SupervisorEvent): Attributes {
+  if (event.kind === 'agent_timeout') {
+    return {
+      [GEN_AI.agentName]: event.agent,
+      'ironbees.timeout': event.timeout,
+      'ironbees.silent_ms': event.silentMs,
+      'ironbees.action': event.action,
+    };
+  }
+  return {
+    [GEN_AI.agentName]: event.agent,
+    'ironbees.attempt': event.attempt,
+    'ironbees.mode': event.mode,
+    'ironbees.staged_files': event.stagedFiles,
+  };
 }

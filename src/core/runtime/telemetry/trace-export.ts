@@ -9,6 +9,9 @@ import { errorMessage } from '../../errors';
 import type { TraceEvent } from '../../trace';
 import type { RunStore } from '../../workflow/store';
 
+/** The events that become spans or span events (otlp-spans.ts); the others are in the turns already. */
+const EXPORTED_KINDS: ReadonlySet<string> = new Set(['transition', 'turn', 'agent_timeout', 'agent_restarted']);
+
 export interface TraceExportConfig {
   /** The setting's value: a base URL (…:4318), "/v1/traces" is added. Empty or absent: the environment decides. */
   otlpEndpoint?: string;
@@ -64,7 +67,7 @@ export function startTraceExport(store: RunStore, url: string, config: TraceExpo
   // Events are handed over in the order they came, also while the module is still loading.
   let chain: Promise<void> = Promise.resolve();
   const stop = store.observe((runId, event) => {
-    if (event.kind !== 'transition' && event.kind !== 'turn') return;
+    if (!EXPORTED_KINDS.has(event.kind)) return;
     chain = chain.then(async () => (await load())?.record(runId, event));
   });
   return {
