@@ -72,7 +72,7 @@ export async function createAcpAgent(deps: AcpAgentDeps): Promise<{ app: AgentAp
       context: deps.context(workspaceRoot),
       client: {
         update: (id, update) => connected.notify('session/update', { sessionId: id, update }),
-        requestPermission: (request) => connected.request('session/request_permission', request),
+        requestPermission: (request, signal) => connected.request('session/request_permission', request, { cancellationSignal: signal }),
       },
       onRun: (runId) => {
         const file = sessionFile(workspaceRoot, sessionId);

@@ -18,7 +18,8 @@ import { DIFF_OPTIONS, PLAN_OPTIONS, editToolCall, handoffText, planToolCall, pl
 /** What a session needs of the client connection. */
 export interface SessionClient {
   update(sessionId: string, update: SessionUpdate): Promise<void>;
-  requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
+  /** `signal` aborted: the request is withdrawn ($/cancel_request); the client answers it "cancelled". */
+  requestPermission(request: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
 }
 
 export interface SessionDeps {
@@ -46,6 +47,8 @@ export class AcpSession {
   private awaitingWords: Gate | null = null;
   private turn: AbortController | null = null;
   private last: CodingState | null = null;
+  /** The tool calls of approved edits not yet written (VALIDATE writes them first). */
+  private readonly applying: string[] = [];
 
   constructor(private readonly deps: SessionDeps) {}
 
@@ -154,9 +157,11 @@ export class AcpSession {
 
   private async show(previous: CodingState | null, state: CodingState): Promise<void> {
     const say = (update: SessionUpdate): Promise<void> => this.deps.client.update(this.id, update);
-    // An apply the session waited for is done once the run moves on.
-    if (previous?.currentNode === 'WAIT_DIFF_APPROVAL' && state.currentNode !== 'WAIT_DIFF_APPROVAL') this.deps.writes.clear();
     if (previous?.currentNode === 'VALIDATE' && state.currentNode !== 'VALIDATE') {
+      // VALIDATE applies the approved edits before it builds: once it is over, they are written (or not).
+      this.deps.writes.clear();
+      const status = state.currentNode === 'FAILED' || state.currentNode === 'CANCELLED' ? 'failed' : 'completed';
+      for (const toolCallId of this.applying.splice(0)) await say({ sessionUpdate: 'tool_call_update', toolCallId, status });
       const line = validationText(state);
       if (line) await say(text(line));
     }
@@ -224,16 +229,13 @@ export class AcpSession {
         accepted.map((decision) => path.join(this.deps.workspaceRoot, decision.filePath)),
       );
     }
+    this.applying.splice(0, this.applying.length, ...ids.filter((_, index) => decisions[index].accepted));
     await this.deps.orchestrator.approve(runId, { type: 'APPROVE', files: decisions });
-    for (const [index, decision] of decisions.entries()) {
-      if (decision.accepted)
-        await this.deps.client.update(this.id, { sessionUpdate: 'tool_call_update', toolCallId: ids[index], status: 'completed' });
-    }
     return null;
   }
 
   private async ask(request: RequestPermissionRequest, signal: AbortSignal): Promise<string> {
-    const response = await this.deps.client.requestPermission(request);
+    const response = await this.deps.client.requestPermission(request, signal);
     if (signal.aborted || response.outcome.outcome === 'cancelled') {
       this.cancelFromInside();
       throw new Cancelled();
