@@ -8,6 +8,7 @@ import { DEFAULT_MAX_ITERATIONS } from '../../core/model';
 import type { WorkflowContext } from '../../core/model';
 import type { Orchestrator } from '../../core/trace';
 import { checkSandbox, setSandboxMode } from '../../core/sandbox';
+import { errorMessage } from '../../core/errors';
 import { createAcpAgent } from '../../acp/agent';
 import { hostWritingThrough } from '../../acp/editor-fs';
 import type { AcpArgs } from '../args';
@@ -63,7 +64,10 @@ export async function acpCommand(ctx: CommandContext, args: AcpArgs): Promise<nu
         return runtime;
       })();
       // A failed setup (no key, nothing to build) is told to the client; the next session tries again.
-      made.catch(() => runtimes.delete(workspaceRoot));
+      made.catch((error: unknown) => {
+        ctx.logger.error(`${workspaceRoot}: ${errorMessage(error)}`);
+        runtimes.delete(workspaceRoot);
+      });
       runtimes.set(workspaceRoot, made);
     }
     return made;
