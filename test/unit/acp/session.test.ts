@@ -7,7 +7,7 @@ import type { RequestPermissionRequest, SessionUpdate } from '@agentclientprotoc
 import { AcpSession } from '../../../src/acp/session';
 import { EditorWrites, hostWritingThrough } from '../../../src/acp/editor-fs';
 import type { CodingState, WorkflowContext } from '../../../src/core/model';
-import { FakeOrchestrator } from '../cli/fakes';
+import { FakeOrchestrator, working } from '../cli/fakes';
 import { CREATE_EDIT, MODIFY_EDIT, PLAN, makeState } from '../cli/fixtures';
 import { createMemoryHost } from '../../support/memory-host';
 
@@ -156,6 +156,26 @@ describe('acp: a session drives a run', () => {
     assert.equal(orchestrator.resumedId, null);
     assert.equal(await s.prompt('go on'), 'cancelled');
     assert.equal(orchestrator.resumedId, 'run-1', 'the second prompt resumed the run instead of starting another');
+  });
+
+  it('session/cancel while a step works: the run is interrupted (its signal aborts), the turn ends cancelled', async () => {
+    let aborted = false;
+    let started: () => void = () => undefined;
+    const planning = new Promise<void>((resolve) => (started = resolve));
+    const orchestrator = new FakeOrchestrator(async function* (_run, signal) {
+      yield makeState({ currentNode: 'PLAN' });
+      started();
+      await working(signal);
+      aborted = signal.aborted;
+      yield makeState({ currentNode: 'WAIT_PLAN_APPROVAL', plan: PLAN });
+    });
+    const { session: s, asked } = session(orchestrator, ['approve']);
+    const turn = s.prompt('Fix Add');
+    await planning;
+    s.cancel();
+    assert.equal(await turn, 'cancelled');
+    assert.equal(aborted, true);
+    assert.deepEqual(asked, [], 'nothing is asked after the cancel');
   });
 
   it('writes go through the editor only for the approved files, only while VALIDATE applies them', async () => {
