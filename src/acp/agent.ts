@@ -11,6 +11,7 @@ import type { WorkflowContext } from '../core/model';
 import { TERMINAL_NODES } from '../core/model';
 import type { Orchestrator } from '../core/trace';
 import { errorMessage } from '../core/errors';
+import { resolveToolingPath } from '../core/workspace/paths';
 import { EditorWrites } from './editor-fs';
 import { AcpSession } from './session';
 import { planUpdate, text } from './updates';
@@ -29,8 +30,19 @@ export interface AcpAgentDeps {
 /** A session id is a file name under .ironbees/acp-sessions: nothing a client sends may climb out. */
 const SESSION_ID = /^[A-Za-z0-9_-]{1,120}$/;
 
+/** Where a session's run is recorded; throws when a folder on the way is a link or leads outside the workspace. */
 function sessionFile(workspaceRoot: string, sessionId: string): string {
-  return path.join(workspaceRoot, '.ironbees', 'acp-sessions', `${sessionId}.json`);
+  return resolveToolingPath(workspaceRoot, `.ironbees/acp-sessions/${sessionId}.json`);
+}
+
+/** The run a session file names ('' when it names none: such a run is not found). */
+function recordedRun(text: string): string {
+  try {
+    const runId = (JSON.parse(text) as { runId?: unknown } | null)?.runId;
+    return typeof runId === 'string' ? runId : '';
+  } catch {
+    return '';
+  }
 }
 
 /** The words of a prompt: its text blocks and the text of resources embedded in it. */
@@ -75,9 +87,11 @@ export async function createAcpAgent(deps: AcpAgentDeps): Promise<{ app: AgentAp
         requestPermission: (request, signal) => connected.request('session/request_permission', request, { cancellationSignal: signal }),
       },
       onRun: (runId) => {
-        const file = sessionFile(workspaceRoot, sessionId);
-        fs.mkdir(path.dirname(file), { recursive: true })
-          .then(() => fs.writeFile(file, JSON.stringify({ runId })))
+        Promise.resolve()
+          .then(async () => {
+            await fs.mkdir(path.dirname(sessionFile(workspaceRoot, sessionId)), { recursive: true });
+            await fs.writeFile(sessionFile(workspaceRoot, sessionId), JSON.stringify({ runId }));
+          })
           .catch((error: unknown) => deps.logger.warn(`Could not record session ${sessionId}: ${errorMessage(error)}`));
       },
     });
@@ -111,9 +125,11 @@ export async function createAcpAgent(deps: AcpAgentDeps): Promise<{ app: AgentAp
     .onRequest('session/load', async ({ params }) => {
       if (!SESSION_ID.test(params.sessionId)) throw RequestError.invalidParams(undefined, `Unknown session ${params.sessionId}`);
       const workspaceRoot = workspaceOf(params.cwd);
-      const recorded = await fs.readFile(sessionFile(workspaceRoot, params.sessionId), 'utf8').catch(() => null);
+      const recorded = await Promise.resolve()
+        .then(() => fs.readFile(sessionFile(workspaceRoot, params.sessionId), 'utf8'))
+        .catch(() => null);
       // A session id this agent gave out, or the id of a run (`ironbees runs`).
-      const runId = recorded ? String((JSON.parse(recorded) as { runId?: unknown }).runId ?? '') : params.sessionId;
+      const runId = recorded === null ? params.sessionId : recordedRun(recorded);
       const session = await open(params.sessionId, workspaceRoot);
       const state = await session.orchestratorState(runId).catch(() => null);
       if (!state) {
