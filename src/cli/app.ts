@@ -60,6 +60,9 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
       case 'mcp':
         // The MCP server (its SDK, HTTP stack and schemas) loads only for `ironbees mcp`.
         return await (await import('./commands/mcp.js')).mcpCommand(ctx, command);
+      case 'acp':
+        // The ACP SDK loads only for `ironbees acp`.
+        return await (await import('./commands/acp.js')).acpCommand(ctx, command);
     }
   } catch (error) {
     writeLine(io.stderr, colors.red(`error: ${errorMessage(error)}`));

@@ -15,6 +15,12 @@ import { SANDBOX_MODES } from '../core/sandbox';
 import type { SandboxMode } from '../core/sandbox';
 
 import type { CommandName } from './command-names';
+import { choiceOption, stringValue } from './option-values';
+import type { Values } from './option-values';
+import { parseAcp } from './acp-args';
+import type { AcpArgs } from './acp-args';
+
+export type { AcpArgs } from './acp-args';
 
 export { COMMAND_NAMES } from './command-names';
 export type { CommandName } from './command-names';
@@ -134,6 +140,7 @@ export interface BenchArgs {
 }
 
 export type CliCommand =
+  | AcpArgs
   | BenchArgs
   | McpArgs
   | RunArgs
@@ -201,6 +208,15 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     demo: { type: 'boolean' },
     sandbox: { type: 'string' },
   },
+  acp: {
+    ...COMMON,
+    ...WORKSPACE,
+    ...TRUST,
+    demo: { type: 'boolean' },
+    model: { type: 'string' },
+    provider: { type: 'string' },
+    sandbox: { type: 'string' },
+  },
   bench: {
     ...COMMON,
     out: { type: 'string' },
@@ -213,8 +229,6 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     keep: { type: 'boolean' },
   },
 };
-
-type Values = Record<string, string | boolean | string[] | undefined>;
 
 function isCommandName(value: string): value is CommandName {
   return (COMMAND_NAMES as readonly string[]).includes(value);
@@ -269,6 +283,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       return parseMcp(values, positionals, workspace);
     case 'bench':
       return parseBench(values, positionals, cwd);
+    case 'acp':
+      return parseAcp(values, positionals, cwd);
   }
 }
 
@@ -415,11 +431,6 @@ function parseMcp(values: Values, positionals: string[], workspace: string): Mcp
   };
 }
 
-function stringValue(values: Values, name: string): string | undefined {
-  const value = values[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
 function onePositional(positionals: string[], command: CommandName, what: string): string {
   if (positionals.length !== 1 || !positionals[0].trim()) {
     throw new UsageError(`${command} needs exactly one argument: ${what}.`, command);
@@ -445,12 +456,4 @@ function secondsOption(values: Values, name: string, fallbackSeconds: number): n
     throw new UsageError(`--${name} is in seconds and must be a positive number up to ${MAX_TIMEOUT_SECONDS} (got "${raw}").`, 'run');
   }
   return Math.round(seconds * 1000);
-}
-
-function choiceOption<T extends string>(values: Values, name: string, choices: readonly T[], fallback: T, command: CommandName = 'run'): T {
-  const raw = stringValue(values, name);
-  if (raw === undefined) return fallback;
-  const match = choices.find((c) => c === raw.trim().toLowerCase());
-  if (!match) throw new UsageError(`--${name} must be one of ${choices.join(', ')} (got "${raw}").`, command);
-  return match;
 }

@@ -91,6 +91,17 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '      --demo            runs started through MCP use the scripted demo model',
     '      --sandbox auto|on|off  the build and test tools and runs in the sandbox (see ironbees run --help)',
   ],
+  acp: [
+    'ironbees acp [options]',
+    '  An Agent Client Protocol agent on stdio, for editors (Rider/IntelliJ, Zed, Neovim): a prompt is a',
+    "  run's request; the plan and each change are approved in the editor. Logs go to stderr only.",
+    "  -w, --workspace DIR   the workspace of every session (default: each session's folder)",
+    '      --trust-workspace runs use what the workspace defines (.ironbees/agents/, .ironbees/mcp.json)',
+    '      --model ID        the model for every agent',
+    `      --provider ${PROVIDERS}  the provider for every agent (default: agent.yaml, else anthropic)`,
+    '      --demo            the scripted demo model answers (no key, no cost)',
+    '      --sandbox auto|on|off  build and test in the sandbox (see ironbees run --help)',
+  ],
   bench: [
     'ironbees bench <task-file> [options]',
     '  Runs every task of a task file (JSON or YAML) as `ironbees run --yes` would, each on a fresh copy',

@@ -46,6 +46,8 @@ export interface RuntimeOptions {
   minCallIntervalMs?: number;
   /** --sandbox (for resume: the run's own unless given again); auto when absent. */
   sandbox?: SandboxMode;
+  /** The host the run uses, made from the Node host (the ACP face writes approved edits through the editor). */
+  decorateHost?: (host: Host) => Host;
 }
 
 export interface Runtime {
@@ -131,11 +133,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // The C# engine opens what the run builds (--target), not whichever solution it would find,
   const engineTarget = target ?? options.engineTarget;
   // and starts loading it now, while the run plans (or the MCP server waits for its first call).
-  const host = createNodeHost(options.workspaceRoot, {
+  const nodeHost = createNodeHost(options.workspaceRoot, {
     logger: options.logger,
     warmEngine: true,
     ...(engineTarget ? { engineTarget } : {}),
   });
+  const host = options.decorateHost ? options.decorateHost(nodeHost) : nodeHost;
   // Then dotnet, the tools (the workspace's MCP servers on first use) and the agents: core/runtime.
   const { orchestrator, flushTelemetry } = await assembleRuntime({
     workspaceRoot: options.workspaceRoot,
