@@ -128,6 +128,8 @@ export const activityEntrySchema = z.object({
   ok: z.boolean(),
   /** What the turn's model call cost, once done. */
   usage: activityUsage.optional(),
+  /** A tool call's arguments and answer, shown when the line is expanded. Additive. */
+  detail: z.string().max(ACTIVITY_PANEL_LIMITS.text).optional(),
 });
 export type ActivityEntry = z.infer<typeof activityEntrySchema>;
 
