@@ -29,8 +29,8 @@ export interface IronbeesCommands {
   /** From the diff editor's title: the proposed document's URI; from the palette: nothing. */
   'ironbees.acceptFile': [ref?: FileRef | vscode.Uri];
   'ironbees.rejectFile': [ref?: FileRef | vscode.Uri, reason?: string];
-  'ironbees.acceptHunk': [ref: HunkRef];
-  'ironbees.rejectHunk': [ref: HunkRef, reason?: string];
+  'ironbees.acceptHunk': [ref?: HunkRef];
+  'ironbees.rejectHunk': [ref?: HunkRef, reason?: string];
   'ironbees.submitReview': [];
   'ironbees.acceptAll': [];
   'ironbees.rejectAll': [feedback?: string];
