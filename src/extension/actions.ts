@@ -110,6 +110,11 @@ export class IronbeesActions {
   }
 
   /** The run's HANDOFF.md as a rendered Markdown preview (the panel's "Open HANDOFF.md"). */
+  /** The panel's "Change…" beside the model line: the same picker as the command. */
+  async chooseModel(): Promise<void> {
+    await vscode.commands.executeCommand('ironbees.chooseModel');
+  }
+
   async openHandoff(runId: string): Promise<void> {
     const handoff = vscode.Uri.file(this.deps.controller.store.handoffPath(runId));
     const exists = await vscode.workspace.fs.stat(handoff).then(

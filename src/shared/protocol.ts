@@ -76,6 +76,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     column: z.number().int().min(0).max(PANEL_LIMITS.lineOrColumn),
   }),
   z.object({ type: z.literal('refreshHistory') }),
+  /** The model line's "Change": the model picker. Additive. */
+  z.object({ type: z.literal('chooseModel') }),
   /** A click on a timeline step: the panel wants that step's turns (answered with `stepTurns`). */
   z.object({ type: z.literal('showStepTurns'), runId, node: z.enum(TURN_STEPS) }),
   /** Opens the run's HANDOFF.md as a Markdown preview. */
