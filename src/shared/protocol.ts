@@ -144,6 +144,12 @@ export const activityMessageSchema = z.object({
 });
 export type ActivityMessage = z.infer<typeof activityMessageSchema>;
 
+/** One conversation of a timeline step: its label and its turns in order. */
+export interface StepTurnGroup {
+  label: string;
+  turns: TurnEvent[];
+}
+
 /** extension → webview */
 export type ExtensionMessage =
   | ActivityMessage
@@ -180,7 +186,8 @@ export type ExtensionMessage =
   | { type: 'error'; message: string }
   | { type: 'notice'; message: string }
   /** The turns of a run's step as events.jsonl has them (every iteration of it), in order. */
-  | { type: 'stepTurns'; runId: string; node: TurnStep; turns: TurnEvent[] };
+  /** A step's turns, grouped by conversation on the extension's side (`label`: "PLAN", "CODE 2"). */
+  | { type: 'stepTurns'; runId: string; node: TurnStep; groups: StepTurnGroup[] };
 
 export type ExtensionMessageType = ExtensionMessage['type'];
 export type WebviewMessageType = WebviewMessage['type'];
