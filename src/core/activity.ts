@@ -14,7 +14,17 @@ export type ActivityEvent =
   /** The turn's answer is in: its whole text (clipped) and what this call cost. */
   | { kind: 'turn_end'; runId: string; agent: string; turn: number; text: string; usage: Usage; durationMs: number }
   /** One tool call, said as a person would (`read src/X.cs lines 1–40 of 120`), with its outcome. */
-  | { kind: 'tool'; runId: string; agent: string; turn: number; tool: string; line: string; ok: boolean }
+  | {
+      kind: 'tool';
+      runId: string;
+      agent: string;
+      turn: number;
+      tool: string;
+      line: string;
+      ok: boolean;
+      /** The call's arguments and its answer (clipped, secrets masked), shown when the person expands the line. */
+      detail?: string;
+    }
   /** The run's tokens and cost so far, the step in flight included (after every model call). */
   | { kind: 'usage'; runId: string; usage: Usage };
 
@@ -41,4 +51,6 @@ export const ACTIVITY_LIMITS = {
   deltaChars: 4000,
   /** A tool line. */
   lineChars: 300,
+  /** A tool call's arguments and answer together, as the expanded line shows them. */
+  detailChars: 4000,
 } as const;

@@ -110,6 +110,11 @@ export class IronbeesActions {
   }
 
   /** The run's HANDOFF.md as a rendered Markdown preview (the panel's "Open HANDOFF.md"). */
+  /** The panel's "Change…" beside the model line: the same picker as the command. */
+  async chooseModel(): Promise<void> {
+    await vscode.commands.executeCommand('ironbees.chooseModel');
+  }
+
   async openHandoff(runId: string): Promise<void> {
     const handoff = vscode.Uri.file(this.deps.controller.store.handoffPath(runId));
     const exists = await vscode.workspace.fs.stat(handoff).then(
@@ -142,11 +147,15 @@ export class IronbeesActions {
     await this.deps.review.setFile(filePath, false, why.trim() || undefined);
   }
 
-  acceptHunk(ref: HunkRef): Promise<void> {
-    return this.deps.review.setHunk(ref.filePath, ref.hunk, true);
+  /** A hunk's CodeLens passes its hunk; a key binding means the hunk under the cursor. */
+  async acceptHunk(given?: HunkRef): Promise<void> {
+    const ref = given ?? this.deps.review.hunkAtCursor();
+    if (ref) await this.deps.review.setHunk(ref.filePath, ref.hunk, true);
   }
 
-  async rejectHunk(ref: HunkRef, reason?: string): Promise<void> {
+  async rejectHunk(given?: HunkRef, reason?: string): Promise<void> {
+    const ref = given ?? this.deps.review.hunkAtCursor();
+    if (!ref) return;
     const why =
       reason ?? (await ask(`Why reject hunk ${ref.hunk + 1} of ${ref.filePath}? (optional, told to the agent; Escape cancels)`, '', true));
     if (why === undefined) return;

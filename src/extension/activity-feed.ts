@@ -45,7 +45,15 @@ export class ActivityFeed {
         return;
       }
       case 'tool':
-        this.add({ kind: 'tool', agent: event.agent, turn: event.turn, text: clip(event.line), done: true, ok: event.ok });
+        this.add({
+          kind: 'tool',
+          agent: event.agent,
+          turn: event.turn,
+          text: clip(event.line),
+          done: true,
+          ok: event.ok,
+          ...(event.detail ? { detail: clip(event.detail) } : {}),
+        });
         return;
       case 'usage':
         // The run's usage reaches the panel with its state (RunController).

@@ -29,13 +29,17 @@ export interface IronbeesCommands {
   /** From the diff editor's title: the proposed document's URI; from the palette: nothing. */
   'ironbees.acceptFile': [ref?: FileRef | vscode.Uri];
   'ironbees.rejectFile': [ref?: FileRef | vscode.Uri, reason?: string];
-  'ironbees.acceptHunk': [ref: HunkRef];
-  'ironbees.rejectHunk': [ref: HunkRef, reason?: string];
+  'ironbees.acceptHunk': [ref?: HunkRef];
+  'ironbees.rejectHunk': [ref?: HunkRef, reason?: string];
   'ironbees.submitReview': [];
   'ironbees.acceptAll': [];
   'ironbees.rejectAll': [feedback?: string];
   'ironbees.nextHunk': [];
   'ironbees.showPanel': [];
+  /** The panel full width in the editor area, beside the sidebar summary. */
+  'ironbees.openRunView': [];
+  /** A provider (or the demo model) and the model name for the next run, into the person's settings. */
+  'ironbees.chooseModel': [];
   /** A file before the run ↔ the proposal under review (or the file now); from a diff's title: its URI. */
   'ironbees.compareWithOriginal': [ref?: FileRef | vscode.Uri];
   /** Every file the run changed against the files before it, in one editor (the current run when not given). */
@@ -62,6 +66,8 @@ export const COMMAND_IDS: readonly IronbeesCommandId[] = [
   'ironbees.rejectAll',
   'ironbees.nextHunk',
   'ironbees.showPanel',
+  'ironbees.openRunView',
+  'ironbees.chooseModel',
   'ironbees.compareWithOriginal',
   'ironbees.showRunChanges',
 ];

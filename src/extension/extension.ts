@@ -25,6 +25,7 @@ import { ProviderApiKeyStore } from './provider-keys';
 import { providerModelText, readProviderSettings } from './provider-settings';
 import { SETTINGS_SECTION, affectsIronbees, readSettings } from './settings';
 import { RunStatusBar } from './status-bar';
+import { chooseModel } from './model-picker';
 import { AGENT_VIEW_ID, AgentViewProvider } from './webview/agent-view-provider';
 
 /** Set by esbuild: true in `npm run build` (what the suites load), false in `npm run package`. */
@@ -143,6 +144,11 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
     'ironbees.rejectAll': (feedback) => actions.rejectAll(feedback),
     'ironbees.nextHunk': () => review.goToNextHunk(),
     'ironbees.showPanel': () => view.reveal(false),
+    'ironbees.openRunView': () => view.openInEditor(),
+    'ironbees.chooseModel': () => {
+      const now = settings();
+      return chooseModel({ demoModel: now.demoModel, provider: now.provider, model: now.model });
+    },
   };
   context.subscriptions.push(
     ...registerCommands(handlers, (id, error) => {

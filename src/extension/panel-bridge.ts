@@ -49,6 +49,7 @@ const ANSWERS_CURRENT_RUN: Record<WebviewMessageType, boolean> = {
   refreshHistory: false,
   showStepTurns: false,
   openHandoff: false,
+  chooseModel: false,
 };
 
 /** Why a panel message must not be acted on (it answers another run than the current one), or null. */
@@ -157,6 +158,9 @@ export class PanelBridge extends Disposable {
         return;
       case 'refreshHistory':
         await this.postHistory();
+        return;
+      case 'chooseModel':
+        await actions.chooseModel();
         return;
       case 'showStepTurns':
         this.post(await stepTurnsMessage(this.deps.controller.store, message.runId, message.node));

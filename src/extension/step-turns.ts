@@ -1,8 +1,9 @@
 // The answer to a click on a timeline step: that step's turns, read from the run's events.jsonl
-// (any run of the history, so no "current run" check). A run that cannot be read has no turns.
+// (any run of the history, so no "current run" check) and grouped by conversation here, so the
+// panel only shows them. A run that cannot be read has no turns.
 
 import type { TraceEvent } from '../core/trace';
-import { turnsOf } from '../core/trace-summary';
+import { groupBySteps, turnsOf } from '../core/trace-summary';
 import type { ExtensionMessage, TurnStep } from '../shared/protocol';
 
 export interface TurnSource {
@@ -11,5 +12,6 @@ export interface TurnSource {
 
 export async function stepTurnsMessage(store: TurnSource, runId: string, node: TurnStep): Promise<ExtensionMessage> {
   const events = await store.events(runId).catch(() => []);
-  return { type: 'stepTurns', runId, node, turns: turnsOf(events).filter((turn) => turn.step === node) };
+  const turns = turnsOf(events).filter((turn) => turn.step === node);
+  return { type: 'stepTurns', runId, node, groups: groupBySteps(turns).map((step) => ({ label: step.label, turns: step.turns })) };
 }

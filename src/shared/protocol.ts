@@ -76,6 +76,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     column: z.number().int().min(0).max(PANEL_LIMITS.lineOrColumn),
   }),
   z.object({ type: z.literal('refreshHistory') }),
+  /** The model line's "Change": the model picker. Additive. */
+  z.object({ type: z.literal('chooseModel') }),
   /** A click on a timeline step: the panel wants that step's turns (answered with `stepTurns`). */
   z.object({ type: z.literal('showStepTurns'), runId, node: z.enum(TURN_STEPS) }),
   /** Opens the run's HANDOFF.md as a Markdown preview. */
@@ -128,6 +130,8 @@ export const activityEntrySchema = z.object({
   ok: z.boolean(),
   /** What the turn's model call cost, once done. */
   usage: activityUsage.optional(),
+  /** A tool call's arguments and answer, shown when the line is expanded. Additive. */
+  detail: z.string().max(ACTIVITY_PANEL_LIMITS.text).optional(),
 });
 export type ActivityEntry = z.infer<typeof activityEntrySchema>;
 
@@ -139,6 +143,12 @@ export const activityMessageSchema = z.object({
   entries: z.array(activityEntrySchema).max(ACTIVITY_PANEL_LIMITS.entries),
 });
 export type ActivityMessage = z.infer<typeof activityMessageSchema>;
+
+/** One conversation of a timeline step: its label and its turns in order. */
+export interface StepTurnGroup {
+  label: string;
+  turns: TurnEvent[];
+}
 
 /** extension → webview */
 export type ExtensionMessage =
@@ -176,7 +186,8 @@ export type ExtensionMessage =
   | { type: 'error'; message: string }
   | { type: 'notice'; message: string }
   /** The turns of a run's step as events.jsonl has them (every iteration of it), in order. */
-  | { type: 'stepTurns'; runId: string; node: TurnStep; turns: TurnEvent[] };
+  /** A step's turns, grouped by conversation on the extension's side (`label`: "PLAN", "CODE 2"). */
+  | { type: 'stepTurns'; runId: string; node: TurnStep; groups: StepTurnGroup[] };
 
 export type ExtensionMessageType = ExtensionMessage['type'];
 export type WebviewMessageType = WebviewMessage['type'];

@@ -8,7 +8,7 @@
 
 import { strict as assert } from 'node:assert';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { agentWebview, shot, statusBarItem } from '../support/e2e';
+import { agentWebview, hunkLens, shot, statusBarItem } from '../support/e2e';
 import { DOTNET_STEP_MS, UI_STEP_MS, useDemoWorkbench, waitForPlan } from '../support/e2e/agent-run';
 
 const REQUEST = 'Fix the failing Calculator test';
@@ -62,7 +62,7 @@ describe('e2e: Ironbees in code-server', function () {
     await panel.getByTestId('accept-file').first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
     assert.ok((await panel.getByTestId('file-row').count()) >= 1, 'the panel lists the proposed files');
     // The hunk's Accept | Reject CodeLens sits in the diff editor, above the changed line.
-    const acceptHunk = page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: 'Accept' }).first();
+    const acceptHunk = hunkLens(page, 'Accept').first();
     await acceptHunk.waitFor({ state: 'visible', timeout: UI_STEP_MS });
     await shot(page, '04-diff-review');
 

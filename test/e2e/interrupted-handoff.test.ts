@@ -10,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
-import { runCommand, shot, statusBarItem, waitForWorkbench } from '../support/e2e';
+import { hunkLens, runCommand, shot, statusBarItem, waitForWorkbench } from '../support/e2e';
 import { DOTNET_STEP_MS, UI_STEP_MS, useDemoWorkbench, startAgentRun, waitForPlan, webviewShowing } from '../support/e2e/agent-run';
 
 const REQUEST = 'Fix the failing Calculator test';
@@ -80,7 +80,7 @@ describe('e2e: an interrupted run in code-server', function () {
     // 6. The resumed run goes on as any: approve, then accept the file with the review's key binding
     // (Ctrl+Alt+Y, bound only while the diff under review has the focus), success.
     await panel.getByTestId('approve-plan').click();
-    const acceptHunk = page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: 'Accept' }).first();
+    const acceptHunk = hunkLens(page, 'Accept').first();
     await acceptHunk.waitFor({ state: 'visible', timeout: DOTNET_STEP_MS });
     await page.locator('.monaco-diff-editor .editor.modified .view-lines').first().click();
     await page.keyboard.press('Control+Alt+KeyY');

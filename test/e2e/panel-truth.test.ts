@@ -11,7 +11,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { repoRoot, runCommand, shot, statusBarItem } from '../support/e2e';
+import { hunkLens, repoRoot, runCommand, shot, statusBarItem } from '../support/e2e';
 import { DOTNET_STEP_MS, UI_STEP_MS, startAgentRun, useDemoWorkbench, waitForPlan, webviewShowing } from '../support/e2e/agent-run';
 
 const REQUEST = 'Fix the failing Calculator test';
@@ -41,7 +41,7 @@ describe('e2e: the panel as good as the engine (issue 25)', function () {
     await panel.getByTestId('approve-plan').click();
 
     // 1. The hunk's Reject CodeLens asks why; Escape cancels: the file stays pending, the run waits, 1/1.
-    const rejectHunk = page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: 'Reject' }).first();
+    const rejectHunk = hunkLens(page, 'Reject').first();
     await rejectHunk.waitFor({ state: 'visible', timeout: DOTNET_STEP_MS });
     await rejectHunk.click();
     const question = page.locator('.quick-input-widget', { hasText: /Why reject hunk 1/ });
@@ -62,7 +62,7 @@ describe('e2e: the panel as good as the engine (issue 25)', function () {
     const rejected = panel.getByTestId('attempts').locator('li[data-outcome="rejected"]');
     await rejected.first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
     assert.match(await rejected.first().innerText(), new RegExp(REASON));
-    const acceptHunk = page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: 'Accept' }).first();
+    const acceptHunk = hunkLens(page, 'Accept').first();
     await acceptHunk.waitFor({ state: 'visible', timeout: DOTNET_STEP_MS });
     await panel.locator('[data-testid="run"][data-node="WAIT_DIFF_APPROVAL"]').waitFor({ state: 'attached', timeout: UI_STEP_MS });
     await statusBarItem(page, /Ironbees 1\/1 · Changes ready for review/).waitFor({ state: 'visible', timeout: UI_STEP_MS });

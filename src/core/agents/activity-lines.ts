@@ -5,6 +5,7 @@
 
 import type { ToolOutcome } from '../tools/types';
 import { ACTIVITY_LIMITS } from '../activity';
+import { redact } from '../redact';
 import { clip } from '../text';
 
 type Input = Record<string, unknown>;
@@ -66,6 +67,17 @@ export function describeToolCall(tool: string, rawInput: unknown, outcome: ToolO
   const formatter = Object.hasOwn(FORMATTERS, tool) ? FORMATTERS[tool] : undefined;
   if (!outcome.ok) return clipLine(`${tool}${subject(input)} — failed: ${firstSentence(outcome.error)}`);
   return clipLine(formatter ? formatter(input, outcome) : `${tool} — ${firstLine(outcome.content) || 'done'}`);
+}
+
+/**
+ * What an expanded tool line shows: the model's arguments (JSON) and the tool's answer or error, each
+ * clipped to half the room, secrets masked. Only shown, never parsed or run.
+ */
+export function describeToolDetail(rawInput: unknown, outcome: ToolOutcome): string {
+  const half = Math.floor(ACTIVITY_LIMITS.detailChars / 2) - 20;
+  const args = clip(JSON.stringify(rawInput ?? {}, null, 2) ?? '{}', half);
+  const answer = clip(outcome.ok ? outcome.content : outcome.error, half);
+  return redact(`Arguments:\n${args}\n\n${outcome.ok ? 'Result' : 'Error'}:\n${answer || '(empty)'}`);
 }
 
 /** The total a tool's first lines state (`3 match(es)`), 0 when they say none, null when neither. */

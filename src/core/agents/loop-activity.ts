@@ -8,7 +8,7 @@ import { ACTIVITY_LIMITS } from '../activity';
 import type { ModelResponse, ToolUseBlock } from '../llm/port';
 import { clip } from '../text';
 import type { ToolOutcome } from '../tools/types';
-import { describeToolCall } from './activity-lines';
+import { describeToolCall, describeToolDetail } from './activity-lines';
 
 const TEXT_INTERVAL_MS = 1000 / ACTIVITY_LIMITS.textEventsPerSecond;
 
@@ -68,6 +68,7 @@ export class LoopActivity {
         tool: call.name,
         line: describeToolCall(call.name, call.input, outcome),
         ok: outcome.ok,
+        detail: describeToolDetail(call.input, outcome),
       });
   }
 

@@ -2,6 +2,7 @@
 // JSON: a snapshot of the machine is written to state.json and restored on resume, and a restored
 // invoke starts again from its saved input.
 
+import type { PlanChanges } from './plan-changes';
 import type { InstructionsFileRead } from '../agents/instructions';
 import type { BudgetReached, RunBudget } from './budget';
 import { helpNodes } from '../nodes';
@@ -112,6 +113,8 @@ export interface PlanVersion {
   unchanged: boolean;
   /** Who made it: the planner, or the person editing the plan at its gate. */
   by: 'planner' | 'person';
+  /** The steps added and removed against the version before (absent on the first). */
+  changes?: PlanChanges;
 }
 
 export interface GuidanceGiven {

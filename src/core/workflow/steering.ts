@@ -5,6 +5,7 @@
 
 import type { ExecutionPlan, FileEdit } from '../model';
 import { attemptOf } from './handoff';
+import { planChanges } from './plan-changes';
 import { planUnchangedAfterFeedback } from './plan-unchanged';
 import type { ApprovalGate, AttemptRecord, GuidanceGiven, PlanVersion, RunContext } from './run-context';
 
@@ -42,6 +43,7 @@ function withPlanVersion(
       feedback: how.feedback,
       unchanged: how.unchanged,
       by: how.by,
+      ...(versions.length > 0 ? { changes: planChanges(context.plan, plan) } : {}),
     },
   ];
 }

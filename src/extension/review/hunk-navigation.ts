@@ -4,6 +4,22 @@
 
 import type { ReviewModel } from './review-model';
 
+/**
+ * The hunk a key binding at the cursor means: the one whose lines hold `line` (0-based) on that side
+ * of the diff, else the nearest one; null in a file with no hunks.
+ */
+export function hunkAt(review: ReviewModel, filePath: string, side: 'original' | 'proposed', line: number): number | null {
+  const hunks = review.hunks(filePath);
+  let best: { index: number; distance: number } | null = null;
+  for (const hunk of hunks) {
+    const first = (side === 'proposed' ? hunk.newStart : hunk.oldStart) - 1;
+    const last = first + Math.max((side === 'proposed' ? hunk.newLines : hunk.oldLines) - 1, 0);
+    const distance = line < first ? first - line : line > last ? line - last : 0;
+    if (!best || distance < best.distance) best = { index: hunk.index, distance };
+  }
+  return best?.index ?? null;
+}
+
 /** Where "next hunk" goes: a line in this file, or the first hunk of another file. */
 export type HunkTarget = { filePath: string; line: number };
 

@@ -8,13 +8,14 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../core/host';
 import type { CodingState, FileEdit } from '../../core/model';
 import type { FileReview } from '../../shared/protocol';
+import type { HunkRef } from '../commands';
 import { Disposable } from '../lifecycle';
 import type { RunController } from '../run-controller';
 import { ReviewDocumentProvider } from './diff-documents';
 import { HunkCodeLensProvider } from './hunk-codelens';
 import { ReviewModel } from './review-model';
 import { ORIGINAL_SCHEME, PROPOSED_SCHEME, parseReviewUri, reviewUri } from './review-uris';
-import { nextHunk } from './hunk-navigation';
+import { hunkAt, nextHunk } from './hunk-navigation';
 import { diffPlacement } from './diff-placement';
 
 export const REVIEWING_CONTEXT_KEY = 'ironbees.reviewing';
@@ -150,6 +151,15 @@ export class ReviewController extends Disposable {
     const position = new vscode.Position(target.line, 0);
     editor.selection = new vscode.Selection(position, position);
     editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
+  /** The hunk under the cursor of the active review diff (either side), for the hunk key bindings. */
+  hunkAtCursor(): HunkRef | undefined {
+    const active = vscode.window.activeTextEditor;
+    const ref = active ? parseReviewUri(active.document.uri) : null;
+    if (!active || !ref || !this.model || this.model.runId !== ref.runId) return undefined;
+    const hunk = hunkAt(this.model, ref.filePath, ref.side, active.selection.active.line);
+    return hunk === null ? undefined : { runId: ref.runId, filePath: ref.filePath, hunk };
   }
 
   /** The file of the review that an editor-title action or the palette means. */

@@ -19,6 +19,7 @@ export interface HunkInfo {
   firstChangedLine: number;
   newLines: number;
   oldStart: number;
+  oldLines: number;
   header: string;
 }
 
@@ -41,7 +42,8 @@ export function hunksOf(edit: FileEdit): HunkInfo[] {
     const oldStart = match ? Number(match[1]) : 1;
     const newStart = match ? Number(match[3]) : 1;
     const newLines = match ? Number(match[4] ?? '1') : 0;
-    return { index, newStart, firstChangedLine: newStart + leadingContext(text), newLines, oldStart, header };
+    const oldLines = match ? Number(match[2] ?? '1') : 0;
+    return { index, newStart, firstChangedLine: newStart + leadingContext(text), newLines, oldStart, oldLines, header };
   });
 }
 

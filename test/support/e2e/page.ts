@@ -69,3 +69,11 @@ export async function shot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, animations: 'disabled' });
   return path;
 }
+
+/**
+ * A hunk's own Accept or Reject CodeLens in the review diff, not the review bar's "Accept File",
+ * "Accept All", "Reject File" or "Reject All…" on the file's first line.
+ */
+export function hunkLens(page: Page, action: 'Accept' | 'Reject'): ReturnType<Page['locator']> {
+  return page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: new RegExp(`${action}(?! File| All)`) });
+}

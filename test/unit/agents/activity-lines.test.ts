@@ -2,7 +2,8 @@
 // and the tool's own answer, and a failure's first line.
 
 import assert from 'node:assert/strict';
-import { describeToolCall } from '../../../src/core/agents/activity-lines';
+import { describeToolCall, describeToolDetail } from '../../../src/core/agents/activity-lines';
+import { forgetSecret, registerSecret } from '../../../src/core/redact';
 
 const ok = (content: string) => ({ ok: true as const, content });
 
@@ -112,5 +113,36 @@ describe('describeToolCall: one line per tool call, with its outcome', () => {
     const long = describeToolCall('mcp__x__y', {}, ok('z'.repeat(1000)));
     assert.equal(long.length, 300);
     assert.ok(long.endsWith('…'));
+  });
+});
+
+describe('describeToolDetail: what an expanded tool line shows', () => {
+  it('the arguments as JSON, then the answer', () => {
+    assert.equal(
+      describeToolDetail({ path: 'src/A.cs', limit: 2 }, ok('class A {}\n(lines 1-1 of 1)')),
+      'Arguments:\n{\n  "path": "src/A.cs",\n  "limit": 2\n}\n\nResult:\nclass A {}\n(lines 1-1 of 1)',
+    );
+  });
+
+  it('a failure shows its whole error; no input and an empty answer are said as such', () => {
+    assert.equal(
+      describeToolDetail(undefined, { ok: false, error: 'No such file. Try list_files.' }),
+      'Arguments:\n{}\n\nError:\nNo such file. Try list_files.',
+    );
+    assert.equal(describeToolDetail({}, ok('')), 'Arguments:\n{}\n\nResult:\n(empty)');
+  });
+
+  it('is clipped to the limit and masks secrets', () => {
+    const secret = 'sk-detail-secret-0123456789';
+    registerSecret(secret);
+    try {
+      const detail = describeToolDetail({ query: secret }, ok(`${secret}\n${'x'.repeat(9000)}`));
+      assert.ok(!detail.includes(secret), detail.slice(0, 200));
+      assert.ok(detail.includes('"query": "[redacted]"'));
+      assert.ok(detail.length <= 4000, String(detail.length));
+      assert.ok(detail.endsWith('…'));
+    } finally {
+      forgetSecret(secret);
+    }
   });
 });

@@ -40,18 +40,45 @@ describe('the tool loop reports its live activity', () => {
     const rt = await agentRuntime(root, model);
     await runPlanner({ ...rt, activity: { emit: (event) => events.push(event) } }, { request: 'Fix Divide' });
 
-    const shown = events.map((event) => (event.kind === 'turn_end' ? { ...event, durationMs: 0 } : event));
+    const details = events.flatMap((event) => (event.kind === 'tool' ? [event.detail] : []));
+    assert.ok(
+      details[0]?.startsWith(`Arguments:\n{\n  "path": "${CALCULATOR_SOURCE}",\n  "limit": 12\n}\n\nResult:\n`),
+      `the read's arguments and answer: ${details[0]}`,
+    );
+    assert.match(details[0] ?? '', /public (static )?(int|double|decimal) Divide/);
+    assert.equal(details[2]?.split('\n\nResult:\n')[0], `Arguments:\n${JSON.stringify(PLAN, null, 2)}`);
+    const shown = events.map((event) => {
+      if (event.kind === 'turn_end') return { ...event, durationMs: 0 };
+      if (event.kind === 'tool') return { ...event, detail: undefined };
+      return event;
+    });
     assert.deepEqual(shown, [
       { kind: 'turn_start', agent: 'planner', turn: 1 },
       { kind: 'text', agent: 'planner', turn: 1, text: 'Let me look at Divide.' },
       { kind: 'turn_end', agent: 'planner', turn: 1, text: 'Let me look at Divide.', usage: spent(500, 40), durationMs: 0 },
-      { kind: 'tool', agent: 'planner', turn: 1, tool: 'read_file', line: `read ${CALCULATOR_SOURCE} lines 1–12 of 20`, ok: true },
+      {
+        kind: 'tool',
+        agent: 'planner',
+        turn: 1,
+        tool: 'read_file',
+        line: `read ${CALCULATOR_SOURCE} lines 1–12 of 20`,
+        ok: true,
+        detail: undefined,
+      },
       { kind: 'turn_start', agent: 'planner', turn: 2 },
       { kind: 'turn_end', agent: 'planner', turn: 2, text: '', usage: spent(600, 30), durationMs: 0 },
-      { kind: 'tool', agent: 'planner', turn: 2, tool: 'search_text', line: 'searched "Divide(" in *.cs — 3 matches', ok: true },
+      {
+        kind: 'tool',
+        agent: 'planner',
+        turn: 2,
+        tool: 'search_text',
+        line: 'searched "Divide(" in *.cs — 3 matches',
+        ok: true,
+        detail: undefined,
+      },
       { kind: 'turn_start', agent: 'planner', turn: 3 },
       { kind: 'turn_end', agent: 'planner', turn: 3, text: '', usage: spent(700, 90), durationMs: 0 },
-      { kind: 'tool', agent: 'planner', turn: 3, tool: 'submit_plan', line: 'submitted the plan', ok: true },
+      { kind: 'tool', agent: 'planner', turn: 3, tool: 'submit_plan', line: 'submitted the plan', ok: true, detail: undefined },
     ]);
   });
 

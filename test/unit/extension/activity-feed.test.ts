@@ -9,7 +9,7 @@ import { ActivityFeed } from '../../../src/extension/activity-feed';
 import { activityLogLine } from '../../../src/extension/activity-log';
 import { ACTIVITY_PANEL_LIMITS, activityMessageSchema } from '../../../src/shared/protocol';
 import type { ActivityMessage } from '../../../src/shared/protocol';
-import { applyActivity, foldedWords } from '../../../webview-ui/src/state/activity';
+import { applyActivity, expandedText, foldedWords } from '../../../webview-ui/src/state/activity';
 import type { PanelActivity } from '../../../webview-ui/src/state/activity';
 import { parseExtensionMessage } from '../../../webview-ui/src/state/parse-message';
 import { makeRun } from '../webview/fixtures';
@@ -150,5 +150,19 @@ describe('ActivityFeed: the live activity under the current step', () => {
       }).success,
       false,
     );
+  });
+
+  it("a tool call's arguments and answer reach the panel, which opens the line to them; a folded turn opens to all its words", () => {
+    const { feed, panel } = feedWithPanel();
+    feed.onState(makeRun({ stateId: 'r1', currentNode: 'CODE' }));
+    const detail = 'Arguments:\n{\n  "path": "src/A.cs"\n}\n\nResult:\nclass A {}';
+    feed.onEvent({ kind: 'tool', runId: 'r1', agent: 'coder', turn: 1, tool: 'read_file', line: 'read src/A.cs', ok: true, detail });
+    feed.onEvent({ kind: 'tool', runId: 'r1', agent: 'coder', turn: 1, tool: 'submit_changes', line: 'submitted the changes', ok: true });
+    const long = `${'word '.repeat(60)}end`;
+    feed.onEvent({ kind: 'turn_end', runId: 'r1', agent: 'coder', turn: 2, text: long, usage: spent, durationMs: 5 });
+    feed.onEvent({ kind: 'turn_end', runId: 'r1', agent: 'coder', turn: 3, text: 'Done.', usage: spent, durationMs: 5 });
+    const entries = panel()?.entries ?? [];
+    assert.equal(entries[0].detail, detail);
+    assert.deepEqual(entries.map(expandedText), [detail, null, long, null]);
   });
 });

@@ -85,6 +85,7 @@ function setup(settings: Partial<IronbeesSettings> = {}): {
     revertRun: record('revertRun'),
     openFile: record('openFile'),
     openHandoff: record('openHandoff'),
+    chooseModel: record('chooseModel'),
   };
   const review = {
     review: null,
@@ -162,6 +163,12 @@ describe('PanelBridge: answers name the run they answer', () => {
     controller.state = makeRun({ stateId: 'run-new' });
     await bridge.handle({ type: 'openHandoff', runId: 'run-old' });
     assert.deepEqual(calls, ['openHandoff ["run-old"]']);
+  });
+
+  it("the model line's Change… opens the model picker", async () => {
+    const { bridge, calls } = setup();
+    await bridge.handle({ type: 'chooseModel' });
+    assert.deepEqual(calls, ['chooseModel []']);
   });
 
   it('posts whether the run shown is interrupted (after a reload), for the Resume banner', async () => {

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'mocha';
 import { makeFileEdit } from '../../../src/core/workspace/diff';
-import { nextHunk } from '../../../src/extension/review/hunk-navigation';
+import { hunkAt, nextHunk } from '../../../src/extension/review/hunk-navigation';
+import { HUNK_ACTIONS, REVIEW_ACTIONS, keyLabel } from '../../../src/extension/review/review-keys';
 import { ReviewModel } from '../../../src/extension/review/review-model';
 
 const ORIGINAL = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
@@ -38,6 +39,33 @@ interface Contributed {
   key?: string;
 }
 
+describe('review bar: the hunk at the cursor', () => {
+  it('the hunk whose lines hold the cursor, on either side, else the nearest', () => {
+    const r = review();
+    // Hunk 1 shows lines 2–8 (0-based 1–7) on both sides, hunk 2 lines 27–33 (0-based 26–32).
+    assert.equal(hunkAt(r, 'src/A.cs', 'proposed', 4), 0);
+    assert.equal(hunkAt(r, 'src/A.cs', 'original', 7), 0);
+    assert.equal(hunkAt(r, 'src/A.cs', 'proposed', 29), 1);
+    assert.equal(hunkAt(r, 'src/A.cs', 'proposed', 8), 0, 'one line below hunk 1');
+    assert.equal(hunkAt(r, 'src/A.cs', 'original', 25), 1, 'one line above hunk 2');
+    assert.equal(hunkAt(r, 'src/A.cs', 'proposed', 0), 0);
+    assert.equal(hunkAt(r, 'src/A.cs', 'proposed', 39), 1);
+    assert.equal(hunkAt(r, 'src/New.cs', 'proposed', 0), 0);
+    assert.equal(hunkAt(r, 'src/Unknown.cs', 'proposed', 0), null);
+  });
+});
+
+describe('review bar: labels', () => {
+  it('names each key as the platform writes it', () => {
+    assert.equal(keyLabel(REVIEW_ACTIONS[0], 'linux'), 'Ctrl+Alt+Y');
+    assert.equal(keyLabel(REVIEW_ACTIONS[0], 'win32'), 'Ctrl+Alt+Y');
+    assert.equal(keyLabel(REVIEW_ACTIONS[0], 'darwin'), '⌥⌘Y');
+    assert.equal(keyLabel(REVIEW_ACTIONS[2], 'linux'), 'Ctrl+Alt+↓');
+    assert.equal(keyLabel(REVIEW_ACTIONS[3], 'darwin'), '⌥⇧⌘Y');
+    assert.equal(keyLabel(HUNK_ACTIONS.reject, 'linux'), 'Ctrl+Alt+R');
+  });
+});
+
 describe('package.json review bar', () => {
   const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
     contributes: { commands: { command: string }[]; keybindings: Contributed[]; menus: Record<string, Contributed[]> };
@@ -67,5 +95,17 @@ describe('package.json review bar', () => {
       assert.ok(k.key, `${k.command} has a key`);
     }
     assert.equal(new Set(bound.map((k) => k.key)).size, bound.length, 'no two actions share a key');
+  });
+
+  it('the labels above each file name the keys package.json binds, and each hunk action has a key at the cursor', () => {
+    const labelled = [...REVIEW_ACTIONS, HUNK_ACTIONS.accept, HUNK_ACTIONS.reject];
+    for (const action of labelled) {
+      const binding = manifest.contributes.keybindings.find((k) => k.command === action.command) as
+        (Contributed & { mac?: string }) | undefined;
+      assert.deepEqual(binding && { key: binding.key, mac: binding.mac }, { key: action.key, mac: action.mac }, action.command);
+      assert.match(binding?.when ?? '', /^ironbees\.reviewing\b/);
+    }
+    const keys = manifest.contributes.keybindings.filter((k) => k.when?.startsWith('ironbees.reviewing')).map((k) => k.key);
+    assert.equal(new Set(keys).size, keys.length, 'no two review actions share a key');
   });
 });

@@ -20,7 +20,15 @@ describe('webview steering trail', () => {
         metadata: {
           planVersions: [
             { version: 1, summary: 'Fix Add', stepCount: 1, feedback: null, unchanged: false, by: 'planner' },
-            { version: 2, summary: 'Fix Add', stepCount: 1, feedback: 'Also add a test', unchanged: true, by: 'planner' },
+            {
+              version: 2,
+              summary: 'Fix Add',
+              stepCount: 1,
+              feedback: 'Also add a test',
+              unchanged: true,
+              by: 'planner',
+              changes: { added: ['CREATE tests/T.cs: Test Add', 7], removed: ['MODIFY src/A.cs: Old'] },
+            },
           ],
           attempts: [
             {
@@ -49,6 +57,13 @@ describe('webview steering trail', () => {
       [
         [1, null, false],
         [2, 'Also add a test', true],
+      ],
+    );
+    assert.deepEqual(
+      trail?.plans.map((p) => [p.added, p.removed]),
+      [
+        [[], []],
+        [['CREATE tests/T.cs: Test Add'], ['MODIFY src/A.cs: Old']],
       ],
     );
     assert.deepEqual(trail?.attempts, [

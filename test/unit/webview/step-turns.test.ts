@@ -45,13 +45,23 @@ describe('webview step turns', () => {
       latency_ms: 0,
     };
     const groups = stepTurnsView([
-      turn('CODE', 1, 1, { tool_calls: [failedCall], outcome: { status: 'malformed', next_action: 'call_model' } }),
-      turn('CODE', 1, 2, { retry: true, intent: 'submit', outcome: { status: 'done', next_action: 'end_step' } }),
-      turn('CODE', 2, 1, {
-        tool_calls: [],
-        intent: 'answer_text',
-        outcome: { status: 'failed', next_action: 'end_step', error: 'cancelled by you' },
-      }),
+      {
+        label: 'CODE 1',
+        turns: [
+          turn('CODE', 1, 1, { tool_calls: [failedCall], outcome: { status: 'malformed', next_action: 'call_model' } }),
+          turn('CODE', 1, 2, { retry: true, intent: 'submit', outcome: { status: 'done', next_action: 'end_step' } }),
+        ],
+      },
+      {
+        label: 'CODE 2',
+        turns: [
+          turn('CODE', 2, 1, {
+            tool_calls: [],
+            intent: 'answer_text',
+            outcome: { status: 'failed', next_action: 'end_step', error: 'cancelled by you' },
+          }),
+        ],
+      },
     ]);
     assert.deepEqual(
       groups.map((g) => [g.label, g.subtitle]),
@@ -81,9 +91,10 @@ describe('webview step turns', () => {
   });
 
   it('holds the opened turns for their run only, until closed', () => {
-    const message = { type: 'stepTurns' as const, runId: 'run-1', node: 'PLAN' as const, turns: [turn('PLAN', 0, 1)] };
+    const groups = [{ label: 'PLAN', turns: [turn('PLAN', 0, 1)] }];
+    const message = { type: 'stepTurns' as const, runId: 'run-1', node: 'PLAN' as const, groups };
     let state = reducePanel(INITIAL_PANEL_STATE, message);
-    assert.deepEqual(state.stepTurns, { runId: 'run-1', node: 'PLAN', turns: message.turns });
+    assert.deepEqual(state.stepTurns, { runId: 'run-1', node: 'PLAN', groups });
     state = reducePanel(state, { type: 'state', run: makeRun({ stateId: 'run-1' }), busy: true, statusText: '' });
     assert.equal(state.stepTurns?.node, 'PLAN', 'kept while the same run moves on');
     assert.equal(reducePanel(state, { type: 'closeStepTurns' }).stepTurns, null);
@@ -91,11 +102,13 @@ describe('webview step turns', () => {
   });
 
   it('accepts a well-formed stepTurns message and nothing else of that type', () => {
-    const good = { type: 'stepTurns', runId: 'r', node: 'CODE', turns: [turn('CODE', 1, 1)] };
+    const good = { type: 'stepTurns', runId: 'r', node: 'CODE', groups: [{ label: 'CODE 1', turns: [turn('CODE', 1, 1)] }] };
     assert.deepEqual(parseExtensionMessage(good), good);
     assert.equal(parseExtensionMessage({ ...good, node: 'VALIDATE' }), null);
-    assert.equal(parseExtensionMessage({ ...good, turns: [{ turn: 1 }] }), null);
-    assert.equal(parseExtensionMessage({ ...good, turns: 'x' }), null);
+    assert.equal(parseExtensionMessage({ ...good, groups: [{ label: 'CODE 1', turns: [{ turn: 1 }] }] }), null);
+    assert.equal(parseExtensionMessage({ ...good, groups: [{ label: 'CODE 1', turns: [] }] }), null);
+    assert.equal(parseExtensionMessage({ ...good, groups: [{ turns: [turn('CODE', 1, 1)] }] }), null);
+    assert.equal(parseExtensionMessage({ ...good, groups: 'x' }), null);
     assert.equal(webviewMessageSchema.safeParse({ type: 'showStepTurns', runId: 'r', node: 'CODE' }).success, true);
     assert.equal(webviewMessageSchema.safeParse({ type: 'showStepTurns', runId: 'r', node: 'VALIDATE' }).success, false);
   });
@@ -110,14 +123,20 @@ describe('webview step turns', () => {
       await store.appendEvent('run-9', turn('CODE', 1, 2));
       const code = await stepTurnsMessage(store, 'run-9', 'CODE');
       assert.equal(code.type, 'stepTurns');
-      assert.deepEqual(code.type === 'stepTurns' ? code.turns.map((t) => [t.step, t.turn]) : null, [
-        ['CODE', 1],
-        ['CODE', 2],
+      // Grouped by conversation on the extension's side: the panel gets the groups.
+      assert.deepEqual(code.type === 'stepTurns' ? code.groups.map((g) => [g.label, g.turns.map((t) => [t.step, t.turn])]) : null, [
+        [
+          'CODE 1',
+          [
+            ['CODE', 1],
+            ['CODE', 2],
+          ],
+        ],
       ]);
       const plan = await stepTurnsMessage(store, 'run-9', 'PLAN');
-      assert.deepEqual(plan.type === 'stepTurns' ? plan.turns.length : null, 1);
+      assert.deepEqual(plan.type === 'stepTurns' ? plan.groups.map((g) => [g.label, g.turns.length]) : null, [['PLAN', 1]]);
       const unreadable = await stepTurnsMessage(store, '../escape', 'PLAN');
-      assert.deepEqual(unreadable, { type: 'stepTurns', runId: '../escape', node: 'PLAN', turns: [] });
+      assert.deepEqual(unreadable, { type: 'stepTurns', runId: '../escape', node: 'PLAN', groups: [] });
     } finally {
       ws.remove();
     }

@@ -12,10 +12,18 @@ describe('the steering trail', () => {
   let run: MachineRun | undefined;
   afterEach(() => run?.stop());
 
-  it('keeps each plan version with its feedback, marks the unchanged one, and the person’s edit', async () => {
+  it('keeps each plan version with its feedback and what it changed, marks the unchanged one, and the person’s edit', async () => {
+    const withTest = planOutput('Fix Add and test it');
+    withTest.plan.steps.push({
+      number: 2,
+      description: 'Test  Add',
+      actionType: 'CREATE',
+      filePath: 'tests/CalcTests.cs',
+      rationale: 'cover',
+    });
     const steps = new FakeSteps()
       .script('captureBaseline', { output: baseline() })
-      .script('plan', { output: planOutput() }, { output: planOutput() }, { output: planOutput('Fix Add and test it') });
+      .script('plan', { output: planOutput() }, { output: planOutput() }, { output: withTest });
     run = new MachineRun(steps);
     await run.sendAt('WAIT_PLAN_APPROVAL', { type: 'REJECT', feedback: 'Also add a test' });
     await run.sendAt('WAIT_PLAN_APPROVAL', { type: 'REJECT', feedback: 'Really, add a test' }, 2);
@@ -28,6 +36,15 @@ describe('the steering trail', () => {
       [3, 'Fix Add and test it', 'Really, add a test', false, 'planner'],
       [4, 'My own plan', 'Edited by the person at the plan gate', false, 'person'],
     ]);
+    assert.deepEqual(
+      run.snapshot.context.planVersions?.map((v) => v.changes),
+      [
+        undefined,
+        { added: [], removed: [] },
+        { added: ['CREATE tests/CalcTests.cs: Test Add'], removed: [] },
+        { added: [], removed: ['CREATE tests/CalcTests.cs: Test Add'] },
+      ],
+    );
     const state = toCodingState(run.snapshot.context, 'CODE', 'now');
     assert.equal((state.metadata.planVersions as unknown[]).length, 4, 'in the public state');
   });

@@ -35,6 +35,32 @@ describe('activation (real extension host)', () => {
     assert.equal(services.view.isReady, true);
   });
 
+  it('opens the run full width in the editor area as one tab, whose page says ready and gets what the sidebar gets', async () => {
+    const services = await ironbees();
+    const runTabs = (): vscode.Tab[] =>
+      vscode.window.tabGroups.all
+        .flatMap((group) => group.tabs)
+        .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('ironbees.run'));
+    await vscode.commands.executeCommand('ironbees.openRunView');
+    await eventually('the editor panel to say ready', () => services.view.isEditorPanelReady, 30_000);
+    await vscode.commands.executeCommand('ironbees.openRunView');
+    assert.equal(runTabs().length, 1, 'a second open shows the same tab');
+    assert.equal(runTabs()[0].label, 'Ironbees Run');
+    // Its own messages reach the extension as the sidebar's do.
+    const seen = new Promise<string>((resolve) => {
+      const listener = services.view.onDidReceiveMessage((message) => {
+        listener.dispose();
+        resolve(message.type);
+      });
+    });
+    await vscode.window.tabGroups.close(runTabs()[0]);
+    await eventually('the panel closed', () => runTabs().length === 0 && !services.view.isEditorPanelReady);
+    await vscode.commands.executeCommand('ironbees.openRunView');
+    assert.equal(await seen, 'ready', 'a reopened panel asks for the picture');
+    await eventually('the reopened panel to say ready', () => services.view.isEditorPanelReady, 30_000);
+    await vscode.window.tabGroups.close(runTabs());
+  });
+
   it('reads its settings (the suite runs with the scripted demo model)', () => {
     assert.equal(vscode.workspace.getConfiguration('ironbees').get('demoModel'), true);
     assert.equal(vscode.workspace.getConfiguration('ironbees').get('approval.plan'), 'always');

@@ -88,8 +88,15 @@ describe('per-hunk and per-file review (real SDK against a fake Messages API)', 
     const acceptLines = lenses.filter((lens) => lens.command?.command === 'ironbees.acceptHunk').map((lens) => lens.range.start.line);
     assert.deepEqual(acceptLines, [4, 17]);
 
+    // The labelled review bar on the file's first line: where the person is and each action with its key.
+    const bar = lenses.filter((lens) => lens.range.start.line === 0).map((lens) => lens.command?.title);
+    assert.match(bar[0] ?? '', /^Ironbees review · file [12] of 2 · not decided$/);
+    assert.deepEqual(bar.slice(1, 3), ['$(check) Accept File (Ctrl+Alt+Y)', '$(close) Reject File (Ctrl+Alt+N)']);
+
     const hunk = (index: number): HunkRef => ({ runId: first.stateId, filePath: SOURCE, hunk: index });
-    await vscode.commands.executeCommand('ironbees.rejectHunk', hunk(0), 'Leave Add alone');
+    // The hunk key binding means the hunk under the cursor: line 6 is in hunk 1 (Add).
+    await vscode.window.showTextDocument(proposed, { selection: new vscode.Range(5, 0, 5, 0) });
+    await vscode.commands.executeCommand('ironbees.rejectHunk', undefined, 'Leave Add alone');
     // A second thought about hunk 2: its reason must not become hunk 1's.
     await vscode.commands.executeCommand('ironbees.rejectHunk', hunk(1), 'Not sure about Divide');
     await vscode.commands.executeCommand('ironbees.acceptHunk', hunk(1));

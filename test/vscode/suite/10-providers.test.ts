@@ -5,6 +5,7 @@
 // a message that names the provider, and changing the key or a provider setting retires the runtime,
 // so the next run uses the new one.
 
+import { DEFAULT_MODEL } from '../../../src/core/llm/defaults';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -172,5 +173,38 @@ describe('provider settings: OpenAI-compatible through the editor (real extensio
     assert.equal(other.requests.length, 1);
     assert.equal(other.requests[0].headers.authorization, 'Bearer sk-openai-second-7b21e4');
     assert.equal(fake.requests.length, before, 'nothing more went to the old endpoint');
+  });
+
+  it('the model picker (Choose Model…) writes the provider and model the next run uses to the user settings', async () => {
+    const { controllerDeps } = await ironbees();
+    const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('ironbees');
+    const demoBefore = config().inspect('demoModel')?.globalValue;
+    const originalPick = vscode.window.showQuickPick;
+    const originalBox = vscode.window.showInputBox;
+    const offered: string[] = [];
+    let suggested: string | undefined;
+    vscode.window.showQuickPick = (async (items: readonly vscode.QuickPickItem[]) => {
+      offered.push(...items.map((item) => item.label));
+      return items.find((item) => item.label === 'Anthropic');
+    }) as unknown as typeof vscode.window.showQuickPick;
+    vscode.window.showInputBox = (async (options?: vscode.InputBoxOptions) => {
+      suggested = options?.value;
+      return 'claude-picked-1';
+    }) as typeof vscode.window.showInputBox;
+    try {
+      await vscode.commands.executeCommand('ironbees.chooseModel');
+      assert.deepEqual(offered, ['Anthropic', '$(check) OpenAI-compatible', 'Scripted demo model']);
+      assert.equal(suggested, DEFAULT_MODEL, "the provider's default model is offered first");
+      await eventually('the picked provider and model to be read', () => {
+        const now = controllerDeps.settings();
+        return now.provider === 'anthropic' && now.model === 'claude-picked-1' && !now.demoModel;
+      });
+      assert.equal(config().inspect('provider')?.globalValue, 'anthropic');
+      assert.equal(config().inspect('model')?.globalValue, 'claude-picked-1');
+    } finally {
+      vscode.window.showQuickPick = originalPick;
+      vscode.window.showInputBox = originalBox;
+      await setUserSetting('demoModel', demoBefore);
+    }
   });
 });

@@ -163,6 +163,28 @@ describe('the steering trail, before → after and the real reason in the panel 
       const after = validationView(shown);
       assert.deepEqual([after?.fixed, after?.failures, after?.tests?.failed, after?.baseline?.failedTests], [[DIVIDE_TEST], [], 0, 1]);
 
+      // After two attempts, "Compare with the Original" sets the file before the run — not attempt
+      // 1's applied code — beside the file as attempt 2 left it.
+      await vscode.commands.executeCommand('ironbees.compareWithOriginal', { filePath: SOURCE });
+      const compared = await eventually('the compare-with-original diff', () =>
+        vscode.window.tabGroups.all
+          .flatMap((group) => group.tabs)
+          .map((tab) => tab.input)
+          .find(
+            (input): input is vscode.TabInputTextDiff =>
+              input instanceof vscode.TabInputTextDiff && input.original.scheme === 'ironbees-before',
+          ),
+      );
+      const left = await vscode.workspace.openTextDocument(compared.original);
+      assert.equal(left.getText(), original?.toString('utf8'), 'the left side is the file before the run');
+      assert.equal(compared.modified.fsPath, path.join(workspaceRoot(), SOURCE));
+      assert.match(
+        fs.readFileSync(compared.modified.fsPath, 'utf8'),
+        /=> a \+ b;[\s\S]*return a \/ b;/,
+        "the right side is attempt 2's file",
+      );
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
       // The run's own provider and model, not "agent default"; the model the fake was asked for.
       assert.equal(modelLine(panel.lastModelInfo(started.stateId)), `Anthropic · ${MODEL}`);
       assert.equal(panel.lastSettings()?.model, `Anthropic · ${MODEL}`);

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import type { CodingState } from '../../../src/core/model';
 import { instructionsRows, modelLine } from '../state/run-info';
 import type { ModelInfo } from '../state/run-info';
+import { send } from '../vscode-api';
 import { Icon } from './common';
 
 export function RunInfoSection({ info, run }: { info: ModelInfo | null; run: CodingState | null }): ReactNode {
@@ -18,7 +19,12 @@ export function RunInfoSection({ info, run }: { info: ModelInfo | null; run: Cod
           data-testid="model-info"
           title={info?.runId ? 'The provider and model this run started with' : 'The provider and model the next run will use'}
         >
-          <Icon name="hubot" /> {model}
+          <Icon name="hubot" /> {model}{' '}
+          {info?.runId ? null : (
+            <button type="button" className="link-button" data-testid="choose-model" onClick={() => send({ type: 'chooseModel' })}>
+              Change…
+            </button>
+          )}
         </div>
       ) : null}
       {files.length > 0 ? (

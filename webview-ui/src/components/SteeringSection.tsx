@@ -25,6 +25,20 @@ export function SteeringSection({ trail }: { trail: SteeringTrail }): ReactNode 
                 </span>
               </div>
               {p.feedback ? <div className="muted">after: “{p.feedback}”</div> : null}
+              {p.added.length + p.removed.length > 0 ? (
+                <ul className="plan-changes" data-testid="plan-changes" aria-label={`What plan v${p.version} changed`}>
+                  {p.removed.map((step, i) => (
+                    <li key={`r${i}`} className="plan-change removed">
+                      − {step}
+                    </li>
+                  ))}
+                  {p.added.map((step, i) => (
+                    <li key={`a${i}`} className="plan-change added">
+                      + {step}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
             </li>
           ))}
         </ol>

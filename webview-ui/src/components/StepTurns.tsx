@@ -2,12 +2,20 @@
 // of that step, every model turn with its tool calls, outcome, duration and tokens.
 
 import type { ReactNode } from 'react';
-import type { TurnEvent } from '../../../src/core/trace';
+import type { StepTurnGroup } from '../../../src/shared/protocol';
 import { stepTurnsView } from '../state/step-turns';
 import { Badge, Icon, IconButton, Section } from './common';
 
-export function StepTurns({ node, turns, onClose }: { node: 'PLAN' | 'CODE'; turns: TurnEvent[]; onClose: () => void }): ReactNode {
-  const groups = stepTurnsView(turns);
+export function StepTurns({
+  node,
+  groups: steps,
+  onClose,
+}: {
+  node: 'PLAN' | 'CODE';
+  groups: StepTurnGroup[];
+  onClose: () => void;
+}): ReactNode {
+  const groups = stepTurnsView(steps);
   return (
     <Section
       title={node === 'PLAN' ? 'Planning turns' : 'Coding turns'}

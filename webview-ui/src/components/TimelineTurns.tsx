@@ -40,7 +40,7 @@ export function TimelineTurns({
       <div className="timeline-turns" data-testid="timeline-turns" title="Click Planning or Coding to see its turns" onClick={onClick}>
         <Timeline run={run} busy={busy} />
       </div>
-      {open ? <StepTurns node={open.node} turns={open.turns} onClose={() => dispatch({ type: 'closeStepTurns' })} /> : null}
+      {open ? <StepTurns node={open.node} groups={open.groups} onClose={() => dispatch({ type: 'closeStepTurns' })} /> : null}
     </>
   );
 }

@@ -19,7 +19,14 @@ export function applyActivity(current: PanelActivity | null, message: ActivityMe
   return { runId: current.runId, entries };
 }
 
-/** A finished turn's words on one line (the whole text is in the title). */
+/** The whole text an activity line opens to: a tool call's detail, a finished turn's words when its line cuts or folds them. */
+export function expandedText(entry: ActivityEntry): string | null {
+  if (entry.kind === 'tool') return entry.detail || null;
+  if (!entry.done) return null;
+  return foldedWords(entry.text) === entry.text ? null : entry.text;
+}
+
+/** A finished turn's words on one line (the whole text opens below it). */
 export function foldedWords(text: string, max = 200): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;

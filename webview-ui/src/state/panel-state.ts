@@ -4,8 +4,7 @@
 
 import type { CodingState } from '../../../src/core/model';
 import type { RunSummary } from '../../../src/core/trace';
-import type { ExtensionMessage, FileReview, TurnStep } from '../../../src/shared/protocol';
-import type { TurnEvent } from '../../../src/core/trace';
+import type { ExtensionMessage, FileReview, StepTurnGroup, TurnStep } from '../../../src/shared/protocol';
 import type { ModelInfo } from './run-info';
 import { applyActivity } from './activity';
 import type { PanelActivity } from './activity';
@@ -40,7 +39,7 @@ export interface PanelState {
   banners: Banner[];
   nextBannerId: number;
   /** The turns of the timeline step the person opened; null when none is open. */
-  stepTurns: { runId: string; node: TurnStep; turns: TurnEvent[] } | null;
+  stepTurns: { runId: string; node: TurnStep; groups: StepTurnGroup[] } | null;
   /** The live activity under the current step (state/activity.ts). */
   activity: PanelActivity | null;
 }
@@ -118,7 +117,7 @@ export function reducePanel(state: PanelState, action: ExtensionMessage | PanelA
     case 'dismissBanner':
       return { ...state, banners: state.banners.filter((b) => b.id !== action.id) };
     case 'stepTurns':
-      return { ...state, stepTurns: { runId: action.runId, node: action.node, turns: action.turns } };
+      return { ...state, stepTurns: { runId: action.runId, node: action.node, groups: action.groups } };
     case 'closeStepTurns':
       return { ...state, stepTurns: null };
   }

@@ -29,15 +29,9 @@ const CHECKS: Record<ExtensionMessageType, (m: Fields) => boolean> = {
   stepTurns: (m) =>
     typeof m.runId === 'string' &&
     (m.node === 'PLAN' || m.node === 'CODE') &&
-    Array.isArray(m.turns) &&
-    m.turns.every(
-      (t) =>
-        isObject(t) &&
-        typeof t.turn === 'number' &&
-        Array.isArray(t.tool_calls) &&
-        isObject(t.outcome) &&
-        isObject(t.timings) &&
-        isObject(t.tokens),
+    Array.isArray(m.groups) &&
+    m.groups.every(
+      (g) => isObject(g) && typeof g.label === 'string' && Array.isArray(g.turns) && g.turns.length > 0 && g.turns.every(isTurnLike),
     ),
   activity: (m) =>
     typeof m.runId === 'string' && typeof m.reset === 'boolean' && Array.isArray(m.entries) && m.entries.every(isActivityEntryLike),
@@ -81,4 +75,15 @@ function isActivityEntryLike(value: unknown): boolean {
 
 function isFileReviewLike(value: unknown): boolean {
   return isObject(value) && typeof value.filePath === 'string' && typeof value.status === 'string';
+}
+
+function isTurnLike(t: unknown): boolean {
+  return (
+    isObject(t) &&
+    typeof t.turn === 'number' &&
+    Array.isArray(t.tool_calls) &&
+    isObject(t.outcome) &&
+    isObject(t.timings) &&
+    isObject(t.tokens)
+  );
 }

@@ -12,6 +12,9 @@ export interface PlanVersionView {
   feedback: string | null;
   unchanged: boolean;
   by: 'planner' | 'person';
+  /** Steps this version added and dropped against the one before (empty for the first). */
+  added: string[];
+  removed: string[];
 }
 
 export interface AttemptView {
@@ -48,11 +51,13 @@ function records(value: unknown): Record<string, unknown>[] {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 function planVersion(r: Record<string, unknown>): PlanVersionView[] {
   const version = num(r.version);
   if (version === null) return [];
+  const changes = records([r.changes])[0];
   return [
     {
       version,
@@ -61,6 +66,8 @@ function planVersion(r: Record<string, unknown>): PlanVersionView[] {
       feedback: str(r.feedback),
       unchanged: r.unchanged === true,
       by: r.by === 'person' ? 'person' : 'planner',
+      added: strings(changes?.added),
+      removed: strings(changes?.removed),
     },
   ];
 }

@@ -2,7 +2,7 @@
 // model turn with its agent, tool calls, outcome, duration and tokens. Pure, so it is unit-tested.
 
 import type { TurnEvent } from '../../../src/core/trace';
-import { groupBySteps } from '../../../src/core/trace-summary';
+import type { StepTurnGroup } from '../../../src/shared/protocol';
 import { formatCost, formatDuration, formatTokens } from './format';
 
 export interface TurnCallRow {
@@ -49,8 +49,9 @@ const TONE: Record<TurnEvent['outcome']['status'], TurnRow['tone']> = {
   cancelled: 'warn',
 };
 
-export function stepTurnsView(turns: readonly TurnEvent[]): TurnGroup[] {
-  return groupBySteps(turns).map((step, index) => {
+/** The extension groups the turns by conversation; this says each for the panel. */
+export function stepTurnsView(groups: readonly StepTurnGroup[]): TurnGroup[] {
+  return groups.map((step, index) => {
     const first = step.turns[0];
     const count = step.turns.length;
     return {
