@@ -72,6 +72,17 @@ export interface PhaseState {
   error?: string;
 }
 
+/** What a phase's coder is told of its place in the plan: its own phase and what the completed ones did. */
+export interface PhaseBrief {
+  id: string;
+  name: string;
+  description: string;
+  /** 1-based: the phases complete before it plus one; and how many there are. */
+  index: number;
+  count: number;
+  completed: Array<{ id: string; name: string; handoff: string }>;
+}
+
 export type EditType = 'CREATE' | 'MODIFY' | 'DELETE';
 
 /** One proposed (or applied) change to one file. `originalContent` is null for CREATE, `newContent` null for DELETE. */
