@@ -9,6 +9,7 @@ import { renderPlan } from './plan';
 import { visibleDeep } from '../../core/text';
 import { renderEditSummary } from './diff';
 import { groupDigits } from './numbers';
+import { describePhaseChanges } from './phases';
 
 const MAX_LISTED = 10;
 
@@ -123,6 +124,7 @@ export function describeTransition(previous: CodingState | null, raw: CodingStat
     if (next.baseline.test) lines.push(...renderTests(next.baseline.test, colors));
   }
   if (next.plan && !samePlan(previous, next)) lines.push(renderPlan(next.plan, colors));
+  lines.push(...describePhaseChanges(previous, next, colors));
 
   switch (next.currentNode) {
     case 'INIT':
