@@ -4,11 +4,11 @@
 // run killed in the middle of a phase continues that phase on resume.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { startFakeAnthropic, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic, FakeRequest } from '../support/fake-anthropic';
-import { copyFixture, ensureCliBuilt, readRunFile, removeDir, runCli, startCli, traceEvents } from '../support/cli-harness';
+import { copyFixture, ensureCliBuilt, readRunFile, removeDir, runCli, startCli, traceEvents, until } from '../support/cli-harness';
 
 const SOURCE = 'src/Calculator/Calculator.cs';
 const MOD = 'src/Calculator/Mod.cs';
@@ -66,7 +66,25 @@ const coverMod = edit(
 /** The first user message of a request: what the agent was told at the start of its step. */
 function firstMessage(request: FakeRequest): string {
   const content = request.body.messages[0]?.content;
-  return typeof content === 'string' ? content : JSON.stringify(content);
+  if (typeof content === 'string') return content;
+  return (content ?? []).map((block) => (typeof block.text === 'string' ? block.text : '')).join('\n');
+}
+
+/** Resolves once the run's state.json says the second phase is running in CODE (persisted, so a resume starts there). */
+async function secondPhaseCoding(workspace: string): Promise<void> {
+  const runs = path.join(workspace, '.ironbees', 'runs');
+  const coding = (): boolean =>
+    readdirSync(runs).some((id) => {
+      try {
+        const state = JSON.parse(readFileSync(path.join(runs, id, 'state.json'), 'utf8')) as {
+          codingState: { currentNode: string; phases?: PhaseLine[] };
+        };
+        return state.codingState.currentNode === 'CODE' && state.codingState.phases?.[1]?.status === 'running';
+      } catch {
+        return false;
+      }
+    });
+  assert.ok(await until(coding, 60_000, 50), 'state.json never showed the second phase coding');
 }
 
 function toolErrors(request: FakeRequest): string[] {
@@ -184,8 +202,9 @@ describe('ironbees run with a plan in phases (real CLI, real dotnet, fake Messag
       toolUse('submit_plan', plan([FIX, { ...MODULO, dependencies: ['fix'] }])),
       edit(SOURCE, 'return a * b;', 'return a / b;'),
       toolUse('submit_changes', { summary: 'Divide returns a / b.' }),
-      // mod's coder: killed on its first model call.
-      () => {
+      // mod's coder: killed on its first model call, once its phase is on disk as running.
+      async () => {
+        await secondPhaseCoding(workspace);
         if (first?.child.pid) process.kill(-first.child.pid, 'SIGKILL');
         return new Promise(() => undefined);
       },

@@ -1,6 +1,7 @@
 // The phases of a run as it keeps them and as CodingState shows them (the scheduler is phases.ts).
 
 import type { PhaseState, WorkflowNode } from '../model';
+import type { PhaseCounts } from '../trace';
 
 /** A phase as the run keeps it: its public state and the run's iteration it started at. */
 export interface PhaseRun extends PhaseState {
@@ -34,4 +35,11 @@ export function phaseStates(context: PhasedRun, node: WorkflowNode): PhaseState[
 
 export function iterationsOf(phase: PhaseRun, iterationCount: number): number {
   return phase.firstIteration === null ? phase.iterationsRun : Math.max(1, iterationCount - phase.firstIteration + 1);
+}
+
+/** How many phases are in each status (`ironbees runs`). */
+export function phaseCounts(phases: readonly PhaseState[]): PhaseCounts {
+  const counts: PhaseCounts = { total: phases.length, pending: 0, running: 0, complete: 0, error: 0 };
+  for (const phase of phases) counts[phase.status] += 1;
+  return counts;
 }

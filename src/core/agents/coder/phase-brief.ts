@@ -15,5 +15,5 @@ export function phaseSections(phase: PhaseBrief): string[] {
   const done = phase.completed.map(
     (completed) => `## ${completed.name} (${completed.id})\n\n${completed.handoff.trim() || '(no hand-off)'}`,
   );
-  return [own, ['# Phases already complete (their changes are in the workspace)', '', ...done].join('\n\n')];
+  return [own, ['# Phases already complete (their changes are in the workspace)', ...done].join('\n\n')];
 }
