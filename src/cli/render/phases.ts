@@ -32,6 +32,13 @@ export function describePhaseChanges(previous: CodingState | null, next: CodingS
   return lines;
 }
 
+/** In a plan of phases, the escalation headline in the running phase's own iterations; null otherwise. */
+export function phaseEscalation(state: CodingState): string | null {
+  const running = state.plan?.phases?.length ? state.phases?.find((phase) => phase.status === 'running') : undefined;
+  if (!running) return null;
+  return `Escalation: phase ${running.name} still fails validation after ${running.iterationsRun} of ${running.maxIterations} iterations.`;
+}
+
 /** The phases of a plan as the person approving it reads them: order, dependencies, budgets. */
 export function renderPlanPhases(plan: ExecutionPlan, colors: Colors): string[] {
   if (!plan.phases?.length) return [];

@@ -2,7 +2,7 @@
 
 import { strict as assert } from 'node:assert';
 import pc from 'picocolors';
-import { describeTransition } from '../../../src/cli/render/state';
+import { describeTransition, renderEscalation } from '../../../src/cli/render/state';
 import { describePhaseChanges, renderPlanPhases } from '../../../src/cli/render/phases';
 import type { CodingState, PhaseState, PlanPhase } from '../../../src/core/model';
 import { PLAN, makeState } from './fixtures';
@@ -61,5 +61,23 @@ describe('CLI per-phase progress', () => {
       '    a Phase a, at most 2 iteration(s): 1 step(s) on a.cs',
       '    b Phase b after a: 1 step(s) on b.cs',
     ]);
+  });
+
+  it('an escalation in a phase counts that phase’s iterations', () => {
+    const waiting = makeState({
+      currentNode: 'WAIT_HUMAN',
+      iterationCount: 5,
+      maxIterations: 5,
+      plan: PHASED,
+      phases: [phase('a', 'complete', 't1'), phase('b', 'running', 't2', { iterationsRun: 3, maxIterations: 3 })],
+    });
+    assert.equal(
+      renderEscalation(waiting, plain).split('\n')[0],
+      'Escalation: phase Phase b still fails validation after 3 of 3 iterations.',
+    );
+    assert.equal(
+      renderEscalation({ ...waiting, plan: PLAN }, plain).split('\n')[0],
+      'Escalation: validation still fails after 5 of 5 iterations.',
+    );
   });
 });
