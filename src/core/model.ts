@@ -32,6 +32,55 @@ export interface ExecutionPlan {
    * default) means every test must pass, baseline failures included.
    */
   knownFailures?: string[];
+  /**
+   * The work in phases, run one at a time in dependency order, each with its own iteration budget
+   * (plan-phases.ts). When present, `steps` and `affectedFiles` are every phase's, in order. Absent:
+   * the plan is one phase.
+   */
+  phases?: PlanPhase[];
+}
+
+/** One phase of a plan: its own steps and budget, started once every phase it depends on is complete. */
+export interface PlanPhase {
+  id: string;
+  name: string;
+  description: string;
+  /** Ids of the phases that must be complete before this one starts. */
+  dependencies: string[];
+  /** This phase's iteration budget; capped by the run's. Absent: the run's. */
+  maxIterations?: number;
+  steps: PlanStep[];
+  affectedFiles: string[];
+}
+
+export type PhaseStatus = 'pending' | 'running' | 'complete' | 'error';
+
+/** Where a phase of the run stands (CodingState `phases`). */
+export interface PhaseState {
+  phaseId: string;
+  name: string;
+  status: PhaseStatus;
+  iterationsRun: number;
+  /** The phase's iteration budget (its plan's, capped by the run's, plus what a person added). */
+  maxIterations: number;
+  startedAt: string | null;
+  endedAt: string | null;
+  /** The git worktree the phase ran in, when it ran in one of its own. */
+  worktree?: string;
+  /** What the phase did, for the phases after it and the hand-off. */
+  handoff?: string;
+  error?: string;
+}
+
+/** What a phase's coder is told of its place in the plan: its own phase and what the completed ones did. */
+export interface PhaseBrief {
+  id: string;
+  name: string;
+  description: string;
+  /** 1-based: the phases complete before it plus one; and how many there are. */
+  index: number;
+  count: number;
+  completed: Array<{ id: string; name: string; handoff: string }>;
 }
 
 export type EditType = 'CREATE' | 'MODIFY' | 'DELETE';
@@ -206,6 +255,8 @@ export interface CodingState {
   timestamp: string;
   usage: Usage;
   metadata: Record<string, unknown>;
+  /** The plan's phases and where each stands; absent until a plan is approved (a plan with steps is one phase). */
+  phases?: PhaseState[];
 }
 
 export type PlanApprovalPolicy = 'always' | 'never';

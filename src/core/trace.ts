@@ -40,6 +40,16 @@ export interface RunSummary {
   updatedAt: string;
   /** When the run's changes were reverted (its state's `metadata.revertedAt`); absent if never. */
   revertedAt?: string;
+  /** How many of the plan's phases are in each status; absent before a plan was approved. */
+  phases?: PhaseCounts;
+}
+
+export interface PhaseCounts {
+  total: number;
+  pending: number;
+  running: number;
+  complete: number;
+  error: number;
 }
 
 /** One line of events.jsonl. */

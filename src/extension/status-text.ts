@@ -33,7 +33,18 @@ export function statusText(state: CodingState | null, paused = false): string {
   const iteration = state.iterationCount > 0 ? ` ${state.iterationCount}/${state.maxIterations}` : '';
   if (isReverted(state)) return `Ironbees${iteration} · Reverted`;
   const where = nodeLabel(state.currentNode);
-  return `Ironbees${iteration} · ${paused && !TERMINAL_NODES.includes(state.currentNode) ? `Paused (${where})` : where}`;
+  const phase = runningPhaseOf(state);
+  return `Ironbees${iteration}${phase ? ` · ${phase}` : ''} · ${paused && !TERMINAL_NODES.includes(state.currentNode) ? `Paused (${where})` : where}`;
+}
+
+/** In a plan of phases, the running phase's name (`phase 2/3 Fix Divide`); null otherwise. */
+export function runningPhaseOf(state: CodingState): string | null {
+  const phases = state.phases ?? [];
+  if (!state.plan?.phases?.length || TERMINAL_NODES.includes(state.currentNode)) return null;
+  const running = phases.find((phase) => phase.status === 'running');
+  if (!running) return null;
+  const done = phases.filter((phase) => phase.status === 'complete').length;
+  return `phase ${done + 1}/${phases.length} ${running.name}`;
 }
 
 /** The codicon in front of the text: a spinner while working, the outcome when done. */

@@ -26,12 +26,21 @@ function stateOf(run: RunSummary): string {
   return run.revertedAt !== undefined && TERMINAL_NODES.includes(run.currentNode) ? 'REVERTED' : run.currentNode;
 }
 
+/** Phases complete of the plan's, and any stopped in error; a column only when some run has a plan in phases. */
+function phasesOf(run: RunSummary): string {
+  const phases = run.phases;
+  if (!phases) return '-';
+  return `${phases.complete}/${phases.total}${phases.error ? ` (${phases.error} error)` : ''}`;
+}
+
 export function renderRunsTable(runs: readonly RunSummary[]): string {
-  const header = ['RUN', 'STATE', 'ITER', 'TOKENS IN/OUT', 'COST', 'UPDATED (UTC)', 'REQUEST'];
+  const phased = runs.some((r) => (r.phases?.total ?? 0) > 1);
+  const header = ['RUN', 'STATE', 'ITER', ...(phased ? ['PHASES'] : []), 'TOKENS IN/OUT', 'COST', 'UPDATED (UTC)', 'REQUEST'];
   const rows = runs.map((r) => [
     r.runId,
     stateOf(r),
     `${r.iterationCount}/${r.maxIterations}`,
+    ...(phased ? [phasesOf(r)] : []),
     `${r.usage.inputTokens}/${r.usage.outputTokens}`,
     `$${r.usage.costUsd.toFixed(4)}`,
     when(r.updatedAt),

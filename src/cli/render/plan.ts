@@ -3,6 +3,7 @@
 import type { Colors } from 'picocolors/types';
 import type { ActionType, Complexity, ExecutionPlan } from '../../core/model';
 import { visibleDeep } from '../../core/text';
+import { renderPlanPhases } from './phases';
 
 function actionColor(action: ActionType, colors: Colors): (text: string) => string {
   switch (action) {
@@ -47,6 +48,7 @@ export function renderPlan(written: ExecutionPlan, colors: Colors): string {
   if (plan.affectedFiles.length) {
     lines.push('', `  Affected files: ${plan.affectedFiles.join(', ')}`);
   }
+  lines.push(...renderPlanPhases(plan, colors));
   if (plan.knownFailures?.length) {
     lines.push(`  ${colors.yellow('Failing before the change, left alone')}: ${plan.knownFailures.join(', ')}`);
   }

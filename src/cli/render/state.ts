@@ -9,6 +9,7 @@ import { renderPlan } from './plan';
 import { visibleDeep } from '../../core/text';
 import { renderEditSummary } from './diff';
 import { groupDigits } from './numbers';
+import { describePhaseChanges, phaseEscalation } from './phases';
 
 const MAX_LISTED = 10;
 
@@ -92,7 +93,7 @@ export function renderEscalation(state: CodingState, colors: Colors): string {
   const rejected = rejectionsInARow(state);
   const headline = rejected
     ? `Escalation: you rejected ${rejected} proposals in a row in iteration ${state.iterationCount}; give the coder guidance, or stop.`
-    : `Escalation: validation still fails after ${state.iterationCount} of ${state.maxIterations} iterations.`;
+    : (phaseEscalation(state) ?? `Escalation: validation still fails after ${state.iterationCount} of ${state.maxIterations} iterations.`);
   return [
     colors.bold(colors.yellow(headline)),
     ...validationLines(state, colors),
@@ -123,6 +124,7 @@ export function describeTransition(previous: CodingState | null, raw: CodingStat
     if (next.baseline.test) lines.push(...renderTests(next.baseline.test, colors));
   }
   if (next.plan && !samePlan(previous, next)) lines.push(renderPlan(next.plan, colors));
+  lines.push(...describePhaseChanges(previous, next, colors));
 
   switch (next.currentNode) {
     case 'INIT':

@@ -6,6 +6,7 @@ import type { CodingState, FileEdit, IterationRecord } from '../model';
 import { TERMINAL_NODES, failuresIn } from '../model';
 import { nodeSpec } from '../nodes';
 import type { AttemptRecord } from './run-context';
+import { phaseSections } from './phase-handoff';
 
 const MAX_LISTED = 20;
 /** Per attempt: enough to see what was done, small enough that state.json and the hand-off stay readable. */
@@ -153,6 +154,7 @@ export function renderHandoff(state: CodingState, iterations: readonly Iteration
     ...section('What was asked', [state.userRequest]),
     ...section('Specification', state.spec ? [state.spec] : []),
     ...section('Plan', planLines(state)),
+    ...phaseSections(state),
     ...section('What was tried', triedLines(iterations, attempts)),
     ...section('What still fails', failingLines(state)),
     ...section(

@@ -11,7 +11,7 @@ import type { ErrorContext, ExecutionPlan, FileDecision, IterationRecord, Usage 
 import { ConfigurationError, OrchestratorError, errorMessage } from '../errors';
 import { applyFileDecisions, describeRejectedDiffs } from './diff-decisions';
 import { proposalLeftAfterRejection, rejectedProposal } from './rejection';
-import { appliedSoFar, attemptWithSummary, editedPlanVersions, newPlanVersion, withGateReached, withGuidance } from './steering';
+import { attemptWithSummary, editedPlanVersions, newPlanVersion, withGateReached, withGuidance } from './steering';
 import { toCodingState } from './run-context';
 import type {
   ApprovalGate,
@@ -39,6 +39,7 @@ import type { BudgetReached, RunBudget } from './budget';
 import { stuckOrFailed } from './stuck';
 import { escalationReason, rejectionReasons } from './escalation';
 import { conflictOrFailed, overConflict } from './edit-conflict';
+import { advancePhase, beginPhases, completePhase, nextPhaseAfterThis, phaseWork } from './phases';
 
 function notProvided(name: string): never {
   throw new OrchestratorError(`The ${name} step has no implementation; provide it with machine.provide()`);
@@ -80,6 +81,7 @@ export const runMachine = setup({
     proposalLeftAfterRejection: ({ context }) => proposalLeftAfterRejection(context),
     helpWasRequestedWhilePlanning: ({ context }) => context.helpRequest?.from === 'PLAN',
     somethingAccepted: ({ context }, params: { files: RunEventFiles }) => applyFileDecisions(context.codeDiffs, params.files).length > 0,
+    passedWithPhaseNext: ({ context }, params: { verdict: string }) => params.verdict === 'pass' && nextPhaseAfterThis(context),
   },
   actions: {
     assignBaseline: assign((_, params: { baseline: Baseline }) => ({ baseline: params.baseline })),
@@ -102,7 +104,13 @@ export const runMachine = setup({
       planVersions: editedPlanVersions(context, params.plan),
     })),
     noteGateReached: assign(({ context }, params: { gate: ApprovalGate }) => ({ gatesReached: withGateReached(context, params.gate) })),
-    startFirstIteration: assign(({ context }) => ({ iterationCount: Math.max(1, context.iterationCount) })),
+    startFirstIteration: assign(({ context }) => {
+      const iterationCount = Math.max(1, context.iterationCount);
+      return { iterationCount, ...beginPhases(context, iterationCount, new Date().toISOString()) };
+    }),
+    // Phases (phases.ts): the running one passed its validation; the next ready one starts, or the run is done.
+    completePhase: assign(({ context }) => completePhase(context, new Date().toISOString())),
+    advancePhase: assign(({ context }) => advancePhase(context, new Date().toISOString())),
     assignCode: assign(({ context }, params: CodeOutput) => ({
       codeDiffs: params.edits,
       editConflict: null,
@@ -260,10 +268,10 @@ export const runMachine = setup({
           workflow: context.workflow,
           request: context.userRequest,
           spec: context.spec ?? '',
-          plan: context.plan as ExecutionPlan,
           errorContext: context.errorContext,
           iteration: context.iterationCount,
-          applied: appliedSoFar(context),
+          // The plan (the running phase's part of it), its earlier attempts, and the phase's brief.
+          ...phaseWork(context),
         }),
         onDone: [
           {
@@ -321,7 +329,16 @@ export const runMachine = setup({
           maxIterations: context.maxIterations,
         }),
         onDone: [
-          { guard: { type: 'verdictIs', params: ({ event }) => ({ verdict: event.output.verdict, expected: 'pass' }) }, target: 'SUCCESS' },
+          {
+            guard: { type: 'passedWithPhaseNext', params: ({ event }) => ({ verdict: event.output.verdict }) },
+            target: 'CODE',
+            actions: 'advancePhase',
+          },
+          {
+            guard: { type: 'verdictIs', params: ({ event }) => ({ verdict: event.output.verdict, expected: 'pass' }) },
+            target: 'SUCCESS',
+            actions: 'completePhase',
+          },
           {
             guard: { type: 'verdictIs', params: ({ event }) => ({ verdict: event.output.verdict, expected: 'retry' }) },
             target: 'CODE',

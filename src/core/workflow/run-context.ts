@@ -7,6 +7,8 @@ import type { InstructionsFileRead } from '../agents/instructions';
 import type { BudgetReached, RunBudget } from './budget';
 import { helpNodes } from '../nodes';
 import { TERMINAL_NODES } from '../model';
+import { phaseStates } from './phase-states';
+import type { PhaseRun } from './phase-states';
 import type {
   ApprovalDecision,
   Baseline,
@@ -16,6 +18,7 @@ import type {
   ExecutionPlan,
   FileEdit,
   IterationRecord,
+  PhaseBrief,
   TestResult,
   Usage,
   WorkflowContext,
@@ -97,6 +100,8 @@ export interface RunContext {
   rejectionsInARow?: number;
   /** Files the person changed under review, so the approved edits were not applied; the coder proposes again (edit-conflict.ts). */
   editConflict?: string[] | null;
+  /** The approved plan's phases and where each stands (phases.ts). Absent before a plan is approved, and in runs persisted before. */
+  phases?: PhaseRun[];
 }
 
 /** The gates an approval setting can skip. */
@@ -193,6 +198,8 @@ export interface CodeInput {
   iteration: number;
   /** Earlier attempts' changes already applied (files and capped diff). */
   applied?: Array<Pick<AttemptRecord, 'iteration' | 'files' | 'diff'>>;
+  /** In a plan of phases: the running phase and the completed ones' hand-offs (`plan` is then that phase's part). */
+  phase?: PhaseBrief;
 }
 export interface CodeOutput {
   summary: string;
@@ -306,6 +313,7 @@ export function ignoredKnownFailuresNote(ignored: readonly string[], unattended 
 
 /** The public CodingState (README.md, `--json`) for a context at a node. */
 export function toCodingState(context: RunContext, node: WorkflowNode, timestamp: string): CodingState {
+  const phases = phaseStates(context, node);
   return {
     stateId: context.stateId,
     userRequest: context.userRequest,
@@ -357,6 +365,7 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       // Additive: so the panel's timeline does not tick a gate the approval settings skipped.
       gatesReached: context.gatesReached,
     }),
+    ...(phases ? { phases } : {}),
   };
 }
 

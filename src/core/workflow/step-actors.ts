@@ -164,6 +164,7 @@ export function createStepActors(
               iteration: input.iteration,
               overlay: new StagedOverlay(deps.host),
               applied: input.applied ?? [],
+              ...(input.phase ? { phase: input.phase } : {}),
             },
           );
           return { ...output, instructionsRead: instructions.files };

@@ -3,6 +3,7 @@
 // reverted byte for byte: journal.ts, which alone writes the person's files) and HANDOFF.md.
 // Everything goes through the Host, so the same store works in the CLI and in VS Code.
 
+import { phaseCounts } from './phase-states';
 import * as path from 'node:path';
 import type { Host } from '../host';
 import { randomBytes } from 'node:crypto';
@@ -224,6 +225,7 @@ export class RunStore {
           createdAt: run.createdAt,
           updatedAt: run.updatedAt,
           ...(typeof s.metadata.revertedAt === 'string' ? { revertedAt: s.metadata.revertedAt } : {}),
+          ...(s.phases?.length ? { phases: phaseCounts(s.phases) } : {}),
         });
       } catch (error) {
         this.host.logger.warn(`Skipping run ${id}: ${(error as Error).message}`);

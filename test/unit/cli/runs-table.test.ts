@@ -36,4 +36,17 @@ describe('ironbees runs table', () => {
     ]);
     assert.deepEqual(states(table), ['SUCCESS', 'REVERTED', 'PLAN']);
   });
+
+  it('shows each run’s phases complete of its plan’s when some run has a plan in phases, and no column otherwise', () => {
+    const one = { total: 1, pending: 0, running: 0, complete: 1, error: 0 };
+    assert.doesNotMatch(renderRunsTable([summary('plain', { phases: one })]), /PHASES/);
+    const table = renderRunsTable([
+      summary('plain', { phases: one }),
+      summary('phased', { currentNode: 'CODE', phases: { total: 3, pending: 1, running: 1, complete: 1, error: 0 } }),
+      summary('failed', { currentNode: 'FAILED', phases: { total: 3, pending: 1, running: 0, complete: 1, error: 1 } }),
+      summary('old'),
+    ]);
+    const column = (line: string): string => line.slice(table.split('\n')[0]!.indexOf('PHASES')).split(/\s{2,}/)[0]!;
+    assert.deepEqual(table.split('\n').map(column), ['PHASES', '1/1', '1/3', '1/3 (1 error)', '-']);
+  });
 });

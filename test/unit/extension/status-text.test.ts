@@ -50,3 +50,27 @@ describe('status text', () => {
     assert.equal(statusText(null), 'Ironbees');
   });
 });
+
+describe('status text in a plan of phases', () => {
+  it('names the running phase and its place', () => {
+    const phase = (phaseId: string, status: 'pending' | 'running' | 'complete') => ({
+      phaseId,
+      name: `Phase ${phaseId}`,
+      status,
+      iterationsRun: 1,
+      maxIterations: 3,
+      startedAt: null,
+      endedAt: null,
+    });
+    const plan = { summary: 's', steps: [], affectedFiles: [], complexity: 'LOW' as const, phases: [] as never[] };
+    const phased = {
+      ...state('CODE', 3),
+      plan: { ...plan, phases: [{ id: 'a', name: 'a', description: '', dependencies: [], steps: [], affectedFiles: [] }] },
+      phases: [phase('a', 'complete'), phase('b', 'running'), phase('c', 'pending')],
+    };
+    assert.equal(statusText(phased), 'Ironbees 3/5 · phase 2/3 Phase b · Coding');
+    // A plan in one phase, or a finished run: no phase named.
+    assert.equal(statusText({ ...phased, plan }), 'Ironbees 3/5 · Coding');
+    assert.equal(statusText({ ...phased, currentNode: 'SUCCESS' }), 'Ironbees 3/5 · Succeeded');
+  });
+});

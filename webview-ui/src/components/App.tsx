@@ -24,6 +24,8 @@ import { SteeringSection } from './SteeringSection';
 import { HandoffBar } from './HandoffBar';
 import { steeringTrail } from '../state/steering';
 import { ActivitySection } from './ActivitySection';
+import { PhaseLanes } from './PhaseLanes';
+import { latestActivity, phaseLanes } from '../state/phases';
 import { OutcomeSection } from './OutcomeSection';
 import { outcomeView } from '../state/outcome';
 
@@ -126,6 +128,10 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
       </div>
       {outcome ? <OutcomeSection view={outcome} /> : null}
       <TimelineTurns run={run} busy={state.busy} stepTurns={state.stepTurns} dispatch={dispatch} />
+      <PhaseLanes
+        lanes={phaseLanes(run)}
+        activity={latestActivity(state.activity?.runId === run.stateId ? state.activity.entries : undefined)}
+      />
       {state.activity?.runId === run.stateId ? <ActivitySection entries={state.activity.entries} /> : null}
       {run.plan ? (
         <PlanSection key={`plan:${gateKey}`} runId={run.stateId} plan={run.plan} waiting={node === 'WAIT_PLAN_APPROVAL'} />

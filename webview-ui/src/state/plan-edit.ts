@@ -3,6 +3,7 @@
 // against the same schema, so these helpers keep it valid (numbered 1..n, at least one step).
 
 import type { ActionType, ExecutionPlan, PlanStep } from '../../../src/core/model';
+import { phaseOwners, regroupPhases } from './plan-edit-phases';
 
 export const ACTION_TYPES: readonly ActionType[] = ['CREATE', 'MODIFY', 'DELETE', 'REFACTOR'];
 
@@ -19,6 +20,7 @@ export function removeStep(plan: ExecutionPlan, index: number): ExecutionPlan {
   return withDerivedFields(
     plan,
     plan.steps.filter((_, i) => i !== index),
+    phaseOwners(plan).filter((_, i) => i !== index),
   );
 }
 
@@ -45,9 +47,10 @@ export function finalizePlan(plan: ExecutionPlan): ExecutionPlan {
   return withDerivedFields(plan, steps);
 }
 
-function withDerivedFields(plan: ExecutionPlan, steps: PlanStep[]): ExecutionPlan {
+function withDerivedFields(plan: ExecutionPlan, steps: PlanStep[], owners: string[] = phaseOwners(plan)): ExecutionPlan {
   const renumbered = steps.map((step, i) => ({ ...step, number: i + 1 }));
-  return { ...plan, steps: renumbered, affectedFiles: affectedFiles(plan.affectedFiles, renumbered) };
+  const edited = { ...plan, steps: renumbered, affectedFiles: affectedFiles(plan.affectedFiles, renumbered) };
+  return plan.phases?.length ? { ...edited, phases: regroupPhases(plan.phases, renumbered, owners) } : edited;
 }
 
 /**

@@ -3,7 +3,8 @@
 // error context of the failed validation (and the person's rejections and guidance) lead its
 // first message.
 
-import type { ErrorContext, ExecutionPlan, FileEdit, Usage } from '../../model';
+import type { ErrorContext, ExecutionPlan, FileEdit, PhaseBrief, Usage } from '../../model';
+import { phaseSections } from './phase-brief';
 import { compileGate } from '../../csharp/engine/compile-gate';
 import type { StagedOverlay } from '../../workspace/overlay';
 import { requireAgent } from '../agent-definition';
@@ -28,6 +29,8 @@ export interface CoderInput {
   overlay: StagedOverlay;
   /** Earlier attempts' changes already on disk (told first on a retry). */
   applied?: readonly AppliedChange[];
+  /** In a plan of phases: the phase this coder carries out (`plan` is its part) and what the completed ones did. */
+  phase?: PhaseBrief;
 }
 
 export interface CoderOutput {
@@ -97,7 +100,8 @@ export function coderMessage(input: Omit<CoderInput, 'overlay'>): string {
   if (context) parts.push(...retrySections(context, input.iteration));
   parts.push(`# Request\n\n${input.request.trim()}`);
   parts.push(`# Specification\n\n${input.spec.trim()}`);
-  parts.push(`# Approved plan\n\n${renderPlan(input.plan)}`);
+  if (input.phase) parts.push(...phaseSections(input.phase));
+  parts.push(`# ${input.phase ? 'Approved plan for this phase' : 'Approved plan'}\n\n${renderPlan(input.plan)}`);
   parts.push(
     context
       ? `Fix the problems above, keeping to the plan, then call ${SUBMIT_CHANGES_TOOL}.`

@@ -3,7 +3,7 @@
 // change anything. The baseline's failures and, when replanning, the person's feedback and the
 // previous plan go into its first message (not the system prompt, which stays cacheable).
 
-import type { Baseline, ExecutionPlan, Usage } from '../../model';
+import type { Baseline, ExecutionPlan, PlanStep, Usage } from '../../model';
 import { StagedOverlay } from '../../workspace/overlay';
 import { requireAgent } from '../agent-definition';
 import { runToolLoop } from '../tool-loop';
@@ -67,7 +67,17 @@ export function acceptPlan(input: unknown, baselineFailures?: readonly string[])
   const { spec, plan } = input as { spec: string; plan: ExecutionPlan };
   if (!spec.trim()) return { ok: false, error: 'spec is empty: state the intended behaviour after the change.' };
   if (plan.steps.length === 0) return { ok: false, error: 'plan.steps is empty: list at least one step with its filePath.' };
-  if (plan.steps.length > MAX_PLAN_STEPS) {
+  const tooBig = plan.phases?.find((phase) => phase.steps.length > MAX_PLAN_STEPS);
+  if (tooBig) {
+    return {
+      ok: false,
+      error: `Phase "${tooBig.id}" has ${tooBig.steps.length} steps; a phase has at most ${MAX_PLAN_STEPS}. Merge the steps on one file into one, or split the phase.`,
+    };
+  }
+  if (plan.phases && plan.phases.length > MAX_PHASES) {
+    return { ok: false, error: `The plan has ${plan.phases.length} phases; a plan has at most ${MAX_PHASES}. Merge small phases.` };
+  }
+  if (!plan.phases && plan.steps.length > MAX_PLAN_STEPS) {
     return {
       ok: false,
       error: `plan.steps has ${plan.steps.length} steps; a plan has at most ${MAX_PLAN_STEPS}. Merge the steps on one file into one, or plan a smaller first change the person can follow up.`,
@@ -84,9 +94,21 @@ export function acceptPlan(input: unknown, baselineFailures?: readonly string[])
     const unknown = unknownKnownFailures(plan.knownFailures, baselineFailures);
     if (unknown) return { ok: false, error: unknown };
   }
-  const steps = plan.steps.map((step, index) => ({ ...step, number: index + 1, filePath: normalisePath(step.filePath) }));
+  const steps = tidySteps(plan.steps);
   const affectedFiles = [...new Set([...plan.affectedFiles.map(normalisePath), ...steps.map((step) => step.filePath)])];
-  return { ok: true, value: { spec: spec.trim(), plan: { ...plan, steps, affectedFiles } } };
+  const phases = plan.phases?.map((phase) => {
+    const phaseSteps = tidySteps(phase.steps);
+    return {
+      ...phase,
+      steps: phaseSteps,
+      affectedFiles: [...new Set([...phase.affectedFiles.map(normalisePath), ...phaseSteps.map((s) => s.filePath)])],
+    };
+  });
+  return { ok: true, value: { spec: spec.trim(), plan: { ...plan, steps, affectedFiles, ...(phases ? { phases } : {}) } } };
+}
+
+function tidySteps(steps: readonly PlanStep[]): PlanStep[] {
+  return steps.map((step, index) => ({ ...step, number: index + 1, filePath: normalisePath(step.filePath) }));
 }
 
 function normalisePath(filePath: string): string {
@@ -121,6 +143,8 @@ export function plannerMessage(input: PlannerInput): string {
 const LISTED = 10;
 /** One coder attempt carries the plan out whole within its turn budget: more steps than this do not fit. */
 export const MAX_PLAN_STEPS = 20;
+/** Phases run one after another, each a whole coder loop: more than this is a run too long to follow. */
+export const MAX_PHASES = 8;
 
 /** What was already broken, so the plan neither chases it nor gets blamed for it. */
 export function summariseBaseline(baseline: Baseline): string {
