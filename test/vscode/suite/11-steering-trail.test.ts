@@ -115,10 +115,29 @@ describe('the steering trail, before → after and the real reason in the panel 
       await actions.rejectPlan('Say why Divide multiplies');
       const third = await planVersion(controller, 3);
       assert.equal(third.metadata.planUnchangedAfterFeedback, true);
+      // Each version after the first says which steps it added and dropped.
       assert.deepEqual(steeringTrail(panel.lastRun() as CodingState)?.plans, [
-        { version: 1, summary: 'Tidy Add.', stepCount: 1, feedback: null, unchanged: false, by: 'planner' },
-        { version: 2, summary: 'Fix Divide.', stepCount: 1, feedback: 'Divide is the bug, not Add', unchanged: false, by: 'planner' },
-        { version: 3, summary: 'Fix Divide.', stepCount: 1, feedback: 'Say why Divide multiplies', unchanged: true, by: 'planner' },
+        { version: 1, summary: 'Tidy Add.', stepCount: 1, feedback: null, unchanged: false, by: 'planner', added: [], removed: [] },
+        {
+          version: 2,
+          summary: 'Fix Divide.',
+          stepCount: 1,
+          feedback: 'Divide is the bug, not Add',
+          unchanged: false,
+          by: 'planner',
+          added: [`MODIFY ${SOURCE}: Divide instead of multiplying`],
+          removed: [`MODIFY ${SOURCE}: Swap the operands of Add`],
+        },
+        {
+          version: 3,
+          summary: 'Fix Divide.',
+          stepCount: 1,
+          feedback: 'Say why Divide multiplies',
+          unchanged: true,
+          by: 'planner',
+          added: [],
+          removed: [],
+        },
       ]);
 
       // Attempt 1 breaks Add and leaves Divide failing: one test newly failing, one still failing.
