@@ -9,6 +9,9 @@ import { parseCliArgs } from './args';
 import { resumeCommand } from './commands/resume';
 import { revertCommand } from './commands/revert';
 import { runCommand } from './commands/run';
+import { runInWorktree } from './commands/worktree-run';
+import { applyCommand } from './commands/apply';
+import { cleanLeftovers } from './commands/worktree-leftovers';
 import { runsCommand } from './commands/runs';
 import { traceCommand } from './commands/trace';
 import { benchCommand } from './commands/bench/bench';
@@ -38,6 +41,8 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
   };
   try {
     const command = parseCliArgs(argv, io.cwd ?? process.cwd());
+    // What a killed `run --worktree` left (its worktree, its branch) is cleaned before anything else.
+    if ('workspace' in command) await cleanLeftovers(ctx, command.workspace);
     switch (command.command) {
       case 'help':
         writeLine(io.stdout, usageText(command.topic));
@@ -46,13 +51,15 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
         writeLine(io.stdout, version);
         return ExitCode.SUCCESS;
       case 'run':
-        return await runCommand(ctx, command);
+        return await (command.worktree ? runInWorktree(ctx, command) : runCommand(ctx, command));
       case 'resume':
         return await resumeCommand(ctx, command);
       case 'runs':
         return await runsCommand(ctx, command);
       case 'revert':
         return await revertCommand(ctx, command);
+      case 'apply':
+        return await applyCommand(ctx, command);
       case 'trace':
         return await traceCommand(ctx, command);
       case 'bench':

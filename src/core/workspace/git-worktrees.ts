@@ -117,11 +117,7 @@ export class GitRepo {
 
   /** Removes the worktree (its untracked and ignored files too: obj/, bin/) and forgets it. */
   async removeWorktree(dir: string): Promise<void> {
-    if (fs.existsSync(dir)) {
-      const result = await this.tryGit(['worktree', 'remove', '--force', '--force', dir], this.root);
-      // Not a registered worktree any more (or git could not remove it): the folder goes anyway.
-      if (result.exitCode !== 0) fs.rmSync(dir, { recursive: true, force: true });
-    }
+    if (fs.existsSync(dir)) await this.git(['worktree', 'remove', '--force', '--force', dir]);
     await this.git(['worktree', 'prune']);
   }
 
@@ -155,6 +151,21 @@ export class GitRepo {
    */
   async commitAll(dir: string, message: string, exclude: readonly string[] = []): Promise<string | null> {
     await this.git(['add', '-A', '--', '.', ...exclude.map((p) => `:(exclude)${p}`)], dir);
+    return this.commitStaged(dir, message);
+  }
+
+  /**
+   * Commits exactly `files` (relative to `dir`; new, changed or deleted), whatever else the worktree
+   * holds (build output of a repository without a .gitignore); null when none of them changed.
+   */
+  async commitFiles(dir: string, message: string, files: readonly string[]): Promise<string | null> {
+    if (files.length === 0) return null;
+    // Literal paths: a file named like a pathspec pattern is that file only.
+    await this.git(['--literal-pathspecs', 'add', '-A', '--', ...files], dir);
+    return this.commitStaged(dir, message);
+  }
+
+  private async commitStaged(dir: string, message: string): Promise<string | null> {
     const staged = await this.tryGit(['diff', '--cached', '--quiet'], dir);
     if (staged.exitCode === 0) return null;
     await this.git([...(await this.identityFallback(dir)), 'commit', '--quiet', '--no-verify', '-m', message], dir);

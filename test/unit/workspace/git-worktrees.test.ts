@@ -76,6 +76,20 @@ describe('GitRepo (worktrees, commits, merges on a real repository)', function (
     assert.equal(fs.readFileSync(path.join(root, '.git', 'info', 'exclude'), 'utf8'), exclude, 'the pattern is added once');
   });
 
+  it('commits exactly the files named: build output of a repository without a .gitignore stays out', async () => {
+    const dir = path.join(root, 'wt');
+    await repo.addWorktree(dir, 'ironbees/r2', 'HEAD');
+    fs.writeFileSync(path.join(dir, 'a.txt'), 'changed\n');
+    fs.rmSync(path.join(dir, 'b.txt'));
+    fs.mkdirSync(path.join(dir, 'obj'));
+    fs.writeFileSync(path.join(dir, 'obj', 'project.assets.json'), '{}');
+    fs.writeFileSync(path.join(dir, 'new[1].txt'), 'literal name\n');
+    assert.match((await repo.commitFiles(dir, 'Only the edits', ['a.txt', 'b.txt', 'new[1].txt'])) ?? '', /^[0-9a-f]{40}$/);
+    assert.equal(git(root, 'show', '--name-status', '--format=%s', 'ironbees/r2'), 'Only the edits\n\nM\ta.txt\nD\tb.txt\nA\tnew[1].txt');
+    assert.equal(await repo.commitFiles(dir, 'Again', ['a.txt']), null, 'nothing new in the named files: no commit');
+    assert.equal(await repo.commitFiles(dir, 'None', []), null);
+  });
+
   it('merges a clean branch into an integration branch with a merge commit', async () => {
     const integration = path.join(root, 'wt-int');
     const phase = path.join(root, 'wt-p1');
