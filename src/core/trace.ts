@@ -43,6 +43,8 @@ export interface RunSummary {
   updatedAt: string;
   /** When the run's changes were reverted (its state's `metadata.revertedAt`); absent if never. */
   revertedAt?: string;
+  /** A `run --worktree` run: its branch (`ironbees/<runId>`), and whether it is still at work in its worktree. */
+  worktree?: { branch: string; active: boolean };
 }
 
 /** One line of events.jsonl. */

@@ -207,3 +207,12 @@ function lastNodeOf(record: WorktreeRecord): WorkflowNode | null {
     return null;
   }
 }
+
+/**
+ * The workspace whose `.ironbees/runs/` holds `runId` now: the worktree's while the run works there
+ * (its folder is copied out when it ends), else the person's.
+ */
+export function workspaceHoldingRun(workspace: string, runId: string): string {
+  const record = readRecord(workspace, runId);
+  return record && isActive(record) && fs.existsSync(worktreeRunDir(record)) ? record.workspace : workspace;
+}
