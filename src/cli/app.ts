@@ -12,6 +12,7 @@ import { runCommand } from './commands/run';
 import { runInWorktree } from './commands/worktree-run';
 import { applyCommand } from './commands/apply';
 import { cleanLeftovers } from './commands/worktree-leftovers';
+import { resumeInWorktree, revertWorktreeRun, worktreeRunOf } from './commands/worktree-resume';
 import { runsCommand } from './commands/runs';
 import { traceCommand } from './commands/trace';
 import { benchCommand } from './commands/bench/bench';
@@ -52,12 +53,17 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
         return ExitCode.SUCCESS;
       case 'run':
         return await (command.worktree ? runInWorktree(ctx, command) : runCommand(ctx, command));
-      case 'resume':
-        return await resumeCommand(ctx, command);
+      case 'resume': {
+        // A run that worked in its own worktree goes on there, never in the working tree.
+        const record = worktreeRunOf(command.workspace, command.runId);
+        return await (record ? resumeInWorktree(ctx, command, record) : resumeCommand(ctx, command));
+      }
       case 'runs':
         return await runsCommand(ctx, command);
-      case 'revert':
-        return await revertCommand(ctx, command);
+      case 'revert': {
+        const record = worktreeRunOf(command.workspace, command.runId);
+        return await (record ? revertWorktreeRun(ctx, command, record) : revertCommand(ctx, command));
+      }
       case 'apply':
         return await applyCommand(ctx, command);
       case 'trace':

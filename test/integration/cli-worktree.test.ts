@@ -72,7 +72,13 @@ describe('ironbees run --worktree (built CLI, real git and dotnet, fake Messages
     git(repo, 'commit', '--quiet', '-m', 'initial');
   });
   after(async () => {
-    for (const run of running) if (run.child.exitCode === null) process.kill(-(run.child.pid as number), 'SIGKILL');
+    for (const run of running) {
+      try {
+        process.kill(-(run.child.pid as number), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
     await Promise.all([fakeA.close(), fakeB.close(), fakeC.close()]);
     removeDir(repo);
   });
@@ -157,7 +163,11 @@ describe('ironbees run --worktree (built CLI, real git and dotnet, fake Messages
       fs.readFileSync(path.join(repo, SOURCE), 'utf8'),
       execFileSync('git', ['show', `ironbees/${runA}:${SOURCE}`], { cwd: repo, encoding: 'utf8' }),
     );
-    assert.equal(git(repo, 'status', '--porcelain'), ` M ${SOURCE}\n?? .ironbees/`, 'changed in the working tree, nothing staged');
+    assert.equal(
+      execFileSync('git', ['status', '--porcelain'], { cwd: repo, encoding: 'utf8' }),
+      ` M ${SOURCE}\n?? .ironbees/\n`,
+      'changed in the working tree, nothing staged',
+    );
 
     const refused = await runCli(['apply', runB, '--workspace', repo, '--yes'], {});
     assert.equal(refused.code, 2);
@@ -165,6 +175,13 @@ describe('ironbees run --worktree (built CLI, real git and dotnet, fake Messages
     const forced = await runCli(['apply', runB, '--workspace', repo, '--yes', '--force'], {});
     assert.equal(forced.code, 0, forced.stderr);
     git(repo, 'checkout', '--', SOURCE);
+    assert.deepEqual(snapshot(repo), original);
+
+    // Revert of a worktree run deletes its branch and writes nothing in the working tree.
+    const reverted = await runCli(['revert', runB, '--workspace', repo], {});
+    assert.equal(reverted.code, 0, reverted.stderr);
+    assert.match(reverted.stdout, new RegExp(`Deleted branch ironbees/${runB}\\.`));
+    assert.equal(git(repo, 'branch', '--list', `ironbees/${runB}`), '');
     assert.deepEqual(snapshot(repo), original);
   });
 

@@ -6,7 +6,6 @@
 // removed and the branch stays only when it is worth keeping (worktree-runs.ts).
 
 import * as path from 'node:path';
-import type { CodingState, WorkflowNode } from '../../core/model';
 import { ConfigurationError } from '../../core/errors';
 import { GitRepo } from '../../core/workspace/git-worktrees';
 import { RunStore } from '../../core/workflow/store';
@@ -17,46 +16,7 @@ import { cliWorkspaceTrust } from '../workspace-trust';
 import type { CommandContext } from './context';
 import { checkWorkspace } from './context';
 import { runCommand } from './run';
-
-/** Commits the run's applied edits in the worktree: once per iteration, when its validation is done. */
-class IterationCommits {
-  private last: CodingState | null = null;
-  private previous: WorkflowNode | null = null;
-
-  constructor(
-    private readonly repo: GitRepo,
-    private readonly workspace: string,
-  ) {}
-
-  get lastNode(): WorkflowNode | null {
-    return this.last?.currentNode ?? null;
-  }
-
-  readonly states = (states: AsyncIterable<CodingState>): AsyncIterable<CodingState> => this.follow(states);
-
-  private async *follow(states: AsyncIterable<CodingState>): AsyncIterable<CodingState> {
-    for await (const state of states) {
-      // The iteration's edits are written as its validation starts: once it is done, they are all there.
-      if (this.previous === 'VALIDATE' && state.currentNode !== 'VALIDATE') await this.commit(state);
-      this.previous = state.currentNode;
-      this.last = state;
-      yield state;
-    }
-  }
-
-  /** What was applied but not committed yet (a run stopped during its validation). */
-  async commitRest(): Promise<void> {
-    if (this.last) await this.commit(this.last);
-  }
-
-  /** Exactly the files the iteration applied: never build output or the run's own folder. */
-  private async commit(state: CodingState): Promise<void> {
-    const files = Array.isArray(state.metadata.approvedFiles) ? state.metadata.approvedFiles.filter((f) => typeof f === 'string') : [];
-    const summary = typeof state.metadata.coderSummary === 'string' ? state.metadata.coderSummary.trim() : '';
-    const message = summary || `Ironbees run ${state.stateId}, iteration ${state.iterationCount}`;
-    await this.repo.commitFiles(this.workspace, message, files as string[]);
-  }
-}
+import { IterationCommits } from './worktree-commits';
 
 /** The run's workspace inside its worktree: the same place relative to the repository's top. */
 function workspaceIn(top: string, repo: GitRepo, workspace: string): string {
