@@ -147,7 +147,9 @@ export async function endWorktreeRun(
   node: WorkflowNode | null,
 ): Promise<WorktreeEnd> {
   const lines: string[] = [];
-  keepRunFolder(workspace, record);
+  if (keepRunFolder(workspace, record)) {
+    lines.push(`The run's folder (state, trace, hand-off) is kept in ${path.join(workspace, '.ironbees', 'runs', record.runId)}.`);
+  }
   await removeOwnWorktree(repo, workspace, record);
   const tip = await repo.commitOf(record.branch);
   const commits = tip ? await repo.commitsAhead(record.base, record.branch) : 0;
