@@ -203,6 +203,16 @@ describe('ironbees run --worktree (built CLI, real git and dotnet, fake Messages
     assert.ok(runC);
     const worktree = path.join(repo, '.ironbees', 'worktrees', runC);
     assert.ok(fs.existsSync(worktree));
+    // While it works, `runs` lists it beside the others, read in its worktree.
+    const during = await runCli(['runs', '--workspace', repo, '--json'], {});
+    const listed = during.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { runId: string; currentNode: string; worktree?: unknown });
+    assert.deepEqual(
+      listed.find((r) => r.runId === runC),
+      { ...listed.find((r) => r.runId === runC), currentNode: 'PLAN', worktree: { branch: `ironbees/${runC}`, active: true } },
+    );
     process.kill(-(killed.child.pid as number), 'SIGKILL');
     await killed.done;
 
