@@ -186,6 +186,7 @@ describe('ironbees run --worktree (built CLI, real git and dotnet, fake Messages
   });
 
   it('a run killed outright is cleaned up by the next command, which says so', async () => {
+    const untouched = snapshot(repo);
     let planned = false;
     // The planner's call never gets its answer: the run is killed while it waits.
     fakeC.enqueue(() => {
@@ -235,6 +236,6 @@ describe('ironbees run --worktree (built CLI, real git and dotnet, fake Messages
     );
     const again = await runCli(['runs', '--workspace', repo], {});
     assert.doesNotMatch(again.stderr, /Cleaned up/, 'cleaned once');
-    assert.deepEqual(snapshot(repo), original);
+    assert.deepEqual(snapshot(repo), untouched);
   });
 });
