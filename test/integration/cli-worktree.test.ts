@@ -129,7 +129,7 @@ describe('ironbees run --worktree (built CLI, real git and dotnet, fake Messages
     );
     assert.deepEqual(
       fs.readdirSync(path.join(repo, '.ironbees', 'worktrees')).sort(),
-      [`${runA}.json`, `${runB}.json`],
+      [`${runA}.json`, `${runB}.json`].sort(),
       'only the records stay',
     );
     assert.deepEqual(snapshot(repo), original, 'the working tree keeps every byte');
