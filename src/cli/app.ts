@@ -9,6 +9,10 @@ import { parseCliArgs } from './args';
 import { resumeCommand } from './commands/resume';
 import { revertCommand } from './commands/revert';
 import { runCommand } from './commands/run';
+import { runInWorktree } from './commands/worktree-run';
+import { applyCommand } from './commands/apply';
+import { cleanLeftovers } from './commands/worktree-leftovers';
+import { resumeInWorktree, revertWorktreeRun, worktreeRunOf } from './commands/worktree-resume';
 import { runsCommand } from './commands/runs';
 import { traceCommand } from './commands/trace';
 import { benchCommand } from './commands/bench/bench';
@@ -38,6 +42,8 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
   };
   try {
     const command = parseCliArgs(argv, io.cwd ?? process.cwd());
+    // What a killed `run --worktree` left (its worktree, its branch) is cleaned before anything else.
+    if ('workspace' in command && command.workspace) await cleanLeftovers(ctx, command.workspace);
     switch (command.command) {
       case 'help':
         writeLine(io.stdout, usageText(command.topic));
@@ -46,13 +52,20 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
         writeLine(io.stdout, version);
         return ExitCode.SUCCESS;
       case 'run':
-        return await runCommand(ctx, command);
-      case 'resume':
-        return await resumeCommand(ctx, command);
+        return await (command.worktree ? runInWorktree(ctx, command) : runCommand(ctx, command));
+      case 'resume': {
+        // A run that worked in its own worktree goes on there, never in the working tree.
+        const record = worktreeRunOf(command.workspace, command.runId);
+        return await (record ? resumeInWorktree(ctx, command, record) : resumeCommand(ctx, command));
+      }
       case 'runs':
         return await runsCommand(ctx, command);
-      case 'revert':
-        return await revertCommand(ctx, command);
+      case 'revert': {
+        const record = worktreeRunOf(command.workspace, command.runId);
+        return await (record ? revertWorktreeRun(ctx, command, record) : revertCommand(ctx, command));
+      }
+      case 'apply':
+        return await applyCommand(ctx, command);
       case 'trace':
         return await traceCommand(ctx, command);
       case 'bench':

@@ -22,7 +22,10 @@ import type { AcpArgs } from './acp-args';
 
 export type { AcpArgs } from './acp-args';
 
+import type { ApplyArgs, BenchArgs, McpArgs, RevertArgs, RunsArgs, TraceArgs } from './arg-types';
+
 export { COMMAND_NAMES } from './command-names';
+export type { ApplyArgs, BenchArgs, McpArgs, RevertArgs, RunsArgs, TraceArgs } from './arg-types';
 export type { CommandName } from './command-names';
 
 /** Generous on purpose: a clean .NET build on a small machine can take minutes. */
@@ -72,6 +75,10 @@ export interface RunArgs {
   contextFiles?: string[];
   /** --sandbox: builds and tests in the sandbox (default auto: where one is available). */
   sandbox: SandboxMode;
+  /** --worktree: the run works in a git worktree of its own, on branch ironbees/<runId>. */
+  worktree?: boolean;
+  /** --worktrees-dir DIR (absolute): where its worktree is made (default <workspace>/.ironbees/worktrees). */
+  worktreesDir?: string;
 }
 
 export interface ResumeArgs {
@@ -89,56 +96,6 @@ export interface ResumeArgs {
   sandbox?: SandboxMode;
 }
 
-export interface RunsArgs {
-  command: 'runs';
-  workspace: string;
-  json: boolean;
-}
-
-export interface RevertArgs {
-  command: 'revert';
-  runId: string;
-  workspace: string;
-}
-
-export interface TraceArgs {
-  command: 'trace';
-  runId: string;
-  workspace: string;
-  json: boolean;
-}
-
-export interface McpArgs {
-  command: 'mcp';
-  workspace: string;
-  trustWorkspace: boolean;
-  http: boolean;
-  /** 0 = any free port (printed on stderr). */
-  port: number;
-  token?: string;
-  demo: boolean;
-  /** --sandbox for the build and test tools and the runs started through MCP. */
-  sandbox: SandboxMode;
-}
-
-/** `ironbees bench <task-file>`: every task of the file on a fresh copy, non-interactively, and a report. */
-export interface BenchArgs {
-  command: 'bench';
-  /** Absolute path of the task file (JSON or YAML). */
-  taskFile: string;
-  /** Absolute folder the report is written to. */
-  out: string;
-  demo: boolean;
-  model?: string;
-  provider?: ProviderName;
-  /** --max-cost per task, in dollars. */
-  maxCostUsd?: number;
-  maxIterations: number;
-  sandbox: SandboxMode;
-  /** --keep: the task copies are left in the temp folder (their paths are in the report). */
-  keep: boolean;
-}
-
 export type CliCommand =
   | AcpArgs
   | BenchArgs
@@ -147,6 +104,7 @@ export type CliCommand =
   | ResumeArgs
   | RunsArgs
   | RevertArgs
+  | ApplyArgs
   | TraceArgs
   | { command: 'help'; topic?: CommandName }
   | { command: 'version' };
@@ -191,12 +149,15 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     'test-timeout': { type: 'string' },
     'agent-timeout': { type: 'string' },
     target: { type: 'string' },
+    worktree: { type: 'boolean' },
+    'worktrees-dir': { type: 'string' },
   },
   // A resumed run keeps the context it was started with (approval policy, limits, model), so only
   // how this session drives it can be chosen.
   resume: { ...COMMON, ...WORKSPACE, ...TRUST, ...DRIVE },
   runs: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
   revert: { ...COMMON, ...WORKSPACE },
+  apply: { ...COMMON, ...WORKSPACE, yes: { type: 'boolean', short: 'y' }, force: { type: 'boolean' } },
   trace: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
   mcp: {
     ...COMMON,
@@ -272,6 +233,14 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       return { command: 'runs', workspace, json: values.json === true };
     case 'revert':
       return { command: 'revert', runId: onePositional(positionals, 'revert', 'a run id (see `ironbees runs`)'), workspace };
+    case 'apply':
+      return {
+        command: 'apply',
+        runId: onePositional(positionals, 'apply', 'a run id (see `ironbees runs`)'),
+        workspace,
+        yes: values.yes === true,
+        force: values.force === true,
+      };
     case 'trace':
       return {
         command: 'trace',
@@ -366,7 +335,16 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     ...budgetOptions(values),
     ...fallbackOptions(values),
     ...(values['min-call-interval'] !== undefined ? { minCallIntervalMs: secondsOption(values, 'min-call-interval', 0) } : {}),
+    ...worktreeOptions(values, cwd),
   };
+}
+
+function worktreeOptions(values: Values, cwd: string): { worktree?: true; worktreesDir?: string } {
+  const dir = stringValue(values, 'worktrees-dir');
+  if (dir !== undefined && values.worktree !== true) throw new UsageError('--worktrees-dir goes with --worktree.', 'run');
+  if (dir !== undefined && !dir.trim()) throw new UsageError('--worktrees-dir needs a folder.', 'run');
+  if (values.worktree !== true) return {};
+  return { worktree: true, ...(dir !== undefined ? { worktreesDir: path.resolve(cwd, dir.trim()) } : {}) };
 }
 
 function activityOptions(values: Values): { activity: ActivityLevel; activityJson: boolean } {

@@ -47,6 +47,10 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     "                                 the words as they arrive); words streamed in full and each call's cost",
     '      --activity-json            the live activity as JSON lines on stderr instead',
     '      --demo                     use the scripted demo model instead of Anthropic (no key, no cost)',
+    '      --worktree                 work in a git worktree of its own on branch ironbees/<runId>, one commit',
+    '                                 per applied iteration; your working tree is not touched (several such',
+    '                                 runs can work at once); bring the result in with `ironbees apply <runId>`',
+    '      --worktrees-dir DIR        with --worktree: where the worktree is made (default .ironbees/worktrees)',
   ],
   resume: [
     'ironbees resume <runId> [options]',
@@ -72,6 +76,14 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     'ironbees revert <runId> [options]',
     '  Restores every file the run changed to its original content, and deletes files it created.',
     '  -w, --workspace DIR   the workspace (default: the current folder)',
+  ],
+  apply: [
+    'ironbees apply <runId> [options]',
+    "  Brings a `run --worktree` run's branch (ironbees/<runId>) into the working tree, file by file,",
+    '  each shown as a diff; nothing is staged or committed. Refuses files with local changes.',
+    '  -w, --workspace DIR   the workspace (default: the current folder)',
+    '  -y, --yes             apply every file without asking (without it: asked per file on a terminal)',
+    '      --force           overwrite files that have local changes',
   ],
   trace: [
     'ironbees trace <runId> [options]',

@@ -6,8 +6,11 @@ import type { ToolErrorKind } from './errors';
 import type { ActivityListener } from './activity';
 
 export interface Orchestrator {
-  /** Starts a run; yields a CodingState after every transition and ends at a terminal node. */
-  execute(request: string, context: WorkflowContext, signal?: AbortSignal): AsyncIterable<CodingState>;
+  /**
+   * Starts a run; yields a CodingState after every transition and ends at a terminal node. `runId`:
+   * the id the caller chose (RunStore.newRunId's form), when it names things before the run starts.
+   */
+  execute(request: string, context: WorkflowContext, signal?: AbortSignal, runId?: string): AsyncIterable<CodingState>;
   /** Answers the human gate the run is waiting at. Throws InvalidStateError when it waits at none. */
   approve(stateId: string, decision: ApprovalDecision): Promise<void>;
   /** Stops a run: it ends CANCELLED, persisted. */
@@ -42,6 +45,8 @@ export interface RunSummary {
   revertedAt?: string;
   /** How many of the plan's phases are in each status; absent before a plan was approved. */
   phases?: PhaseCounts;
+  /** A `run --worktree` run: its branch (`ironbees/<runId>`), and whether it is still at work in its worktree. */
+  worktree?: { branch: string; active: boolean };
 }
 
 export interface PhaseCounts {

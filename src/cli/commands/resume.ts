@@ -17,10 +17,15 @@ import type { CommandContext } from './context';
 import { checkWorkspace } from './context';
 import { driveRun } from './drive';
 import { announceDemo, disposeRuntime } from './run';
+import type { RunExtras } from './run';
 import { ToolApprovalRelay } from '../tool-approvals';
 import { cliWorkspaceTrust } from '../workspace-trust';
 
-export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Promise<number> {
+export async function resumeCommand(
+  ctx: CommandContext,
+  args: ResumeArgs,
+  extras: Pick<RunExtras, 'trusted' | 'states'> = {},
+): Promise<number> {
   await checkWorkspace(args.workspace);
   // An unknown id is bad usage (exit 2), told before the key or dotnet are asked for.
   const persisted = await new RunStore(ctx.deps.createHost(args.workspace, ctx.logger)).load(args.runId);
@@ -32,7 +37,7 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
   // The run keeps the model it started with: a run begun with --demo resumes with the demo model
   // without --demo being given again (--model is in the run's own context already).
   const demo = args.demo || persisted.codingState.metadata.modelProvider === 'demo';
-  const trusted = await cliWorkspaceTrust(ctx, { workspace: args.workspace, flag: args.trustWorkspace, mayAsk: true });
+  const trusted = extras.trusted ?? (await cliWorkspaceTrust(ctx, { workspace: args.workspace, flag: args.trustWorkspace, mayAsk: true }));
   const toolApprovals = new ToolApprovalRelay();
   // The run keeps the provider and model it was started with; the keys they need are checked now.
   const started = (persisted.machine as { context?: { workflow?: WorkflowContext } } | null)?.context?.workflow;
@@ -62,7 +67,10 @@ export async function resumeCommand(ctx: CommandContext, args: ResumeArgs): Prom
     return await driveRun(
       { io: ctx.io, colors: ctx.colors, lines: ctx.lines, orchestrator: runtime.orchestrator, toolApprovals },
       args,
-      (signal) => runtime.orchestrator.resume(args.runId, signal),
+      (signal) => {
+        const states = runtime.orchestrator.resume(args.runId, signal);
+        return extras.states ? extras.states(states) : states;
+      },
     );
   } finally {
     await disposeRuntime(ctx, runtime);

@@ -2,7 +2,7 @@
 
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { WorkflowContext } from '../../core/model';
+import type { CodingState, WorkflowContext } from '../../core/model';
 import { ConfigurationError, errorMessage } from '../../core/errors';
 import type { Runtime } from '../wiring';
 import type { RunArgs } from '../args';
@@ -60,13 +60,23 @@ export function announceDemo(ctx: CommandContext): void {
   );
 }
 
-export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<number> {
+/** How a run in a worktree (worktree-run.ts) drives an ordinary run in its worktree. */
+export interface RunExtras {
+  /** The run id chosen before the run starts (it names the worktree and the branch). */
+  runId?: string;
+  /** The trust decided for the person's workspace, which the worktree is a copy of. */
+  trusted?: boolean;
+  /** Sees every state on its way to the person (the worktree's commits). */
+  states?: (states: AsyncIterable<CodingState>) => AsyncIterable<CodingState>;
+}
+
+export async function runCommand(ctx: CommandContext, args: RunArgs, extras: RunExtras = {}): Promise<number> {
   await checkWorkspace(args.workspace);
   const target = args.target ? await resolveTarget(args.workspace, args.target) : undefined;
   for (const file of args.contextFiles ?? []) {
     if (!(await fs.stat(file).catch(() => null))?.isFile()) throw new ConfigurationError(`--context ${file} is not a file.`);
   }
-  const trusted = await cliWorkspaceTrust(ctx, { workspace: args.workspace, flag: args.trustWorkspace, mayAsk: true });
+  const trusted = extras.trusted ?? (await cliWorkspaceTrust(ctx, { workspace: args.workspace, flag: args.trustWorkspace, mayAsk: true }));
   const toolApprovals = new ToolApprovalRelay();
   const runtime = await ctx.deps.createRuntime({
     workspaceRoot: args.workspace,
@@ -89,7 +99,10 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
     return await driveRun(
       { io: ctx.io, colors: ctx.colors, lines: ctx.lines, orchestrator: runtime.orchestrator, toolApprovals },
       args,
-      (signal) => runtime.orchestrator.execute(args.request, context, signal),
+      (signal) => {
+        const states = runtime.orchestrator.execute(args.request, context, signal, extras.runId);
+        return extras.states ? extras.states(states) : states;
+      },
     );
   } finally {
     await disposeRuntime(ctx, runtime);

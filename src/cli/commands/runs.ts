@@ -3,6 +3,7 @@
 import { EMPTY_USAGE, TERMINAL_NODES, addUsage } from '../../core/model';
 import type { RunSummary } from '../../core/trace';
 import { RunStore } from '../../core/workflow/store';
+import { isActive, listRecords } from '../../core/workflow/worktree-runs';
 import type { RunsArgs } from '../args';
 import { formatUsage } from '../render/state';
 import { writeLine } from '../terminal';
@@ -57,7 +58,7 @@ export function renderRunsTable(runs: readonly RunSummary[]): string {
 
 export async function runsCommand(ctx: CommandContext, args: RunsArgs): Promise<number> {
   await checkWorkspace(args.workspace);
-  const runs = await new RunStore(ctx.deps.createHost(args.workspace, ctx.logger)).list();
+  const runs = await withWorktreeRuns(ctx, args.workspace, await new RunStore(ctx.deps.createHost(args.workspace, ctx.logger)).list());
   if (args.json) {
     for (const run of runs) writeLine(ctx.io.stdout, JSON.stringify(run));
     return 0;
@@ -70,4 +71,23 @@ export async function runsCommand(ctx: CommandContext, args: RunsArgs): Promise<
   const total = runs.reduce((sum, r) => addUsage(sum, r.usage), EMPTY_USAGE);
   writeLine(ctx.io.stderr, `${runs.length} run${runs.length === 1 ? '' : 's'} · ${formatUsage(total)}`);
   return 0;
+}
+
+/** The runs at work in worktrees of their own beside the others (read in their worktree), each marked with its branch. */
+async function withWorktreeRuns(ctx: CommandContext, workspace: string, runs: RunSummary[]): Promise<RunSummary[]> {
+  const records = listRecords(workspace);
+  if (records.length === 0) return runs;
+  const listed = new Set(runs.map((r) => r.runId));
+  const active: RunSummary[] = [];
+  for (const record of records.filter((r) => isActive(r) && !listed.has(r.runId))) {
+    const own = (await new RunStore(ctx.deps.createHost(record.workspace, ctx.logger)).list()).find((r) => r.runId === record.runId);
+    if (own) active.push(own);
+  }
+  const byId = new Map(records.map((r) => [r.runId, r]));
+  return [...runs, ...active]
+    .map((run) => {
+      const record = byId.get(run.runId);
+      return record ? { ...run, worktree: { branch: record.branch, active: isActive(record) } } : run;
+    })
+    .sort((a, b) => a.runId.localeCompare(b.runId));
 }

@@ -3,6 +3,7 @@
 
 import { groupBySteps, summarizeTurns, turnsOf } from '../../core/trace-summary';
 import { RunStore } from '../../core/workflow/store';
+import { workspaceHoldingRun } from '../../core/workflow/worktree-runs';
 import type { TraceArgs } from '../args';
 import { renderSteps, renderSummary } from '../render/trace';
 import { writeLine } from '../terminal';
@@ -11,7 +12,8 @@ import { checkWorkspace } from './context';
 
 export async function traceCommand(ctx: CommandContext, args: TraceArgs): Promise<number> {
   await checkWorkspace(args.workspace);
-  const store = new RunStore(ctx.deps.createHost(args.workspace, ctx.logger));
+  // A run at work in its own worktree is read there.
+  const store = new RunStore(ctx.deps.createHost(workspaceHoldingRun(args.workspace, args.runId), ctx.logger));
   // Throws StateNotFoundError (exit 2, the run named) for a run that is not there.
   const run = await store.load(args.runId);
   const turns = turnsOf(await store.events(args.runId));

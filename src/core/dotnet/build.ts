@@ -135,7 +135,7 @@ async function buildOnce(request: BuildRequest): Promise<BuildResult> {
             cwd: host.workspaceRoot,
             timeoutMs: Math.max(1, deadline - Date.now()),
             signal: request.signal,
-            env: buildEnv(),
+            env: buildEnv(process.platform, host.workspaceRoot),
             onOutput: request.onOutput,
           }),
         );

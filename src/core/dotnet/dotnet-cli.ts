@@ -4,8 +4,9 @@
 // Build servers (measured in bench/validation.bench.ts, see bench/README.md): with the MSBuild server,
 // reused MSBuild nodes and the shared compiler, an incremental one-project build takes a fraction of
 // the time, and the validator runs every iteration. They outlive the command, so:
-//  - each process gets its own MSBuild handshake salt: our servers are ours only (never another tool's,
-//    and `shutdownBuildServers` stops only ours), and they exit after 5 idle minutes;
+//  - each process, and in it each workspace (a git worktree is one), gets its own MSBuild handshake
+//    salt: our servers are ours only and serve one worktree (never another tool's or another
+//    worktree's obj/; `shutdownBuildServers` stops only that workspace's), and they exit after 5 idle minutes;
 //  - a killed build or test run can leave a hung task or test host in a server; NodeProcessRunner reaps
 //    the process groups that earlier commands left behind when it kills one (POSIX);
 //  - Windows has no process groups, and a server started by a build is not in the tree `taskkill /T`
@@ -14,7 +15,8 @@
 
 import { ConfigurationError } from '../errors';
 import type { Host, RunOptions, RunResult } from '../host';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import * as path from 'node:path';
 import { sandboxActive } from '../sandbox';
 import { extraSourcesEnv } from './package-sources';
 
@@ -23,6 +25,15 @@ export const DOTNET_NOT_FOUND_MESSAGE =
 
 /** Per process, so two Ironbees processes (or a developer's own builds) never share MSBuild nodes. */
 const HANDSHAKE_SALT = `ironbees-${process.pid}-${randomBytes(4).toString('hex')}`;
+
+/**
+ * The salt of one workspace of this process: two worktrees built by one process (phases side by side)
+ * never share an MSBuild server or node, whose caches hold the other's paths.
+ */
+export function handshakeSalt(workspaceRoot?: string): string {
+  if (workspaceRoot === undefined) return HANDSHAKE_SALT;
+  return `${HANDSHAKE_SALT}-${createHash('sha256').update(path.resolve(workspaceRoot)).digest('hex').slice(0, 12)}`;
+}
 
 const SERVER_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 
@@ -54,8 +65,8 @@ export function buildServersEnabled(platform: NodeJS.Platform = process.platform
   return platform !== 'win32' && process.env.IRONBEES_DOTNET_BUILD_SERVERS !== '0';
 }
 
-/** For `dotnet build` / `dotnet restore`. */
-export function buildEnv(platform: NodeJS.Platform = process.platform): Record<string, string> {
+/** For `dotnet build` / `dotnet restore`; `workspaceRoot` scopes the build servers to that workspace. */
+export function buildEnv(platform: NodeJS.Platform = process.platform, workspaceRoot?: string): Record<string, string> {
   if (!buildServersEnabled(platform)) return { ...quietEnv(), ...NO_SERVER_ENV };
   serversMayRun = true;
   return {
@@ -63,7 +74,7 @@ export function buildEnv(platform: NodeJS.Platform = process.platform): Record<s
     MSBUILDDISABLENODEREUSE: '0',
     DOTNET_CLI_USE_MSBUILD_SERVER: '1',
     UseSharedCompilation: 'true',
-    MSBUILDNODEHANDSHAKESALT: HANDSHAKE_SALT,
+    MSBUILDNODEHANDSHAKESALT: handshakeSalt(workspaceRoot),
     // Idle servers exit after this long (MSBuild's default is 15 min): long enough to span a coder turn,
     // short enough that a finished run does not leave them around.
     MSBUILDNODECONNECTIONTIMEOUT: String(SERVER_IDLE_TIMEOUT_MS),
@@ -76,8 +87,8 @@ export function buildEnv(platform: NodeJS.Platform = process.platform): Record<s
  * the runner reaps the server's process group when a hung test is killed. Windows has no process groups,
  * so there the test command runs without servers and its tree holds the test host.
  */
-export function testEnv(platform: NodeJS.Platform = process.platform): Record<string, string> {
-  return buildEnv(platform);
+export function testEnv(platform: NodeJS.Platform = process.platform, workspaceRoot?: string): Record<string, string> {
+  return buildEnv(platform, workspaceRoot);
 }
 
 /**
@@ -117,14 +128,19 @@ function isNotFound(error: unknown): boolean {
 }
 
 /**
- * Stops the MSBuild server and nodes this process started (they would otherwise idle for minutes).
+ * Stops the MSBuild server and nodes this process started for the host's workspace (they would
+ * otherwise idle for minutes); another worktree's servers keep serving it.
  * For the end of a CLI run and for test suites; harmless when none run.
  */
 export async function shutdownBuildServers(host: Host, timeoutMs = 30_000): Promise<void> {
   // No build ran (a run that stopped before its baseline): spare the second or so `dotnet` takes.
   if (!buildServersEnabled() || !serversMayRun) return;
   try {
-    await runDotnet(host, ['build-server', 'shutdown', '--msbuild'], { cwd: host.workspaceRoot, timeoutMs, env: buildEnv() });
+    await runDotnet(host, ['build-server', 'shutdown', '--msbuild'], {
+      cwd: host.workspaceRoot,
+      timeoutMs,
+      env: buildEnv(process.platform, host.workspaceRoot),
+    });
   } catch (error) {
     if (error instanceof ConfigurationError) return;
     host.logger.warn(`Could not stop the dotnet build servers: ${String(error)}`);

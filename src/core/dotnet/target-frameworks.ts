@@ -133,7 +133,11 @@ const runtimeLists = new WeakMap<Host, Promise<string[]>>();
 export function installedRuntimes(host: Host): Promise<string[]> {
   let list = runtimeLists.get(host);
   if (!list) {
-    list = runDotnet(host, ['--list-runtimes'], { cwd: host.workspaceRoot, timeoutMs: 30_000, env: buildEnv() })
+    list = runDotnet(host, ['--list-runtimes'], {
+      cwd: host.workspaceRoot,
+      timeoutMs: 30_000,
+      env: buildEnv(process.platform, host.workspaceRoot),
+    })
       .then((run) => (run.exitCode === 0 ? parseNetCoreRuntimes(run.stdout) : []))
       .catch(() => []);
     runtimeLists.set(host, list);

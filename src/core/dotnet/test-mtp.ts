@@ -74,7 +74,7 @@ async function runOnce(request: MtpProjectRun, resultsDir: string, reportArgs: r
     cwd: request.cwd,
     timeoutMs: request.remainingMs,
     signal: request.signal,
-    env: testEnv(),
+    env: testEnv(process.platform, host.workspaceRoot),
     onOutput: request.onOutput,
   });
   if (run.cancelled) request.signal?.throwIfAborted();

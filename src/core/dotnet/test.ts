@@ -129,7 +129,7 @@ async function testVstestProject(
     cwd: mode.cwd,
     timeoutMs: remainingMs,
     signal: request.signal,
-    env: testEnv(),
+    env: testEnv(process.platform, host.workspaceRoot),
     onOutput: request.onOutput,
   });
   if (run.cancelled) request.signal?.throwIfAborted();

@@ -94,10 +94,11 @@ export class RunOrchestrator implements Orchestrator {
     return this.activity.subscribe(listener);
   }
 
-  async *execute(request: string, context: WorkflowContext, signal?: AbortSignal): AsyncIterable<CodingState> {
+  async *execute(request: string, context: WorkflowContext, signal?: AbortSignal, runId?: string): AsyncIterable<CodingState> {
     if (!request.trim()) throw new OrchestratorError('The request is empty; say what the agent should do.');
     checkWorkflow(context);
-    const stateId = RunStore.newRunId();
+    if (runId !== undefined) this.store.runDir(runId);
+    const stateId = runId ?? RunStore.newRunId();
     // Before anything is written: a second run on the workspace is refused here, naming the first.
     const lock = acquireRunLock(this.host.workspaceRoot, stateId);
     try {
