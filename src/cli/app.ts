@@ -11,6 +11,7 @@ import { revertCommand } from './commands/revert';
 import { runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
 import { traceCommand } from './commands/trace';
+import { checkpointsCommand, rewindCommand } from './commands/checkpoints';
 import { benchCommand } from './commands/bench/bench';
 import type { CommandContext } from './commands/context';
 import { ExitCode, UsageError, exitCodeForError } from './exit-codes';
@@ -57,6 +58,10 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
         return await traceCommand(ctx, command);
       case 'bench':
         return await benchCommand(ctx, command);
+      case 'checkpoints':
+        return await checkpointsCommand(ctx, command);
+      case 'rewind':
+        return await rewindCommand(ctx, command);
       case 'mcp':
         // The MCP server (its SDK, HTTP stack and schemas) loads only for `ironbees mcp`.
         return await (await import('./commands/mcp.js')).mcpCommand(ctx, command);

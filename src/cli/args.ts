@@ -13,11 +13,11 @@ import type { RunBudget } from '../core/workflow/budget';
 import { COMMAND_NAMES } from './command-names';
 import { SANDBOX_MODES } from '../core/sandbox';
 import type { SandboxMode } from '../core/sandbox';
-
 import type { CommandName } from './command-names';
+import { guidanceOption, parseCheckpoints, parseRewind, type CheckpointsArgs, type RewindArgs } from './checkpoint-args';
 
-export { COMMAND_NAMES } from './command-names';
-export type { CommandName } from './command-names';
+export { COMMAND_NAMES, type CommandName } from './command-names';
+export type { CheckpointsArgs, RewindArgs } from './checkpoint-args';
 
 /** Generous on purpose: a clean .NET build on a small machine can take minutes. */
 export const DEFAULT_BUILD_TIMEOUT_SECONDS = 600;
@@ -79,6 +79,8 @@ export interface ResumeArgs {
   activityJson: boolean;
   /** --sandbox given again; absent: the run keeps the setting it was started with. */
   sandbox?: SandboxMode;
+  /** --guidance TEXT: the answer at the run's WAIT_HUMAN (after an escalation or a rewind). */
+  guidance?: string;
 }
 
 export interface RunsArgs {
@@ -139,6 +141,8 @@ export type CliCommand =
   | RunsArgs
   | RevertArgs
   | TraceArgs
+  | CheckpointsArgs
+  | RewindArgs
   | { command: 'help'; topic?: CommandName }
   | { command: 'version' };
 
@@ -184,10 +188,12 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
   },
   // A resumed run keeps the context it was started with (approval policy, limits, model), so only
   // how this session drives it can be chosen.
-  resume: { ...COMMON, ...WORKSPACE, ...TRUST, ...DRIVE },
+  resume: { ...COMMON, ...WORKSPACE, ...TRUST, ...DRIVE, guidance: { type: 'string' } },
   runs: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
   revert: { ...COMMON, ...WORKSPACE },
   trace: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
+  checkpoints: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
+  rewind: { ...COMMON, ...WORKSPACE, force: { type: 'boolean' } },
   mcp: {
     ...COMMON,
     ...WORKSPACE,
@@ -249,6 +255,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
         demo: values.demo === true,
         ...activityOptions(values),
         ...(values.sandbox !== undefined ? { sandbox: choiceOption(values, 'sandbox', SANDBOX_MODES, 'auto', 'resume') } : {}),
+        ...guidanceOption(values),
       };
     case 'runs':
       if (positionals.length) throw new UsageError(`runs takes no arguments (got "${positionals[0]}").`, 'runs');
@@ -262,6 +269,10 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
         workspace,
         json: values.json === true,
       };
+    case 'checkpoints':
+      return parseCheckpoints(values, positionals, workspace);
+    case 'rewind':
+      return parseRewind(values, positionals, workspace);
     case 'mcp':
       return parseMcp(values, positionals, workspace);
     case 'bench':

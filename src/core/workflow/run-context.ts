@@ -96,6 +96,20 @@ export interface RunContext {
   rejectionsInARow?: number;
   /** Files the person changed under review, so the approved edits were not applied; the coder proposes again (edit-conflict.ts). */
   editConflict?: string[] | null;
+  /** Each rewind to a checkpoint (rewind.ts), with the iterations it set aside. Absent when never rewound. */
+  rewinds?: RewindRecord[];
+}
+
+/** A rewind: where the run went back to, and the attempts it set aside (kept for the trace and HANDOFF.md). */
+export interface RewindRecord {
+  at: string;
+  checkpoint: string;
+  label: string;
+  /** The node and iteration the run was at when it was rewound. */
+  fromNode: WorkflowNode;
+  fromIteration: number;
+  /** The iterations after the checkpoint, as they were recorded before the rewind. */
+  setAside: IterationRecord[];
 }
 
 /** The gates an approval setting can skip. */
@@ -353,6 +367,8 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       editConflict: context.editConflict?.length ? context.editConflict : undefined,
       // Additive: so the panel's timeline does not tick a gate the approval settings skipped.
       gatesReached: context.gatesReached,
+      // Additive: the rewinds to checkpoints, with the attempts they set aside.
+      rewinds: context.rewinds?.length ? context.rewinds : undefined,
     }),
   };
 }
