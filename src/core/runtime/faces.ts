@@ -10,3 +10,6 @@ export { findReferencesTool, findSymbolsTool } from '../tools/symbol-tools';
 export { ToolRegistry, inputJsonSchema } from '../tools/registry';
 export type { ToolDefinition, ToolOutcome } from '../tools/types';
 export { RunStore } from '../workflow/store';
+export { rewindRun, RewindConflictError } from '../workflow/rewind';
+export { acquireRunLock } from '../workflow/run-lock';
+export type { CheckpointSummary } from '../workflow/checkpoint-store';
