@@ -2,13 +2,14 @@
 // touched (and only those: the journal's list, never bin/ or obj/) stored once each under their
 // sha-256 in blobs/, one manifest per checkpoint with the statechart's snapshot and the run's state
 // there (the conversation and the steering live in that context), and index.json, the list a reader
-// needs without opening the manifests. head.json holds what the run last wrote to each file, so a
+// needs without opening the manifests (each manifest is gzipped JSON). head.json holds what the run last wrote to each file, so a
 // rewind can tell the run's own bytes from a person's edit. A checkpoint costs in proportion to the
 // files the run changed, not to the repository.
 // Every workspace file is read through the containment check (resolveWorkspacePath), as the journal
 // writes them; blobs are written before the manifest that names them, the manifest before the index.
 
 import * as path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Host } from '../host';
 import type { CodingState, WorkflowNode } from '../model';
 import { AgentModeError } from '../errors';
@@ -46,9 +47,8 @@ export interface CheckpointFile {
 export interface CheckpointManifest extends CheckpointSummary {
   runId: string;
   contents: CheckpointFile[];
-  /** The statechart's persisted snapshot at the checkpoint. */
+  /** The statechart's persisted snapshot at the checkpoint (its context is the run's state there). */
   machine: unknown;
-  codingState: CodingState;
 }
 
 /** What a checkpoint is made from: the run as persisted after a transition. */
@@ -92,17 +92,23 @@ export class CheckpointStore {
     return (await this.touchedFiles(runId)).filter((file) => !isBuildOutput(file)).sort();
   }
 
-  /** Stores the bytes once under their hash; returns the hash. */
-  async putBlob(runId: string, bytes: Uint8Array): Promise<string> {
+  /**
+   * Stores the bytes once under their hash; returns the hash. A checkpoint's blobs are not flushed
+   * one by one (a power loss may take the newest checkpoint's bytes, which `blob` then refuses); a
+   * rewind's record relies on its blobs, so it asks for `durable`.
+   */
+  async putBlob(runId: string, bytes: Uint8Array, durable = false): Promise<string> {
     const sha = sha256(bytes);
     const target = this.blobPath(runId, sha);
-    if (!(await this.host.fs.exists(target))) await this.host.fs.writeFile(target, bytes, { durable: true });
+    if (!(await this.host.fs.exists(target))) await this.host.fs.writeFile(target, bytes, { durable });
     return sha;
   }
 
+  /** A blob's bytes, checked against their hash: a blob lost or damaged is never written to a workspace file. */
   async blob(runId: string, sha: string): Promise<Uint8Array> {
     const bytes = await this.host.fs.readFile(this.blobPath(runId, sha));
-    if (!bytes) throw new AgentModeError(`A checkpoint of run ${runId} lost its blob ${sha}`, 'CHECKPOINT_CORRUPT', { runId, sha });
+    if (!bytes || sha256(bytes) !== sha)
+      throw new AgentModeError(`A checkpoint of run ${runId} lost its blob ${sha}`, 'CHECKPOINT_CORRUPT', { runId, sha });
     return bytes;
   }
 
@@ -124,9 +130,15 @@ export class CheckpointStore {
 
   async manifest(runId: string, id: string): Promise<CheckpointManifest> {
     if (!/^c\d+$/.test(id)) throw new AgentModeError(`Run ${runId} has no checkpoint "${id}"`, 'CHECKPOINT_NOT_FOUND', { runId, id });
-    const bytes = await this.host.fs.readFile(path.join(this.dir(runId), `${id}.json`));
+    const bytes = await this.host.fs.readFile(path.join(this.dir(runId), `${id}.json.gz`));
     if (!bytes) throw new AgentModeError(`Run ${runId} has no checkpoint "${id}"`, 'CHECKPOINT_NOT_FOUND', { runId, id });
-    return this.parse<CheckpointManifest>(runId, `${id}.json`, bytes);
+    let text: Uint8Array;
+    try {
+      text = gunzipSync(bytes);
+    } catch (error) {
+      throw new AgentModeError(`checkpoints/${id}.json.gz of run ${runId} is damaged`, 'CHECKPOINT_CORRUPT', { runId }, { cause: error });
+    }
+    return this.parse<CheckpointManifest>(runId, `${id}.json.gz`, text);
   }
 
   /** Takes a checkpoint of the run as it is now; returns its summary. */
@@ -148,8 +160,9 @@ export class CheckpointStore {
       tests: what.tests,
       green: what.green,
     };
-    const manifest: CheckpointManifest = { ...summary, runId, contents, machine: source.machine, codingState: source.codingState };
-    await this.host.fs.writeFile(path.join(this.dir(runId), `${summary.id}.json`), JSON.stringify(manifest), { durable: true });
+    const manifest: CheckpointManifest = { ...summary, runId, contents, machine: source.machine };
+    // The snapshot repeats the staged edits' text (proposed and approved): compressed, it costs little beside the blobs.
+    await this.host.fs.writeFile(path.join(this.dir(runId), `${summary.id}.json.gz`), gzipSync(JSON.stringify(manifest)));
     await this.host.fs.writeFile(path.join(this.dir(runId), 'index.json'), JSON.stringify([...index, summary], null, 1));
     return summary;
   }
@@ -162,7 +175,7 @@ export class CheckpointStore {
 
   async setHead(runId: string, entries: Record<string, string | null>): Promise<void> {
     const head = { ...(await this.head(runId)), ...entries };
-    await this.host.fs.writeFile(path.join(this.dir(runId), 'head.json'), JSON.stringify(head, null, 1), { durable: true });
+    await this.host.fs.writeFile(path.join(this.dir(runId), 'head.json'), JSON.stringify(head, null, 1));
   }
 
   /** After the journal wrote these files: what they hold now is the run's own. Never fails the apply. */

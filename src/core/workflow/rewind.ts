@@ -107,7 +107,7 @@ async function targetOf(store: RunStore, manifest: CheckpointManifest, file: str
   if (held) return held.sha256;
   const original = await store.journal.originalOf(manifest.runId, file);
   if (original === undefined || original === null) return null;
-  return store.checkpoints.putBlob(manifest.runId, original);
+  return store.checkpoints.putBlob(manifest.runId, original, true);
 }
 
 /** The run as the checkpoint left it, waiting for the person, keeping what it spent and what it set aside. */
