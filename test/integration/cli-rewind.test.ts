@@ -159,6 +159,8 @@ describe('ironbees checkpoints, rewind and resume --guidance (real dotnet, real 
       readRunFile(workspace, runId, 'HANDOFF.md'),
       /## Rewound\n\n- [^\n]*: back to checkpoint c2 \(iteration 1: tests failed\) from SUCCESS, iteration 2\n {2}- set aside: iteration 2 — passed: Divide divides\./,
     );
+    const trace = await runCli(['trace', runId, '--workspace', workspace], env);
+    assert.match(trace.stdout, /\nRewound at \S+ to c2 \(iteration 1: tests failed\) from SUCCESS, iteration 2\n/);
     const after = jsonLines((await runCli(['checkpoints', runId, '--workspace', workspace, '--json'], env)).stdout);
     assert.deepEqual(
       after.map((c) => [c.id, c.label]),
