@@ -15,6 +15,7 @@ import { cleanLeftovers } from './commands/worktree-leftovers';
 import { resumeInWorktree, revertWorktreeRun, worktreeRunOf } from './commands/worktree-resume';
 import { runsCommand } from './commands/runs';
 import { traceCommand } from './commands/trace';
+import { checkpointsCommand, rewindCommand } from './commands/checkpoints';
 import { benchCommand } from './commands/bench/bench';
 import type { CommandContext } from './commands/context';
 import { ExitCode, UsageError, exitCodeForError } from './exit-codes';
@@ -70,6 +71,10 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
         return await traceCommand(ctx, command);
       case 'bench':
         return await benchCommand(ctx, command);
+      case 'checkpoints':
+        return await checkpointsCommand(ctx, command);
+      case 'rewind':
+        return await rewindCommand(ctx, command);
       case 'mcp':
         // The MCP server (its SDK, HTTP stack and schemas) loads only for `ironbees mcp`.
         return await (await import('./commands/mcp.js')).mcpCommand(ctx, command);

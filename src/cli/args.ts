@@ -13,7 +13,6 @@ import type { RunBudget } from '../core/workflow/budget';
 import { COMMAND_NAMES } from './command-names';
 import { SANDBOX_MODES } from '../core/sandbox';
 import type { SandboxMode } from '../core/sandbox';
-
 import type { CommandName } from './command-names';
 import { choiceOption, stringValue } from './option-values';
 import type { Values } from './option-values';
@@ -27,6 +26,8 @@ import type { ApplyArgs, BenchArgs, McpArgs, RevertArgs, RunsArgs, TraceArgs } f
 export { COMMAND_NAMES } from './command-names';
 export type { ApplyArgs, BenchArgs, McpArgs, RevertArgs, RunsArgs, TraceArgs } from './arg-types';
 export type { CommandName } from './command-names';
+import { guidanceOption, parseCheckpoints, parseRewind, type CheckpointsArgs, type RewindArgs } from './checkpoint-args';
+export type { CheckpointsArgs, RewindArgs } from './checkpoint-args';
 
 /** Generous on purpose: a clean .NET build on a small machine can take minutes. */
 export const DEFAULT_BUILD_TIMEOUT_SECONDS = 600;
@@ -94,6 +95,8 @@ export interface ResumeArgs {
   activityJson: boolean;
   /** --sandbox given again; absent: the run keeps the setting it was started with. */
   sandbox?: SandboxMode;
+  /** --guidance TEXT: the answer at the run's WAIT_HUMAN (after an escalation or a rewind). */
+  guidance?: string;
 }
 
 export type CliCommand =
@@ -106,6 +109,8 @@ export type CliCommand =
   | RevertArgs
   | ApplyArgs
   | TraceArgs
+  | CheckpointsArgs
+  | RewindArgs
   | { command: 'help'; topic?: CommandName }
   | { command: 'version' };
 
@@ -154,11 +159,13 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
   },
   // A resumed run keeps the context it was started with (approval policy, limits, model), so only
   // how this session drives it can be chosen.
-  resume: { ...COMMON, ...WORKSPACE, ...TRUST, ...DRIVE },
+  resume: { ...COMMON, ...WORKSPACE, ...TRUST, ...DRIVE, guidance: { type: 'string' } },
   runs: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
   revert: { ...COMMON, ...WORKSPACE },
   apply: { ...COMMON, ...WORKSPACE, yes: { type: 'boolean', short: 'y' }, force: { type: 'boolean' } },
   trace: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
+  checkpoints: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
+  rewind: { ...COMMON, ...WORKSPACE, force: { type: 'boolean' } },
   mcp: {
     ...COMMON,
     ...WORKSPACE,
@@ -227,6 +234,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
         demo: values.demo === true,
         ...activityOptions(values),
         ...(values.sandbox !== undefined ? { sandbox: choiceOption(values, 'sandbox', SANDBOX_MODES, 'auto', 'resume') } : {}),
+        ...guidanceOption(values),
       };
     case 'runs':
       if (positionals.length) throw new UsageError(`runs takes no arguments (got "${positionals[0]}").`, 'runs');
@@ -248,6 +256,10 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
         workspace,
         json: values.json === true,
       };
+    case 'checkpoints':
+      return parseCheckpoints(values, positionals, workspace);
+    case 'rewind':
+      return parseRewind(values, positionals, workspace);
     case 'mcp':
       return parseMcp(values, positionals, workspace);
     case 'bench':

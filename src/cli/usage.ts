@@ -65,6 +65,7 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '      --activity-json   the live activity as JSON lines on stderr instead',
     '      --demo            use the scripted demo model (a run started with --demo keeps it without this flag)',
     '      --sandbox auto|on|off  overrides the sandbox setting the run was started with',
+    "      --guidance TEXT   at the run's WAIT_HUMAN (an escalation, a rewind): go on with these words",
   ],
   runs: [
     'ironbees runs [options]',
@@ -84,6 +85,19 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '  -w, --workspace DIR   the workspace (default: the current folder)',
     '  -y, --yes             apply every file without asking (without it: asked per file on a terminal)',
     '      --force           overwrite files that have local changes',
+  ],
+  checkpoints: [
+    'ironbees checkpoints <runId> [options]',
+    "  Lists the run's checkpoints: id, label, node, iteration, the files it held and the tests there.",
+    '  -w, --workspace DIR   the workspace (default: the current folder)',
+    '      --json            one JSON object per checkpoint, one per line',
+  ],
+  rewind: [
+    'ironbees rewind <runId> <checkpoint> [options]',
+    "  Gives the files the run touched a checkpoint's bytes and waits there for guidance",
+    '  (ironbees resume <runId> --guidance TEXT). <checkpoint>: an id, plan, iteration:N or last-green.',
+    '  -w, --workspace DIR   the workspace (default: the current folder)',
+    '      --force           overwrite files someone changed since the run last wrote them (else exit 2)',
   ],
   trace: [
     'ironbees trace <runId> [options]',

@@ -81,6 +81,16 @@ export type TraceEvent =
     }
   | { kind: 'validation'; at: string; phase: 'baseline' | 'build' | 'test'; ok: boolean; durationMs: number; detail?: string }
   | { kind: 'edit_applied'; at: string; filePath: string; type: string }
+  | {
+      kind: 'rewind';
+      at: string;
+      checkpoint: string;
+      label: string;
+      fromNode: WorkflowNode;
+      fromIteration: number;
+      files: string[];
+      forced: boolean;
+    }
   /** The pre-review compile check of the coder's staged edits (round 1 is the first submission). */
   | { kind: 'compile_check'; at: string; round: number; ok: boolean; errors: number; durationMs: number; detail?: string }
   | { kind: 'error'; at: string; message: string }

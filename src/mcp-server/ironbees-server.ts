@@ -12,6 +12,7 @@ import { StagedOverlay } from '../core/workspace/overlay';
 import { apmasTools } from './apmas-tools';
 import { CoordinationStore } from './coordination-store';
 import { runTools } from './run-tools';
+import { checkpointTools } from './checkpoint-tools';
 import { workspaceTools } from './workspace-tools';
 
 export interface IronbeesMcpServerOptions {
@@ -39,6 +40,7 @@ export function createIronbeesMcpServer(options: IronbeesMcpServerOptions): Serv
     ...workspaceTools(),
     ...runTools({ workspaceRoot: host.workspaceRoot, orchestrator, coordination, logger: host.logger }),
     ...apmasTools(coordination, { requestHelp }),
+    ...checkpointTools(host),
   ]) {
     registry.register(tool);
   }

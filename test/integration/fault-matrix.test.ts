@@ -11,9 +11,10 @@ import { orchestratorRows } from './fault-matrix/orchestrator-rows';
 import { modelRows } from './fault-matrix/model-rows';
 import { cliRows, endCliChain } from './fault-matrix/cli-rows';
 import { dotnetRows } from './fault-matrix/dotnet-rows';
+import { rewindRows } from './fault-matrix/rewind-rows';
 import type { FaultRow } from './fault-matrix/matrix';
 
-const ROWS: FaultRow[] = [...journalRows, ...orchestratorRows, ...modelRows, ...dotnetRows, ...cliRows];
+const ROWS: FaultRow[] = [...journalRows, ...rewindRows, ...orchestratorRows, ...modelRows, ...dotnetRows, ...cliRows];
 
 describe('fault matrix', function () {
   // The real-CLI rows build and test the fixture with dotnet; the others take well under a second.

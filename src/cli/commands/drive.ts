@@ -7,7 +7,7 @@ import { TERMINAL_NODES } from '../../core/model';
 import { nodesOfKind } from '../../core/nodes';
 import type { Orchestrator } from '../../core/trace';
 import { errorMessage } from '../../core/errors';
-import { askGateDecision } from '../approvals';
+import { DEFAULT_EXTRA_ITERATIONS, askGateDecision } from '../approvals';
 import { ExitCode, exitCodeForError, exitCodeForNode } from '../exit-codes';
 import { LinePrompter, PromptClosedError } from '../prompts';
 import { describeTransition } from '../render/state';
@@ -29,6 +29,8 @@ export interface DriveOptions {
   activity?: ActivityLevel;
   /** The live activity as JSON lines on stderr instead of human lines. */
   activityJson?: boolean;
+  /** --guidance: the answer at the first WAIT_HUMAN (after an escalation or a rewind), given once. */
+  guidance?: string;
 }
 
 export interface DriveContext {
@@ -89,6 +91,7 @@ export async function driveRun(
   let last: CodingState | null = null;
   let stoppedByPerson = false;
   let escalatedUnattended = false;
+  let guidance = options.guidance;
   try {
     for await (const state of start(controller.signal)) {
       const previous = last;
@@ -110,6 +113,12 @@ export async function driveRun(
       }
       show();
       if (!GATES.includes(state.currentNode)) continue;
+      if (state.currentNode === 'WAIT_HUMAN' && guidance !== undefined) {
+        const decision: ApprovalDecision = { type: 'CONTINUE', guidance, additionalIterations: DEFAULT_EXTRA_ITERATIONS };
+        guidance = undefined;
+        await orchestrator.approve(state.stateId, decision);
+        continue;
+      }
       if (options.yes) {
         // Unattended, nobody can give guidance: stop here, at the gate, so a person can resume it.
         escalatedUnattended = true;

@@ -1,6 +1,7 @@
 // `ironbees resume <runId>`: continues a persisted run with the settings it was started with.
 
 import { RunStore } from '../../core/workflow/store';
+import { finishUnfinishedRewind } from '../../core/workflow/rewind';
 import { RunOrchestrator } from '../../core/workflow/orchestrator';
 import type { StepActorsFactory } from '../../core/workflow/orchestrator';
 import { ConfigurationError } from '../../core/errors';
@@ -28,7 +29,10 @@ export async function resumeCommand(
 ): Promise<number> {
   await checkWorkspace(args.workspace);
   // An unknown id is bad usage (exit 2), told before the key or dotnet are asked for.
-  const persisted = await new RunStore(ctx.deps.createHost(args.workspace, ctx.logger)).load(args.runId);
+  const store = new RunStore(ctx.deps.createHost(args.workspace, ctx.logger));
+  // A rewind cut short is finished first: the run resumes from the state it left.
+  await finishUnfinishedRewind(store, args.runId);
+  const persisted = await store.load(args.runId);
   const node = persisted.codingState.currentNode;
   if (TERMINAL_NODES.includes(node)) {
     writeLine(ctx.io.stderr, `Run ${args.runId} already ended at ${node}; there is nothing to resume (see \`ironbees runs\`).`);

@@ -16,7 +16,8 @@ export async function traceCommand(ctx: CommandContext, args: TraceArgs): Promis
   const store = new RunStore(ctx.deps.createHost(workspaceHoldingRun(args.workspace, args.runId), ctx.logger));
   // Throws StateNotFoundError (exit 2, the run named) for a run that is not there.
   const run = await store.load(args.runId);
-  const turns = turnsOf(await store.events(args.runId));
+  const events = await store.events(args.runId);
+  const turns = turnsOf(events);
   const summary = summarizeTurns(turns);
   if (args.json) {
     for (const turn of turns) writeLine(ctx.io.stdout, JSON.stringify(turn));
@@ -32,5 +33,12 @@ export async function traceCommand(ctx: CommandContext, args: TraceArgs): Promis
   for (const line of renderSteps(groupBySteps(turns), ctx.colors)) out(line);
   out('');
   for (const line of renderSummary(summary)) out(line);
+  // The turns of attempts rewound away stay above; where the run went back is said here.
+  for (const e of events) {
+    if (e.kind === 'rewind')
+      out(
+        `Rewound at ${e.at} to ${e.checkpoint} (${e.label}) from ${e.fromNode}, iteration ${e.fromIteration}${e.forced ? ', forced' : ''}`,
+      );
+  }
   return 0;
 }

@@ -12,3 +12,6 @@ export type { ToolDefinition, ToolOutcome } from '../tools/types';
 export { RunStore } from '../workflow/store';
 export { CoordinationStore } from '../workflow/coordination-store';
 export type { AgentRecord, CoordinationMessage } from '../workflow/coordination-store';
+export { rewindRun, RewindConflictError } from '../workflow/rewind';
+export { acquireRunLock } from '../workflow/run-lock';
+export type { CheckpointSummary } from '../workflow/checkpoint-store';

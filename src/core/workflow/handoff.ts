@@ -5,7 +5,7 @@
 import type { CodingState, FileEdit, IterationRecord } from '../model';
 import { TERMINAL_NODES, failuresIn } from '../model';
 import { nodeSpec } from '../nodes';
-import type { AttemptRecord } from './run-context';
+import type { AttemptRecord, RewindRecord } from './run-context';
 import { phaseSections } from './phase-handoff';
 
 const MAX_LISTED = 20;
@@ -156,6 +156,7 @@ export function renderHandoff(state: CodingState, iterations: readonly Iteration
     ...section('Plan', planLines(state)),
     ...phaseSections(state),
     ...section('What was tried', triedLines(iterations, attempts)),
+    ...section('Rewound', rewindLines(state)),
     ...section('What still fails', failingLines(state)),
     ...section(
       'Failing tests not excused',
@@ -172,6 +173,15 @@ export function renderHandoff(state: CodingState, iterations: readonly Iteration
     ]),
     ...section('Next steps', nextSteps(state)),
   ].join('\n');
+}
+
+/** Each rewind to a checkpoint and the attempts it set aside (rewind.ts): kept in the run's history. */
+function rewindLines(state: CodingState): string[] {
+  const rewinds = Array.isArray(state.metadata.rewinds) ? (state.metadata.rewinds as RewindRecord[]) : [];
+  return rewinds.flatMap((r) => [
+    `- ${r.at}: back to checkpoint ${r.checkpoint} (${r.label}) from ${r.fromNode}, iteration ${r.fromIteration}`,
+    ...r.setAside.map((i) => `  - set aside: iteration ${i.iteration} — ${i.outcome}${i.summary ? `: ${i.summary}` : ''}`),
+  ]);
 }
 
 /** A run that ended (succeeded, failed, stopped) cannot be resumed: its hand-off does not suggest it. */

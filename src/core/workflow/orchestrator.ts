@@ -29,6 +29,8 @@ import { budgetReached } from './budget';
 import { RunLifecycle, milestonesOf } from './lifecycle';
 import type { BudgetReached } from './budget';
 import { ActivityHub } from './activity-hub';
+import { takeCheckpoint } from './checkpoints';
+import { finishUnfinishedRewind } from './rewind';
 import type { ActivityListener, ActivitySink } from '../activity';
 
 type RunActor = Actor<typeof runMachine>;
@@ -124,6 +126,8 @@ export class RunOrchestrator implements Orchestrator {
 
   async *resume(stateId: string, signal?: AbortSignal): AsyncIterable<CodingState> {
     if (this.live.has(stateId)) throw new OrchestratorError(`Run ${stateId} is already running in this process`);
+    // A rewind cut short is finished before the run is read (rewind.ts).
+    await finishUnfinishedRewind(this.store, stateId);
     const run = await this.store.load(stateId);
     if (TERMINAL_NODES.includes(run.codingState.currentNode)) {
       yield run.codingState;
@@ -273,6 +277,8 @@ export class RunOrchestrator implements Orchestrator {
         this.host.logger.warn(state.metadata.ignoredKnownFailures);
       }
       const persisted = actor.getPersistedSnapshot();
+      // Started now, before the next step can write a file; on disk before the state is shown.
+      const checkpoint = takeCheckpoint(this.store, { runId, machine: persisted, codingState: state }, from);
       // Queued now, in the machine's order (the next step may already be running); awaited before the state is shown.
       const milestones = Promise.all(milestonesOf(from, state, snapshot.context).map((event) => this.lifecycle.emit(event)));
       const live = this.live.get(runId);
@@ -294,6 +300,7 @@ export class RunOrchestrator implements Orchestrator {
         .then(async (saved) => {
           written = saved;
           await milestones;
+          await checkpoint;
           if (interrupted) return;
           if (live) live.latest = saved.codingState;
           // Whoever sees the run's end may start the next run at once: the workspace is free before that.

@@ -102,6 +102,20 @@ export interface RunContext {
   editConflict?: string[] | null;
   /** The approved plan's phases and where each stands (phases.ts). Absent before a plan is approved, and in runs persisted before. */
   phases?: PhaseRun[];
+  /** Each rewind to a checkpoint (rewind.ts), with the iterations it set aside. Absent when never rewound. */
+  rewinds?: RewindRecord[];
+}
+
+/** A rewind: where the run went back to, and the attempts it set aside (kept for the trace and HANDOFF.md). */
+export interface RewindRecord {
+  at: string;
+  checkpoint: string;
+  label: string;
+  /** The node and iteration the run was at when it was rewound. */
+  fromNode: WorkflowNode;
+  fromIteration: number;
+  /** The iterations after the checkpoint, as they were recorded before the rewind. */
+  setAside: IterationRecord[];
 }
 
 /** The gates an approval setting can skip. */
@@ -364,6 +378,8 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
       editConflict: context.editConflict?.length ? context.editConflict : undefined,
       // Additive: so the panel's timeline does not tick a gate the approval settings skipped.
       gatesReached: context.gatesReached,
+      // Additive: the rewinds to checkpoints, with the attempts they set aside.
+      rewinds: context.rewinds?.length ? context.rewinds : undefined,
     }),
     ...(phases ? { phases } : {}),
   };

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { CodingState } from '../model';
 import { AgentModeError, ConfigurationError, StateNotFoundError, errorMessage } from '../errors';
 import { EditJournal } from './journal';
+import { CheckpointStore } from './checkpoint-store';
 import { redact, redactDeep } from '../redact';
 import { visibleControls } from '../text';
 import type { RunSummary, TraceEvent } from '../trace';
@@ -62,12 +63,14 @@ export class RunStore {
   readonly runsDir: string;
   /** Writes the person's files for the run (approved edits) and can undo them: journal.ts. */
   readonly journal: EditJournal;
+  /** The run's checkpoints: the touched files' bytes at each step, and what the run last wrote (checkpoint-store.ts). */
+  readonly checkpoints: CheckpointStore;
 
   private readonly listeners = new Set<(runId: string, event: TraceEvent) => void>();
   /** Run folders already checked by the containment check (it costs a few system calls). */
   private readonly checkedRunDirs = new Set<string>();
 
-  constructor(private readonly host: Host) {
+  constructor(readonly host: Host) {
     this.runsDir = path.join(host.workspaceRoot, '.ironbees', 'runs');
     this.journal = new EditJournal(host, {
       runsDir: this.runsDir,
@@ -84,6 +87,12 @@ export class RunStore {
       },
       appendEvent: (runId, event) => this.appendEvent(runId, event),
     });
+    this.checkpoints = new CheckpointStore(
+      host,
+      (runId) => this.runDir(runId),
+      (runId) => this.journal.touchedFiles(runId),
+    );
+    this.journal.onApplied((runId, files) => this.checkpoints.noteWritten(runId, files));
   }
 
   static newRunId(now: Date = new Date()): string {

@@ -105,6 +105,8 @@ describe('the workspace journal', () => {
       'write src/New.cs (durable)',
       'write .ironbees/runs/r1/edits/apply-intent.json (durable)',
       'delete .ironbees/runs/.open-applies/r1',
+      // After the set is done: what the run wrote, for a later rewind to tell from a person's edit (checkpoint-store.ts).
+      'write .ironbees/runs/r1/checkpoints/head.json',
     ]);
   });
 });
