@@ -47,7 +47,8 @@ describe('Microsoft.Testing.Platform hangs and crashes (real dotnet)', function 
 
   it('a crashed test host names the running test; a hung test is named and stopped within the time limit; both are failures', async () => {
     const host = createNodeHost(root, { logger: quietLogger });
-    const baseline = await captureBaseline({ host, timeouts: { buildMs: 600_000, testMs: 50_000 } });
+    // 90 s: the first run (no hang dump) gets 35 s, the re-run that names the hung test the 55 s left (a 35 s hang timeout).
+    const baseline = await captureBaseline({ host, timeouts: { buildMs: 600_000, testMs: 90_000 } });
     assert.equal(baseline.build.success, true, JSON.stringify(baseline.build.errors.slice(0, 3)));
     const test = baseline.test;
     assert.ok(test);
