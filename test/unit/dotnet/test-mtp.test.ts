@@ -557,4 +557,59 @@ describe('running Microsoft.Testing.Platform test projects', () => {
     );
     assert.equal(run.outcomes.get('X.T.WaitsForever'), 'failed');
   });
+
+  it('xunit v3 on its own runner without the HangDump extension: the re-run names the hung test by its long-running detection and is stopped at once', async () => {
+    const host = createMemoryHost({ 'global.json': MTP_GLOBAL, 'tests/X.Tests/bin/X.Tests.dll': 'MZ' });
+    const facts = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: false, runSettings: false };
+    const xunit = project(host, 'X.Tests', facts);
+    const calls: Array<{ args: string[]; timeoutMs: number; stoppedByUs: boolean }> = [];
+    const console =
+      '  Starting:    X.Tests\n    X.T.Fails [FAIL]\n      Assert.Equal() Failure: Values differ\n      Stack Trace:\n        at X.T.Fails()\n' +
+      "    [D::X.Tests] [Long Running Test] 'X.T.WaitsForever', Elapsed: 00:00:39\n";
+    (host.process as { run: (command: string, args: readonly string[], options: RunOptions) => Promise<RunResult> }).run = async (
+      _command,
+      args,
+      options,
+    ) => {
+      const first = calls.length === 0;
+      options.onOutput?.(first ? '  Starting:    X.Tests\n' : console, 'stdout');
+      const stoppedByUs = options.signal?.aborted === true;
+      calls.push({ args: [...args], timeoutMs: options.timeoutMs, stoppedByUs });
+      const stdout = first ? '  Starting:    X.Tests\n' : console;
+      return { exitCode: null, stdout, stderr: '', durationMs: 5, timedOut: first, cancelled: !first && stoppedByUs };
+    };
+    const run = await runTests({
+      host,
+      projects: [xunit],
+      timeoutMs: 100_000,
+      assemblies: new Map([[xunit.absPath, [path.join(host.workspaceRoot, 'tests/X.Tests/bin/X.Tests.dll')]]]),
+    });
+    assert.deepEqual(
+      calls.map((call) => [call.args[0], Math.round(call.timeoutMs / 1000), call.args.slice(6, 7), call.stoppedByUs]),
+      [
+        ['exec', 40, [], false],
+        ['exec', 100, ['-longRunning'], true],
+      ],
+    );
+    // The time left (100 s) less the 20 s margin.
+    assert.ok(['79', '80'].includes(calls[1]?.args[7] ?? ''), calls[1]?.args[7]);
+    assert.deepEqual(
+      run.result.failures.map((failure) => [failure.testName, failure.message]),
+      [
+        [
+          'X.T.Fails',
+          'Assert.Equal() Failure: Values differ\n(read from the console output: the test process was stopped before it wrote its report)',
+        ],
+        [
+          'X.T.WaitsForever',
+          "X.T.WaitsForever hung: it ran for 00:00:39 without finishing, so xunit's long-running detection named it and Ironbees stopped the test process. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.",
+        ],
+      ],
+    );
+    assert.deepEqual(
+      { total: run.result.total, failed: run.result.failed, success: run.result.success, timedOut: run.result.timedOut },
+      { total: 2, failed: 2, success: false, timedOut: undefined },
+    );
+    assert.equal(run.outcomes.get('X.T.WaitsForever'), 'failed');
+  });
 });
