@@ -77,13 +77,15 @@ export async function runXunitProject(request: XunitProjectRun, outcomes: Map<st
 const STOPPED_LABEL = '(read from the console output: the test process was stopped before it wrote its report)';
 
 /**
- * The run again with xunit's long-running detection at the time left less the margin; the first test it
+ * The run again with xunit's long-running detection within the time left less the margin; the first test it
  * names stops the run (with all its processes), and that test is the failure, with those that failed before.
  */
 async function rerunNamingHangs(request: XunitProjectRun, outcomes: Map<string, TestOutcomeKind>): Promise<TestResult> {
   const { host, project } = request;
   host.logger.info(`${project.name}: the tests did not finish; running them again with long-running detection to name the hung test.`);
-  const seconds = hangTimeoutSeconds(request.remainingMs) ?? 1;
+  // xunit checks every <seconds> and reports a test that has run at least that long: it names a hung
+  // test between one and two such periods after the test started, so the period is half the hang timeout.
+  const seconds = Math.max(1, Math.floor((hangTimeoutSeconds(request.remainingMs) ?? 2) / 2));
   const resultsDir = resultsDirOf(host, project);
   const stop = new AbortController();
   const signal = request.signal ? AbortSignal.any([request.signal, stop.signal]) : stop.signal;
