@@ -64,7 +64,7 @@ describe('Microsoft.Testing.Platform hangs and crashes (real dotnet)', function 
       /^Ledger\.XunitTests\.HangTests\.WaitsForever hung: it ran for 00:00:[23]\d without finishing, so Microsoft\.Testing\.Platform's hang dump stopped the test host\./,
     );
     // The xunit project's other tests finished and count: Withdraw fails (the fixture's bug), two Deposit cases pass.
-    assert.equal(byName.has('Ledger.XunitTests.AccountTests.Withdraw_SubtractsFromBalance'), true);
+    assert.equal(byName.has('Ledger.XunitTests.AccountTests.Withdraw_SubtractsFromBalance'), true, JSON.stringify([...byName.keys()]));
     assert.equal(byName.has('[test run] Ledger.XunitTests'), false);
     const leftovers = readdirSync(path.join(root, '.ironbees', 'tmp', 'test-results'), { recursive: true })
       .map(String)

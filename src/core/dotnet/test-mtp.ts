@@ -11,7 +11,7 @@ import { runDotnet, testEnv } from './dotnet-cli';
 import { hangBudget } from './hang-budget';
 import { hangDumpArgs, takeHungTests } from './mtp-hang';
 import type { HungTests } from './mtp-hang';
-import { CONSOLE_LABEL, crashingTestIn, readMtpConsole } from './mtp-output';
+import { CONSOLE_LABEL, crashingTestIn, mtpConsoleFailures, readMtpConsole } from './mtp-output';
 import type { TestRunnerFacts } from './project-file';
 import { describeMtpExit, mtpReportArgs } from './test-platform';
 import type { TestRunKind } from './test-platform';
@@ -222,6 +222,12 @@ function withoutRunInfoFailure(result: TestResult, project: TestProjectRef): Tes
 /** Marks results read from the console of a run the hang dump stopped (it ends before the report is written). */
 const STOPPED_LABEL = '(read from the console output: the test host was stopped before it wrote its report)';
 
+/** A run stopped before its summary: the failures it printed, and nothing counted as passed. */
+function failuresOnly(failures: TestResult['failures']): TestResult | null {
+  if (failures.length === 0) return null;
+  return { success: false, total: failures.length, passed: 0, failed: failures.length, skipped: 0, failures, durationMs: 0 };
+}
+
 /** The hang dump stopped the test host: each hung test is a failure, with the tests that finished before. */
 function hungRun(
   project: TestProjectRef,
@@ -230,7 +236,10 @@ function hungRun(
   output: string,
   outcomes: Map<string, TestOutcomeKind>,
 ): TestResult {
-  const partial = trx.length > 0 ? resultFromTrx(project, trx, output, outcomes) : readMtpConsole(output, project.name, STOPPED_LABEL);
+  const partial =
+    trx.length > 0
+      ? resultFromTrx(project, trx, output, outcomes)
+      : (readMtpConsole(output, project.name, STOPPED_LABEL) ?? failuresOnly(mtpConsoleFailures(output, STOPPED_LABEL)));
   if (trx.length === 0) for (const failure of partial?.failures ?? []) outcomes.set(failure.testName, 'failed');
   for (const name of hung.names) outcomes.set(name, 'failed');
   const what = hung.names.length > 0 ? `${hung.names.join(', ')} hung` : 'The test host hung with no test running';

@@ -612,4 +612,25 @@ describe('running Microsoft.Testing.Platform test projects', () => {
     );
     assert.equal(run.outcomes.get('X.T.WaitsForever'), 'failed');
   });
+
+  it('a hang dump run stopped at the limit before its summary: the hung test and the failures it printed are the result', async () => {
+    const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
+    const facts = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: true, hangDump: true, runSettings: false };
+    scripted(host, [
+      { exitCode: null, timedOut: true },
+      {
+        exitCode: null,
+        timedOut: true,
+        stdout: 'failed M.T.Withdraw (9ms)\n  Assert.AreEqual failed. Expected:<70>. Actual:<130>.\n    at M.T.Withdraw() in /ws/T.cs:14\n',
+        files: { 'M.Tests_9_hang.log': '[00:00:35] M.T.WaitsForever\n' },
+      },
+    ]);
+    const run = await runTests({ host, projects: [project(host, 'M.Tests', facts)], timeoutMs: 90_000 });
+    assert.deepEqual(
+      run.result.failures.map((failure) => failure.testName),
+      ['M.T.Withdraw', 'M.T.WaitsForever'],
+    );
+    assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed }, { total: 2, passed: 0, failed: 2 });
+    assert.equal(run.outcomes.get('M.T.Withdraw'), 'failed');
+  });
 });
