@@ -6,7 +6,8 @@
 //   (b) naive: clean bin/obj, then `dotnet build && dotnet test` on the solution;
 //   (c) limit: by hand, an incremental `dotnet build` of the solution and `dotnet test --no-build`;
 //   (d) limit without a second MSBuild evaluation: the same build, then both test applications run as they are
-//       (`dotnet exec <dll>`, at once: MSTest on the platform, xunit v3 with its own runner).
+//       (`dotnet exec <dll>`, at once: MSTest on the platform, xunit v3 with its own runner), in Ironbees'
+//       environment (build servers on) and in dotnet's default one.
 // Then, with Withdraw broken again: time to the first failing verdict with failing-first and without it.
 // Runs are interleaved so machine load hits all alike. Packages restore from the NuGet feed once.
 // Run: node --import tsx bench/validation-mtp.bench.ts   (IRONBEES_BENCH_RUNS=N, default 5; naive at most 3)
@@ -27,6 +28,13 @@ const TEST_APPS = [
   'tests/Ledger.MSTests/bin/Debug/net10.0/Ledger.MSTests.dll',
   'tests/Ledger.XunitTests/bin/Debug/net10.0/Ledger.XunitTests.dll',
 ];
+/** dotnet's defaults where this machine's environment turns them off (as in validation.bench.ts). */
+const DOTNET_DEFAULT_ENV: Record<string, string> = {
+  MSBUILDDISABLENODEREUSE: '0',
+  UseSharedCompilation: 'true',
+  DOTNET_CLI_USE_MSBUILD_SERVER: '0',
+  MSBUILDNODEHANDSHAKESALT: `ironbees-bench-default-${process.pid}`,
+};
 const quietLogger = {
   debug: () => undefined,
   info: () => undefined,
@@ -78,6 +86,7 @@ async function main(): Promise<void> {
     naive: [] as number[],
     limit: [] as number[],
     limitDirect: [] as number[],
+    limitDirectDefault: [] as number[],
   };
   try {
     cpSync(path.join(__dirname, '..', 'test', 'fixtures', 'mtp-ledger'), root, {
@@ -124,6 +133,13 @@ async function main(): Promise<void> {
         }),
       );
       editOneFile(root);
+      timings.limitDirectDefault.push(
+        await timed(async () => {
+          await dotnet(host, ['build', '--no-restore', '-nologo'], DOTNET_DEFAULT_ENV);
+          await Promise.all(TEST_APPS.map((app) => dotnet(host, ['exec', app], DOTNET_DEFAULT_ENV)));
+        }),
+      );
+      editOneFile(root);
       timings.limit.push(
         await timed(async () => {
           await dotnet(host, ['build', '--no-restore', '-nologo'], buildEnv());
@@ -141,7 +157,7 @@ async function main(): Promise<void> {
         );
       }
       console.log(
-        `run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)} (through dotnet test ${seconds(timings.ironbeesDotnetTest.at(-1) ?? 0)}), limit ${seconds(timings.limit.at(-1) ?? 0)}, direct limit ${seconds(timings.limitDirect.at(-1) ?? 0)}${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`,
+        `run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)} (through dotnet test ${seconds(timings.ironbeesDotnetTest.at(-1) ?? 0)}), limit ${seconds(timings.limit.at(-1) ?? 0)}, direct limit ${seconds(timings.limitDirect.at(-1) ?? 0)} (default env ${seconds(timings.limitDirectDefault.at(-1) ?? 0)})${run < NAIVE_RUNS ? `, naive ${seconds(timings.naive.at(-1) ?? 0)}` : ''}`,
       );
     }
     await failingFirstBench(host, timeouts);
@@ -154,8 +170,9 @@ async function main(): Promise<void> {
     console.log(`  (b) naive: clean + dotnet build && dotnet test   ${seconds(median(timings.naive))}`);
     console.log(`  (c) limit: incremental build + test --no-build   ${seconds(median(timings.limit))}`);
     console.log(`  (d) limit: incremental build + the test apps     ${seconds(median(timings.limitDirect))}`);
+    console.log(`      the same in dotnet's default environment      ${seconds(median(timings.limitDirectDefault))}`);
     console.log(
-      `  a / b = ${(ours / median(timings.naive)).toFixed(2)}, a / c = ${(ours / median(timings.limit)).toFixed(2)}, a / d = ${(ours / median(timings.limitDirect)).toFixed(2)}; through dotnet test: a / d = ${(median(timings.ironbeesDotnetTest) / median(timings.limitDirect)).toFixed(2)}`,
+      `  a / b = ${(ours / median(timings.naive)).toFixed(2)}, a / c = ${(ours / median(timings.limit)).toFixed(2)}, a / d = ${(ours / median(timings.limitDirect)).toFixed(2)}, a / d(default env) = ${(ours / median(timings.limitDirectDefault)).toFixed(2)}; through dotnet test: a / d = ${(median(timings.ironbeesDotnetTest) / median(timings.limitDirect)).toFixed(2)}`,
     );
   } finally {
     await shutdownBuildServers(host);

@@ -47,7 +47,8 @@ describe('Microsoft.Testing.Platform hangs and crashes (real dotnet)', function 
 
   it('a crashed test host names the running test; a hung test is named and stopped within the time limit; both are failures', async () => {
     const host = createNodeHost(root, { logger: quietLogger });
-    const baseline = await captureBaseline({ host, timeouts: { buildMs: 600_000, testMs: 50_000 } });
+    // 90 s: the first run (no hang dump) gets 35 s, the re-run that names the hung test the 55 s left (a 35 s hang timeout).
+    const baseline = await captureBaseline({ host, timeouts: { buildMs: 600_000, testMs: 90_000 } });
     assert.equal(baseline.build.success, true, JSON.stringify(baseline.build.errors.slice(0, 3)));
     const test = baseline.test;
     assert.ok(test);
@@ -63,11 +64,35 @@ describe('Microsoft.Testing.Platform hangs and crashes (real dotnet)', function 
       /^Ledger\.XunitTests\.HangTests\.WaitsForever hung: it ran for 00:00:[23]\d without finishing, so Microsoft\.Testing\.Platform's hang dump stopped the test host\./,
     );
     // The xunit project's other tests finished and count: Withdraw fails (the fixture's bug), two Deposit cases pass.
-    assert.equal(byName.has('Ledger.XunitTests.AccountTests.Withdraw_SubtractsFromBalance'), true);
+    assert.equal(byName.has('Ledger.XunitTests.AccountTests.Withdraw_SubtractsFromBalance'), true, JSON.stringify([...byName.keys()]));
     assert.equal(byName.has('[test run] Ledger.XunitTests'), false);
     const leftovers = readdirSync(path.join(root, '.ironbees', 'tmp', 'test-results'), { recursive: true })
       .map(String)
       .filter((file) => /_hang\.(log|dmp)$/.test(file));
     assert.deepEqual(leftovers, [], 'the hang log and the dump are removed');
+  });
+
+  it('without the HangDump extension, xunit v3 on its own runner still names the hung test (long-running detection), as a failure', async () => {
+    const xunitProject = path.join(root, 'tests', 'Ledger.XunitTests', 'Ledger.XunitTests.csproj');
+    const withoutHangDump = readFileSync(xunitProject, 'utf8').replace(
+      /\n\s*<PackageReference Include="Microsoft\.Testing\.Extensions\.HangDump" Version="2\.5\.2" \/>/,
+      '',
+    );
+    assert.doesNotMatch(withoutHangDump, /HangDump/);
+    writeFileSync(xunitProject, withoutHangDump);
+    const host = createNodeHost(root, { logger: quietLogger });
+    // 100 s: the first run gets 40 s; the re-run's detection (every 20 s) names a test that ran 20-40 s, within the 60 s left.
+    const baseline = await captureBaseline({ host, timeouts: { buildMs: 600_000, testMs: 100_000 } });
+    assert.equal(baseline.build.success, true, JSON.stringify(baseline.build.errors.slice(0, 3)));
+    const test = baseline.test;
+    assert.ok(test);
+    assert.equal(test.timedOut, undefined, 'named before the limit');
+    const byName = new Map(test.failures.map((failure) => [failure.testName, failure.message]));
+    assert.match(
+      byName.get('Ledger.XunitTests.HangTests.WaitsForever') ?? '',
+      /^Ledger\.XunitTests\.HangTests\.WaitsForever hung: it ran for 00:00:[2-4]\d without finishing, so xunit's long-running detection named it and Ironbees stopped the test process\./,
+    );
+    assert.equal(byName.has('Ledger.XunitTests.AccountTests.Withdraw_SubtractsFromBalance'), true);
+    assert.equal(byName.has('[test run] Ledger.XunitTests'), false);
   });
 });

@@ -124,6 +124,29 @@ describe('validator with real dotnet', function () {
       assert.deepEqual(await waitUntilGone(root, 10_000), [], 'no process of this workspace is left');
     });
 
+    it('names a hung test: a run that reaches its share of the limit runs again with blame-hang, and the hung test is the failure', async () => {
+      // Hangs() is still in CalcTests.cs (the test above). 70 s: the first run (no blame collector) is
+      // stopped by Ironbees at 25 s; the re-run's blame-hang stops Hangs() after the 25 s it has left less the margin.
+      const started = Date.now();
+      const outcome = await validate({
+        host,
+        timeouts: { buildMs: 240_000, testMs: 70_000 },
+        changedFiles: ['tests/Calculator.Tests/CalcTests.cs'],
+        baseline,
+      });
+      assert.ok(Date.now() - started < 180_000);
+      assert.equal(outcome.passed, false);
+      assert.equal(outcome.test?.timedOut, undefined, 'named within the limit, not timed out');
+      // blame-hang names every test it saw start and not finish: Hangs, and at times the test started beside it.
+      const hung = outcome.test?.failures.find((failure) => failure.testName === 'Calculator.Tests.CalcTests.Hangs');
+      assert.match(
+        hung?.message ?? '',
+        /^(Calculator\.Tests\.CalcTests\.\w+, )*Calculator\.Tests\.CalcTests\.Hangs(, Calculator\.Tests\.CalcTests\.\w+)* hung: nothing finished for .+, so blame-hang stopped the test host\./,
+      );
+      assert.equal(outcome.test?.failed, outcome.test?.failures.length);
+      assert.deepEqual(await waitUntilGone(root, 10_000), [], 'no process of this workspace is left');
+    });
+
     it('kills a hanging build at the time limit, build servers included', async () => {
       edit(root, 'tests/Calculator.Tests/CalcTests.cs', '[Fact]\n    public void Hangs() => Thread.Sleep(600_000);\n\n', '');
       // `sleep 613` is this test's marker: nothing else on the machine runs it.

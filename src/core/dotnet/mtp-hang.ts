@@ -1,6 +1,6 @@
 // A hung test on Microsoft.Testing.Platform, named. MTP's own `--timeout` does not stop a test that never
-// returns (Thread.Sleep(Infinite) kept running past it here), so a hang used to end only at Ironbees' time
-// limit, as a timed-out project. The HangDump extension (Microsoft.Testing.Extensions.HangDump) watches the
+// returns (Thread.Sleep(Infinite) kept running past it here); Ironbees' time limit does, and a run that
+// reached it is run again with the hang dump (hang-budget.ts). The HangDump extension (Microsoft.Testing.Extensions.HangDump) watches the
 // test host: when no test finishes for `--hangdump-timeout`, it writes the tests still running into
 // `<app>_<pid>_hang.log` in the results folder ("[hh:mm:ss] <test name>" a line), takes a dump and kills the
 // host (exit code 7). That file is the platform's machine-readable word on which test hung; the console says
@@ -8,22 +8,18 @@
 
 import * as path from 'node:path';
 import type { Host } from '../host';
+import { hangTimeoutSeconds } from './hang-budget';
 import type { TestRunnerFacts } from './project-file';
 
-/** Time the platform needs after the hang timeout to dump, kill the host and report; below it, no hang dump. */
-const HANG_MARGIN_MS = 20_000;
-/** A hang timeout shorter than this would stop slow but healthy tests. */
-const MIN_HANG_MS = 5_000;
-
 /**
- * The arguments that make MTP stop a test that runs longer than the rest of the phase's time (less the
- * margin) and name it; none when the project lacks the extension (an unknown option is exit code 5).
- * The smallest dump type: the dump itself is not read, and it is deleted with the log.
+ * The arguments that make MTP stop a test that runs longer than the rest of the time (less the margin,
+ * hang-budget.ts) and name it; none when the project lacks the extension (an unknown option is exit
+ * code 5). The smallest dump type: the dump itself is not read, and it is deleted with the log.
  */
 export function hangDumpArgs(facts: TestRunnerFacts | undefined, remainingMs: number): string[] {
-  const hangMs = remainingMs - HANG_MARGIN_MS;
-  if (!facts?.hangDump || hangMs < MIN_HANG_MS) return [];
-  return ['--hangdump', '--hangdump-timeout', `${Math.floor(hangMs / 1000)}s`, '--hangdump-type', 'Mini'];
+  const seconds = hangTimeoutSeconds(remainingMs);
+  if (!facts?.hangDump || seconds === null) return [];
+  return ['--hangdump', '--hangdump-timeout', `${seconds}s`, '--hangdump-type', 'Mini'];
 }
 
 export interface HungTests {

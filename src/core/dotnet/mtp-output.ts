@@ -23,6 +23,19 @@ export function readMtpConsole(output: string, sourceName: string, label = CONSO
   const passed = countAfter(output, 'succeeded');
   const skipped = countAfter(output, 'skipped');
   if (total === null || failed === null || passed === null) return null;
+  const failures = mtpConsoleFailures(output, label);
+  while (failures.length < failed) {
+    failures.push({
+      testName: `[test run] ${sourceName}`,
+      message: `${failed} tests failed; not every name could be read. ${label}`,
+      stackTrace: '',
+    });
+  }
+  return { success: failed === 0, total, passed, failed, skipped: skipped ?? 0, failures, durationMs: 0 };
+}
+
+/** The "failed <name>" blocks alone (a run stopped before its summary still printed them). */
+export function mtpConsoleFailures(output: string, label: string): TestFailure[] {
   const failures: TestFailure[] = [];
   const lines = output.replace(/\r\n/g, '\n').split('\n');
   for (let index = 0; index < lines.length; index++) {
@@ -39,14 +52,7 @@ export function readMtpConsole(output: string, sourceName: string, label = CONSO
       stackTrace: focusStack(stack.join('\n'), testName, MAX_STACK_LINES),
     });
   }
-  while (failures.length < failed) {
-    failures.push({
-      testName: `[test run] ${sourceName}`,
-      message: `${failed} tests failed; not every name could be read. ${label}`,
-      stackTrace: '',
-    });
-  }
-  return { success: failed === 0, total, passed, failed, skipped: skipped ?? 0, failures, durationMs: 0 };
+  return failures;
 }
 
 const FRAMEWORK_FRAME = /^(System|Microsoft|Xunit|NUnit|MSTest|TUnit)\./;

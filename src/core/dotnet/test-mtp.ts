@@ -8,9 +8,10 @@ import type { Host, RunResult } from '../host';
 import type { TestResult } from '../model';
 import { IRONBEES_TMP_DIR, tailOf } from './build';
 import { runDotnet, testEnv } from './dotnet-cli';
+import { hangBudget } from './hang-budget';
 import { hangDumpArgs, takeHungTests } from './mtp-hang';
 import type { HungTests } from './mtp-hang';
-import { CONSOLE_LABEL, crashingTestIn, readMtpConsole } from './mtp-output';
+import { CONSOLE_LABEL, crashingTestIn, mtpConsoleFailures, readMtpConsole } from './mtp-output';
 import type { TestRunnerFacts } from './project-file';
 import { describeMtpExit, mtpReportArgs } from './test-platform';
 import type { TestRunKind } from './test-platform';
@@ -33,16 +34,22 @@ export interface MtpProjectRun {
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
   /** MTP filter arguments (e.g. `--filter-uid`), when only some tests run. */
   filterArgs?: readonly string[];
+  /** The hang dump watches the first run already (a re-run after a run of another kind reached its limit). */
+  watchHangs?: boolean;
 }
 
 /** One folder per project (not per run): emptied of reports before each run, so nothing piles up. */
-function resultsDirOf(host: Host, project: TestProjectRef): string {
+export function resultsDirOf(host: Host, project: TestProjectRef): string {
   const hash = createHash('sha256').update(project.absPath).digest('hex').slice(0, 8);
   return path.join(host.workspaceRoot, IRONBEES_TMP_DIR, 'test-results', `${project.name}-${hash}`);
 }
 
-export function mtpArgs(request: MtpProjectRun, resultsDir: string, reportArgs: readonly string[]): string[] {
-  const hangArgs = hangDumpArgs(request.project.testRunner, request.remainingMs);
+export function mtpArgs(
+  request: MtpProjectRun,
+  resultsDir: string,
+  reportArgs: readonly string[],
+  hangArgs: readonly string[] = [],
+): string[] {
   const platformArgs = [
     '--results-directory',
     resultsDir,
@@ -66,13 +73,20 @@ interface OneRun {
   hung: HungTests | null;
 }
 
-async function runOnce(request: MtpProjectRun, resultsDir: string, reportArgs: readonly string[]): Promise<OneRun> {
+/** One run; `hangArgs` (the hang dump's options, or none) and its own limit. */
+async function runOnce(
+  request: MtpProjectRun,
+  resultsDir: string,
+  reportArgs: readonly string[],
+  hangArgs: readonly string[],
+  limitMs: number,
+): Promise<OneRun> {
   const { host } = request;
   await dropFiles(host, await trxFilesIn(host, resultsDir));
   if (request.project.testRunner?.hangDump) await takeHungTests(host, resultsDir);
-  const run = await runDotnet(host, mtpArgs(request, resultsDir, reportArgs), {
+  const run = await runDotnet(host, mtpArgs(request, resultsDir, reportArgs, hangArgs), {
     cwd: request.cwd,
-    timeoutMs: request.remainingMs,
+    timeoutMs: limitMs,
     signal: request.signal,
     env: testEnv(process.platform, host.workspaceRoot),
     onOutput: request.onOutput,
@@ -80,7 +94,7 @@ async function runOnce(request: MtpProjectRun, resultsDir: string, reportArgs: r
   if (run.cancelled) request.signal?.throwIfAborted();
   const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
   const trx = await takeTrxReports(host, await trxFilesIn(host, resultsDir), request.project.name);
-  const hung = request.project.testRunner?.hangDump ? await takeHungTests(host, resultsDir) : null;
+  const hung = hangArgs.length > 0 ? await takeHungTests(host, resultsDir) : null;
   return { run, output, trx, hung };
 }
 
@@ -94,7 +108,7 @@ function rejectedReportOption(run: RunResult, output: string, reportArgs: readon
   );
 }
 
-function withExtraFailure(result: TestResult, project: TestProjectRef, message: string, output: string): TestResult {
+export function withExtraFailure(result: TestResult, project: TestProjectRef, message: string, output: string): TestResult {
   return {
     ...result,
     success: false,
@@ -114,24 +128,26 @@ function crashMessage(output: string, exitCode: number | null): string {
 export async function runMtpProject(request: MtpProjectRun, outcomes: Map<string, TestOutcomeKind>): Promise<TestResult> {
   const { project } = request;
   const resultsDir = resultsDirOf(request.host, project);
+  const deadline = Date.now() + request.remainingMs;
+  const left = (): number => Math.max(1, deadline - Date.now());
+  // No hang dump on a first run (a controller process every run); Ironbees' limit stops a hang (hang-budget.ts).
+  const budget = request.watchHangs
+    ? { firstRunMs: request.remainingMs, rerun: false }
+    : hangBudget(request.remainingMs, project.testRunner?.hangDump === true);
+  let hangArgs = request.watchHangs ? hangDumpArgs(project.testRunner, request.remainingMs) : [];
   let reportArgs = mtpReportArgs(project.testRunner);
-  let { run, output, trx, hung } = await runOnce(request, resultsDir, reportArgs);
+  let { run, output, trx, hung } = await runOnce(request, resultsDir, reportArgs, hangArgs, budget.firstRunMs);
   if (rejectedReportOption(run, output, reportArgs)) {
     reportArgs = [];
-    ({ run, output, trx, hung } = await runOnce(request, resultsDir, reportArgs));
+    ({ run, output, trx, hung } = await runOnce(request, resultsDir, reportArgs, hangArgs, Math.min(budget.firstRunMs, left())));
+  }
+  if (run.timedOut && budget.rerun) {
+    request.host.logger.info(`${project.name}: the tests did not finish; running them again with the hang dump to name the hung test.`);
+    hangArgs = hangDumpArgs(project.testRunner, left());
+    ({ run, output, trx, hung } = await runOnce(request, resultsDir, reportArgs, hangArgs, left()));
   }
   if (hung) return hungRun(project, hung, trx, output, outcomes);
-  if (run.timedOut) {
-    const seconds = Math.round(request.timeoutMs / 1000);
-    const partial = trx.length > 0 ? resultFromTrx(project, trx, output, outcomes) : null;
-    const unnamed = project.testRunner?.hangDump
-      ? ''
-      : ` Microsoft.Testing.Platform names a hung test only with the Microsoft.Testing.Extensions.HangDump package; add it to ${project.name} to see which test hangs.`;
-    const message = `The tests did not finish within ${seconds} s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).${unnamed}`;
-    const result = partial ? withExtraFailure(partial, project, message, output) : failedRun(project, message, output, true);
-    result.timedOut = true;
-    return result;
-  }
+  if (run.timedOut) return timedOutRun(request, trx, output, outcomes);
   const code = run.exitCode;
   if (trx.length > 0) {
     const result = resultFromTrx(project, trx, output, outcomes);
@@ -170,6 +186,25 @@ export async function runMtpProject(request: MtpProjectRun, outcomes: Map<string
   );
 }
 
+/** Ironbees' limit stopped the run (and no hang dump named a test): a timed-out failure, with what finished. */
+export function timedOutRun(
+  request: Pick<MtpProjectRun, 'project' | 'timeoutMs'>,
+  trx: readonly TrxReport[],
+  output: string,
+  outcomes: Map<string, TestOutcomeKind>,
+): TestResult {
+  const { project } = request;
+  const seconds = Math.round(request.timeoutMs / 1000);
+  const partial = trx.length > 0 ? resultFromTrx(project, trx, output, outcomes) : null;
+  const unnamed = project.testRunner?.hangDump
+    ? ''
+    : ` Microsoft.Testing.Platform names a hung test only with the Microsoft.Testing.Extensions.HangDump package; add it to ${project.name} to see which test hangs.`;
+  const message = `The tests did not finish within ${seconds} s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network).${unnamed}`;
+  const result = partial ? withExtraFailure(partial, project, message, output) : failedRun(project, message, output, true);
+  result.timedOut = true;
+  return result;
+}
+
 /** The TRX's own "test host crashed" run failure is replaced by ours, which names the test. */
 function withoutRunInfoFailure(result: TestResult, project: TestProjectRef): TestResult {
   const runName = `[test run] ${project.name}`;
@@ -187,6 +222,12 @@ function withoutRunInfoFailure(result: TestResult, project: TestProjectRef): Tes
 /** Marks results read from the console of a run the hang dump stopped (it ends before the report is written). */
 const STOPPED_LABEL = '(read from the console output: the test host was stopped before it wrote its report)';
 
+/** A run stopped before its summary: the failures it printed, and nothing counted as passed. */
+function failuresOnly(failures: TestResult['failures']): TestResult | null {
+  if (failures.length === 0) return null;
+  return { success: false, total: failures.length, passed: 0, failed: failures.length, skipped: 0, failures, durationMs: 0 };
+}
+
 /** The hang dump stopped the test host: each hung test is a failure, with the tests that finished before. */
 function hungRun(
   project: TestProjectRef,
@@ -195,7 +236,10 @@ function hungRun(
   output: string,
   outcomes: Map<string, TestOutcomeKind>,
 ): TestResult {
-  const partial = trx.length > 0 ? resultFromTrx(project, trx, output, outcomes) : readMtpConsole(output, project.name, STOPPED_LABEL);
+  const partial =
+    trx.length > 0
+      ? resultFromTrx(project, trx, output, outcomes)
+      : (readMtpConsole(output, project.name, STOPPED_LABEL) ?? failuresOnly(mtpConsoleFailures(output, STOPPED_LABEL)));
   if (trx.length === 0) for (const failure of partial?.failures ?? []) outcomes.set(failure.testName, 'failed');
   for (const name of hung.names) outcomes.set(name, 'failed');
   const what = hung.names.length > 0 ? `${hung.names.join(', ')} hung` : 'The test host hung with no test running';

@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import type { Host } from '../host';
+import type { Host, RunResult } from '../host';
 import type { TestResult } from '../model';
 import { IRONBEES_TMP_DIR } from './build';
 import { runDotnet, runsSandboxed, testEnv } from './dotnet-cli';
@@ -14,10 +14,12 @@ import { blameHang } from './mtp-output';
 import type { TestRunnerFacts } from './project-file';
 import { filterArgsFor, realTestNames } from './failing-first';
 import { runMtpProject } from './test-mtp';
+import { runXunitProject } from './test-xunit';
 import { findTestMode, runKindOf } from './test-platform';
 import type { TestModeInfo } from './test-platform';
+import { hangBudget, hangTimeoutSeconds } from './hang-budget';
 import { failedRun, resultFromTrx, takeTrxReports, withHungTests } from './test-report';
-import type { TestProjectRef as ProjectRef } from './test-report';
+import type { TestProjectRef as ProjectRef, TrxReport } from './test-report';
 import { mergeTestResults } from './trx-parser';
 import type { TestOutcomeKind } from './trx-parser';
 
@@ -77,9 +79,16 @@ async function findTrxFiles(host: Host, output: string, resultsDir: string, pref
     .map((file) => path.join(resultsDir, file));
 }
 
+interface VstestAttempt {
+  run: RunResult;
+  output: string;
+  trxReports: TrxReport[];
+}
+
 /**
  * VSTest: `dotnet vstest <assembly>` when the build named it (no second MSBuild evaluation), else
- * `dotnet test <project> --no-build`; a TRX either way, and blame-hang so a hung test is named before the time limit.
+ * `dotnet test <project> --no-build`; a TRX either way. No blame collector: Ironbees enforces the time
+ * limit, and only a run that reaches it runs again with blame-hang, to name the hung test (hang-budget.ts).
  */
 async function testVstestProject(
   request: TestRequest,
@@ -89,52 +98,21 @@ async function testVstestProject(
   outcomes: Map<string, TestOutcomeKind>,
   filterArgs: readonly string[],
 ): Promise<TestResult> {
-  const { host } = request;
-  const remainingMs = Math.max(1, deadline - Date.now());
-  const resultsDir = path.join(host.workspaceRoot, IRONBEES_TMP_DIR, 'test-results');
-  // A prefix, not a file name: a multi-targeted project writes one TRX per framework (`<prefix>_<tfm>_<time>.trx`).
-  const prefix = `${project.name}-${Date.now()}-${randomBytes(4).toString('hex')}`;
   // A multi-targeted project is tested on the frameworks whose runtime is installed; the others are named.
-  const plan = await frameworkPlanFor(host, project.absPath);
+  const plan = await frameworkPlanFor(request.host, project.absPath);
   const skippedFrameworks = describeSkipped(project.name, plan.skipped);
   if (plan.skipped.length > 0 && plan.run.length === 0) return { ...mergeTestResults([]), skippedFrameworks };
   // A run-settings file is handed to VSTest by `dotnet test` only: such a project keeps running through it.
   const assembly = plan.skipped.length === 0 && !project.testRunner?.runSettings ? await builtAssembly(request, project) : null;
-  let args: string[];
-  if (assembly) {
-    args = [
-      'vstest',
-      assembly,
-      `--logger:trx;LogFileName=${prefix}.trx`,
-      `--ResultsDirectory:${resultsDir}`,
-      ...vstestConsoleArgs(filterArgs),
-      ...blameHangConsoleArgs(remainingMs),
-    ];
-  } else {
-    args = [
-      'test',
-      project.absPath,
-      '--no-build',
-      '--no-restore',
-      '--nologo',
-      '--logger',
-      `trx;LogFilePrefix=${prefix}`,
-      '--results-directory',
-      resultsDir,
-    ];
-    args.push(...filterArgs, ...blameHangArgs(remainingMs));
-    if (plan.skipped.length > 0) args.push(`-p:TargetFrameworks=${plan.run.join('%3B')}`);
+  const attempt = (blame: readonly string[], limitMs: number): Promise<VstestAttempt> =>
+    runVstestOnce(request, project, mode, { assembly, frameworks: plan.skipped.length > 0 ? plan.run : null, filterArgs, blame, limitMs });
+  const budget = hangBudget(Math.max(1, deadline - Date.now()), true);
+  let { run, output, trxReports } = await attempt([], budget.firstRunMs);
+  if (run.timedOut && budget.rerun) {
+    const left = Math.max(1, deadline - Date.now());
+    request.host.logger.info(`${project.name}: the tests did not finish; running them again with blame-hang to name the hung test.`);
+    ({ run, output, trxReports } = await attempt(assembly ? blameHangConsoleArgs(left) : blameHangArgs(left), left));
   }
-  const run = await runDotnet(host, args, {
-    cwd: mode.cwd,
-    timeoutMs: remainingMs,
-    signal: request.signal,
-    env: testEnv(process.platform, host.workspaceRoot),
-    onOutput: request.onOutput,
-  });
-  if (run.cancelled) request.signal?.throwIfAborted();
-  const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
-  const trxReports = await takeTrxReports(host, await findTrxFiles(host, output, resultsDir, prefix), project.name);
   if (run.timedOut) {
     const seconds = Math.round(request.timeoutMs / 1000);
     return failedRun(
@@ -157,6 +135,69 @@ async function testVstestProject(
   const result = resultFromTrx(project, trxReports, output, outcomes);
   if (skippedFrameworks.length > 0) result.skippedFrameworks = skippedFrameworks;
   return result;
+}
+
+interface VstestRunShape {
+  /** The built assembly (`dotnet vstest`), or null (`dotnet test <project> --no-build`). */
+  assembly: string | null;
+  /** The frameworks to test when some are skipped; null: all of them. */
+  frameworks: readonly string[] | null;
+  filterArgs: readonly string[];
+  /** blame-hang arguments in the syntax of the command (none on a first run). */
+  blame: readonly string[];
+  limitMs: number;
+}
+
+/** The arguments of one VSTest run writing TRX files named `<prefix>*.trx` into `resultsDir`. */
+export function vstestArgs(project: TestProjectRef, shape: Omit<VstestRunShape, 'limitMs'>, resultsDir: string, prefix: string): string[] {
+  if (shape.assembly) {
+    return [
+      'vstest',
+      shape.assembly,
+      `--logger:trx;LogFileName=${prefix}.trx`,
+      `--ResultsDirectory:${resultsDir}`,
+      ...vstestConsoleArgs(shape.filterArgs),
+      ...shape.blame,
+    ];
+  }
+  const args = [
+    'test',
+    project.absPath,
+    '--no-build',
+    '--no-restore',
+    '--nologo',
+    '--logger',
+    `trx;LogFilePrefix=${prefix}`,
+    '--results-directory',
+    resultsDir,
+    ...shape.filterArgs,
+    ...shape.blame,
+  ];
+  if (shape.frameworks) args.push(`-p:TargetFrameworks=${shape.frameworks.join('%3B')}`);
+  return args;
+}
+
+async function runVstestOnce(
+  request: TestRequest,
+  project: TestProjectRef,
+  mode: TestModeInfo,
+  shape: VstestRunShape,
+): Promise<VstestAttempt> {
+  const { host } = request;
+  const resultsDir = path.join(host.workspaceRoot, IRONBEES_TMP_DIR, 'test-results');
+  // A prefix, not a file name: a multi-targeted project writes one TRX per framework (`<prefix>_<tfm>_<time>.trx`).
+  const prefix = `${project.name}-${Date.now()}-${randomBytes(4).toString('hex')}`;
+  const run = await runDotnet(host, vstestArgs(project, shape, resultsDir, prefix), {
+    cwd: mode.cwd,
+    timeoutMs: shape.limitMs,
+    signal: request.signal,
+    env: testEnv(process.platform, host.workspaceRoot),
+    onOutput: request.onOutput,
+  });
+  if (run.cancelled) request.signal?.throwIfAborted();
+  const output = run.stderr ? `${run.stdout}\n${run.stderr}` : run.stdout;
+  const trxReports = await takeTrxReports(host, await findTrxFiles(host, output, resultsDir, prefix), project.name);
+  return { run, output, trxReports };
 }
 
 /** blame-hang stopped a test: the hung test (when VSTest names it) is the failure, not "the run was aborted". */
@@ -186,21 +227,16 @@ function vstestConsoleArgs(filterArgs: readonly string[]): string[] {
   return at >= 0 && filterArgs[at + 1] ? [`--TestCaseFilter:${filterArgs[at + 1]}`] : [];
 }
 
-/** Time the host needs after blame-hang stops a hung test to write its report; below it, blame-hang is left off. */
-const BLAME_MARGIN_MS = 20_000;
-
-/** VSTest kills a test that runs longer than this and names it: the rest of the phase's time, less the margin. */
+/** VSTest kills a test that runs longer than this and names it: the rest of the time, less the margin. */
 export function blameHangArgs(remainingMs: number): string[] {
-  const hangMs = remainingMs - BLAME_MARGIN_MS;
-  if (hangMs < 5_000) return [];
-  return ['--blame-hang', '--blame-hang-timeout', `${Math.floor(hangMs / 1000)}s`, '--blame-hang-dump-type', 'none'];
+  const seconds = hangTimeoutSeconds(remainingMs);
+  return seconds === null ? [] : ['--blame-hang', '--blame-hang-timeout', `${seconds}s`, '--blame-hang-dump-type', 'none'];
 }
 
 /** The same blame-hang, in vstest.console's syntax (`dotnet vstest`). */
 export function blameHangConsoleArgs(remainingMs: number): string[] {
-  const hangMs = remainingMs - BLAME_MARGIN_MS;
-  if (hangMs < 5_000) return [];
-  return [`--Blame:CollectHangDump;TestTimeout=${Math.floor(hangMs / 1000)}s;HangDumpType=None`];
+  const seconds = hangTimeoutSeconds(remainingMs);
+  return seconds === null ? [] : [`--Blame:CollectHangDump;TestTimeout=${seconds}s;HangDumpType=None`];
 }
 
 async function testOneProject(
@@ -221,15 +257,13 @@ async function testOneProject(
       false,
     );
   }
-  // A project that opted into the platform is its own test application (xunit v3 without the opt-in runs
-  // its own runner when started directly, so it goes through `dotnet test`).
-  const assembly = project.testRunner?.mtpRunner ? ((await builtAssembly(request, project)) ?? undefined) : undefined;
+  // A project that opted into the platform is its own test application; xunit v3 without the opt-in is
+  // one too, with xunit's own runner and options (test-xunit.ts).
+  const assembly = (await builtAssembly(request, project)) ?? undefined;
   const remainingMs = Math.max(1, deadline - Date.now());
-  const run = {
+  const common = {
     host: request.host,
     project,
-    kind,
-    assembly,
     cwd: mode.cwd,
     remainingMs,
     timeoutMs: request.timeoutMs,
@@ -237,7 +271,8 @@ async function testOneProject(
     onOutput: request.onOutput,
     filterArgs,
   };
-  return runMtpProject(run, outcomes);
+  if (assembly && project.testRunner?.xunitV3 && !project.testRunner.mtpRunner) return runXunitProject({ ...common, assembly }, outcomes);
+  return runMtpProject({ ...common, kind, assembly: project.testRunner?.mtpRunner ? assembly : undefined }, outcomes);
 }
 
 /** Runs the projects' tests (already built). */

@@ -29,19 +29,22 @@ const MTP_GLOBAL = '{ "test": { "runner": "Microsoft.Testing.Platform" } }';
 const MSTEST = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: true, hangDump: false, runSettings: false };
 const NUNIT_MTP = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: false, hangDump: false, runSettings: false };
 
-function scripted(host: MemoryHost, replies: Reply[]): Array<{ args: string[]; cwd: string }> {
-  const calls: Array<{ args: string[]; cwd: string }> = [];
+function scripted(host: MemoryHost, replies: Reply[]): Array<{ args: string[]; cwd: string; timeoutMs: number }> {
+  const calls: Array<{ args: string[]; cwd: string; timeoutMs: number }> = [];
   (host.process as { run: (command: string, args: readonly string[], options: RunOptions) => Promise<RunResult> }).run = async (
     _command,
     args,
     options,
   ) => {
-    calls.push({ args: [...args], cwd: options.cwd ?? '' });
+    calls.push({ args: [...args], cwd: options.cwd ?? '', timeoutMs: options.timeoutMs });
     const reply = replies.shift();
     if (!reply) throw new Error(`unexpected call: ${args.join(' ')}`);
     const dir = args[args.indexOf('--results-directory') + 1] ?? '';
     if (reply.trx && args.some((arg) => arg.startsWith('--report-')))
       await host.fs.writeFile(path.join(dir, 'Tests_net10.0_x64.trx'), trxOf(reply.trx));
+    // xunit v3's own runner: `-result-trx <file>`.
+    const nativeTrx = args.indexOf('-result-trx');
+    if (reply.trx && nativeTrx >= 0) await host.fs.writeFile(args[nativeTrx + 1] ?? '', trxOf(reply.trx));
     for (const [name, text] of Object.entries(reply.files ?? {})) await host.fs.writeFile(path.join(dir, name), text);
     return {
       exitCode: reply.exitCode,
@@ -113,7 +116,7 @@ describe('running Microsoft.Testing.Platform test projects', () => {
     );
   });
 
-  it('from the built assembly: an MTP project that opted in is run as the application it is (dotnet exec), xunit v3 without the opt-in through dotnet test', async () => {
+  it('from the built assembly: an MTP project that opted in is run as the application it is (dotnet exec), xunit v3 without the opt-in too, with its own runner and report option', async () => {
     const host = createMemoryHost({
       'global.json': MTP_GLOBAL,
       'tests/Ledger.MSTests/bin/Ledger.MSTests.dll': 'MZ',
@@ -148,8 +151,43 @@ describe('running Microsoft.Testing.Platform test projects', () => {
       '--no-progress',
       '--no-ansi',
     ]);
-    assert.deepEqual(calls[1]?.args.slice(0, 3), ['test', '--project', xunitProject.absPath]);
+    const xunitTrx = calls[1]?.args[5] ?? '';
+    assert.deepEqual(calls[1]?.args, ['exec', dll('Ledger.XunitTests'), '-noLogo', '-noColor', '-result-trx', xunitTrx]);
+    assert.match(xunitTrx, /\.ironbees\/tmp\/test-results\/Ledger\.XunitTests-[0-9a-f]{8}\/Ledger\.XunitTests\.trx$/);
     assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed }, { total: 3, passed: 2, failed: 1 });
+    assert.deepEqual(
+      [...host.files.keys()].filter((file) => file.endsWith('.trx')),
+      [],
+      'the reports are read once and removed',
+    );
+  });
+
+  it('xunit v3 on its own runner: exit code 1 with a report is the report; a failing-first filter in its syntax; no report is a run failure', async () => {
+    const host = createMemoryHost({ 'global.json': MTP_GLOBAL, 'tests/X.Tests/bin/X.Tests.dll': 'MZ' });
+    const xunit = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: false, runSettings: false };
+    const xunitProject = project(host, 'X.Tests', xunit);
+    const assemblies = new Map([[xunitProject.absPath, [path.join(host.workspaceRoot, 'tests/X.Tests/bin/X.Tests.dll')]]]);
+    const calls = scripted(host, [
+      { exitCode: 1, trx: [{ name: 'X.T.Fails(a: 1)', outcome: 'Failed', message: 'no' }] },
+      { exitCode: 134, stdout: 'Process terminated.\n   at X.T.Crashes() in /ws/T.cs:line 4\n' },
+    ]);
+    const only = new Map([[xunitProject.absPath, ['X.T.Fails(a: 1)', 'X.T.Other']]]);
+    const first = await runTests({ host, projects: [xunitProject], timeoutMs: 60_000, assemblies, only });
+    assert.deepEqual(calls[0]?.args.slice(6), ['-method', 'X.T.Fails', '-method', 'X.T.Other']);
+    assert.deepEqual(
+      { total: first.result.total, failed: first.result.failed, names: first.result.failures.map((failure) => failure.testName) },
+      { total: 1, failed: 1, names: ['X.T.Fails(a: 1)'] },
+    );
+    const second = await runTests({ host, projects: [xunitProject], timeoutMs: 60_000, assemblies });
+    assert.deepEqual(
+      second.result.failures.map((failure) => [failure.testName, failure.message]),
+      [
+        [
+          '[test run] X.Tests',
+          'The xunit v3 test application exited with code 134 while running X.T.Crashes and wrote no results; see the output tail.',
+        ],
+      ],
+    );
   });
 
   it('the assembly is used only when the build named exactly one, it exists and no run-settings file needs dotnet test; otherwise dotnet test or dotnet run', async () => {
@@ -274,14 +312,20 @@ describe('running Microsoft.Testing.Platform test projects', () => {
       'The tests did not finish within 30 s and were stopped with all their processes. A test may hang (a deadlock, a wait for input or network). Microsoft.Testing.Platform names a hung test only with the Microsoft.Testing.Extensions.HangDump package; add it to Ledger.MSTests to see which test hangs.',
     );
     assert.equal(calls[0]?.args.includes('--hangdump'), false, 'no hang dump option for a project without the extension (exit code 5)');
+    assert.deepEqual(
+      calls.map((call) => Math.round(call.timeoutMs / 1000)),
+      [30],
+      'nothing could name the test: one run, with the whole limit',
+    );
   });
 
-  it('with the HangDump extension: the hang timeout is the time left less a margin, and the hung test it names is the failure', async () => {
+  it('with the HangDump extension: a run that reaches its share of the limit runs again with the hang dump (the time left less a margin), and the hung test it names is the failure', async () => {
     const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
     const xunitHang = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: true, runSettings: false };
     const console =
       'failed Ledger.XunitTests.AccountTests.Withdraw (9ms)\n  Assert.Equal() Failure: Values differ\n    at Ledger.XunitTests.AccountTests.Withdraw() in /ws/A.cs:14\n\nTest run summary: Failed!\n  total: 3\n  failed: 1\n  succeeded: 2\n  skipped: 0\n';
     const calls = scripted(host, [
+      { exitCode: null, timedOut: true },
       {
         exitCode: 7,
         stdout: console,
@@ -292,7 +336,24 @@ describe('running Microsoft.Testing.Platform test projects', () => {
       },
     ]);
     const run = await runTests({ host, projects: [project(host, 'Ledger.XunitTests', xunitHang)], timeoutMs: 60_000 });
-    const args = calls[0]?.args ?? [];
+    const xunitPath = path.join(host.workspaceRoot, 'tests/Ledger.XunitTests/Ledger.XunitTests.csproj');
+    const resultsDir = calls[0]?.args[calls[0].args.indexOf('--results-directory') + 1] ?? '';
+    // The first run: no hang dump, and half of the 60 s less the 20 s margin, enforced by Ironbees.
+    assert.deepEqual(calls[0]?.args, [
+      'test',
+      '--project',
+      xunitPath,
+      '--no-build',
+      '--no-restore',
+      '--results-directory',
+      resultsDir,
+      '--report-xunit-trx',
+      '--no-progress',
+      '--no-ansi',
+    ]);
+    assert.equal(Math.round((calls[0]?.timeoutMs ?? 0) / 1000), 20);
+    assert.equal(calls.length, 2);
+    const args = calls[1]?.args ?? [];
     const at = args.indexOf('--hangdump');
     assert.deepEqual([args[at + 1], args[at + 3], args[at + 4]], ['--hangdump-timeout', '--hangdump-type', 'Mini']);
     const hangSeconds = Number(/^(\d+)s$/.exec(args[at + 2] ?? '')?.[1]);
@@ -342,10 +403,11 @@ describe('running Microsoft.Testing.Platform test projects', () => {
     );
   });
 
-  it('VSTest: blame-hang is asked for within the time limit, and the hung test it names is the failure', async () => {
+  it('VSTest: a run that reaches its share of the limit runs again with blame-hang, and the hung test it names is the failure', async () => {
     const host = createMemoryHost({});
     const blame = readFileSync(path.resolve(__dirname, '../../fixtures/mtp-output/vstest-blame-hang.txt'), 'utf8');
     const calls = scripted(host, [
+      { exitCode: null, timedOut: true },
       { exitCode: 1, stdout: `${blame}\nThe test running when the crash occurred:\nCalculator.Tests.HangTests.Waits_Forever\n` },
     ]);
     const run = await runTests({
@@ -353,8 +415,15 @@ describe('running Microsoft.Testing.Platform test projects', () => {
       projects: [{ absPath: path.join(host.workspaceRoot, 'C.Tests.csproj'), name: 'C.Tests' }],
       timeoutMs: 120_000,
     });
-    const args = calls[0]?.args ?? [];
-    // The rest of the 120 s phase less a 20 s margin, counted when the project starts.
+    assert.equal(calls.length, 2);
+    assert.equal(
+      calls[0]?.args.some((arg) => /blame/i.test(arg)),
+      false,
+      'no blame on the first run',
+    );
+    assert.equal(Math.round((calls[0]?.timeoutMs ?? 0) / 1000), 50, 'the first run gets half of the 120 s less the 20 s margin');
+    const args = calls[1]?.args ?? [];
+    // The rest of the 120 s phase less a 20 s margin, counted when the re-run starts.
     const hangSeconds = Number(/^(\d+)s$/.exec(args[args.indexOf('--blame-hang-timeout') + 1] ?? '')?.[1]);
     assert.ok(hangSeconds >= 95 && hangSeconds <= 100, String(hangSeconds));
     assert.deepEqual(blameHangArgs(120_000), ['--blame-hang', '--blame-hang-timeout', '100s', '--blame-hang-dump-type', 'none']);
@@ -372,5 +441,196 @@ describe('running Microsoft.Testing.Platform test projects', () => {
       { total: run.result.total, failed: run.result.failed, success: run.result.success },
       { total: 1, failed: 1, success: false },
     );
+  });
+
+  it('a run that does not hang carries no hang watcher: the exact arguments of VSTest (both forms), MTP and xunit v3 with the HangDump extension', async () => {
+    const host = createMemoryHost({
+      'tests/V.Tests/bin/V.Tests.dll': 'MZ',
+      'mtp/global.json': MTP_GLOBAL,
+      'mtp/tests/X.Tests/bin/X.Tests.dll': 'MZ',
+    });
+    const calls = scripted(host, [
+      { exitCode: 0, stdout: 'Results File: /memory-workspace/.ironbees/tmp/test-results/none.trx' },
+      { exitCode: 0 },
+      { exitCode: 0, trx: [{ name: 'M.Passes', outcome: 'Passed' }] },
+      { exitCode: 0, trx: [{ name: 'X.Passes', outcome: 'Passed' }] },
+    ]);
+    const fromDll = { absPath: path.join(host.workspaceRoot, 'tests/V.Tests/V.Tests.csproj'), name: 'V.Tests' };
+    const fromProject = { absPath: path.join(host.workspaceRoot, 'tests/W.Tests/W.Tests.csproj'), name: 'W.Tests' };
+    const dll = path.join(host.workspaceRoot, 'tests/V.Tests/bin/V.Tests.dll');
+    await runTests({
+      host,
+      projects: [fromDll, fromProject],
+      timeoutMs: 600_000,
+      assemblies: new Map([[fromDll.absPath, [dll]]]),
+      concurrency: 1,
+    });
+    const resultsDir = path.join(host.workspaceRoot, '.ironbees/tmp/test-results');
+    const prefixOf = (arg: string | undefined): string => /(V\.Tests|W\.Tests)-\d+-[0-9a-f]{8}/.exec(arg ?? '')?.[0] ?? 'no prefix';
+    assert.deepEqual(calls[0]?.args, [
+      'vstest',
+      dll,
+      `--logger:trx;LogFileName=${prefixOf(calls[0]?.args[2])}.trx`,
+      `--ResultsDirectory:${resultsDir}`,
+    ]);
+    assert.deepEqual(calls[1]?.args, [
+      'test',
+      fromProject.absPath,
+      '--no-build',
+      '--no-restore',
+      '--nologo',
+      '--logger',
+      `trx;LogFilePrefix=${prefixOf(calls[1]?.args[6])}`,
+      '--results-directory',
+      resultsDir,
+    ]);
+    assert.deepEqual(
+      calls.slice(0, 2).map((call) => Math.round(call.timeoutMs / 1000)),
+      [290, 290],
+      'Ironbees enforces the limit: half of the 600 s less the margin, room left to name a hung test',
+    );
+    const withHangDump = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: true, hangDump: true, runSettings: false };
+    const xunitHangDump = { ...withHangDump, mtpRunner: false, xunitV3: true, trxReport: false };
+    const mstest = {
+      absPath: path.join(host.workspaceRoot, 'mtp/tests/M.Tests/M.Tests.csproj'),
+      name: 'M.Tests',
+      testRunner: withHangDump,
+    };
+    const xunit = {
+      absPath: path.join(host.workspaceRoot, 'mtp/tests/X.Tests/X.Tests.csproj'),
+      name: 'X.Tests',
+      testRunner: xunitHangDump,
+    };
+    const xunitDll = path.join(host.workspaceRoot, 'mtp/tests/X.Tests/bin/X.Tests.dll');
+    const run = await runTests({
+      host,
+      projects: [mstest, xunit],
+      timeoutMs: 600_000,
+      modeFrom: path.join(host.workspaceRoot, 'mtp'),
+      assemblies: new Map([[xunit.absPath, [xunitDll]]]),
+      concurrency: 1,
+    });
+    const mtpResults = calls[2]?.args[calls[2].args.indexOf('--results-directory') + 1] ?? '';
+    assert.deepEqual(calls[2]?.args, [
+      'test',
+      '--project',
+      mstest.absPath,
+      '--no-build',
+      '--no-restore',
+      '--results-directory',
+      mtpResults,
+      '--report-trx',
+      '--no-progress',
+      '--no-ansi',
+    ]);
+    assert.deepEqual(calls[3]?.args, ['exec', xunitDll, '-noLogo', '-noColor', '-result-trx', calls[3]?.args[5] ?? '']);
+    assert.deepEqual(run.result.total, 2);
+  });
+
+  it('xunit v3 on its own runner with the HangDump extension: a run that reaches its share of the limit is named through dotnet test with the hang dump', async () => {
+    const host = createMemoryHost({ 'global.json': MTP_GLOBAL, 'tests/X.Tests/bin/X.Tests.dll': 'MZ' });
+    const facts = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: true, runSettings: false };
+    const xunit = project(host, 'X.Tests', facts);
+    const calls = scripted(host, [
+      { exitCode: null, timedOut: true },
+      { exitCode: 7, stdout: '', files: { 'X.Tests_77_hang.log': '[00:00:30] X.T.WaitsForever\n' } },
+    ]);
+    const run = await runTests({
+      host,
+      projects: [xunit],
+      timeoutMs: 100_000,
+      assemblies: new Map([[xunit.absPath, [path.join(host.workspaceRoot, 'tests/X.Tests/bin/X.Tests.dll')]]]),
+    });
+    assert.deepEqual(
+      calls.map((call) => [call.args[0], Math.round(call.timeoutMs / 1000)]),
+      [
+        ['exec', 40],
+        ['test', 100],
+      ],
+    );
+    const args = calls[1]?.args ?? [];
+    assert.deepEqual(args.slice(0, 3), ['test', '--project', xunit.absPath]);
+    assert.ok(args.includes('--hangdump') && args.includes('--report-xunit-trx'), args.join(' '));
+    assert.deepEqual(
+      run.result.failures.map((failure) => failure.testName),
+      ['X.T.WaitsForever'],
+    );
+    assert.equal(run.outcomes.get('X.T.WaitsForever'), 'failed');
+  });
+
+  it('xunit v3 on its own runner without the HangDump extension: the re-run names the hung test by its long-running detection and is stopped at once', async () => {
+    const host = createMemoryHost({ 'global.json': MTP_GLOBAL, 'tests/X.Tests/bin/X.Tests.dll': 'MZ' });
+    const facts = { mtpRunner: false, dotnetTestSupport: false, xunitV3: true, trxReport: false, hangDump: false, runSettings: false };
+    const xunit = project(host, 'X.Tests', facts);
+    const calls: Array<{ args: string[]; timeoutMs: number; stoppedByUs: boolean }> = [];
+    const console =
+      '  Starting:    X.Tests\n    X.T.Fails [FAIL]\n      Assert.Equal() Failure: Values differ\n      Stack Trace:\n        at X.T.Fails()\n' +
+      "    [D::X.Tests] [Long Running Test] 'X.T.WaitsForever', Elapsed: 00:00:39\n";
+    (host.process as { run: (command: string, args: readonly string[], options: RunOptions) => Promise<RunResult> }).run = async (
+      _command,
+      args,
+      options,
+    ) => {
+      const first = calls.length === 0;
+      options.onOutput?.(first ? '  Starting:    X.Tests\n' : console, 'stdout');
+      const stoppedByUs = options.signal?.aborted === true;
+      calls.push({ args: [...args], timeoutMs: options.timeoutMs, stoppedByUs });
+      const stdout = first ? '  Starting:    X.Tests\n' : console;
+      return { exitCode: null, stdout, stderr: '', durationMs: 5, timedOut: first, cancelled: !first && stoppedByUs };
+    };
+    const run = await runTests({
+      host,
+      projects: [xunit],
+      timeoutMs: 100_000,
+      assemblies: new Map([[xunit.absPath, [path.join(host.workspaceRoot, 'tests/X.Tests/bin/X.Tests.dll')]]]),
+    });
+    assert.deepEqual(
+      calls.map((call) => [call.args[0], Math.round(call.timeoutMs / 1000), call.args.slice(6, 7), call.stoppedByUs]),
+      [
+        ['exec', 40, [], false],
+        ['exec', 100, ['-longRunning'], true],
+      ],
+    );
+    // Half of the time left (100 s) less the 20 s margin: xunit names a test after one to two such periods.
+    assert.ok(['39', '40'].includes(calls[1]?.args[7] ?? ''), calls[1]?.args[7]);
+    assert.deepEqual(
+      run.result.failures.map((failure) => [failure.testName, failure.message]),
+      [
+        [
+          'X.T.Fails',
+          'Assert.Equal() Failure: Values differ\n(read from the console output: the test process was stopped before it wrote its report)',
+        ],
+        [
+          'X.T.WaitsForever',
+          "X.T.WaitsForever hung: it ran for 00:00:39 without finishing, so xunit's long-running detection named it and Ironbees stopped the test process. Tests that had not run yet were not run. Look for a deadlock, an endless loop or a wait for input or network.",
+        ],
+      ],
+    );
+    assert.deepEqual(
+      { total: run.result.total, failed: run.result.failed, success: run.result.success, timedOut: run.result.timedOut },
+      { total: 2, failed: 2, success: false, timedOut: undefined },
+    );
+    assert.equal(run.outcomes.get('X.T.WaitsForever'), 'failed');
+  });
+
+  it('a hang dump run stopped at the limit before its summary: the hung test and the failures it printed are the result', async () => {
+    const host = createMemoryHost({ 'global.json': MTP_GLOBAL });
+    const facts = { mtpRunner: true, dotnetTestSupport: false, xunitV3: false, trxReport: true, hangDump: true, runSettings: false };
+    scripted(host, [
+      { exitCode: null, timedOut: true },
+      {
+        exitCode: null,
+        timedOut: true,
+        stdout: 'failed M.T.Withdraw (9ms)\n  Assert.AreEqual failed. Expected:<70>. Actual:<130>.\n    at M.T.Withdraw() in /ws/T.cs:14\n',
+        files: { 'M.Tests_9_hang.log': '[00:00:35] M.T.WaitsForever\n' },
+      },
+    ]);
+    const run = await runTests({ host, projects: [project(host, 'M.Tests', facts)], timeoutMs: 90_000 });
+    assert.deepEqual(
+      run.result.failures.map((failure) => failure.testName),
+      ['M.T.Withdraw', 'M.T.WaitsForever'],
+    );
+    assert.deepEqual({ total: run.result.total, passed: run.result.passed, failed: run.result.failed }, { total: 2, passed: 0, failed: 2 });
+    assert.equal(run.outcomes.get('M.T.Withdraw'), 'failed');
   });
 });
