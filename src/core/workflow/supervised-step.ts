@@ -40,7 +40,8 @@ export function runSupervisedCoder<O>(
     runtime: rt,
     input,
     silenceMs: silenceLimitMs(unit.name, step.workflow.agentTimeoutMs),
-    records: coordinationRecords(new CoordinationStore(host), step.stateId, () => host.clock.now()),
+    // In a plan of phases each phase's coder has its own record (`coder@cover`), as APMAS shows agents.
+    records: coordinationRecords(new CoordinationStore(host), step.stateId, () => host.clock.now(), input.phase?.id),
     stagedFiles: async () => (await input.overlay.edits()).map((edit) => edit.filePath),
     reduceScope: remainingSteps,
   });

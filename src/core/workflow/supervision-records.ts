@@ -6,11 +6,12 @@ import { randomUUID } from 'node:crypto';
 import type { SupervisionRecords } from '../agents/supervisor/records';
 import type { CoordinationStore } from './coordination-store';
 
-export function coordinationRecords(store: CoordinationStore, runId: string, now: () => number): SupervisionRecords {
+export function coordinationRecords(store: CoordinationStore, runId: string, now: () => number, phaseId?: string): SupervisionRecords {
   const at = (): string => new Date(now()).toISOString();
+  const named = (agent: string): string => (phaseId ? `${agent}@${phaseId}` : agent);
   return {
     update: async (agent, change) => {
-      await store.updateAgent(runId, agent, (record) => ({
+      await store.updateAgent(runId, named(agent), (record) => ({
         ...record,
         ...(change.status !== undefined ? { status: change.status } : {}),
         ...(change.progress !== undefined ? { progress: change.progress } : {}),
@@ -22,7 +23,7 @@ export function coordinationRecords(store: CoordinationStore, runId: string, now
       }));
     },
     checkpoint: async (agent, checkpoint) => {
-      await store.saveCheckpoint(runId, agent, checkpoint);
+      await store.saveCheckpoint(runId, named(agent), checkpoint);
     },
     message: (message) => store.appendMessage(runId, { id: randomUUID(), at: at(), ...message }),
   };
