@@ -27,7 +27,9 @@ export const ALLOWED = {
   host: ['kernel', 'workspace', 'dotnet', 'csharp'],
   // The faces reach dotnet, the tools and the run store through the composition root (runtime/faces.ts).
   'mcp-server': [...CORE.filter((layer) => !['dotnet', 'tools', 'workflow'].includes(layer)), 'host'],
-  cli: [...CORE.filter((layer) => layer !== 'dotnet'), 'host', 'mcp-server', 'shared'],
+  // The served API gets its runtimes from the CLI that starts it; it reads run folders through faces.ts.
+  serve: [...CORE.filter((layer) => !['dotnet', 'tools', 'workflow'].includes(layer)), 'host', 'shared'],
+  cli: [...CORE.filter((layer) => layer !== 'dotnet'), 'host', 'mcp-server', 'serve', 'shared'],
   extension: [...CORE, 'host', 'shared'],
   shared: ['kernel'],
   webview: ['shared', 'kernel'],
@@ -47,7 +49,7 @@ export function layerOf(path) {
   if (core) return CORE.includes(core[1]) ? core[1] : undefined;
   if (/^src\/core\/[^/]+$/.test(p)) return 'kernel';
   if (/^src\/host\//.test(p)) return 'host';
-  const face = /^src\/(mcp-server|cli|extension|shared)\//.exec(p);
+  const face = /^src\/(mcp-server|serve|cli|extension|shared)\//.exec(p);
   if (face) return face[1];
   if (/^webview-ui\/src\//.test(p)) return 'webview';
   return undefined;

@@ -60,6 +60,9 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
       case 'mcp':
         // The MCP server (its SDK, HTTP stack and schemas) loads only for `ironbees mcp`.
         return await (await import('./commands/mcp.js')).mcpCommand(ctx, command);
+      case 'serve':
+        // The HTTP stack and the metrics load only for `ironbees serve`.
+        return await (await import('./commands/serve.js')).serveCommand(ctx, command);
     }
   } catch (error) {
     writeLine(io.stderr, colors.red(`error: ${errorMessage(error)}`));

@@ -15,8 +15,11 @@ import { SANDBOX_MODES } from '../core/sandbox';
 import type { SandboxMode } from '../core/sandbox';
 
 import type { CommandName } from './command-names';
+import { SERVE_OPTIONS, parseServe, webhookOption } from './args-serve';
+import type { ServeArgs } from './args-serve';
 
 export { COMMAND_NAMES } from './command-names';
+export type { ServeArgs } from './args-serve';
 export type { CommandName } from './command-names';
 
 /** Generous on purpose: a clean .NET build on a small machine can take minutes. */
@@ -64,6 +67,8 @@ export interface RunArgs {
   contextFiles?: string[];
   /** --sandbox: builds and tests in the sandbox (default auto: where one is available). */
   sandbox: SandboxMode;
+  /** --notify-webhook URL: signed POSTs when the run needs a person and when it ends. */
+  notifyWebhook?: string;
 }
 
 export interface ResumeArgs {
@@ -134,6 +139,7 @@ export interface BenchArgs {
 export type CliCommand =
   | BenchArgs
   | McpArgs
+  | ServeArgs
   | RunArgs
   | ResumeArgs
   | RunsArgs
@@ -181,6 +187,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     'build-timeout': { type: 'string' },
     'test-timeout': { type: 'string' },
     target: { type: 'string' },
+    'notify-webhook': SERVE_OPTIONS['notify-webhook'],
   },
   // A resumed run keeps the context it was started with (approval policy, limits, model), so only
   // how this session drives it can be chosen.
@@ -198,6 +205,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     demo: { type: 'boolean' },
     sandbox: { type: 'string' },
   },
+  serve: { ...COMMON, ...TRUST, ...SERVE_OPTIONS },
   bench: {
     ...COMMON,
     out: { type: 'string' },
@@ -266,6 +274,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       return parseMcp(values, positionals, workspace);
     case 'bench':
       return parseBench(values, positionals, cwd);
+    case 'serve':
+      return parseServe(values, positionals, cwd);
   }
 }
 
@@ -346,6 +356,7 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     ...budgetOptions(values),
     ...fallbackOptions(values),
     ...(values['min-call-interval'] !== undefined ? { minCallIntervalMs: secondsOption(values, 'min-call-interval', 0) } : {}),
+    ...webhookOption(values, 'run'),
   };
 }
 

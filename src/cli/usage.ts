@@ -44,6 +44,8 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     "                                 model's words on one line (default; on a terminal the line shows",
     "                                 the words as they arrive); words streamed in full and each call's cost",
     '      --activity-json            the live activity as JSON lines on stderr instead',
+    '      --notify-webhook URL       signed POSTs when the run needs a person and when it ends',
+    '                                 (default: IRONBEES_NOTIFY_WEBHOOK; signed with IRONBEES_NOTIFY_SECRET)',
     '      --demo                     use the scripted demo model instead of Anthropic (no key, no cost)',
   ],
   resume: [
@@ -108,6 +110,20 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '      --keep                leave the task copies in the temp folder (their paths are printed)',
     '      --demo                use the scripted demo model (no key, no cost)',
     '  Exit code: 0 when every task passed, 1 when one did not, 130 after Ctrl-C (the report covers the tasks that ran).',
+  ],
+  serve: [
+    'ironbees serve --workspace-root DIR... [options]',
+    '  Serves the orchestrator over HTTP (runs, live events, gates, /metrics) and the panel as a web page.',
+    '  The first stdout line is `listening http://HOST:PORT`. Bearer token: IRONBEES_SERVE_TOKEN, else',
+    '  generated into a private file whose path is printed on stderr, with a one-time login URL for a browser.',
+    '      --workspace-root DIR  runs may be started in this folder and below (repeatable, at least one)',
+    '      --host H              the address to listen on (default 127.0.0.1)',
+    '      --port N              the port (default: any free port)',
+    '      --notify-webhook URL  signed POSTs when a run needs a person and when it ends',
+    '                            (default: IRONBEES_NOTIFY_WEBHOOK; signed with IRONBEES_NOTIFY_SECRET)',
+    '      --trust-workspace     runs use what their workspace defines (.ironbees/agents/, .ironbees/mcp.json)',
+    '      --demo                runs use the scripted demo model',
+    '      --sandbox auto|on|off  build and test in the sandbox (see ironbees run --help)',
   ],
 };
 
