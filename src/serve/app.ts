@@ -24,6 +24,9 @@ import type { RunHub } from './runs';
 import type { ServeMetrics } from './metrics';
 import { diffsBody, diffsDecision, escalationBody, escalationDecision, planBody, planDecision, startBody } from './routes-schemas';
 import type { WebPage } from './web-page';
+import type { PanelFeed } from './panel';
+import { webviewMessageSchema } from '../shared/protocol';
+import type { ExtensionMessage } from '../shared/protocol';
 
 export interface ServeAppDeps {
   token: string;
@@ -33,6 +36,8 @@ export interface ServeAppDeps {
   hub: RunHub;
   metrics: ServeMetrics;
   page?: WebPage;
+  /** The web page's panel protocol over SSE + POST. */
+  panel?: PanelFeed;
   /** Largest request body accepted (default 1 MiB). */
   maxBodyBytes?: number;
   /** Seconds between SSE keep-alive comments (default 15). */
@@ -188,6 +193,50 @@ export function createServeApp(deps: ServeAppDeps): Hono {
         unsubscribe();
       }
     });
+  });
+
+  const panel = deps.panel;
+  if (panel) {
+    // The page's messages, checked like the editor checks its webview's.
+    app.post('/api/panel', async (c) => {
+      const message = await parsed(c, webviewMessageSchema);
+      if (message instanceof Response) return message;
+      const replies: ExtensionMessage[] = [];
+      await panel.handle(message, (reply) => replies.push(reply));
+      return c.json({ replies });
+    });
+    app.get('/api/panel/events', (c) =>
+      streamSSE(c, async (stream) => {
+        const queue: ExtensionMessage[] = [];
+        let wake: (() => void) | null = null;
+        const push = (message: ExtensionMessage): void => {
+          queue.push(message);
+          wake?.();
+        };
+        const unfollow = panel.follow(push);
+        stream.onAbort(() => wake?.());
+        const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n'), (deps.keepAliveSeconds ?? 15) * 1000);
+        try {
+          await panel.snapshot(push);
+          while (!stream.aborted) {
+            while (queue.length && !stream.aborted) await stream.writeSSE({ data: JSON.stringify(queue.shift()) });
+            if (stream.aborted) break;
+            await new Promise<void>((resolve) => (wake = resolve));
+            wake = null;
+          }
+        } finally {
+          clearInterval(keepAlive);
+          unfollow();
+        }
+      }),
+    );
+  }
+
+  app.get('/api/runs/:id/handoff', async (c) => {
+    const text = await deps.hub.handoff(c.req.param('id'));
+    return text === null
+      ? fail(c, 404, 'The run has no hand-off yet.')
+      : c.body(text, 200, { 'content-type': 'text/markdown; charset=utf-8' });
   });
 
   deps.page?.mount(app);

@@ -4,11 +4,13 @@
 // disk (an earlier server's, a terminal's) are found in the workspaces under the roots.
 
 import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ApprovalDecision, CodingState, WorkflowContext, WorkflowNode } from '../core/model';
 import { TERMINAL_NODES } from '../core/model';
 import type { Host, Logger } from '../core/host';
+import type { ActivityEvent } from '../core/activity';
 import type { Orchestrator, RunSummary } from '../core/trace';
 import { InvalidStateError, OrchestratorError, StateNotFoundError, errorMessage } from '../core/errors';
 import { RunStore } from '../core/runtime/faces';
@@ -45,6 +47,9 @@ export interface StartOptions {
 
 export type ServedRun = RunSummary & { workspace: string; live: boolean };
 
+/** Every state and activity line of the runs driven here, as they come (the web page's feed). */
+export type HubListener = (event: { kind: 'state'; state: CodingState } | { kind: 'activity'; event: ActivityEvent }) => void;
+
 interface LiveRun {
   workspace: string;
   runtime: ServeRuntime;
@@ -62,11 +67,27 @@ export class RunHub {
   private readonly channels = new Map<string, RunChannel>();
   private readonly index = new Map<string, string>();
   private readonly epoch = randomBytes(6).toString('hex');
+  private readonly listeners = new Set<HubListener>();
 
   constructor(private readonly deps: RunHubDeps) {}
 
   get activeRuns(): number {
     return this.live.size;
+  }
+
+  subscribe(listener: HubListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private tell(event: Parameters<HubListener>[0]): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.deps.logger.warn(`run feed: ${errorMessage(error)}`);
+      }
+    }
   }
 
   isLive(runId: string): boolean {
@@ -77,7 +98,10 @@ export class RunHub {
     let made = this.runtimes.get(workspace);
     if (!made) {
       made = this.deps.createRuntime(workspace).then((runtime) => {
-        runtime.orchestrator.onActivity?.((event) => this.channels.get(event.runId)?.publish('activity', event));
+        runtime.orchestrator.onActivity?.((event) => {
+          this.channels.get(event.runId)?.publish('activity', event);
+          this.tell({ kind: 'activity', event });
+        });
         return runtime;
       });
       // A failed setup (no key, nothing to build) is told now and tried again next time.
@@ -133,6 +157,7 @@ export class RunHub {
       channel.publish('state', state);
       this.deps.metrics.observe(state);
       this.deps.onState?.(state);
+      this.tell({ kind: 'state', state });
     };
     const done = (async () => {
       try {
@@ -175,6 +200,13 @@ export class RunHub {
     const run = this.live.get(runId);
     if (run) return run.runtime.orchestrator.getState(runId);
     return (await this.store(await this.locate(runId)).load(runId)).codingState;
+  }
+
+  /** The run's HANDOFF.md, or null when it has none yet. */
+  async handoff(runId: string): Promise<string | null> {
+    const workspace = await this.locate(runId);
+    const file = path.join(workspace, '.ironbees', 'runs', runId, 'HANDOFF.md');
+    return readFile(file, 'utf8').catch(() => null);
   }
 
   /** The run's live channel; for a run not driven here, one holding its state on disk. */

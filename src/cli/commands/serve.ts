@@ -13,6 +13,7 @@ import { createServeApp } from '../../serve/app';
 import { ServeMetrics } from '../../serve/metrics';
 import { notifierFromEnv, runNotifications } from '../../serve/notify';
 import { RunHub } from '../../serve/runs';
+import { PanelFeed } from '../../serve/panel';
 import { listen } from '../../serve/server';
 import { webPage } from '../../serve/web-page';
 import type { ServeArgs } from '../args';
@@ -83,7 +84,8 @@ export async function serveCommand(ctx: CommandContext, args: ServeArgs): Promis
   const sessions = new Sessions();
   // The port is known once listening; the app reads the allowed origins when a request comes.
   const origins = new Set<string>();
-  const app = createServeApp({ token, roots, origins, sessions, hub, metrics, page: webPage(webDir()) });
+  const panel = new PanelFeed(hub, roots[0]);
+  const app = createServeApp({ token, roots, origins, sessions, hub, metrics, panel, page: webPage(webDir()) });
   const server = await listen(app, args.host, args.port);
   for (const origin of allowedOrigins(args.host, server.port)) origins.add(origin);
   writeLine(ctx.io.stdout, `listening ${server.url}`);
