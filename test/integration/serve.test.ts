@@ -4,15 +4,15 @@
 // resumption by Last-Event-ID; a server restart that finds the waiting run on disk and resumes it.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startFakeAnthropic, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
-import { CLI, REPO_ROOT, ensureCliBuilt, removeDir } from '../support/cli-harness';
+import { REPO_ROOT, ensureCliBuilt, removeDir } from '../support/cli-harness';
+import { startServer, stopServer } from '../support/serve-harness';
+import type { Server } from '../support/serve-harness';
 import { atNode, followSse } from '../support/sse-client';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import type { ReceivedHook, WebhookReceiver } from '../support/webhook-receiver';
@@ -36,42 +36,6 @@ const FIX = [
   toolUse('str_replace_based_edit_tool', { command: 'str_replace', path: SOURCE, old_str: 'return a * b;', new_str: 'return a / b;' }),
   toolUse('submit_changes', { summary: 'Fixed.' }),
 ];
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-async function startServer(root: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--workspace-root', root, '--port', '0'], {
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const first = stdout.split('\n')[0];
-      if (stdout.includes('\n')) {
-        const match = /^listening (http:\/\/127\.0\.0\.1:\d+)$/.exec(first);
-        if (match) resolve(match[1]);
-        else reject(new Error(`first stdout line: ${first}`));
-      }
-    });
-    void exited.then((code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  return { child, url, stderr: () => stderr, exited };
-}
-
-async function stopServer(server: Server): Promise<number | null> {
-  server.child.kill('SIGINT');
-  return server.exited;
-}
 
 function verify(hook: ReceivedHook): Record<string, unknown> {
   const expected = `sha256=${createHmac('sha256', SECRET).update(hook.body).digest('hex')}`;
