@@ -46,6 +46,11 @@ export class AgentViewProvider extends Disposable implements vscode.WebviewViewP
     return this.gate.isOpen;
   }
 
+  /** Whether the person can see the panel now (a notification stands in for it when not). */
+  get isVisible(): boolean {
+    return this.view?.visible === true;
+  }
+
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     this.gate.close();
