@@ -134,13 +134,16 @@ function redactedUrl(url: string): string {
   }
 }
 
-/** Watches one run's states and notifies on the ones worth it. */
-export function runNotifications(notifier: WebhookNotifier): (state: CodingState) => void {
+/**
+ * Watches runs' states and notifies on the ones worth it. `endsOnly`: the gates are answered by a
+ * standing approval (`run --yes`), so nobody is needed until the end.
+ */
+export function runNotifications(notifier: WebhookNotifier, endsOnly = false): (state: CodingState) => void {
   const last = new Map<string, WorkflowNode>();
   return (state) => {
     const payload = notifyPayloadFor(state, last.get(state.stateId) ?? null);
     last.set(state.stateId, state.currentNode);
-    if (payload) notifier.notify(payload);
+    if (payload && !(endsOnly && payload.event === 'needs_person')) notifier.notify(payload);
   };
 }
 

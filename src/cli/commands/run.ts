@@ -87,7 +87,7 @@ export async function runCommand(ctx: CommandContext, args: RunArgs): Promise<nu
   const context = workflowContextFor(args, runtime.target ?? target);
   // --notify-webhook (or IRONBEES_NOTIFY_WEBHOOK): sent in the background, awaited only at the end.
   const notifier = notifierFromEnv(args.notifyWebhook, ctx.io.env, ctx.logger);
-  const notify = notifier ? runNotifications(notifier) : null;
+  const notify = notifier ? runNotifications(notifier, args.yes) : null;
   try {
     return await driveRun(
       { io: ctx.io, colors: ctx.colors, lines: ctx.lines, orchestrator: runtime.orchestrator, toolApprovals },

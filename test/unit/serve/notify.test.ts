@@ -63,6 +63,24 @@ describe('serve/notify: signed webhooks', function () {
     }
   });
 
+  it('endsOnly (run --yes): no needs_person, only run_ended', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const notifier = new WebhookNotifier({ url: receiver.url, logger });
+      const watch = runNotifications(notifier, true);
+      watch(state('WAIT_PLAN_APPROVAL'));
+      watch(state('WAIT_DIFF_APPROVAL'));
+      watch(state('SUCCESS'));
+      await notifier.settled();
+      assert.deepEqual(
+        receiver.received.map((h) => (JSON.parse(h.body) as { event: string; node: string }).node),
+        ['SUCCESS'],
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('gives up after its attempts with one warning naming only the origin, and never holds the states up', async () => {
     const receiver = await startWebhookReceiver({ failFirst: 100 });
     try {
