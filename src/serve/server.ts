@@ -25,6 +25,11 @@ export function listen(app: Hono, host: string, port: number): Promise<RunningSe
           }),
       });
     });
+    // Longer than the clients' idle keep-alive (undici's follows the server's hint, minus a second):
+    // a client never sends on a connection the server is just closing.
+    const http = server as unknown as { keepAliveTimeout: number; headersTimeout: number };
+    http.keepAliveTimeout = 65_000;
+    http.headersTimeout = 66_000;
     server.once('error', reject);
   });
 }

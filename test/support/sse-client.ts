@@ -18,7 +18,9 @@ export interface SseFollow {
 
 export async function followSse(url: string, headers: Record<string, string>): Promise<SseFollow> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  const open = (): Promise<Response> => fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  // A GET may be sent again when the kept-alive connection it went out on was closed under it.
+  const response = await open().catch(open);
   if (response.status !== 200 || !response.body) throw new Error(`SSE ${url}: HTTP ${response.status} ${await response.text()}`);
   const events: SseEvent[] = [];
   const waiters: Array<{ match: (e: SseEvent) => boolean; resolve: (e: SseEvent) => void; reject: (e: Error) => void }> = [];
