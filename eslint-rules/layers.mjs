@@ -29,7 +29,9 @@ export const ALLOWED = {
   'mcp-server': [...CORE.filter((layer) => !['dotnet', 'tools', 'workflow'].includes(layer)), 'host'],
   // The ACP agent is a face like the MCP server: it drives runs through the orchestrator it is given.
   acp: [...CORE.filter((layer) => !['dotnet', 'tools', 'workflow'].includes(layer)), 'host'],
-  cli: [...CORE.filter((layer) => layer !== 'dotnet'), 'host', 'mcp-server', 'acp', 'shared'],
+  // The served API gets its runtimes from the CLI that starts it; it reads run folders through faces.ts.
+  serve: [...CORE.filter((layer) => !['dotnet', 'tools', 'workflow'].includes(layer)), 'host', 'shared'],
+  cli: [...CORE.filter((layer) => layer !== 'dotnet'), 'host', 'mcp-server', 'acp', 'serve', 'shared'],
   extension: [...CORE, 'host', 'shared'],
   shared: ['kernel'],
   webview: ['shared', 'kernel'],
@@ -49,7 +51,7 @@ export function layerOf(path) {
   if (core) return CORE.includes(core[1]) ? core[1] : undefined;
   if (/^src\/core\/[^/]+$/.test(p)) return 'kernel';
   if (/^src\/host\//.test(p)) return 'host';
-  const face = /^src\/(mcp-server|acp|cli|extension|shared)\//.exec(p);
+  const face = /^src\/(mcp-server|acp|serve|cli|extension|shared)\//.exec(p);
   if (face) return face[1];
   if (/^webview-ui\/src\//.test(p)) return 'webview';
   return undefined;

@@ -81,6 +81,9 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
       case 'acp':
         // The ACP SDK loads only for `ironbees acp`.
         return await (await import('./commands/acp.js')).acpCommand(ctx, command);
+      case 'serve':
+        // The HTTP stack and the metrics load only for `ironbees serve`.
+        return await (await import('./commands/serve.js')).serveCommand(ctx, command);
     }
   } catch (error) {
     writeLine(io.stderr, colors.red(`error: ${errorMessage(error)}`));

@@ -23,8 +23,12 @@ export type { AcpArgs } from './acp-args';
 
 import type { ApplyArgs, BenchArgs, McpArgs, RevertArgs, RunsArgs, TraceArgs } from './arg-types';
 
-export { COMMAND_NAMES } from './command-names';
 export type { ApplyArgs, BenchArgs, McpArgs, RevertArgs, RunsArgs, TraceArgs } from './arg-types';
+import { SERVE_OPTIONS, parseServe, webhookOption } from './args-serve';
+import type { ServeArgs } from './args-serve';
+
+export { COMMAND_NAMES } from './command-names';
+export type { ServeArgs } from './args-serve';
 export type { CommandName } from './command-names';
 import { guidanceOption, parseCheckpoints, parseRewind, type CheckpointsArgs, type RewindArgs } from './checkpoint-args';
 export type { CheckpointsArgs, RewindArgs } from './checkpoint-args';
@@ -80,6 +84,8 @@ export interface RunArgs {
   worktree?: boolean;
   /** --worktrees-dir DIR (absolute): where its worktree is made (default <workspace>/.ironbees/worktrees). */
   worktreesDir?: string;
+  /** --notify-webhook URL: signed POSTs when the run needs a person and when it ends. */
+  notifyWebhook?: string;
 }
 
 export interface ResumeArgs {
@@ -103,6 +109,7 @@ export type CliCommand =
   | AcpArgs
   | BenchArgs
   | McpArgs
+  | ServeArgs
   | RunArgs
   | ResumeArgs
   | RunsArgs
@@ -156,6 +163,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     target: { type: 'string' },
     worktree: { type: 'boolean' },
     'worktrees-dir': { type: 'string' },
+    'notify-webhook': SERVE_OPTIONS['notify-webhook'],
   },
   // A resumed run keeps the context it was started with (approval policy, limits, model), so only
   // how this session drives it can be chosen.
@@ -185,6 +193,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     provider: { type: 'string' },
     sandbox: { type: 'string' },
   },
+  serve: { ...COMMON, ...TRUST, ...SERVE_OPTIONS },
   bench: {
     ...COMMON,
     out: { type: 'string' },
@@ -266,6 +275,8 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
       return parseBench(values, positionals, cwd);
     case 'acp':
       return parseAcp(values, positionals, cwd);
+    case 'serve':
+      return parseServe(values, positionals, cwd);
   }
 }
 
@@ -348,6 +359,7 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     ...fallbackOptions(values),
     ...(values['min-call-interval'] !== undefined ? { minCallIntervalMs: secondsOption(values, 'min-call-interval', 0) } : {}),
     ...worktreeOptions(values, cwd),
+    ...webhookOption(values, 'run'),
   };
 }
 

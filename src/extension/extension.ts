@@ -108,7 +108,12 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   const bridge: PanelBridge = new PanelBridge({ controller, review, apiKeys, settings, actions, logger });
   const view: AgentViewProvider = new AgentViewProvider(context.extensionUri, bridge, (message) => bridge.handle(message), logger);
   bridge.attach(view);
-  const notices = new GateNotices(controller, actions, () => view.reveal(false));
+  const notices = new GateNotices(
+    controller,
+    actions,
+    () => view.reveal(false),
+    () => view.isVisible,
+  );
   const runChanges = new RunChanges({
     store: () => controller.store,
     workspaceRoot: folder.uri.fsPath,

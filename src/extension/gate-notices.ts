@@ -1,6 +1,7 @@
 // A notification when a run needs the person and the panel may be out of sight: the hand-off
-// (Continue / Stop / open the panel) and a failure. Plan and diff gates need none: the panel and
-// the diff editor already show them, and the status bar turns to "ready for review".
+// (Continue / Stop / open the panel) and a failure always; the plan and diff gates and the end of a
+// run when the panel is hidden (Review plan / Review changes / Open hand-off), since then only the
+// status bar would tell.
 
 import * as vscode from 'vscode';
 import type { CodingState, WorkflowNode } from '../core/model';
@@ -16,6 +17,7 @@ export class GateNotices extends Disposable {
     private readonly controller: RunController,
     private readonly actions: IronbeesActions,
     private readonly showPanel: () => Promise<void>,
+    private readonly panelVisible: () => boolean = () => true,
   ) {
     super();
     // A choice made on a stale notification (the run moved on meanwhile) is an error message, not
@@ -41,6 +43,14 @@ export class GateNotices extends Disposable {
       if (choice === 'Continue…') await this.actions.continueRun();
       if (choice === 'Stop') await this.actions.stopRun();
       if (choice === 'Open Panel') await this.showPanel();
+    } else if (!this.panelVisible() && (node === 'WAIT_PLAN_APPROVAL' || node === 'WAIT_DIFF_APPROVAL')) {
+      const action = node === 'WAIT_PLAN_APPROVAL' ? 'Review plan' : 'Review changes';
+      const what = node === 'WAIT_PLAN_APPROVAL' ? 'a plan' : 'changes';
+      const choice = await vscode.window.showInformationMessage(`Ironbees has ${what} for you to review.`, action);
+      if (choice === action) await this.showPanel();
+    } else if (!this.panelVisible() && (node === 'SUCCESS' || node === 'CANCELLED')) {
+      const choice = await vscode.window.showInformationMessage(`Ironbees: the run ended ${node}.`, 'Open hand-off');
+      if (choice === 'Open hand-off') await this.actions.openHandoff(state.stateId);
     } else if (node === 'FAILED') {
       const choice = await vscode.window.showErrorMessage(
         'Ironbees: the run failed with an error it could not recover from.',

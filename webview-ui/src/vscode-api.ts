@@ -1,14 +1,12 @@
 // The one door to the extension. `acquireVsCodeApi` may be called only once per webview, so it is
-// taken here and shared. Outside a webview (a plain browser page while developing the styles)
-// messages go to the console instead of failing.
+// taken here and shared. In a page served by `ironbees serve` the same messages go over HTTP
+// (transport-http.ts); elsewhere (a plain page while developing the styles) to the console.
 
 import type { WebviewMessage } from '../../src/shared/protocol';
+import { httpTransport, isServedPage } from './transport-http';
+import type { PanelTransport } from './transport-http';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
+type VsCodeApi = PanelTransport;
 
 declare global {
   // Injected by VS Code into every webview; absent elsewhere.
@@ -18,11 +16,13 @@ declare global {
 const api: VsCodeApi =
   typeof globalThis.acquireVsCodeApi === 'function'
     ? globalThis.acquireVsCodeApi()
-    : {
-        postMessage: (message) => console.info('[ironbees webview → extension]', message),
-        getState: () => undefined,
-        setState: () => undefined,
-      };
+    : isServedPage()
+      ? httpTransport()
+      : {
+          postMessage: (message) => console.info('[ironbees webview → extension]', message),
+          getState: () => undefined,
+          setState: () => undefined,
+        };
 
 export function send(message: WebviewMessage): void {
   api.postMessage(message);

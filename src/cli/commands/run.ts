@@ -12,6 +12,7 @@ import { checkWorkspace } from './context';
 import { driveRun } from './drive';
 import { ToolApprovalRelay } from '../tool-approvals';
 import { cliWorkspaceTrust } from '../workspace-trust';
+import { notifierFromEnv, runNotifications, tapStates } from '../../serve/notify';
 
 /** --target as the workspace-relative path the workflow expects; it must exist inside the workspace. */
 export async function resolveTarget(workspace: string, target: string): Promise<string> {
@@ -95,16 +96,20 @@ export async function runCommand(ctx: CommandContext, args: RunArgs, extras: Run
   if (args.demo) announceDemo(ctx);
   // The run builds what was found now, even if another solution appears in the workspace later.
   const context = workflowContextFor(args, runtime.target ?? target);
+  // --notify-webhook (or IRONBEES_NOTIFY_WEBHOOK): sent in the background, awaited only at the end.
+  const notifier = notifierFromEnv(args.notifyWebhook, ctx.io.env, ctx.logger);
+  const notify = notifier ? runNotifications(notifier, args.yes) : null;
   try {
     return await driveRun(
       { io: ctx.io, colors: ctx.colors, lines: ctx.lines, orchestrator: runtime.orchestrator, toolApprovals },
       args,
       (signal) => {
         const states = runtime.orchestrator.execute(args.request, context, signal, extras.runId);
-        return extras.states ? extras.states(states) : states;
+        return tapStates(extras.states ? extras.states(states) : states, notify);
       },
     );
   } finally {
+    await notifier?.settled();
     await disposeRuntime(ctx, runtime);
   }
 }

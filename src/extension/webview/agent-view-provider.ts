@@ -64,6 +64,11 @@ export class AgentViewProvider extends Disposable implements vscode.WebviewViewP
     return !!panel && [...this.surfaces].some((surface) => surface.webview === panel.webview && surface.gate.isOpen);
   }
 
+  /** Whether the person can see the panel now (a notification stands in for it when not). */
+  get isVisible(): boolean {
+    return this.view?.visible === true;
+  }
+
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     const surface = this.attach(view.webview, view.onDidDispose, () => {

@@ -39,8 +39,10 @@ describe('webview proposedFiles', () => {
     };
     const run = makeRun({ codeDiffs: [SAMPLE_EDIT, NEW_FILE] });
     const rows = proposedFiles(run, { runId: 'run-1', files: [reviewed] });
-    assert.deepEqual(rows[0], reviewed);
+    // The review's row, with the diff the served page shows inline.
+    assert.deepEqual(rows[0], { ...reviewed, diffText: SAMPLE_EDIT.diffText });
     assert.equal(rows[1]?.status, 'pending');
+    assert.equal(rows[1]?.diffText, NEW_FILE.diffText);
     assert.equal(proposedFiles(run, { runId: 'other', files: [reviewed] })[0]?.status, 'pending');
   });
 

@@ -6,6 +6,8 @@ import { useState, type ReactNode } from 'react';
 import type { EditType } from '../../../src/core/model';
 import type { FileReviewStatus } from '../../../src/shared/protocol';
 import { send } from '../vscode-api';
+import { isServedPage } from '../transport-http';
+import { DiffInline } from './DiffInline';
 import { tallyReview, type FileRow } from '../state/files';
 import { Badge, Button, Icon, IconButton, Section, TextArea } from './common';
 
@@ -89,6 +91,9 @@ export function FilesSection({ runId, rows, waiting }: { runId: string; rows: Fi
 function FileRowView({ runId, row, waiting }: { runId: string; row: FileRow; waiting: boolean }): ReactNode {
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
+  // In a served page there is no diff editor: the diff opens under the row.
+  const inline = isServedPage() && row.diffText !== undefined;
+  const [open, setOpen] = useState(inline && waiting);
 
   const decide = (accepted: boolean): void => {
     const trimmed = reason.trim();
@@ -110,7 +115,7 @@ function FileRowView({ runId, row, waiting }: { runId: string; row: FileRow; wai
           className="link path"
           data-testid="open-diff"
           title={`Open the diff of ${row.filePath}`}
-          onClick={() => send({ type: 'openDiff', runId, filePath: row.filePath })}
+          onClick={() => (inline ? setOpen(!open) : send({ type: 'openDiff', runId, filePath: row.filePath }))}
         >
           {row.filePath}
         </button>
@@ -130,6 +135,7 @@ function FileRowView({ runId, row, waiting }: { runId: string; row: FileRow; wai
           </span>
         ) : null}
       </div>
+      {inline && open ? <DiffInline text={row.diffText ?? ''} /> : null}
       {waiting && rejecting ? (
         <div className="file-reject">
           <TextArea

@@ -14,6 +14,8 @@ export interface FileRow {
   rejectedHunks: number[];
   added: number;
   removed: number;
+  /** The file's unified diff (the served web page shows it inline; the editor opens its diff editor). */
+  diffText?: string;
 }
 
 export function proposedFiles(run: CodingState | null, review: { runId: string; files: FileReview[] } | null): FileRow[] {
@@ -24,7 +26,7 @@ export function proposedFiles(run: CodingState | null, review: { runId: string; 
   for (const edit of run.codeDiffs) {
     const reviewed = byPath.get(edit.filePath);
     if (reviewed) {
-      rows.push(reviewed);
+      rows.push({ ...reviewed, diffText: edit.diffText });
       byPath.delete(edit.filePath);
       continue;
     }
@@ -36,6 +38,7 @@ export function proposedFiles(run: CodingState | null, review: { runId: string; 
       hunkCount: countHunks(edit.diffText),
       rejectedHunks: [],
       ...stats,
+      diffText: edit.diffText,
     });
   }
   // Files the review knows and the state does not (yet) still deserve a row.
