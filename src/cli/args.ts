@@ -17,6 +17,7 @@ import type { CommandName } from './command-names';
 import { choiceOption, stringValue } from './option-values';
 import type { Values } from './option-values';
 import { parseAcp } from './acp-args';
+import { parseMcp } from './mcp-args';
 import type { AcpArgs } from './acp-args';
 
 export type { AcpArgs } from './acp-args';
@@ -408,29 +409,6 @@ function contextOption(values: Values, cwd: string): { contextFiles?: string[] }
   if (!Array.isArray(raw) || raw.length === 0) return {};
   for (const file of raw) if (!file.trim()) throw new UsageError('--context needs a file, e.g. --context docs/conventions.md.', 'run');
   return { contextFiles: raw.map((file) => path.resolve(cwd, file.trim())) };
-}
-
-function parseMcp(values: Values, positionals: string[], workspace: string): McpArgs {
-  if (positionals.length) throw new UsageError(`mcp takes no arguments (got "${positionals[0]}").`, 'mcp');
-  const http = values.http === true;
-  const rawPort = stringValue(values, 'port');
-  if (!http && (rawPort !== undefined || values.token !== undefined)) throw new UsageError('--port and --token need --http.', 'mcp');
-  const port = rawPort === undefined ? 0 : Number(rawPort);
-  if (rawPort !== undefined && (!/^\d+$/.test(rawPort.trim()) || port > 65535))
-    throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${rawPort}").`, 'mcp');
-  const token = stringValue(values, 'token');
-  if (token !== undefined && token.trim().length < 16) throw new UsageError('--token must be at least 16 characters.', 'mcp');
-  const sandbox = choiceOption(values, 'sandbox', SANDBOX_MODES, 'auto', 'mcp');
-  return {
-    command: 'mcp',
-    workspace,
-    trustWorkspace: values['trust-workspace'] === true,
-    http,
-    port,
-    ...(token !== undefined ? { token: token.trim() } : {}),
-    demo: values.demo === true,
-    sandbox,
-  };
 }
 
 function onePositional(positionals: string[], command: CommandName, what: string): string {
