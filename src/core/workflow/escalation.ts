@@ -20,6 +20,9 @@ export function escalationReason(context: RunContext): string {
     return `${context.editConflict.join(', ')} changed on disk while the proposal was under review, so it was not applied (the person's version is kept), and no iteration is left to propose again.`;
   }
   if ((context.rejectionsInARow ?? 0) > 0 && context.attempts?.at(-1)?.outcome === 'rejected') return rejectionsInARowReason(context);
+  if (context.errorContext?.source === 'review' && context.review) {
+    return `The code review still fails (score ${context.review.score}/10) after ${context.iterationCount} of ${context.maxIterations} iterations.`;
+  }
   return `Validation still fails after ${context.iterationCount} of ${context.maxIterations} iterations.`;
 }
 

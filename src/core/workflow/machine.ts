@@ -25,6 +25,8 @@ import type {
   HelpNode,
   PlanInput,
   PlanOutput,
+  ReviewInput,
+  ReviewOutput,
   RunContext,
   RunEvent,
   RunInput,
@@ -39,6 +41,7 @@ import type { BudgetReached, RunBudget } from './budget';
 import { stuckOrFailed } from './stuck';
 import { escalationReason, rejectionReasons } from './escalation';
 import { conflictOrFailed, overConflict } from './edit-conflict';
+import { reviewInputOf, reviewOutcomes, reviewWanted, withReview } from './review-step';
 
 function notProvided(name: string): never {
   throw new OrchestratorError(`The ${name} step has no implementation; provide it with machine.provide()`);
@@ -63,6 +66,7 @@ export const runMachine = setup({
     validate: fromPromise<ValidateOutput, ValidateInput>(async () => notProvided('validate')),
     decide: fromPromise<DecideOutput, DecideInput>(async ({ input }) => decide(input)),
     writeHandoff: fromPromise<HandoffOutput, HandoffInput>(async () => notProvided('hand-off')),
+    review: fromPromise<ReviewOutput, ReviewInput>(async () => notProvided('review')),
   },
   guards: {
     planNeedsApproval: ({ context }) => context.workflow.approval.plan === 'always',
@@ -77,6 +81,7 @@ export const runMachine = setup({
       );
     },
     verdictIs: (_, params: { verdict: string; expected: string }) => params.verdict === params.expected,
+    passedToReview: ({ context }, params: { verdict: string }) => params.verdict === 'pass' && reviewWanted(context),
     proposalLeftAfterRejection: ({ context }) => proposalLeftAfterRejection(context),
     helpWasRequestedWhilePlanning: ({ context }) => context.helpRequest?.from === 'PLAN',
     somethingAccepted: ({ context }, params: { files: RunEventFiles }) => applyFileDecisions(context.codeDiffs, params.files).length > 0,
@@ -181,6 +186,7 @@ export const runMachine = setup({
       helpRequest: null,
     })),
     assignHandoff: assign((_, params: HandoffOutput) => ({ handoffPath: params.handoffPath })),
+    assignReview: assign(({ context }, params: ReviewOutput) => withReview(context, params)),
     // A failed step still spent what it spent: the error carries its usage (AgentExecutionError does).
     assignError: assign(({ context }, params: { error: unknown }) => ({
       error: errorMessage(params.error),
@@ -321,6 +327,7 @@ export const runMachine = setup({
           maxIterations: context.maxIterations,
         }),
         onDone: [
+          { guard: { type: 'passedToReview', params: ({ event }) => ({ verdict: event.output.verdict }) }, target: 'REVIEW' },
           { guard: { type: 'verdictIs', params: ({ event }) => ({ verdict: event.output.verdict, expected: 'pass' }) }, target: 'SUCCESS' },
           {
             guard: { type: 'verdictIs', params: ({ event }) => ({ verdict: event.output.verdict, expected: 'retry' }) },
@@ -330,6 +337,16 @@ export const runMachine = setup({
           { target: 'ESCALATE' },
         ],
         onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    // A failing required review goes back to the coder as the next iteration (review-step.ts).
+    REVIEW: {
+      on: { REQUEST_HELP: helpRequestedAt('REVIEW') },
+      invoke: {
+        src: 'review',
+        input: ({ context }) => reviewInputOf(context),
+        onDone: reviewOutcomes(),
+        onError: stuckOrFailed('REVIEW'),
       },
     },
     ESCALATE: {
