@@ -147,6 +147,16 @@ export function describeIssue(issue: ReviewIssue): string {
   return `[${issue.severity}] ${where}: ${issue.description}${fix}`;
 }
 
+/** The hand-off's "Code review" section: the score and verdict, every issue with file:line, the suggestions. */
+export function reviewHandoffLines(review: ReviewResult | null): string[] {
+  if (!review) return [];
+  return [
+    `Score ${review.score}/10: ${review.pass ? 'passed' : 'failed'}.`,
+    ...(review.criticalIssues.length ? ['', ...review.criticalIssues.map((issue) => `- ${describeIssue(issue)}`)] : []),
+    ...(review.suggestions.length ? ['', 'Suggestions:', ...review.suggestions.map((s) => `- ${s}`)] : []),
+  ];
+}
+
 /** One line for the tests of a validation: counts, or why there are none. */
 export function testLine(test: TestResult | null): string {
   if (!test) return 'not run';
