@@ -104,7 +104,7 @@ describe('the code review of a run (real CLI, real dotnet, real SDK, fake Messag
     assert.ok(firstReview.includes(`+        ${DEBUG_LINE}`), firstReview);
     assert.match(
       firstReview,
-      /- Before the change: 2 passed, 1 failed, 0 skipped \(3 in all\)\n- After the change: 3 passed, 0 failed, 0 skipped \(3 in all\)/,
+      /- Before the change: 6 passed, 1 failed, 0 skipped \(7 in all\)\n- After the change: 7 passed, 0 failed, 0 skipped \(7 in all\)/,
     );
     assert.match(systemText(fake.reviewRequests[0]), /Debug output left behind/);
     assert.ok(!userText(fake.reviewRequests[1]).includes(DEBUG_LINE), 'the second review sees the clean change');
