@@ -129,7 +129,7 @@ describe('the code review of a run (real CLI, real dotnet, real SDK, fake Messag
     assert.ok(!readFileSync(path.join(workspace, SOURCE), 'utf8').includes('Console'));
     assert.match(
       result.stderr,
-      /Code review \(iteration 1\): score 4\/10, failed\n {2}\[major\] src\/Calculator\/Calculator\.cs:18 Console\.WriteLine/,
+      /Code review: score 4\/10, failed\n {2}\[major\] src\/Calculator\/Calculator\.cs:18 Console\.WriteLine/,
     );
 
     // The reviewer's turns are traced and counted like any agent's.

@@ -8,12 +8,12 @@ import type { CodingState, ReviewResult } from '../../core/model';
 export function reviewLines(previous: CodingState | null, next: CodingState, colors: Colors): string[] {
   const review = next.review;
   if (!review || JSON.stringify(previous?.review ?? null) === JSON.stringify(review)) return [];
-  return renderReview(review, next.iterationCount, colors);
+  return renderReview(review, colors);
 }
 
-export function renderReview(review: ReviewResult, iteration: number, colors: Colors): string[] {
+export function renderReview(review: ReviewResult, colors: Colors): string[] {
   const verdict = review.pass ? colors.green('passed') : colors.red('failed');
-  const lines = [`Code review (iteration ${iteration}): score ${review.score}/10, ${verdict}`];
+  const lines = [`Code review: score ${review.score}/10, ${verdict}`];
   for (const issue of review.criticalIssues) {
     const where = issue.line !== undefined ? `${issue.file}:${issue.line}` : issue.file;
     const severity = issue.severity === 'minor' ? colors.dim(issue.severity) : colors.yellow(issue.severity);
