@@ -127,10 +127,7 @@ describe('the code review of a run (real CLI, real dotnet, real SDK, fake Messag
     const failedReview = result.states.find((s) => s.currentNode === 'CODE' && s.iterationCount === 2) as { review?: unknown };
     assert.deepEqual(failedReview.review, { ...FAILING_REVIEW, pass: false });
     assert.ok(!readFileSync(path.join(workspace, SOURCE), 'utf8').includes('Console'));
-    assert.match(
-      result.stderr,
-      /Code review: score 4\/10, failed\n {2}\[major\] src\/Calculator\/Calculator\.cs:18 Console\.WriteLine/,
-    );
+    assert.match(result.stderr, /Code review: score 4\/10, failed\n {2}\[major\] src\/Calculator\/Calculator\.cs:18 Console\.WriteLine/);
 
     // The reviewer's turns are traced and counted like any agent's.
     const runId = final.stateId as string;
