@@ -4,8 +4,8 @@
 
 import { parseArgs } from 'node:util';
 import * as path from 'node:path';
-import { DEFAULT_MAX_ITERATIONS } from '../core/model';
-import type { DiffApprovalPolicy, PlanApprovalPolicy } from '../core/model';
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_REVIEW_THRESHOLD, REVIEW_MODES } from '../core/model';
+import type { DiffApprovalPolicy, PlanApprovalPolicy, ReviewMode } from '../core/model';
 import { UsageError } from './exit-codes';
 import { PROVIDER_NAMES } from '../core/llm/providers/choice';
 import type { ProviderName } from '../core/llm/providers/choice';
@@ -87,6 +87,8 @@ export interface RunArgs {
   worktreesDir?: string;
   /** --notify-webhook URL: signed POSTs when the run needs a person and when it ends. */
   notifyWebhook?: string;
+  /** --review and --review-threshold (default required, 8). */
+  review: { mode: ReviewMode; threshold: number };
 }
 
 export interface ResumeArgs {
@@ -165,6 +167,8 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     worktree: { type: 'boolean' },
     'worktrees-dir': { type: 'string' },
     'notify-webhook': SERVE_OPTIONS['notify-webhook'],
+    review: { type: 'string' },
+    'review-threshold': { type: 'string' },
   },
   // A resumed run keeps the context it was started with (approval policy, limits, model), so only
   // how this session drives it can be chosen.
@@ -355,6 +359,10 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     ...(stringValue(values, 'agent-timeout') !== undefined ? { agentTimeoutMs: secondsOption(values, 'agent-timeout', 0) } : {}),
     target: target?.trim(),
     sandbox: choiceOption(values, 'sandbox', SANDBOX_MODES, 'auto'),
+    review: {
+      mode: choiceOption(values, 'review', REVIEW_MODES, 'required'),
+      threshold: integerOption(values, 'review-threshold', DEFAULT_REVIEW_THRESHOLD, 10),
+    },
     ...contextOption(values, cwd),
     ...budgetOptions(values),
     ...fallbackOptions(values),

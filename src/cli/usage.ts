@@ -3,7 +3,7 @@
 
 import type { CommandName } from './args';
 import { DEFAULT_BUILD_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from './args';
-import { DEFAULT_MAX_ITERATIONS } from '../core/model';
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_REVIEW_THRESHOLD } from '../core/model';
 import { PROVIDER_NAMES } from '../core/llm/providers/choice';
 
 const PROVIDERS = PROVIDER_NAMES.join('|');
@@ -41,6 +41,9 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '      --sandbox auto|on|off      build and test with no network, writing only to the workspace, temp and',
     '                                 NuGet caches, home folder hidden (Linux, bubblewrap); auto = where',
     '                                 available (default), on = refuse to run without it (exit 2)',
+    '      --review required|advisory|off  a reviewer reads the change once the tests pass: required = a',
+    '                                 failing review goes back to the coder (default); advisory = shown only',
+    `      --review-threshold N       the least score (1-10) a review passes with (default ${DEFAULT_REVIEW_THRESHOLD})`,
     '      --json                     one CodingState JSON object per line on stdout; logs on stderr',
     '      --activity quiet|normal|verbose  the live activity on stderr: none; tool calls and the',
     "                                 model's words on one line (default; on a terminal the line shows",

@@ -194,6 +194,8 @@ export interface ErrorContext {
   rejections?: string;
   /** Guidance typed by the person at WAIT_HUMAN or with a rejection. */
   guidance?: string;
+  /** What found the problems: the build and tests (absent) or the reviewer (`review`). */
+  source?: 'validation' | 'review';
 }
 
 export interface Usage {
@@ -257,6 +259,32 @@ export interface CodingState {
   metadata: Record<string, unknown>;
   /** The plan's phases and where each stands; absent until a plan is approved (a plan with steps is one phase). */
   phases?: PhaseState[];
+  /** The reviewer's last verdict on the run's change (contracts.md, Reviewer); absent until a review ran. */
+  review?: ReviewResult | null;
+}
+
+/** How a review weighs: required blocks SUCCESS until it passes, advisory is only shown, off skips it. */
+export type ReviewMode = 'required' | 'advisory' | 'off';
+export const REVIEW_MODES: readonly ReviewMode[] = ['required', 'advisory', 'off'];
+export const DEFAULT_REVIEW_THRESHOLD = 8;
+
+export type ReviewSeverity = 'critical' | 'major' | 'minor';
+
+export interface ReviewIssue {
+  severity: ReviewSeverity;
+  /** Workspace-relative. */
+  file: string;
+  line?: number;
+  description: string;
+  suggestedFix?: string;
+}
+
+/** The reviewer's submit_review, and whether it passed: score ≥ threshold with no critical issue. */
+export interface ReviewResult {
+  score: number;
+  criticalIssues: ReviewIssue[];
+  suggestions: string[];
+  pass: boolean;
 }
 
 export type PlanApprovalPolicy = 'always' | 'never';
@@ -294,6 +322,11 @@ export interface WorkflowContext {
   contextFiles?: string[];
   /** --sandbox (sandbox.ts): kept with the run so a resume builds and tests the same way. Absent = auto. */
   sandbox?: 'auto' | 'on' | 'off';
+  /**
+   * --review and --review-threshold. Each face sets it (default required, 8); absent (a run persisted
+   * before reviews, a caller that does not ask for one) = off, so such a run goes on as it started.
+   */
+  review?: { mode: ReviewMode; threshold: number };
 }
 
 export const DEFAULT_MAX_ITERATIONS = 5;

@@ -49,6 +49,7 @@ export const NODE_TABLE = {
   WAIT_DIFF_APPROVAL: gate('Changes ready for review', 'Review changes', ['APPROVE', 'REJECT'], { main: 4 }),
   VALIDATE: working('Validating', 'Validate', true, { main: 5 }),
   DECIDE: working('Deciding', 'Decide', false, { main: 6 }),
+  REVIEW: working('Reviewing the change', 'Code review', true, { main: 7 }),
   ESCALATE: working('Handing over', 'Escalate', false, { handOff: 0 }),
   WAIT_HUMAN: gate('Needs you', 'Your call', ['CONTINUE', 'STOP'], { handOff: 1 }),
   SUCCESS: terminal('Succeeded', 'Success'),

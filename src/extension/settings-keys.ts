@@ -18,6 +18,8 @@ export const SettingKeys = {
   secretEnvironmentVariables: 'secretEnvironmentVariables',
   otlpEndpoint: 'telemetry.otlpEndpoint',
   sandbox: 'sandbox',
+  review: 'review',
+  reviewThreshold: 'reviewThreshold',
 } as const;
 
 /**
@@ -41,4 +43,6 @@ export const PERSON_ONLY_SETTINGS: readonly string[] = [
   'fallback.provider',
   'fallback.model',
   SettingKeys.sandbox,
+  SettingKeys.review,
+  SettingKeys.reviewThreshold,
 ];

@@ -8,8 +8,8 @@
 
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DiffApprovalPolicy, PlanApprovalPolicy, WorkflowContext } from '../core/model';
-import { DEFAULT_MAX_ITERATIONS } from '../core/model';
+import type { DiffApprovalPolicy, PlanApprovalPolicy, ReviewMode, WorkflowContext } from '../core/model';
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_REVIEW_THRESHOLD, REVIEW_MODES } from '../core/model';
 import { SANDBOX_MODES } from '../core/sandbox';
 import type { SandboxMode } from '../core/sandbox';
 import { providerWorkflowExtras, readProviderSettings } from './provider-settings';
@@ -42,6 +42,9 @@ export interface IronbeesSettings extends ProviderSettings {
   otlpEndpoint: string;
   /** Builds and tests in the sandbox (src/core/sandbox.ts); person-only: a repository cannot turn it off. */
   sandbox: SandboxMode;
+  /** Whether a reviewer reads the change once the tests pass, and its pass mark; person-only. Absent: required, 8. */
+  review?: ReviewMode;
+  reviewThreshold?: number;
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -104,6 +107,8 @@ export function readSettings(scope?: vscode.ConfigurationScope, warn?: (message:
     // Person-only: a repository must not send the runs' traces (requests, file names, costs) elsewhere.
     otlpEndpoint: String(personValue(config, SettingKeys.otlpEndpoint) ?? '').trim(),
     sandbox: oneOf(personValue(config, SettingKeys.sandbox), SANDBOX_MODES, 'auto'),
+    review: oneOf(personValue(config, SettingKeys.review), REVIEW_MODES, 'required'),
+    reviewThreshold: Math.min(10, positiveInt(personValue(config, SettingKeys.reviewThreshold), DEFAULT_REVIEW_THRESHOLD)),
   };
 }
 
@@ -123,6 +128,7 @@ export function workflowContext(settings: IronbeesSettings, workspaceRoot: strin
     ...(target ? { target } : {}),
     ...providerWorkflowExtras(settings, workspaceRoot),
     ...(settings.sandbox !== 'auto' ? { sandbox: settings.sandbox } : {}),
+    review: { mode: settings.review ?? 'required', threshold: settings.reviewThreshold ?? DEFAULT_REVIEW_THRESHOLD },
   };
 }
 

@@ -3,7 +3,7 @@
 // wants the C# tools needs neither an API key nor a model.
 
 import { z } from 'zod';
-import { DEFAULT_MAX_ITERATIONS } from '../core/model';
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_REVIEW_THRESHOLD } from '../core/model';
 import type { ApprovalDecision, CodingState, WorkflowContext } from '../core/model';
 import type { Logger } from '../core/host';
 import { errorMessage } from '../core/errors';
@@ -48,6 +48,11 @@ export function runTools(deps: RunControlDeps): ToolDefinition[] {
     maxIterations: z.coerce.number().int().min(1).max(100).default(DEFAULT_MAX_ITERATIONS),
     planApproval: z.enum(['always', 'never']).default('always'),
     diffApproval: z.enum(['always', 'first', 'never']).default('always'),
+    review: z
+      .enum(['required', 'advisory', 'off'])
+      .default('required')
+      .describe('Whether a reviewer must pass the change (default required)'),
+    reviewThreshold: z.coerce.number().int().min(1).max(10).default(DEFAULT_REVIEW_THRESHOLD),
     target: z.string().optional(),
   });
   const runIdInput = z.object({ runId: z.string().min(1) });
@@ -72,6 +77,7 @@ export function runTools(deps: RunControlDeps): ToolDefinition[] {
           workspaceRoot: deps.workspaceRoot,
           maxIterations: input.maxIterations,
           approval: { plan: input.planApproval, diffs: input.diffApproval },
+          review: { mode: input.review, threshold: input.reviewThreshold },
           timeouts: { buildMs: 600_000, testMs: 600_000 },
           ...(input.target ? { target: input.target } : {}),
         };

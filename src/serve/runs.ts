@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ApprovalDecision, CodingState, WorkflowContext, WorkflowNode } from '../core/model';
-import { TERMINAL_NODES } from '../core/model';
+import { DEFAULT_REVIEW_THRESHOLD, TERMINAL_NODES } from '../core/model';
 import type { Host, Logger } from '../core/host';
 import type { ActivityEvent } from '../core/activity';
 import type { Orchestrator, RunSummary } from '../core/trace';
@@ -117,6 +117,7 @@ export class RunHub {
       workspaceRoot: workspace,
       maxIterations: options.maxIterations,
       approval: { plan: options.planApproval, diffs: options.diffApproval },
+      review: { mode: 'required', threshold: DEFAULT_REVIEW_THRESHOLD },
       timeouts: { buildMs: 600_000, testMs: 600_000 },
       ...(runtime.target ? { target: runtime.target } : {}),
       ...(this.deps.demo ? { modelProvider: 'demo' } : {}),

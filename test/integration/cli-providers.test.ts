@@ -104,9 +104,10 @@ describe('ironbees CLI on each provider (real dotnet, real SDKs, local fake serv
       );
 
       const calls = traceEvents(workspace, final.stateId).filter((e) => e.kind === 'model_call');
+      // The planner's and the coder's calls, then the reviewer's (the fake passes it by default): traced like any agent's.
       assert.deepEqual(
         calls.map((e) => e.model),
-        ['qwen2.5-coder:7b', 'qwen2.5-coder:7b', 'qwen2.5-coder:7b', 'qwen2.5-coder:7b'],
+        ['qwen2.5-coder:7b', 'qwen2.5-coder:7b', 'qwen2.5-coder:7b', 'qwen2.5-coder:7b', 'qwen2.5-coder:7b'],
       );
       assert.match(readRunFile(workspace, final.stateId, 'HANDOFF.md'), /cost unknown/);
     });

@@ -61,7 +61,11 @@ describe('ironbees trace and the OTLP export of a real run (real dotnet, real SD
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '',
     };
-    const result = await runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json'], env);
+    // The exact counts below are the planner's and the coder's; the reviewer's turns are traced and counted in cli-review.test.ts.
+    const result = await runCli(
+      ['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json', '--review', 'off'],
+      env,
+    );
     assert.equal(result.code, 0, result.stderr);
     assert.equal(fake.pending, 0, 'every scripted answer was used');
     const final = result.states.at(-1);

@@ -6,6 +6,7 @@
 
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PASSING_REVIEW, REVIEW_TOOL, isReviewerRequest } from './fake-review';
 
 export type FakeBlock =
   | { type: 'text'; text: string }
@@ -77,10 +78,15 @@ export interface FakeAnthropic {
   enqueue(...items: FakeScriptItem[]): void;
   /** Scripted answers not used yet. */
   readonly pending: number;
+  /** The reviewer's requests (fake-review.ts): kept apart from `requests`. */
+  readonly reviewRequests: FakeRequest[];
+  /** Answers for the reviewer's requests, in order; with none left a review passes. */
+  enqueueReview(...items: FakeScriptItem[]): void;
   close(): Promise<void>;
 }
 
 let idCounter = 0;
+const NO_USAGE: FakeUsage = { input_tokens: 0, output_tokens: 0 };
 
 export function text(value: string, usage: FakeUsage = {}): FakeTurn {
   return turn([{ type: 'text', text: value }], { usage });
@@ -107,6 +113,8 @@ export function httpError(status: number, options: Omit<FakeError, 'status'> = {
 export async function startFakeAnthropic(): Promise<FakeAnthropic> {
   const requests: FakeRequest[] = [];
   const queue: FakeScriptItem[] = [];
+  const reviewRequests: FakeRequest[] = [];
+  const reviewQueue: FakeScriptItem[] = [];
 
   const server = http.createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -127,12 +135,13 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       return;
     }
     const request: FakeRequest = { method: req.method ?? 'GET', path, headers: flattenHeaders(req.headers), body };
-    requests.push(request);
+    const reviewer = isReviewerRequest((body.tools ?? []).map((tool) => String(tool.name)));
+    (reviewer ? reviewRequests : requests).push(request);
     if (request.method !== 'POST' || path !== '/v1/messages') {
       sendError(res, { status: 404, type: 'not_found_error', message: `fake-anthropic: no route ${request.method} ${path}` });
       return;
     }
-    const item = queue.shift();
+    const item = reviewer ? (reviewQueue.shift() ?? toolUse(REVIEW_TOOL, PASSING_REVIEW, { usage: NO_USAGE })) : queue.shift();
     if (!item) {
       sendError(
         res,
@@ -168,6 +177,8 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
     get pending() {
       return queue.length;
     },
+    reviewRequests,
+    enqueueReview: (...items) => void reviewQueue.push(...items),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

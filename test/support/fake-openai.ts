@@ -10,6 +10,7 @@
 
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PASSING_REVIEW, REVIEW_TOOL, isReviewerRequest } from './fake-review';
 
 export interface FakeOpenAIUsage {
   prompt_tokens?: number;
@@ -68,6 +69,10 @@ export interface FakeOpenAI {
   readonly requests: FakeOpenAIRequest[];
   enqueue(...items: FakeOpenAIScriptItem[]): void;
   readonly pending: number;
+  /** The reviewer's requests (fake-review.ts): kept apart from `requests`. */
+  readonly reviewRequests: FakeOpenAIRequest[];
+  /** Answers for the reviewer's requests, in order; with none left a review passes. */
+  enqueueReview(...items: FakeOpenAIScriptItem[]): void;
   close(): Promise<void>;
 }
 
@@ -97,6 +102,8 @@ export function chatError(status: number, options: Omit<FakeOpenAIError, 'status
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const requests: FakeOpenAIRequest[] = [];
   const queue: FakeOpenAIScriptItem[] = [];
+  const reviewRequests: FakeOpenAIRequest[] = [];
+  const reviewQueue: FakeOpenAIScriptItem[] = [];
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -113,7 +120,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       const headers: Record<string, string> = {};
       for (const [key, value] of Object.entries(req.headers)) headers[key] = Array.isArray(value) ? value.join(', ') : String(value ?? '');
       const request: FakeOpenAIRequest = { path, headers, body };
-      requests.push(request);
+      const reviewer = isReviewerRequest((body.tools ?? []).map((tool) => String(tool.function?.name)));
+      (reviewer ? reviewRequests : requests).push(request);
       if (req.method !== 'POST' || path !== '/v1/chat/completions') {
         sendError(res, { status: 404, message: `fake-openai: no route ${req.method ?? ''} ${path}` });
         return;
@@ -123,7 +131,9 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         sendError(res, refused);
         return;
       }
-      const item = queue.shift();
+      const item = reviewer
+        ? (reviewQueue.shift() ?? chatToolCall(REVIEW_TOOL, PASSING_REVIEW, { usage: { prompt_tokens: 0, completion_tokens: 0 } }))
+        : queue.shift();
       if (!item) {
         sendError(
           res,
@@ -155,6 +165,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     get pending() {
       return queue.length;
     },
+    reviewRequests,
+    enqueueReview: (...items) => void reviewQueue.push(...items),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

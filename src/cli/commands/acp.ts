@@ -4,7 +4,7 @@
 
 import { Readable, Writable } from 'node:stream';
 import { version } from '../../../package.json';
-import { DEFAULT_MAX_ITERATIONS } from '../../core/model';
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_REVIEW_THRESHOLD } from '../../core/model';
 import type { WorkflowContext } from '../../core/model';
 import type { Orchestrator } from '../../core/trace';
 import { checkSandbox, setSandboxMode } from '../../core/sandbox';
@@ -82,6 +82,7 @@ export async function acpCommand(ctx: CommandContext, args: AcpArgs): Promise<nu
       ...(args.provider ? { provider: args.provider } : {}),
       ...(args.demo ? { modelProvider: 'demo' } : args.provider ? { modelProvider: args.provider } : {}),
       approval: { plan: 'always', diffs: 'always' },
+      review: { mode: 'required', threshold: DEFAULT_REVIEW_THRESHOLD },
       timeouts: { buildMs: DEFAULT_BUILD_TIMEOUT_SECONDS * 1000, testMs: DEFAULT_TEST_TIMEOUT_SECONDS * 1000 },
       ...(target ? { target } : {}),
       ...(args.sandbox !== 'auto' ? { sandbox: args.sandbox } : {}),

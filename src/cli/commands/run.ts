@@ -42,6 +42,7 @@ export function workflowContextFor(args: RunArgs, target: string | undefined): W
     ...(args.fallback ? { fallback: args.fallback } : {}),
     ...(args.minCallIntervalMs ? { minCallIntervalMs: args.minCallIntervalMs } : {}),
     ...(args.sandbox !== 'auto' ? { sandbox: args.sandbox } : {}),
+    review: args.review,
   };
 }
 

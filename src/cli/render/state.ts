@@ -10,6 +10,7 @@ import { visibleDeep } from '../../core/text';
 import { renderEditSummary } from './diff';
 import { groupDigits } from './numbers';
 import { describePhaseChanges, phaseEscalation } from './phases';
+import { reviewLines } from './review';
 
 const MAX_LISTED = 10;
 
@@ -125,6 +126,7 @@ export function describeTransition(previous: CodingState | null, raw: CodingStat
   }
   if (next.plan && !samePlan(previous, next)) lines.push(renderPlan(next.plan, colors));
   lines.push(...describePhaseChanges(previous, next, colors));
+  lines.push(...reviewLines(previous, next, colors));
 
   switch (next.currentNode) {
     case 'INIT':
@@ -159,6 +161,9 @@ export function describeTransition(previous: CodingState | null, raw: CodingStat
       lines.push(stepLine(next, colors, 'validation finished'));
       lines.push(...validationLines(next, colors));
       lines.push(colors.dim(`  cost so far: ${formatUsage(next.usage)}`));
+      break;
+    case 'REVIEW':
+      lines.push(stepLine(next, colors, 'the reviewer is reading the change…'));
       break;
     case 'ESCALATE':
       lines.push(stepLine(next, colors, 'no iterations left; writing the hand-off…'));

@@ -5,10 +5,11 @@ import { READ_ONLY_TOOL_NAMES, createBuiltinToolRegistry } from '../tools/catalo
 import type { ToolRegistry } from '../tools/registry';
 import { coderAgent } from './coder/runner';
 import { plannerAgent } from './planner/runner';
+import { reviewerAgent } from './reviewer/runner';
 import { AgentRegistry } from './unit';
 
 export function builtinAgentRegistry(): AgentRegistry {
-  return new AgentRegistry([plannerAgent, coderAgent]);
+  return new AgentRegistry([plannerAgent, coderAgent, reviewerAgent]);
 }
 
 /** The built-in tools, then the terminal tool of each agent in `agents` (default: the built-in ones). */
@@ -18,7 +19,7 @@ export function createDefaultToolRegistry(agents: AgentRegistry = builtinAgentRe
   return registry;
 }
 
-/** The bundled planner's and coder's tools (their agent.yaml files list these). */
+/** The bundled planner's, coder's and reviewer's tools (their agent.yaml files list these). */
 export const PLANNER_TOOL_NAMES = [...READ_ONLY_TOOL_NAMES, plannerAgent.terminalTool.name] as const;
 export const CODER_TOOL_NAMES = [
   ...READ_ONLY_TOOL_NAMES,
@@ -26,3 +27,4 @@ export const CODER_TOOL_NAMES = [
   'check_code',
   coderAgent.terminalTool.name,
 ] as const;
+export const REVIEWER_TOOL_NAMES = [...READ_ONLY_TOOL_NAMES, reviewerAgent.terminalTool.name] as const;

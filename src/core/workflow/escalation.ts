@@ -1,7 +1,7 @@
 // Why a run escalates to a person. A rejected proposal uses no iteration (rejection.ts has the
 // limit of rejections in a row that asks the person instead).
 
-import type { RunContext, RunEvent } from './run-context';
+import type { HelpNode, RunContext, RunEvent } from './run-context';
 import { rejectionsInARowReason } from './rejection';
 
 type ApproveFiles = Extract<RunEvent, { type: 'APPROVE' }>['files'];
@@ -20,6 +20,9 @@ export function escalationReason(context: RunContext): string {
     return `${context.editConflict.join(', ')} changed on disk while the proposal was under review, so it was not applied (the person's version is kept), and no iteration is left to propose again.`;
   }
   if ((context.rejectionsInARow ?? 0) > 0 && context.attempts?.at(-1)?.outcome === 'rejected') return rejectionsInARowReason(context);
+  if (context.errorContext?.source === 'review' && context.review) {
+    return `The code review still fails (score ${context.review.score}/10) after ${context.iterationCount} of ${context.maxIterations} iterations.`;
+  }
   return `Validation still fails after ${context.iterationCount} of ${context.maxIterations} iterations.`;
 }
 
@@ -27,4 +30,21 @@ export function escalationReason(context: RunContext): string {
 export function rejectionReasons(files: ApproveFiles): string {
   const reasons = (files ?? []).map((f) => f.reason?.trim()).filter((r): r is string => Boolean(r));
   return reasons.join('; ');
+}
+
+/** A request for help leaves the working state (its step is stopped) for ESCALATE: hand-off, then a person. */
+export function helpRequestedAt(from: HelpNode) {
+  type HelpEvent = { event: Extract<RunEvent, { type: 'REQUEST_HELP' }> };
+  return {
+    target: 'ESCALATE',
+    actions: [
+      { type: 'addStoppedStepUsage', params: ({ event }: HelpEvent) => ({ usage: event.usage }) },
+      { type: 'assignHelpRequest', params: ({ event }: HelpEvent) => ({ reason: event.reason, from, budget: event.budget }) },
+    ],
+  } as const;
+}
+
+/** At least one more iteration, whatever was asked: NaN or a fraction must not stall the run. */
+export function extraIterations(requested: number): number {
+  return Number.isFinite(requested) ? Math.max(1, Math.floor(requested)) : 1;
 }

@@ -7,6 +7,7 @@ import { TERMINAL_NODES, failuresIn } from '../model';
 import { nodeSpec } from '../nodes';
 import type { AttemptRecord, RewindRecord } from './run-context';
 import { phaseSections } from './phase-handoff';
+import { reviewHandoffLines } from './review-step';
 
 const MAX_LISTED = 20;
 /** Per attempt: enough to see what was done, small enough that state.json and the hand-off stay readable. */
@@ -167,6 +168,7 @@ export function renderHandoff(state: CodingState, iterations: readonly Iteration
       'Files changed by the run',
       files.map((f) => `- \`${f}\``),
     ),
+    ...section('Code review', reviewHandoffLines(state.review ?? null)),
     ...section('Diffs tried', diffLines(attempts)),
     ...section('Cost', [
       `${u.inputTokens} input tokens, ${u.outputTokens} output tokens, ${u.cacheReadTokens} cache reads, ${u.cacheWriteTokens} cache writes — ${u.costUnknown ? 'cost unknown (a model without a known price was used)' : `$${u.costUsd.toFixed(4)}`}`,

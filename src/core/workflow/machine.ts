@@ -7,11 +7,11 @@
 
 import { assign, fromPromise, setup } from 'xstate';
 import { EMPTY_USAGE, addUsage } from '../model';
-import type { ErrorContext, ExecutionPlan, FileDecision, IterationRecord, Usage } from '../model';
+import type { ExecutionPlan, FileDecision, IterationRecord, Usage } from '../model';
 import { ConfigurationError, OrchestratorError, errorMessage } from '../errors';
 import { applyFileDecisions, describeRejectedDiffs } from './diff-decisions';
-import { proposalLeftAfterRejection, rejectedProposal } from './rejection';
-import { attemptWithSummary, editedPlanVersions, newPlanVersion, withGateReached, withGuidance } from './steering';
+import { proposalLeftAfterRejection, rejected, rejectedProposal } from './rejection';
+import { attemptWithSummary, editedPlanVersions, newPlanVersion, withGateReached, withGuidance, withPersonsWords } from './steering';
 import { toCodingState } from './run-context';
 import type {
   ApprovalGate,
@@ -25,6 +25,8 @@ import type {
   HelpNode,
   PlanInput,
   PlanOutput,
+  ReviewInput,
+  ReviewOutput,
   RunContext,
   RunEvent,
   RunInput,
@@ -37,9 +39,10 @@ import { mergeInstructionsRead } from './instructions-read';
 import { withBudget } from './budget';
 import type { BudgetReached, RunBudget } from './budget';
 import { stuckOrFailed } from './stuck';
-import { escalationReason, rejectionReasons } from './escalation';
+import { escalationReason, extraIterations, helpRequestedAt, rejectionReasons } from './escalation';
 import { conflictOrFailed, overConflict } from './edit-conflict';
 import { advancePhase, beginPhases, completePhase, nextPhaseAfterThis, phaseWork } from './phases';
+import { reviewInputOf, reviewOutcomes, reviewWanted, withReview } from './review-step';
 
 function notProvided(name: string): never {
   throw new OrchestratorError(`The ${name} step has no implementation; provide it with machine.provide()`);
@@ -64,6 +67,7 @@ export const runMachine = setup({
     validate: fromPromise<ValidateOutput, ValidateInput>(async () => notProvided('validate')),
     decide: fromPromise<DecideOutput, DecideInput>(async ({ input }) => decide(input)),
     writeHandoff: fromPromise<HandoffOutput, HandoffInput>(async () => notProvided('hand-off')),
+    review: fromPromise<ReviewOutput, ReviewInput>(async () => notProvided('review')),
   },
   guards: {
     planNeedsApproval: ({ context }) => context.workflow.approval.plan === 'always',
@@ -78,6 +82,7 @@ export const runMachine = setup({
       );
     },
     verdictIs: (_, params: { verdict: string; expected: string }) => params.verdict === params.expected,
+    passedToReview: ({ context }, params: { verdict: string }) => params.verdict === 'pass' && reviewWanted(context),
     proposalLeftAfterRejection: ({ context }) => proposalLeftAfterRejection(context),
     helpWasRequestedWhilePlanning: ({ context }) => context.helpRequest?.from === 'PLAN',
     somethingAccepted: ({ context }, params: { files: RunEventFiles }) => applyFileDecisions(context.codeDiffs, params.files).length > 0,
@@ -189,6 +194,7 @@ export const runMachine = setup({
       helpRequest: null,
     })),
     assignHandoff: assign((_, params: HandoffOutput) => ({ handoffPath: params.handoffPath })),
+    assignReview: assign(({ context }, params: ReviewOutput) => withReview(context, params)),
     // A failed step still spent what it spent: the error carries its usage (AgentExecutionError does).
     assignError: assign(({ context }, params: { error: unknown }) => ({
       error: errorMessage(params.error),
@@ -334,6 +340,8 @@ export const runMachine = setup({
             target: 'CODE',
             actions: 'advancePhase',
           },
+          // The reviewer reads the whole change once, after the last phase passed.
+          { guard: { type: 'passedToReview', params: ({ event }) => ({ verdict: event.output.verdict }) }, target: 'REVIEW' },
           {
             guard: { type: 'verdictIs', params: ({ event }) => ({ verdict: event.output.verdict, expected: 'pass' }) },
             target: 'SUCCESS',
@@ -347,6 +355,16 @@ export const runMachine = setup({
           { target: 'ESCALATE' },
         ],
         onError: { target: 'FAILED', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    // A failing required review goes back to the coder as the next iteration (review-step.ts).
+    REVIEW: {
+      on: { REQUEST_HELP: helpRequestedAt('REVIEW') },
+      invoke: {
+        src: 'review',
+        input: ({ context }) => reviewInputOf(context),
+        onDone: reviewOutcomes(),
+        onError: stuckOrFailed('REVIEW'),
       },
     },
     ESCALATE: {
@@ -387,47 +405,5 @@ export const runMachine = setup({
 });
 
 type RunEventFiles = Extract<RunEvent, { type: 'APPROVE' }>['files'];
-
-/** A request for help leaves the working state (its step is stopped) for ESCALATE: hand-off, then a person. */
-function helpRequestedAt(from: HelpNode) {
-  type HelpEvent = { event: Extract<RunEvent, { type: 'REQUEST_HELP' }> };
-  return {
-    target: 'ESCALATE',
-    actions: [
-      { type: 'addStoppedStepUsage', params: ({ event }: HelpEvent) => ({ usage: event.usage }) },
-      { type: 'assignHelpRequest', params: ({ event }: HelpEvent) => ({ reason: event.reason, from, budget: event.budget }) },
-    ],
-  } as const;
-}
-
-/** At least one more iteration, whatever was asked: NaN or a fraction must not stall the run. */
-function extraIterations(requested: number): number {
-  return Number.isFinite(requested) ? Math.max(1, Math.floor(requested)) : 1;
-}
-
-/**
- * The coder hears about the person's rejections and guidance through the next error context.
- * The validate step is expected to put them there; the machine makes sure of it, so a step that
- * forgets cannot silently drop what the person said.
- */
-function withPersonsWords(errorContext: ErrorContext | null, context: RunContext): ErrorContext | null {
-  if (!errorContext) return null;
-  return {
-    ...errorContext,
-    rejections: errorContext.rejections ?? context.rejections ?? undefined,
-    guidance: errorContext.guidance ?? context.guidance ?? undefined,
-  };
-}
-
-/**
- * The whole proposal rejected: the coder proposes again in the same iteration with the person's
- * words (no validation, no iteration used) — until a few rejections in a row, then a person is asked.
- */
-function rejected<E extends RunEvent>(feedback: (args: { event: E }) => { feedback: string; files?: FileDecision[] }) {
-  return [
-    { guard: 'proposalLeftAfterRejection', target: 'CODE', actions: { type: 'rejectDiffs', params: feedback } },
-    { target: 'ESCALATE', actions: { type: 'rejectDiffs', params: feedback } },
-  ] as const;
-}
 
 export type RunMachine = typeof runMachine;

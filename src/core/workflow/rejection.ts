@@ -6,7 +6,7 @@
 import type { ErrorContext, FileDecision } from '../model';
 import { describeRejectedDiffs } from './diff-decisions';
 import { attemptWithSummary } from './steering';
-import type { RunContext } from './run-context';
+import type { RunContext, RunEvent } from './run-context';
 
 /** Proposals the person may reject in a row within one iteration; the last of them asks the person. */
 export const REJECTIONS_IN_A_ROW_LIMIT = 3;
@@ -57,4 +57,15 @@ export function rejectionsInARowReason(context: Pick<RunContext, 'rejectionsInAR
     `The person rejected ${context.rejectionsInARow ?? 0} proposals in a row in iteration ${context.iterationCount} of ` +
     `${context.maxIterations} (rejections use no iteration); the coder waits for guidance, or stop.`
   );
+}
+
+/**
+ * The whole proposal rejected: the coder proposes again in the same iteration with the person's
+ * words (no validation, no iteration used) — until a few rejections in a row, then a person is asked.
+ */
+export function rejected<E extends RunEvent>(feedback: (args: { event: E }) => { feedback: string; files?: FileDecision[] }) {
+  return [
+    { guard: 'proposalLeftAfterRejection', target: 'CODE', actions: { type: 'rejectDiffs', params: feedback } },
+    { target: 'ESCALATE', actions: { type: 'rejectDiffs', params: feedback } },
+  ] as const;
 }

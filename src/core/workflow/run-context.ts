@@ -19,6 +19,7 @@ import type {
   FileEdit,
   IterationRecord,
   PhaseBrief,
+  ReviewResult,
   TestResult,
   Usage,
   WorkflowContext,
@@ -104,6 +105,8 @@ export interface RunContext {
   phases?: PhaseRun[];
   /** Each rewind to a checkpoint (rewind.ts), with the iterations it set aside. Absent when never rewound. */
   rewinds?: RewindRecord[];
+  /** The reviewer's last verdict (review-step.ts); absent until a review ran. */
+  review?: ReviewResult | null;
 }
 
 /** A rewind: where the run went back to, and the attempts it set aside (kept for the trace and HANDOFF.md). */
@@ -157,7 +160,7 @@ export interface AttemptRecord {
 }
 
 /** The working states a run can be pulled out of by a request for help (`help` in the node table). */
-export type HelpNode = Extract<WorkflowNode, 'PLAN' | 'CODE' | 'VALIDATE'>;
+export type HelpNode = Extract<WorkflowNode, 'PLAN' | 'CODE' | 'VALIDATE' | 'REVIEW'>;
 export const HELP_NODES = helpNodes() as readonly HelpNode[];
 
 export interface HelpRequest {
@@ -255,6 +258,27 @@ export interface DecideOutput {
   verdict: Verdict;
 }
 
+export interface ReviewInput {
+  stateId: string;
+  workflow: WorkflowContext;
+  request: string;
+  spec: string;
+  plan: ExecutionPlan;
+  baselineTests: TestResult | null;
+  tests: TestResult | null;
+  iteration: number;
+  maxIterations: number;
+}
+export interface ReviewOutput {
+  /** pass: on to SUCCESS; retry: back to the coder with the issues; escalate: no iteration left. */
+  verdict: Verdict;
+  /** Null when nothing was reviewed (the change is empty, or an advisory reviewer failed). */
+  review: ReviewResult | null;
+  /** The issues for the coder when the verdict is retry; null otherwise. */
+  errorContext: ErrorContext | null;
+  usage: Usage;
+}
+
 export interface HandoffInput {
   state: CodingState;
   iterations: IterationRecord[];
@@ -343,6 +367,7 @@ export function toCodingState(context: RunContext, node: WorkflowNode, timestamp
     currentNode: node,
     timestamp,
     usage: context.usage,
+    ...(context.review !== undefined ? { review: context.review } : {}),
     metadata: withoutUndefined({
       workspaceRoot: context.workflow.workspaceRoot,
       createdAt: context.createdAt,

@@ -3,7 +3,7 @@
 // unchanged), each proposal with the coder's own summary, and every piece of guidance given at an
 // escalation (which the next iteration would otherwise forget once the coder has read it).
 
-import type { ExecutionPlan, FileEdit } from '../model';
+import type { ErrorContext, ExecutionPlan, FileEdit } from '../model';
 import { attemptOf } from './handoff';
 import { planChanges } from './plan-changes';
 import { planUnchangedAfterFeedback } from './plan-unchanged';
@@ -76,4 +76,18 @@ export function attemptWithSummary(
 export function withGateReached(context: RunContext, gate: ApprovalGate): ApprovalGate[] | undefined {
   const reached = context.gatesReached;
   return reached === undefined || reached.includes(gate) ? reached : [...reached, gate];
+}
+
+/**
+ * The coder hears about the person's rejections and guidance through the next error context.
+ * The validate step is expected to put them there; the machine makes sure of it, so a step that
+ * forgets cannot silently drop what the person said.
+ */
+export function withPersonsWords(errorContext: ErrorContext | null, context: RunContext): ErrorContext | null {
+  if (!errorContext) return null;
+  return {
+    ...errorContext,
+    rejections: errorContext.rejections ?? context.rejections ?? undefined,
+    guidance: errorContext.guidance ?? context.guidance ?? undefined,
+  };
 }

@@ -32,6 +32,8 @@ import { stepTurnContext, withTurnTrace } from './turn-trace';
 import { runSupervised, runSupervisedCoder } from './supervised-step';
 import { SUBMIT_PLAN_TOOL } from '../agents/planner/runner';
 import { SUBMIT_CHANGES_TOOL } from '../agents/coder/runner';
+import { SUBMIT_REVIEW_TOOL } from '../agents/reviewer/runner';
+import { runReviewStep } from './review-step';
 import type {
   BaselineInput,
   CodeInput,
@@ -40,6 +42,8 @@ import type {
   HandoffOutput,
   PlanInput,
   PlanOutput,
+  ReviewInput,
+  ReviewOutput,
   ValidateInput,
   ValidateOutput,
 } from './run-context';
@@ -59,7 +63,7 @@ export interface OrchestratorDeps {
 }
 
 /** Which registered agent each model-driven step runs (agents/builtin.ts registers them). */
-export const STEP_AGENTS = { plan: 'planner', code: 'coder' } as const;
+export const STEP_AGENTS = { plan: 'planner', code: 'coder', review: 'reviewer' } as const;
 
 /**
  * Runs a model-driven step, counting what its model calls cost. When the step fails, its error
@@ -206,6 +210,20 @@ export function createStepActors(
         fixedTests: outcome.fixedFailures,
       };
     }),
+
+    review: fromPromise<ReviewOutput, ReviewInput>(({ input, signal }) =>
+      withStepUsage(traceFor(input.stateId), (stepTrace) =>
+        withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'REVIEW', input.iteration, SUBMIT_REVIEW_TOOL), async (trace) => {
+          const instructions = await loadInstructions(deps.host, {
+            workFiles: input.plan.affectedFiles,
+            contextFiles: input.workflow.contextFiles,
+            warn,
+          });
+          const rt = { ...runtime(input, signal, trace), instructions: instructions.text };
+          return runReviewStep({ host: deps.host, store, units, warn }, input, rt);
+        }),
+      ),
+    ),
 
     writeHandoff: fromPromise<HandoffOutput, HandoffInput>(async ({ input }) => ({
       handoffPath: await store.writeHandoff(input.state.stateId, renderHandoff(input.state, input.iterations, input.reason)),

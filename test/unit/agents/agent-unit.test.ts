@@ -1,4 +1,4 @@
-// An agent is one unit (CONTRIBUTING.md, "Add an agent"): a toy code reviewer is added with its
+// An agent is one unit (CONTRIBUTING.md, "Add an agent"): a toy code critic is added (the bundled reviewer aside) with its
 // agent.yaml + prompt (here as a workspace agent), and one unit (runner + terminal tool) registered
 // in an AgentRegistry: the tool catalog, the loader and the tool-use loop pick it up with no other
 // change. And the workflow's PLAN step runs whatever unit is registered as the planner.
@@ -31,7 +31,7 @@ import { CALCULATOR_SOURCE, REPO_ROOT, agentRuntime, copyCalculator } from './ag
 import { demoAnswer } from '../../../src/core/llm/providers/demo/demo-model';
 import { bundledAgentNames } from '../../support/tables';
 
-// ---- the toy agent: what a contributor writes in src/core/agents/reviewer/runner.ts ----
+// ---- the toy agent: what a contributor writes in src/core/agents/critic/runner.ts ----
 const reviewInput = z.object({
   verdict: z.enum(['approve', 'request_changes']),
   comments: z.array(z.string()),
@@ -39,7 +39,7 @@ const reviewInput = z.object({
 type Review = z.infer<typeof reviewInput>;
 
 const submitReviewTool: ToolDefinition<Review> = {
-  name: 'submit_review',
+  name: 'submit_critique',
   description: 'Submit the review. This ends your turn.',
   input: reviewInput,
   readonly: true,
@@ -48,27 +48,27 @@ const submitReviewTool: ToolDefinition<Review> = {
 };
 
 const reviewerAgent: AgentUnit<{ file: string }, Review> = {
-  name: 'reviewer',
+  name: 'critic',
   terminalTool: submitReviewTool,
   async run(rt: AgentRuntime, input) {
     const result = await runToolLoop({
-      agent: requireAgent(rt.agents, 'reviewer'),
+      agent: requireAgent(rt.agents, 'critic'),
       runtime: rt,
       toolContext: { host: rt.host, overlay: new StagedOverlay(rt.host), signal: rt.signal },
-      userMessage: `Review ${input.file}, then call submit_review.`,
+      userMessage: `Review ${input.file}, then call submit_critique.`,
       terminal: { name: submitReviewTool.name, accept: (raw) => ({ ok: true, value: raw as Review }) },
     });
     return result.value;
   },
 };
-// ---- and in agents/reviewer/agent.yaml + prompt.md:
+// ---- and in agents/critic/agent.yaml + prompt.md:
 const REVIEWER_YAML = [
-  'name: reviewer',
+  'name: critic',
   'description: Reviews a file and submits a verdict.',
   'version: 1.0.0',
   'requiredTools:',
   '  - read_file',
-  '  - submit_review',
+  '  - submit_critique',
   'promptTemplate: prompt.md',
   'llmConfig:',
   '  model: claude-sonnet-4-6',
@@ -79,7 +79,7 @@ const REVIEWER_YAML = [
 const REVIEWER_PROMPT = 'You review C# code. Tools: {{tools}}. End with {{terminalTool}} within {{turnBudget}} turns.';
 
 async function writeReviewer(root: string, yaml = REVIEWER_YAML): Promise<void> {
-  const dir = path.join(root, '.ironbees', 'agents', 'reviewer');
+  const dir = path.join(root, '.ironbees', 'agents', 'critic');
   await fs.mkdir(dir, { recursive: true });
   await fs.writeFile(path.join(dir, 'agent.yaml'), yaml);
   await fs.writeFile(path.join(dir, 'prompt.md'), REVIEWER_PROMPT);
@@ -103,27 +103,27 @@ describe('an agent as one unit', () => {
       .map((tool) => tool.name);
     assert.deepEqual(
       tools.names().filter((name) => name.startsWith('submit_')),
-      [...builtinTerminals, 'submit_review'].sort(),
+      [...builtinTerminals, 'submit_critique'].sort(),
     );
     const agents = await loadAgents({ bundledDir: path.join(REPO_ROOT, 'agents'), workspaceRoot: root, knownTools: tools.names(), units });
-    assert.deepEqual([...agents.keys()].sort(), [...bundledAgentNames(), 'reviewer'].sort());
+    assert.deepEqual([...agents.keys()].sort(), [...bundledAgentNames(), 'critic'].sort());
 
     const model = new ScriptedModelClient([
       modelTurn([toolUseBlock('read_file', { path: CALCULATOR_SOURCE }, 'r1')]),
-      modelTurn([toolUseBlock('submit_review', { verdict: 'request_changes', comments: ['Divide multiplies'] }, 's1')]),
+      modelTurn([toolUseBlock('submit_critique', { verdict: 'request_changes', comments: ['Divide multiplies'] }, 's1')]),
     ]);
     const rt = { ...(await agentRuntime(root, model)), tools, agents };
-    const review = await units.require<{ file: string }, Review>('reviewer').run(rt, { file: CALCULATOR_SOURCE });
+    const review = await units.require<{ file: string }, Review>('critic').run(rt, { file: CALCULATOR_SOURCE });
 
     assert.deepEqual(review, { verdict: 'request_changes', comments: ['Divide multiplies'] });
     assert.equal(model.requests.length, 2);
     const first = model.requests[0];
     assert.deepEqual(
       first.tools.map((tool) => tool.name),
-      ['read_file', 'submit_review'],
+      ['read_file', 'submit_critique'],
     );
-    assert.equal(first.system, 'You review C# code. Tools: read_file, submit_review. End with submit_review within 4 turns.');
-    assert.equal(first.messages[0].content, `Review ${CALCULATOR_SOURCE}, then call submit_review.`);
+    assert.equal(first.system, 'You review C# code. Tools: read_file, submit_critique. End with submit_critique within 4 turns.');
+    assert.equal(first.messages[0].content, `Review ${CALCULATOR_SOURCE}, then call submit_critique.`);
     const answered = model.requests[1].messages[2].content as ToolResultBlock[];
     assert.equal(answered[0].tool_use_id, 'r1');
     assert.equal(answered[0].is_error, undefined);
@@ -140,30 +140,30 @@ describe('an agent as one unit', () => {
     const agents = await loadAgents({ bundledDir: path.join(REPO_ROOT, 'agents'), workspaceRoot: root, knownTools: tools.names(), units });
     const model = new ScriptedModelClient((request) => demoAnswer(request));
     const rt = { ...(await agentRuntime(root, model)), tools, agents };
-    const review = await units.require<{ file: string }, Review>('reviewer').run(rt, { file: CALCULATOR_SOURCE });
+    const review = await units.require<{ file: string }, Review>('critic').run(rt, { file: CALCULATOR_SOURCE });
     assert.deepEqual(review, { verdict: 'approve', comments: [] });
     assert.equal(model.requests.length, 1);
   });
 
   it('the loader holds a registered agent to its terminal tool, named by its unit', async () => {
-    await writeReviewer(root, REVIEWER_YAML.replace('  - submit_review\n', ''));
+    await writeReviewer(root, REVIEWER_YAML.replace('  - submit_critique\n', ''));
     const units = builtinAgentRegistry().register(reviewerAgent);
     const tools = createDefaultToolRegistry(units);
     await assert.rejects(
       loadAgents({ bundledDir: path.join(REPO_ROOT, 'agents'), workspaceRoot: root, knownTools: tools.names(), units }),
       {
         message:
-          '.ironbees/agents/reviewer/agent.yaml: requiredTools: must include submit_review: the reviewer ends its turn with it, so without it the reviewer step can never finish',
+          '.ironbees/agents/critic/agent.yaml: requiredTools: must include submit_critique: the critic ends its turn with it, so without it the critic step can never finish',
       },
     );
     // Without its unit, the same folder is a plain agent the loader has no terminal tool for.
     const plain = await loadAgents({ bundledDir: path.join(REPO_ROOT, 'agents'), workspaceRoot: root, knownTools: tools.names() });
-    assert.deepEqual(plain.get('reviewer')?.requiredTools, ['read_file']);
+    assert.deepEqual(plain.get('critic')?.requiredTools, ['read_file']);
   });
 
   it('asking for an agent no unit is registered as names the registered ones', () => {
     assert.throws(() => new AgentRegistry([reviewerAgent]).require('planner'), {
-      message: 'No agent runner registered as "planner"; registered: reviewer',
+      message: 'No agent runner registered as "planner"; registered: critic',
     });
   });
 });

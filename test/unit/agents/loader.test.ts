@@ -101,8 +101,8 @@ describe('agent loader', () => {
   it('lets a workspace agent override a bundled one and add new ones', async () => {
     const workspaceRoot = await tempWorkspace({
       coder: { 'agent.yaml': GOOD_YAML, 'prompt.md': 'Be strict. {{turnBudget}} turns.' },
-      reviewer: {
-        'agent.yaml': 'name: reviewer\ndescription: Reviews\nversion: 1\npromptTemplate: review.md\n',
+      critic: {
+        'agent.yaml': 'name: critic\ndescription: Reviews\nversion: 1\npromptTemplate: review.md\n',
         'review.md': 'Review the diff.',
       },
     });
@@ -114,10 +114,10 @@ describe('agent loader', () => {
       assert.deepEqual(coder.llmConfig, { model: 'claude-haiku-4-5', maxTokens: 4096, temperature: 0.2 });
       assert.equal(coder.toolConfig.turnBudget, 12);
       assert.equal(coder.toolConfig.custom, 'kept', 'unknown tool settings are kept for the tools');
-      const reviewer = requireAgent(agents, 'reviewer');
-      assert.equal(reviewer.version, '1');
-      assert.deepEqual(reviewer.requiredTools, []);
-      assert.equal(reviewer.llmConfig.maxTokens, 8192);
+      const critic = requireAgent(agents, 'critic');
+      assert.equal(critic.version, '1');
+      assert.deepEqual(critic.requiredTools, []);
+      assert.equal(critic.llmConfig.maxTokens, 8192);
       assert.equal(requireAgent(agents, 'planner').origin, 'bundled');
     } finally {
       await fs.rm(workspaceRoot, { recursive: true, force: true });
@@ -250,7 +250,7 @@ describe('agent loader', () => {
   it('fails clearly when the bundled folder does not exist, and requireAgent lists the agents', async () => {
     await assert.rejects(loadAgents({ bundledDir: path.join(os.tmpdir(), 'no-such-agents-dir') }), /bundled agents folder does not exist/);
     const agents = await loadAgents({ bundledDir: BUNDLED });
-    assert.throws(() => requireAgent(agents, 'tester'), /No agent named "tester"; loaded agents: coder, planner, validator/);
+    assert.throws(() => requireAgent(agents, 'tester'), /No agent named "tester"; loaded agents: coder, planner, reviewer, validator/);
   });
 
   it('finds the bundled agents folder from anywhere below the package', async () => {

@@ -21,11 +21,11 @@ describe('node table', () => {
     assert.deepEqual(nodesOfKind('gate'), ['WAIT_PLAN_APPROVAL', 'WAIT_DIFF_APPROVAL', 'WAIT_HUMAN']);
     assert.deepEqual(GATE_NODES, nodesOfKind('gate'));
     assert.deepEqual(TERMINAL_NODES, ['SUCCESS', 'FAILED', 'CANCELLED']);
-    assert.deepEqual(helpNodes(), ['PLAN', 'CODE', 'VALIDATE']);
-    assert.deepEqual(HELP_NODES, ['PLAN', 'CODE', 'VALIDATE']);
+    assert.deepEqual(helpNodes(), ['PLAN', 'CODE', 'VALIDATE', 'REVIEW']);
+    assert.deepEqual(HELP_NODES, ['PLAN', 'CODE', 'VALIDATE', 'REVIEW']);
     assert.deepEqual(gatesAnswering('APPROVE'), ['WAIT_PLAN_APPROVAL', 'WAIT_DIFF_APPROVAL']);
     assert.deepEqual(gatesAnswering('STOP'), ['WAIT_HUMAN']);
-    assert.deepEqual(MAIN_PATH, ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL', 'VALIDATE', 'DECIDE']);
+    assert.deepEqual(MAIN_PATH, ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL', 'VALIDATE', 'DECIDE', 'REVIEW']);
     assert.deepEqual(HAND_OFF_PATH, ['ESCALATE', 'WAIT_HUMAN']);
   });
 

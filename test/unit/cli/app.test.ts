@@ -139,6 +139,7 @@ describe('runCli', () => {
         approval: { plan: 'always', diffs: 'first' },
         timeouts: { buildMs: 600_000, testMs: 600_000 },
         target: 'App.sln',
+        review: { mode: 'required', threshold: 8 },
       });
       assert.match(io.err(), /\[1\/5\] VALIDATE building and testing…/);
       assert.equal(runtimeCalls[0].demo, false);

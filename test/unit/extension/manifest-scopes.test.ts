@@ -28,6 +28,8 @@ describe('package.json: person-only settings', () => {
     'fallback.provider',
     'fallback.model',
     'sandbox',
+    'review',
+    'reviewThreshold',
   ];
 
   it('are exactly what chooses where traffic goes, what needs approval, what runs or is read outside, and the model and its iterations', () => {

@@ -21,6 +21,7 @@ describe('webview timeline, as the run really went', () => {
       WAIT_DIFF_APPROVAL: 'todo',
       VALIDATE: 'todo',
       DECIDE: 'todo',
+      REVIEW: 'todo',
       CANCELLED: 'stopped',
     });
     assert.equal(endingNote(run), 'Cancelled during Code.');
@@ -114,11 +115,14 @@ describe('webview timeline, as the run really went', () => {
       WAIT_DIFF_APPROVAL: 'stopped',
       VALIDATE: 'todo',
       DECIDE: 'todo',
+      REVIEW: 'todo',
       CANCELLED: 'stopped',
     });
     assert.equal(runTimeline(skippedPlanGate)[2]?.note, 'Skipped: the approval settings let the run go on without asking you');
     const neverAsked = statuses(makeRun({ currentNode: 'SUCCESS', baseline: BASELINE, metadata: { gatesReached: [] } }));
     assert.deepEqual([neverAsked.WAIT_PLAN_APPROVAL, neverAsked.WAIT_DIFF_APPROVAL, neverAsked.VALIDATE], ['skipped', 'skipped', 'done']);
+    // A run that was not reviewed (reviews off) does not tick the review.
+    assert.equal(neverAsked.REVIEW, 'skipped');
     // A run persisted before the state kept its gates reads as it did.
     assert.equal(statuses(makeRun({ currentNode: 'SUCCESS', baseline: BASELINE })).WAIT_PLAN_APPROVAL, 'done');
   });

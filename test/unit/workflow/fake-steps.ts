@@ -16,6 +16,8 @@ import type {
   HandoffOutput,
   PlanInput,
   PlanOutput,
+  ReviewInput,
+  ReviewOutput,
   ValidateInput,
   ValidateOutput,
 } from '../../../src/core/workflow/run-context';
@@ -27,9 +29,10 @@ export interface StepTypes {
   validate: { input: ValidateInput; output: ValidateOutput };
   decide: { input: DecideInput; output: DecideOutput };
   writeHandoff: { input: HandoffInput; output: HandoffOutput };
+  review: { input: ReviewInput; output: ReviewOutput };
 }
 export type StepName = keyof StepTypes;
-export const STEP_NAMES: readonly StepName[] = ['captureBaseline', 'plan', 'code', 'validate', 'decide', 'writeHandoff'];
+export const STEP_NAMES: readonly StepName[] = ['captureBaseline', 'plan', 'code', 'validate', 'decide', 'writeHandoff', 'review'];
 
 /** What a scripted step does: resolve with an output, or fail with an error. */
 export type Answer<N extends StepName> = { output: StepTypes[N]['output'] } | { error: Error };
@@ -45,6 +48,7 @@ export class FakeSteps {
     validate: [],
     decide: [],
     writeHandoff: [],
+    review: [],
   };
   /** Steps that were stopped (their AbortSignal fired) before they answered. */
   readonly aborted: StepName[] = [];
@@ -98,6 +102,7 @@ export class FakeSteps {
           })
         : this.fake('decide'),
       writeHandoff: this.fake('writeHandoff'),
+      review: this.fake('review'),
     };
   }
 

@@ -9,7 +9,8 @@ import { strict as assert } from 'node:assert';
 import { getShortestPaths, getSimplePaths } from 'xstate/graph';
 import type { StatePath } from 'xstate/graph';
 import { WORKFLOW_NODES } from '../../../src/core/model';
-import type { DiffApprovalPolicy, PlanApprovalPolicy, WorkflowNode } from '../../../src/core/model';
+import { EMPTY_USAGE } from '../../../src/core/model';
+import type { DiffApprovalPolicy, PlanApprovalPolicy, ReviewMode, WorkflowNode } from '../../../src/core/model';
 import { decide, runMachine } from '../../../src/core/workflow/machine';
 import type { RunEvent } from '../../../src/core/workflow/run-context';
 import { FakeSteps } from './fake-steps';
@@ -32,6 +33,7 @@ const STEP_OF: Partial<Record<WorkflowNode, StepName>> = {
   CODE: 'code',
   VALIDATE: 'validate',
   DECIDE: 'decide',
+  REVIEW: 'review',
   ESCALATE: 'writeHandoff',
 };
 /** Events from outside the run: a person's answers, and a request for help (sent while a step works). */
@@ -90,6 +92,17 @@ function eventsAt(snapshot: RunSnapshot): GraphEvent[] {
         done('DECIDE', decide({ passed: context.passed, iteration: context.iterationCount, maxIterations: context.maxIterations })),
         cancel,
       ];
+    case 'REVIEW': {
+      const failedReview = { score: 4, criticalIssues: [], suggestions: [], pass: false };
+      const back = context.iterationCount < context.maxIterations ? 'retry' : 'escalate';
+      return [
+        done('REVIEW', { verdict: 'pass', review: { ...failedReview, score: 9, pass: true }, errorContext: null, usage: EMPTY_USAGE }),
+        done('REVIEW', { verdict: back, review: failedReview, errorContext: null, usage: EMPTY_USAGE }),
+        failed('REVIEW'),
+        ...help,
+        cancel,
+      ];
+    }
     case 'ESCALATE':
       return [done('ESCALATE', { handoffPath: '/ws/.ironbees/runs/run-1/HANDOFF.md' }), failed('ESCALATE'), cancel];
     case 'WAIT_HUMAN': {
@@ -121,9 +134,13 @@ function anyApplied(snapshot: RunSnapshot): boolean {
 
 type Path = StatePath<RunSnapshot, RunEvent>;
 
-function enumerate(kind: 'shortest' | 'simple', planPolicy: PlanApprovalPolicy, diffs: DiffApprovalPolicy): Path[] {
+function enumerate(kind: 'shortest' | 'simple', planPolicy: PlanApprovalPolicy, diffs: DiffApprovalPolicy, review?: ReviewMode): Path[] {
   const options = {
-    input: runInput({ maxIterations: GRAPH_MAX_ITERATIONS, approval: { plan: planPolicy, diffs } }),
+    input: runInput({
+      maxIterations: GRAPH_MAX_ITERATIONS,
+      approval: { plan: planPolicy, diffs },
+      ...(review ? { review: { mode: review, threshold: 8 } } : {}),
+    }),
     // The graph's types only know the machine's own events; step completions are events too.
     events: eventsAt as unknown as (snapshot: RunSnapshot) => RunEvent[],
     serializeState: vertexKey,
@@ -202,6 +219,9 @@ describe('run machine: every path', function () {
     for (const [planPolicy, diffs] of POLICIES) {
       for (const path of enumerate('simple', planPolicy, diffs)) reached.add(String(path.state.value));
     }
+    // REVIEW only when reviews are on.
+    assert.ok(!reached.has('REVIEW'));
+    for (const path of enumerate('simple', 'never', 'never', 'required')) reached.add(String(path.state.value));
     assert.deepEqual([...reached].sort(), [...WORKFLOW_NODES].sort());
   });
 

@@ -65,7 +65,8 @@ describe('orchestrator', function () {
       assert.equal(steps.calls('validate'), 0);
       await orchestrator.approve(atPlan.stateId, { type: 'APPROVE' });
       assert.deepEqual(await stream.rest(), ['VALIDATE', 'DECIDE', 'SUCCESS']);
-      assert.deepEqual(stream.nodes(), [...MAIN_PATH, 'SUCCESS']);
+      // Reviews are off in this run: the main path without its REVIEW.
+      assert.deepEqual(stream.nodes(), [...MAIN_PATH.filter((node) => node !== 'REVIEW'), 'SUCCESS']);
       const final = stream.seen[stream.seen.length - 1];
       assert.equal(final.iterationCount, 1);
       assert.deepEqual(final.plan, planOutput().plan);

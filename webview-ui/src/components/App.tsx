@@ -27,6 +27,7 @@ import { ActivitySection } from './ActivitySection';
 import { PhaseLanes } from './PhaseLanes';
 import { latestActivity, phaseLanes } from '../state/phases';
 import { OutcomeSection } from './OutcomeSection';
+import { ReviewSection } from './ReviewSection';
 import { outcomeView } from '../state/outcome';
 
 export function App(): ReactNode {
@@ -141,6 +142,7 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
         <FilesSection key={`files:${gateKey}`} runId={run.stateId} rows={files} waiting={node === 'WAIT_DIFF_APPROVAL'} />
       ) : null}
       {validation ? <ValidationSection view={validation} /> : null}
+      {run.review ? <ReviewSection review={run.review} /> : null}
       {node === 'WAIT_HUMAN' ? <EscalationSection key={`esc:${gateKey}`} runId={run.stateId} reasons={escalationReasons(run)} /> : null}
       <HandoffBar run={run} interrupted={state.interrupted} />
       <div className="usage muted" data-testid="usage" title="Tokens and cost of this run">

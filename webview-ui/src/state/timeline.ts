@@ -78,7 +78,9 @@ function withSkippedGates(run: CodingState, entries: TimelineEntry[]): TimelineE
   return entries.map((e) =>
     isWaiting(e.node) && e.status === 'done' && !reached.includes(e.node)
       ? { ...e, status: 'skipped', note: 'Skipped: the approval settings let the run go on without asking you' }
-      : e,
+      : e.node === 'REVIEW' && e.status === 'done' && run.review === undefined
+        ? { ...e, status: 'skipped', note: 'Skipped: code review is off for this run' }
+        : e,
   );
 }
 

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { ConfigurationError, errorMessage } from '../../../core/errors';
+import { DEFAULT_REVIEW_THRESHOLD } from '../../../core/model';
 import { DEFAULT_BUILD_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../../args';
 import type { BenchArgs, RunArgs } from '../../args';
 import { ExitCode } from '../../exit-codes';
@@ -81,6 +82,8 @@ function runArgsFor(args: BenchArgs, task: BenchTask, workspace: string): RunArg
     buildTimeoutMs: DEFAULT_BUILD_TIMEOUT_SECONDS * 1000,
     testTimeoutMs: DEFAULT_TEST_TIMEOUT_SECONDS * 1000,
     sandbox: args.sandbox,
+    // A bench task is run as `ironbees run` runs it: reviewed, by default.
+    review: { mode: 'required', threshold: DEFAULT_REVIEW_THRESHOLD },
     ...(args.maxCostUsd !== undefined ? { budget: { maxCostUsd: args.maxCostUsd } } : {}),
   };
 }

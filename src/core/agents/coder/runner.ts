@@ -111,8 +111,9 @@ export function coderMessage(input: Omit<CoderInput, 'overlay'>): string {
 }
 
 function retrySections(context: ErrorContext, iteration: number): string[] {
+  const failed = context.source === 'review' ? 'code review' : 'validation';
   const sections = [
-    `# Attempt ${iteration}: your previous attempt did not pass validation\n\n${context.text.trim()}\n\n` +
+    `# Attempt ${iteration}: your previous attempt did not pass ${failed}\n\n${context.text.trim()}\n\n` +
       'The workspace already contains the accepted part of your previous attempt; build on it, do not redo it.',
   ];
   // The rendered text may already carry these; repeat them only when it does not.

@@ -3,7 +3,7 @@
 // answer that tool accepts at once (leastValue). It drives the bundled planner and coder through the
 // real tools (list_files, read_file, the text editor) and the real build and tests: it lists the
 // C# files, reads them, finds a calculator method with the wrong operator in what it read, plans
-// the fix, views the file, and makes the edit with str_replace. Each answer is worked out from the
+// the fix, views the file, and makes the edit with str_replace; the reviewer passes the change. Each answer is worked out from the
 // conversation so far, so it needs no state of its own and survives a resumed run.
 
 import type { ModelClient, ModelMessage, ModelRequest, ModelResponse, ToolUseBlock } from '../../port';
@@ -32,6 +32,17 @@ export function demoAnswer(request: ModelRequest): ModelResponse {
   const history = exchanges(request.messages);
   if (toolNames.includes('submit_plan')) return planTurn(history, firstUserText(request.messages));
   if (toolNames.includes('submit_changes')) return codeTurn(history, firstUserText(request.messages));
+  // The reviewer: a passing review at once (the least value would be a failing score of 1).
+  if (toolNames.includes('submit_review')) {
+    return act(
+      `${LABEL} I cannot judge code; passing the change so the person reviews it.`,
+      toolUseBlock('submit_review', {
+        score: 10,
+        criticalIssues: [],
+        suggestions: [`${LABEL} No review was made: read the diff yourself.`],
+      }),
+    );
+  }
   const terminal = terminalToolOf(request.tools);
   if (terminal) {
     return act(
