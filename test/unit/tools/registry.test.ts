@@ -291,6 +291,7 @@ describe('createDefaultToolRegistry', () => {
       'str_replace_based_edit_tool',
       'submit_changes',
       'submit_plan',
+      'submit_review',
     ]);
     assert.deepEqual(PLANNER_TOOL_NAMES, ['read_file', 'list_files', 'search_text', 'find_symbols', 'find_references', 'submit_plan']);
     for (const name of PLANNER_TOOL_NAMES) assert.ok(registry.get(name).readonly, `${name} must be read-only`);
