@@ -61,7 +61,8 @@ export function reviewOutcomes() {
   const verdictIs = (expected: ReviewOutput['verdict']) =>
     ({ type: 'verdictIs', params: ({ event }: DoneEvent) => ({ verdict: event.output.verdict, expected }) }) as const;
   return [
-    { guard: verdictIs('pass'), target: 'SUCCESS', actions: assignReview },
+    // A passing review ends the run: the last phase (the one running) is complete.
+    { guard: verdictIs('pass'), target: 'SUCCESS', actions: [assignReview, 'completePhase'] },
     { guard: verdictIs('retry'), target: 'CODE', actions: [assignReview, 'nextIteration'] },
     { target: 'ESCALATE', actions: assignReview },
   ] as const;

@@ -113,6 +113,40 @@ describe('workflow: plans in phases', () => {
     run.stop();
   });
 
+  it('with a required review, the reviewer reads the whole change once, after the last phase, and that phase completes', async () => {
+    const twoPhases: ExecutionPlan = { ...phasedPlan(), phases: [phase('a', []), phase('b', ['a'])] };
+    const steps = new FakeSteps()
+      .script('captureBaseline', { output: baseline() })
+      .script('plan', { output: { spec: 'S', plan: twoPhases, usage: usage() } })
+      .script('code', { output: codeOutput(undefined, 'A done') }, { output: codeOutput(undefined, 'B done') })
+      .script('validate', { output: passing() }, { output: passing() });
+    const run = new MachineRun(steps, { ...UNATTENDED, maxIterations: 4, review: { mode: 'required', threshold: 8 } });
+    await run.reach('REVIEW');
+    assert.equal(steps.inputs.code.length, 2, 'no review between the phases');
+    assert.deepEqual(
+      steps.inputs.review[0].plan.phases?.map((p) => p.id),
+      ['a', 'b'],
+      'the whole plan',
+    );
+    steps.script('review', {
+      output: {
+        verdict: 'pass',
+        review: { score: 9, criticalIssues: [], suggestions: [], pass: true },
+        errorContext: null,
+        usage: usage(),
+      },
+    });
+    const end = await run.reach('SUCCESS');
+    assert.deepEqual(
+      toCodingState(end.context, 'SUCCESS', 'now').phases?.map((p) => [p.phaseId, p.status, p.iterationsRun]),
+      [
+        ['a', 'complete', 1],
+        ['b', 'complete', 1],
+      ],
+    );
+    run.stop();
+  });
+
   it('a phase out of iterations escalates; more iterations from the person go to that phase, then the next starts', async () => {
     const steps = new FakeSteps()
       .script('captureBaseline', { output: baseline() })
