@@ -275,6 +275,7 @@ describe('the steering trail, before → after and the real reason in the panel 
           ['WAIT_DIFF_APPROVAL', 'todo'],
           ['VALIDATE', 'todo'],
           ['DECIDE', 'todo'],
+          ['REVIEW', 'todo'],
           ['FAILED', 'failed'],
         ],
       );
@@ -361,6 +362,7 @@ describe('the steering trail, before → after and the real reason in the panel 
           ['WAIT_DIFF_APPROVAL', 'stopped'],
           ['VALIDATE', 'todo'],
           ['DECIDE', 'todo'],
+          ['REVIEW', 'todo'],
           ['CANCELLED', 'stopped'],
         ],
       );
