@@ -213,6 +213,24 @@ export class RunController extends Disposable {
     return report;
   }
 
+  /** Before a rewind: the live run, waiting at a gate, stops being followed (it stays on disk); at work, refused. */
+  async stopFollowingForRewind(runId: string): Promise<void> {
+    if (this.live?.runId !== runId) return;
+    const node = this.current?.currentNode;
+    if (!node || !GATE_NODES.includes(node)) {
+      throw new OrchestratorError(
+        `The run is still working (${node ?? 'starting'}); wait for it to stop at a gate before restoring a checkpoint.`,
+      );
+    }
+    await this.shutdown();
+  }
+
+  /** Shows run `runId` as it is on disk now (after a rewind wrote it). */
+  async showRun(runId: string): Promise<void> {
+    this.setState((await this.store.load(runId)).codingState);
+    this._onDidChangeHistory.fire();
+  }
+
   /**
    * Writes HANDOFF.md for the interrupted run shown, which has none (hand-offs are written at an
    * escalation and at the end); resolves with its path, or null when no interrupted run is shown.
