@@ -143,10 +143,10 @@ describe('Restore here in the panel: diff, confirm, rewind to a checkpoint, wait
       assert.deepEqual(
         list.map((c: PanelCheckpoint) => [c.kind, c.iteration, c.green]),
         [
-          ['plan', 0, false],
+          ['plan', 1, false],
           ['iteration', 1, false],
           ['escalation', 1, false],
-          ['guidance', 1, false],
+          ['guidance', 2, false],
           ['iteration', 2, true],
         ],
       );
