@@ -160,6 +160,8 @@ describe('Restore here in the panel: diff, confirm, rewind to a checkpoint, wait
       const restore = (checkpoint: string) => bridge.handle(webviewMessageSchema.parse({ type: 'restoreCheckpoint', runId, checkpoint }));
 
       // Declined: the diff was shown, nothing written, the run still SUCCESS.
+      // Only the restore's own questions are counted (the escalation's notice asked before).
+      asked.length = 0;
       answers = [undefined];
       await restore(first.id);
       assert.equal(asked.length, 1);
