@@ -218,10 +218,13 @@ export class PanelBridge extends Disposable {
     const { controller } = this.deps;
     const runId = controller.state?.stateId;
     if (!runId) return null;
-    const list = await controller.store.checkpoints.list(runId).catch((error: unknown) => {
-      this.deps.logger.warn(`Reading the checkpoints of run ${runId}: ${String(error)}`);
-      return null;
-    });
+    // An unreadable list never keeps the panel from loading: no Restore here is offered, that is all.
+    const list = await Promise.resolve()
+      .then(() => controller.store.checkpoints.list(runId))
+      .catch((error: unknown) => {
+        this.deps.logger.warn(`Reading the checkpoints of run ${runId}: ${String(error)}`);
+        return null;
+      });
     return list ? { type: 'checkpoints', runId, checkpoints: list.map(panelCheckpoint) } : null;
   }
 
