@@ -182,6 +182,9 @@ describe('Restore here in the panel: diff, confirm, rewind to a checkpoint, wait
       assert.equal(controller.state?.currentNode, 'WAIT_HUMAN');
       assert.equal(controller.state?.iterationCount, 1);
       await panel.runAt(runId, 'WAIT_HUMAN', 1);
+      // Waiting for guidance on purpose, not "interrupted by a window reload".
+      const told = panel.messages.filter((m) => m.type === 'state' && m.run?.stateId === runId).at(-1);
+      assert.equal(told?.type === 'state' && told.interrupted, false);
       assert.deepEqual(
         (controller.state?.metadata.rewinds as Array<{ checkpoint: string }> | undefined)?.map((r) => r.checkpoint),
         [first.id],
