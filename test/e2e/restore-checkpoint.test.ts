@@ -51,6 +51,12 @@ describe('e2e: Restore here in the panel (issue 27)', function () {
 
     // 3. The run waits for the person's guidance.
     await panel.locator('[data-testid="run"][data-node="WAIT_HUMAN"]').waitFor({ state: 'attached', timeout: UI_STEP_MS });
+    const guidance = panel.getByTestId('guidance');
+    await guidance.waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    await panel.getByTestId('continue').waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    // Waiting for guidance on purpose: not shown as a run a window reload interrupted.
+    assert.equal(await panel.getByTestId('banner-interrupted').count(), 0);
+    await guidance.scrollIntoViewIfNeeded();
     await shot(page, 'restored-waits-for-guidance');
   });
 });
