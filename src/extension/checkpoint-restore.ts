@@ -33,6 +33,16 @@ function absentUri(filePath: string): vscode.Uri {
   return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${filePath}`, query: 'absent=1' });
 }
 
+function changesTitle(label: string): string {
+  return `Restore ${label}: now ↔ checkpoint`;
+}
+
+/** Closes the editor tabs whose title begins with `title` (VS Code appends the file count). */
+async function closeTabsTitled(title: string): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.label.startsWith(title));
+  if (tabs.length) await vscode.window.tabGroups.close(tabs);
+}
+
 export interface CheckpointRestoreDeps {
   controller: RunController;
   workspaceRoot: string;
@@ -68,6 +78,8 @@ export class CheckpointRestore extends Disposable {
       RESTORE_CHOICE,
     );
     if (answer !== RESTORE_CHOICE) return;
+    // Its left side is about to change under it: a stale "now" would mislead.
+    await closeTabsTitled(changesTitle(checkpoint.label));
     try {
       await this.rewind(runId, checkpoint.id, false);
     } catch (error) {
@@ -106,7 +118,7 @@ export class CheckpointRestore extends Disposable {
       const here = vscode.Uri.file(this.abs(c.path));
       return [here, c.currentSha === null ? absentUri(c.path) : here, checkpointUri(runId, preview.checkpoint.id, c.path)];
     });
-    await vscode.commands.executeCommand('vscode.changes', `Restore ${preview.checkpoint.label}: now ↔ checkpoint`, resources);
+    await vscode.commands.executeCommand('vscode.changes', changesTitle(preview.checkpoint.label), resources);
   }
 
   private async content(uri: vscode.Uri): Promise<string> {

@@ -179,6 +179,11 @@ describe('Restore here in the panel: diff, confirm, rewind to a checkpoint, wait
       answers = [RESTORE_CHOICE];
       await restore(first.id);
       assert.ok(readWorkspaceBytes(SOURCE)?.equals(iteration1 as Buffer), 'the file holds iteration 1\u2019s bytes');
+      assert.deepEqual(
+        vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.includes('now ↔ checkpoint')),
+        [],
+        'the preview, now out of date, is closed',
+      );
       assert.equal(controller.state?.currentNode, 'WAIT_HUMAN');
       assert.equal(controller.state?.iterationCount, 1);
       await panel.runAt(runId, 'WAIT_HUMAN', 1);
