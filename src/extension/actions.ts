@@ -24,6 +24,8 @@ export interface ActionDeps {
   recent: RecentRequests;
   logger: Logger;
   revealPanel: (preserveFocus: boolean) => Promise<void>;
+  /** "Restore here": diff, confirm, rewind (checkpoint-restore.ts). */
+  restoreCheckpoint: (runId: string, checkpoint: string) => Promise<void>;
 }
 
 const DEFAULT_EXTRA_ITERATIONS = 3;
@@ -183,6 +185,11 @@ export class IronbeesActions {
     const more = additionalIterations ?? (await askIterations());
     if (more === undefined) return;
     await this.deps.controller.continueRun(text, more);
+  }
+
+  /** The panel's "Restore here" / "Back to last green" (a checkpoint id, `plan`, `iteration:N`, `last-green`). */
+  restoreCheckpoint(runId: string, checkpoint: string): Promise<void> {
+    return this.deps.restoreCheckpoint(runId, checkpoint);
   }
 
   stopRun(): Promise<void> {

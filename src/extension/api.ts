@@ -5,6 +5,7 @@
 // (esbuild `define` IRONBEES_TEST_HOOKS=false) and scripts/check-production-bundle.mjs checks that.
 
 import type { IronbeesActions } from './actions';
+import type { PanelBridge } from './panel-bridge';
 import type { ReviewController } from './review/review-controller';
 import type { RunController, RunControllerDeps } from './run-controller';
 import type { RunStatusBar } from './status-bar';
@@ -26,6 +27,8 @@ export interface WorkspaceServices {
   view: AgentViewProvider;
   /** The dependencies the controller was built with (the secrets store, the settings, the folder). */
   controllerDeps: RunControllerDeps;
+  /** What the panel's messages do (a suite sends one as the panel would). Additive. */
+  bridge: PanelBridge;
 }
 
 /** Development builds only: what the suites inside a real VS Code need. */

@@ -20,6 +20,7 @@ import { RecentRequests } from './run-agent';
 import { RunController } from './run-controller';
 import { editorWorkspaceTrust } from './workspace-trust';
 import { RunChanges } from './review/run-changes';
+import { CheckpointRestore } from './checkpoint-restore';
 import type { RunControllerDeps } from './run-controller';
 import { ProviderApiKeyStore } from './provider-keys';
 import { providerModelText, readProviderSettings } from './provider-settings';
@@ -104,7 +105,10 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
     logger,
     // `view` is created below; this runs only later, when a command does.
     revealPanel: (preserveFocus: boolean): Promise<void> => view.reveal(preserveFocus),
+    restoreCheckpoint: (runId, checkpoint) => checkpointRestore.restore(runId, checkpoint),
   });
+  const checkpointRestore = new CheckpointRestore({ controller, workspaceRoot: folder.uri.fsPath, logger });
+  context.subscriptions.push(checkpointRestore);
   const bridge: PanelBridge = new PanelBridge({ controller, review, apiKeys, settings, actions, logger });
   const view: AgentViewProvider = new AgentViewProvider(context.extensionUri, bridge, (message) => bridge.handle(message), logger);
   bridge.attach(view);
@@ -179,7 +183,7 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
     }),
   );
 
-  services = { controller, review, actions, statusBar, view, controllerDeps };
+  services = { controller, review, actions, statusBar, view, controllerDeps, bridge };
   // Not awaited: activation must not wait for the disk, and the offer waits for the person.
   void controller.restoreLatest();
   void offerUnfinishedRuns(controller, (runId) => actions.resumeRun(runId), logger);

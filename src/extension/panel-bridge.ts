@@ -4,7 +4,8 @@
 
 import type { Logger } from '../core/host';
 import { redactDeep } from '../core/redact';
-import type { ExtensionMessage, WebviewMessage, WebviewMessageType } from '../shared/protocol';
+import type { CheckpointSummary } from '../core/runtime/faces';
+import type { ExtensionMessage, PanelCheckpoint, WebviewMessage, WebviewMessageType } from '../shared/protocol';
 import type { IronbeesActions } from './actions';
 import { Disposable } from './lifecycle';
 import { modelInfoMessage, nextRunModelText } from './model-info';
@@ -50,6 +51,7 @@ const ANSWERS_CURRENT_RUN: Record<WebviewMessageType, boolean> = {
   showStepTurns: false,
   openHandoff: false,
   chooseModel: false,
+  restoreCheckpoint: false,
 };
 
 /** Why a panel message must not be acted on (it answers another run than the current one), or null. */
@@ -64,6 +66,8 @@ export class PanelBridge extends Disposable {
   /** History reads can finish out of order: only the newest one is posted. */
   private historyRequests = 0;
   private readonly activity = new ActivityFeed((message) => this.post(message));
+  /** Checkpoint reads can finish out of order too: only the newest one is posted. */
+  private checkpointRequests = 0;
 
   constructor(private readonly deps: PanelBridgeDeps) {
     super();
@@ -76,6 +80,7 @@ export class PanelBridge extends Disposable {
       controller.onDidChangeState((state) => {
         this.activity.onState(state);
         this.post(this.stateMessage());
+        void this.postCheckpoints();
       }),
     );
     this._register(controller.onDidChangeState(() => this.post(this.modelInfo())));
@@ -97,6 +102,8 @@ export class PanelBridge extends Disposable {
     const messages: ExtensionMessage[] = [await this.settingsMessage(), this.stateMessage(), this.modelInfo(), await this.historyMessage()];
     const activity = this.activity.snapshot();
     if (activity) messages.push(activity);
+    const checkpoints = await this.checkpointsMessage();
+    if (checkpoints) messages.push(checkpoints);
     const current = this.deps.review.review;
     if (current) messages.push({ type: 'review', runId: current.runId, files: current.toFileReviews() });
     return messages;
@@ -168,6 +175,9 @@ export class PanelBridge extends Disposable {
       case 'openHandoff':
         await actions.openHandoff(message.runId);
         return;
+      case 'restoreCheckpoint':
+        await actions.restoreCheckpoint(message.runId, message.checkpoint);
+        return;
     }
   }
 
@@ -197,6 +207,27 @@ export class PanelBridge extends Disposable {
     if (request === this.historyRequests) this.post(message);
   }
 
+  private async postCheckpoints(): Promise<void> {
+    const request = ++this.checkpointRequests;
+    const message = await this.checkpointsMessage();
+    if (message && request === this.checkpointRequests) this.post(message);
+  }
+
+  /** The checkpoints of the run shown, as plain data; null when no run is shown or its list cannot be read. */
+  private async checkpointsMessage(): Promise<ExtensionMessage | null> {
+    const { controller } = this.deps;
+    const runId = controller.state?.stateId;
+    if (!runId) return null;
+    // An unreadable list never keeps the panel from loading: no Restore here is offered, that is all.
+    const list = await Promise.resolve()
+      .then(() => controller.store.checkpoints.list(runId))
+      .catch((error: unknown) => {
+        this.deps.logger.warn(`Reading the checkpoints of run ${runId}: ${String(error)}`);
+        return null;
+      });
+    return list ? { type: 'checkpoints', runId, checkpoints: list.map(panelCheckpoint) } : null;
+  }
+
   private async historyMessage(): Promise<ExtensionMessage> {
     return { type: 'history', runs: await this.deps.controller.history().catch(() => []) };
   }
@@ -212,4 +243,17 @@ export class PanelBridge extends Disposable {
       keyStatus: apiKeyStatusText(settings.provider, hasKey, settings.demoModel),
     };
   }
+}
+
+/** The fields the panel shows of a checkpoint, copied (nothing else of the index reaches the webview). */
+export function panelCheckpoint(c: CheckpointSummary): PanelCheckpoint {
+  return {
+    id: c.id,
+    label: c.label,
+    kind: c.kind,
+    node: c.node,
+    iteration: c.iteration,
+    tests: { total: c.tests.total, passed: c.tests.passed, failed: c.tests.failed },
+    green: c.green,
+  };
 }

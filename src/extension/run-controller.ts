@@ -80,6 +80,8 @@ export class RunController extends Disposable {
   private restored: Promise<void> | null = null;
   /** The followed run's usage as of its last model call (activity), ahead of its next transition. */
   private liveUsage: { runId: string; usage: Usage } | null = null;
+  /** The run a rewind here just left at WAIT_HUMAN (showRun). */
+  private rewound: string | null = null;
 
   constructor(private readonly deps: RunControllerDeps) {
     super();
@@ -105,7 +107,13 @@ export class RunController extends Disposable {
 
   /** The run shown did not finish and nothing follows it (the window was reloaded or closed mid-run): it waits for Resume. */
   get interrupted(): boolean {
-    return this.live === null && this.current !== null && !TERMINAL_NODES.includes(this.current.currentNode);
+    // A run just rewound here waits for guidance on purpose: not "interrupted by a window reload".
+    return (
+      this.live === null &&
+      this.current !== null &&
+      !TERMINAL_NODES.includes(this.current.currentNode) &&
+      this.current.stateId !== this.rewound
+    );
   }
 
   get statusText(): string {
@@ -211,6 +219,25 @@ export class RunController extends Disposable {
     this._onDidChangeHistory.fire();
     this.deps.logger.info(`Reverted run ${runId}: restored ${report.restored.length} file(s), deleted ${report.deleted.length}.`);
     return report;
+  }
+
+  /** Before a rewind: the live run, waiting at a gate, stops being followed (it stays on disk); at work, refused. */
+  async stopFollowingForRewind(runId: string): Promise<void> {
+    if (this.live?.runId !== runId) return;
+    const node = this.current?.currentNode;
+    if (!node || !GATE_NODES.includes(node)) {
+      throw new OrchestratorError(
+        `The run is still working (${node ?? 'starting'}); wait for it to stop at a gate before restoring a checkpoint.`,
+      );
+    }
+    await this.shutdown();
+  }
+
+  /** Shows run `runId` as it is on disk now (after a rewind wrote it). */
+  async showRun(runId: string): Promise<void> {
+    this.rewound = runId;
+    this.setState((await this.store.load(runId)).codingState);
+    this._onDidChangeHistory.fire();
   }
 
   /**

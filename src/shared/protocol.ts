@@ -21,6 +21,8 @@ export const PANEL_LIMITS = {
 } as const;
 
 const runId = z.string().min(1).max(PANEL_LIMITS.runId);
+/** What a checkpoint may be called from the panel: its id, `plan`, `iteration:N`, `last-green`. */
+export const CHECKPOINT_REF = /^(?:c\d{1,9}|plan|last-green|iteration:\d{1,9})$/;
 
 /** The timeline steps that have turns to show: the agents' steps. */
 export const TURN_STEPS = ['PLAN', 'CODE'] as const;
@@ -82,6 +84,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('showStepTurns'), runId, node: z.enum(TURN_STEPS) }),
   /** Opens the run's HANDOFF.md as a Markdown preview. */
   z.object({ type: z.literal('openHandoff'), runId }),
+  /** "Restore here" / "Back to last green": rewind the run to a checkpoint (shown as a diff and confirmed first). Additive. */
+  z.object({ type: z.literal('restoreCheckpoint'), runId, checkpoint: z.string().regex(CHECKPOINT_REF) }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
@@ -150,6 +154,17 @@ export interface StepTurnGroup {
   turns: TurnEvent[];
 }
 
+/** One checkpoint of a run as the panel shows it (plain data from the run's checkpoint index). */
+export interface PanelCheckpoint {
+  id: string;
+  label: string;
+  kind: 'plan' | 'iteration' | 'escalation' | 'guidance';
+  node: string;
+  iteration: number;
+  tests: { total: number; passed: number; failed: number };
+  green: boolean;
+}
+
 /** extension → webview */
 export type ExtensionMessage =
   | ActivityMessage
@@ -187,7 +202,9 @@ export type ExtensionMessage =
   | { type: 'notice'; message: string }
   /** The turns of a run's step as events.jsonl has them (every iteration of it), in order. */
   /** A step's turns, grouped by conversation on the extension's side (`label`: "PLAN", "CODE 2"). */
-  | { type: 'stepTurns'; runId: string; node: TurnStep; groups: StepTurnGroup[] };
+  | { type: 'stepTurns'; runId: string; node: TurnStep; groups: StepTurnGroup[] }
+  /** The checkpoints of the run shown, oldest first (sent with every state change). Additive. */
+  | { type: 'checkpoints'; runId: string; checkpoints: PanelCheckpoint[] };
 
 export type ExtensionMessageType = ExtensionMessage['type'];
 export type WebviewMessageType = WebviewMessage['type'];

@@ -13,5 +13,7 @@ export { RunStore } from '../workflow/store';
 export { CoordinationStore } from '../workflow/coordination-store';
 export type { AgentRecord, CoordinationMessage } from '../workflow/coordination-store';
 export { rewindRun, RewindConflictError } from '../workflow/rewind';
+export { previewRewind, rewindTargetBytes } from '../workflow/rewind-preview';
+export type { RewindPreview } from '../workflow/rewind-preview';
 export { acquireRunLock } from '../workflow/run-lock';
 export type { CheckpointSummary } from '../workflow/checkpoint-store';

@@ -21,6 +21,8 @@ import { EscalationSection } from './EscalationSection';
 import { HistorySection } from './HistorySection';
 import { RunInfoSection } from './RunInfoSection';
 import { SteeringSection } from './SteeringSection';
+import { RestoreButton } from './RestoreButton';
+import { restorePoints } from '../state/restore-points';
 import { HandoffBar } from './HandoffBar';
 import { steeringTrail } from '../state/steering';
 import { ActivitySection } from './ActivitySection';
@@ -113,6 +115,7 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
   const validation = validationView(run);
   const trail = steeringTrail(run);
   const outcome = outcomeView(run);
+  const restore = restorePoints(run.stateId, state.checkpoints, state.busy);
   // Keyed by run and node, so a gate's local "sent"/draft state starts fresh at each new gate.
   const gateKey = `${run.stateId}:${node}:${run.iterationCount}`;
   return (
@@ -128,7 +131,12 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
         ) : null}
       </div>
       {outcome ? <OutcomeSection view={outcome} /> : null}
-      <TimelineTurns run={run} busy={state.busy} stepTurns={state.stepTurns} dispatch={dispatch} />
+      <TimelineTurns run={run} busy={state.busy} stepTurns={state.stepTurns} dispatch={dispatch} restore={restore.steps} />
+      {restore.lastGreen ? (
+        <div className="restore-line" data-testid="back-to-last-green">
+          <RestoreButton runId={run.stateId} checkpoint={restore.lastGreen} label="Back to last green" />
+        </div>
+      ) : null}
       <PhaseLanes
         lanes={phaseLanes(run)}
         activity={latestActivity(state.activity?.runId === run.stateId ? state.activity.entries : undefined)}
@@ -137,7 +145,7 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
       {run.plan ? (
         <PlanSection key={`plan:${gateKey}`} runId={run.stateId} plan={run.plan} waiting={node === 'WAIT_PLAN_APPROVAL'} />
       ) : null}
-      {trail ? <SteeringSection trail={trail} /> : null}
+      {trail ? <SteeringSection trail={trail} runId={run.stateId} restore={restore.attempts} /> : null}
       {files.length > 0 ? (
         <FilesSection key={`files:${gateKey}`} runId={run.stateId} rows={files} waiting={node === 'WAIT_DIFF_APPROVAL'} />
       ) : null}

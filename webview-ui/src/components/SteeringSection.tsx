@@ -2,10 +2,20 @@
 // summary, and the person's guidance, so feedback that changed nothing is visible as such.
 
 import type { ReactNode } from 'react';
+import type { RestorePoints } from '../state/restore-points';
 import type { SteeringTrail } from '../state/steering';
 import { Badge, Section } from './common';
+import { RestoreButton } from './RestoreButton';
 
-export function SteeringSection({ trail }: { trail: SteeringTrail }): ReactNode {
+export function SteeringSection({
+  trail,
+  runId,
+  restore,
+}: {
+  trail: SteeringTrail;
+  runId?: string;
+  restore?: RestorePoints['attempts'];
+}): ReactNode {
   return (
     <Section title="Steering" icon="history" testId="steering">
       {trail.plans.length > 1 ? (
@@ -51,6 +61,7 @@ export function SteeringSection({ trail }: { trail: SteeringTrail }): ReactNode 
                 <strong>Attempt {a.iteration}</strong>{' '}
                 <Badge tone={a.outcome === 'applied' ? 'ok' : a.outcome === 'rejected' ? 'error' : 'warn'}>{a.outcome}</Badge>{' '}
                 {a.summary ?? <span className="muted">(no summary)</span>}
+                {runId ? <RestoreButton runId={runId} checkpoint={restore?.[a.iteration]} /> : null}
               </div>
               {a.feedback ? <div className="muted">your words: “{a.feedback}”</div> : null}
             </li>

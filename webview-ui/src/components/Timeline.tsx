@@ -3,7 +3,9 @@
 import type { ReactNode } from 'react';
 import type { CodingState } from '../../../src/core/model';
 import { conflictNote, endingNote, runTimeline } from '../state/timeline';
+import type { RestorePoints } from '../state/restore-points';
 import { Icon } from './common';
+import { RestoreButton } from './RestoreButton';
 
 const STATUS_ICON = {
   done: 'pass-filled',
@@ -15,7 +17,7 @@ const STATUS_ICON = {
   skipped: 'debug-step-over',
 } as const;
 
-export function Timeline({ run, busy }: { run: CodingState; busy: boolean }): ReactNode {
+export function Timeline({ run, busy, restore }: { run: CodingState; busy: boolean; restore?: RestorePoints['steps'] }): ReactNode {
   const entries = runTimeline(run);
   const ending = endingNote(run);
   const conflict = conflictNote(run);
@@ -36,6 +38,7 @@ export function Timeline({ run, busy }: { run: CodingState; busy: boolean }): Re
               spin={entry.status === 'current' && busy}
             />
             <span>{entry.label}</span>
+            <RestoreButton runId={run.stateId} checkpoint={restore?.[entry.node]} />
           </li>
         ))}
       </ol>

@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import type { Dispatch, MouseEvent, ReactNode } from 'react';
 import type { CodingState } from '../../../src/core/model';
 import type { PanelAction, PanelState } from '../state/panel-state';
+import type { RestorePoints } from '../state/restore-points';
 import { send } from '../vscode-api';
 import { StepTurns } from './StepTurns';
 import { Timeline } from './Timeline';
@@ -20,11 +21,13 @@ export function TimelineTurns({
   busy,
   stepTurns,
   dispatch,
+  restore,
 }: {
   run: CodingState;
   busy: boolean;
   stepTurns: PanelState['stepTurns'];
   dispatch: Dispatch<PanelAction>;
+  restore?: RestorePoints['steps'];
 }): ReactNode {
   const open = stepTurns && stepTurns.runId === run.stateId ? stepTurns : null;
   const openNode = open?.node ?? null;
@@ -38,7 +41,7 @@ export function TimelineTurns({
   return (
     <>
       <div className="timeline-turns" data-testid="timeline-turns" title="Click Planning or Coding to see its turns" onClick={onClick}>
-        <Timeline run={run} busy={busy} />
+        <Timeline run={run} busy={busy} restore={restore} />
       </div>
       {open ? <StepTurns node={open.node} groups={open.groups} onClose={() => dispatch({ type: 'closeStepTurns' })} /> : null}
     </>

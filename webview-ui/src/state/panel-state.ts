@@ -4,7 +4,7 @@
 
 import type { CodingState } from '../../../src/core/model';
 import type { RunSummary } from '../../../src/core/trace';
-import type { ExtensionMessage, FileReview, StepTurnGroup, TurnStep } from '../../../src/shared/protocol';
+import type { ExtensionMessage, FileReview, PanelCheckpoint, StepTurnGroup, TurnStep } from '../../../src/shared/protocol';
 import type { ModelInfo } from './run-info';
 import { applyActivity } from './activity';
 import type { PanelActivity } from './activity';
@@ -42,6 +42,8 @@ export interface PanelState {
   stepTurns: { runId: string; node: TurnStep; groups: StepTurnGroup[] } | null;
   /** The live activity under the current step (state/activity.ts). */
   activity: PanelActivity | null;
+  /** The checkpoints of a run (the one shown, once told), oldest first. */
+  checkpoints: { runId: string; list: PanelCheckpoint[] } | null;
 }
 
 export const INITIAL_PANEL_STATE: PanelState = {
@@ -58,6 +60,7 @@ export const INITIAL_PANEL_STATE: PanelState = {
   nextBannerId: 1,
   stepTurns: null,
   activity: null,
+  checkpoints: null,
 };
 
 /** Banners are for things that just happened; a long stack of old ones only hides the run. */
@@ -84,6 +87,7 @@ export function reducePanel(state: PanelState, action: ExtensionMessage | PanelA
         review: sameRun ? state.review : null,
         // So do the turns shown.
         stepTurns: state.stepTurns && action.run?.stateId === state.stepTurns.runId ? state.stepTurns : null,
+        checkpoints: state.checkpoints && action.run?.stateId === state.checkpoints.runId ? state.checkpoints : null,
       };
     }
     case 'review':
@@ -118,6 +122,8 @@ export function reducePanel(state: PanelState, action: ExtensionMessage | PanelA
       return { ...state, banners: state.banners.filter((b) => b.id !== action.id) };
     case 'stepTurns':
       return { ...state, stepTurns: { runId: action.runId, node: action.node, groups: action.groups } };
+    case 'checkpoints':
+      return { ...state, checkpoints: { runId: action.runId, list: action.checkpoints } };
     case 'closeStepTurns':
       return { ...state, stepTurns: null };
   }

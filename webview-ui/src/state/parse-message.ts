@@ -33,6 +33,7 @@ const CHECKS: Record<ExtensionMessageType, (m: Fields) => boolean> = {
     m.groups.every(
       (g) => isObject(g) && typeof g.label === 'string' && Array.isArray(g.turns) && g.turns.length > 0 && g.turns.every(isTurnLike),
     ),
+  checkpoints: (m) => typeof m.runId === 'string' && Array.isArray(m.checkpoints) && m.checkpoints.every(isCheckpointLike),
   activity: (m) =>
     typeof m.runId === 'string' && typeof m.reset === 'boolean' && Array.isArray(m.entries) && m.entries.every(isActivityEntryLike),
 };
@@ -85,5 +86,17 @@ function isTurnLike(t: unknown): boolean {
     isObject(t.outcome) &&
     isObject(t.timings) &&
     isObject(t.tokens)
+  );
+}
+
+function isCheckpointLike(c: unknown): boolean {
+  return (
+    isObject(c) &&
+    typeof c.id === 'string' &&
+    typeof c.label === 'string' &&
+    typeof c.kind === 'string' &&
+    typeof c.iteration === 'number' &&
+    typeof c.green === 'boolean' &&
+    isObject(c.tests)
   );
 }
