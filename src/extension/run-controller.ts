@@ -150,6 +150,27 @@ export class RunController extends Disposable {
     return this.follow(runtime, (signal) => runtime.orchestrator.execute(request, context, signal));
   }
 
+  /**
+   * Starts a run that works in another folder (a git worktree: worktree-run.ts) with a runtime of
+   * its own, closed when the run ends; `wrap` sees its states (the worktree's commits). Resolves with
+   * the first state and with `done`, once the run was followed to its end.
+   */
+  async startIn(
+    workspaceRoot: string,
+    request: string,
+    options: { runId: string; target?: string; wrap: (states: AsyncIterable<CodingState>) => AsyncIterable<CodingState> },
+  ): Promise<{ first: CodingState; done: Promise<void> }> {
+    if (this.live) throw new OrchestratorError('A run is already in progress here; cancel it or wait for it to finish.');
+    const runtime = await this.buildRuntime(workspaceRoot);
+    const context = workflowContext(this.deps.settings(), workspaceRoot, options.target);
+    const started = this.follow(runtime, (signal) => options.wrap(runtime.orchestrator.execute(request, context, signal, options.runId)));
+    const live = this.live as LiveRun | null;
+    const done = (live?.done ?? Promise.resolve())
+      .then(() => runtime.close())
+      .catch((error: unknown) => this.deps.logger.warn(`Stopping MCP servers: ${errorMessage(error)}`));
+    return { first: await started, done };
+  }
+
   /** Continues a persisted run from where it stopped; resolves with its first state. */
   async resume(runId: string): Promise<CodingState> {
     if (this.live?.runId === runId) return this.current as CodingState;
@@ -308,14 +329,17 @@ export class RunController extends Disposable {
     return this.runtime;
   }
 
-  private async buildRuntime(): Promise<ExtensionRuntime> {
+  /** For the folder's runs, or for a run in another folder (a worktree: no language server watches it). */
+  private async buildRuntime(elsewhere?: string): Promise<ExtensionRuntime> {
     // Loaded on first use: the core, the SDK and xstate are most of the bundle, and activation stays fast.
     const { createExtensionRuntime } = await import('./heavy.js');
+    // Trust is the person's folder's: a worktree is a copy of its last commit.
     const trusted = (await this.deps.trusted?.()) ?? false;
     return createExtensionRuntime({
-      workspaceRoot: this.workspaceRoot,
+      workspaceRoot: elsewhere ?? this.workspaceRoot,
       trusted,
       folder: this.deps.folder,
+      ...(elsewhere ? { languageServer: false } : {}),
       settings: this.deps.settings(),
       apiKey: await this.deps.apiKeys.get(),
       ...(this.deps.apiKeys instanceof ProviderApiKeyStore ? { openaiApiKey: await this.deps.apiKeys.keyFor('openai') } : {}),
