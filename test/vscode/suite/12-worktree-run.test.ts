@@ -39,10 +39,12 @@ describe('Run Agent in a Worktree (real extension host, real git and dotnet)', f
   let head = '';
   let original = '';
   let untouched = new Map<string, string>();
+  let madeRepo = false;
 
   before(async () => {
     const root = workspaceRoot();
     if (!fs.existsSync(path.join(root, '.git'))) {
+      madeRepo = true;
       git('init', '--quiet', '--initial-branch=main');
       git('config', 'user.email', 'person@example.com');
       git('config', 'user.name', 'Person');
@@ -63,6 +65,8 @@ describe('Run Agent in a Worktree (real extension host, real git and dotnet)', f
     const root = workspaceRoot();
     fs.rmSync(path.join(root, LOCAL), { force: true });
     fs.writeFileSync(path.join(root, SOURCE), original);
+    // The suites after this one get the workspace as it was: not a repository.
+    if (madeRepo) for (const made of ['.git', '.gitignore']) fs.rmSync(path.join(root, made), { recursive: true, force: true });
   });
 
   it('works on branch ironbees/<runId> in its own worktree and leaves the working tree byte-identical', async () => {
