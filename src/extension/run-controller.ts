@@ -15,6 +15,7 @@ import { OrchestratorError, errorMessage } from '../core/errors';
 import type { RevertReport } from '../core/workflow/store';
 import { RunStore } from '../core/workflow/store';
 import { revertRun } from '../core/workflow/revert-run';
+import { branchFor, readRecord } from '../core/workflow/worktree-runs';
 import { renderInterruptedHandoff } from '../core/workflow/handoff';
 import type { RunSummary } from '../core/trace';
 import { createNodeHost } from '../host/node/index';
@@ -174,6 +175,7 @@ export class RunController extends Disposable {
   /** Continues a persisted run from where it stopped; resolves with its first state. */
   async resume(runId: string): Promise<CodingState> {
     if (this.live?.runId === runId) return this.current as CodingState;
+    refuseWorktreeRun(this.workspaceRoot, runId, 'resume');
     if (this.live) throw new OrchestratorError('Another run is in progress here; cancel it before resuming this one.');
     const runtime = await this.getRuntime();
     return this.follow(runtime, (signal) => runtime.orchestrator.resume(runId, signal));
@@ -212,6 +214,7 @@ export class RunController extends Disposable {
    * approved and write the files again, and the history would show it waiting for nothing.
    */
   async revert(runId: string): Promise<RevertReport> {
+    refuseWorktreeRun(this.workspaceRoot, runId, 'revert');
     const live = this.live?.runId === runId ? this.live : null;
     const node = live ? this.current?.currentNode : (await this.store.load(runId).catch(() => null))?.codingState.currentNode;
     if (node && !TERMINAL_NODES.includes(node)) {
@@ -419,6 +422,19 @@ export class RunController extends Disposable {
     else this.deps.logger.info(message);
     this._onDidReport.fire({ kind, message });
   }
+}
+
+/**
+ * A run that worked in a git worktree never wrote the working tree: resuming or reverting it here
+ * would write the person's files from its journal. The CLI does both in its worktree.
+ */
+function refuseWorktreeRun(workspaceRoot: string, runId: string, what: 'resume' | 'revert'): void {
+  if (!readRecord(workspaceRoot, runId)) return;
+  const how =
+    what === 'resume'
+      ? `\`ironbees resume ${runId}\` goes on in its worktree`
+      : `its work is only on branch ${branchFor(runId)}: \`ironbees revert ${runId}\` deletes it`;
+  throw new OrchestratorError(`Run ${runId} worked in a git worktree, not in your working tree; ${how}.`);
 }
 
 export { GATE_NODES };

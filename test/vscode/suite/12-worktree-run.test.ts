@@ -114,4 +114,16 @@ describe('Run Agent in a Worktree (real extension host, real git and dotnet)', f
     assert.equal(git('status', '--porcelain'), ` M ${SOURCE}\n?? ${LOCAL}`);
     assert.equal(fs.readFileSync(path.join(workspaceRoot(), LOCAL), 'utf8'), 'my uncommitted notes\r\n');
   });
+
+  it('Revert and Resume of a worktree run are refused: they would write the working tree from its journal', async () => {
+    const { controller } = await ironbees();
+    const applied = fs.readFileSync(path.join(workspaceRoot(), SOURCE));
+    const message = `Run ${runId} worked in a git worktree, not in your working tree; `;
+    await assert.rejects(controller.revert(runId), {
+      message: `${message}its work is only on branch ironbees/${runId}: \`ironbees revert ${runId}\` deletes it.`,
+    });
+    await assert.rejects(controller.resume(runId), { message: `${message}\`ironbees resume ${runId}\` goes on in its worktree.` });
+    assert.ok(fs.readFileSync(path.join(workspaceRoot(), SOURCE)).equals(applied), 'the working file is as applied');
+    assert.equal(git('rev-parse', '--verify', '--quiet', `ironbees/${runId}`).length, 40);
+  });
 });
