@@ -28,7 +28,7 @@ import { RunStatusBar } from './status-bar';
 import { chooseModel } from './model-picker';
 import { AGENT_VIEW_ID, AgentViewProvider } from './webview/agent-view-provider';
 import { applyWorktreeRun } from './worktree-apply';
-import { WorktreeRuns } from './worktree-run';
+import { WorktreeRuns, cleanWorktreeLeftovers } from './worktree-run';
 
 /** Set by esbuild: true in `npm run build` (what the suites load), false in `npm run package`. */
 declare const IRONBEES_TEST_HOOKS: boolean;
@@ -192,6 +192,9 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   services = { controller, review, actions, statusBar, view, worktrees, controllerDeps };
   // Not awaited: activation must not wait for the disk, and the offer waits for the person.
   void controller.restoreLatest();
+  void cleanWorktreeLeftovers(folder.uri.fsPath, logger).catch((error: unknown) =>
+    logger.warn(`Cleaning up after worktree runs: ${errorMessage(error)}`),
+  );
   void offerUnfinishedRuns(controller, (runId) => actions.resumeRun(runId), logger);
   const activationMs = performance.now() - startedAt;
   logger.info(`Activated in ${activationMs.toFixed(1)} ms for ${folder.uri.fsPath}`);

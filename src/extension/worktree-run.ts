@@ -10,6 +10,7 @@ import type { CodingState } from '../core/model';
 import { errorMessage } from '../core/errors';
 import { GitRepo } from '../core/workspace/git-worktrees';
 import { closeWorktreeSession, openWorktreeSession } from '../core/workflow/worktree-session';
+import { cleanLeftoverWorktrees, isActive, listRecords } from '../core/workflow/worktree-runs';
 import type { WorktreeEnd } from '../core/workflow/worktree-runs';
 import { NodeProcessRunner } from '../host/node/process-runner';
 import type { RunController } from './run-controller';
@@ -80,4 +81,16 @@ export class WorktreeRuns {
     if (choice === APPLY_CHOICE) await this.deps.apply(runId);
     if (choice === COPY_BRANCH_CHOICE) await vscode.env.clipboard.writeText(branch);
   }
+}
+
+/**
+ * What a worktree run left when its window closed or reloaded mid-run (its extension host is gone):
+ * its worktree removed and its branch kept or deleted, as the CLI does for a killed run, and said.
+ */
+export async function cleanWorktreeLeftovers(workspace: string, logger: Logger): Promise<string[]> {
+  if (!listRecords(workspace).some((record) => !record.endedAt && !isActive(record))) return [];
+  const lines = await cleanLeftoverWorktrees(await GitRepo.open(new NodeProcessRunner(), workspace), workspace);
+  for (const line of lines) logger.info(line);
+  if (lines.length) void vscode.window.showInformationMessage(`Ironbees: ${lines.join(' ')}`);
+  return lines;
 }

@@ -10,7 +10,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CodingState } from '../../../src/core/model';
-import { SOURCE, TARGET, ironbees, readWorkspaceFile, setUserSetting, workspaceRoot } from './helpers';
+import { GitRepo } from '../../../src/core/workspace/git-worktrees';
+import { readRecord, writeRecord } from '../../../src/core/workflow/worktree-runs';
+import { openWorktreeSession } from '../../../src/core/workflow/worktree-session';
+import { NodeProcessRunner } from '../../../src/host/node/process-runner';
+import { SOURCE, TARGET, eventually, ironbees, readWorkspaceFile, setUserSetting, testHooks, workspaceRoot } from './helpers';
 
 function git(...args: string[]): string {
   return execFileSync('git', args, { cwd: workspaceRoot(), encoding: 'utf8' }).replace(/\n$/, '');
@@ -125,5 +129,24 @@ describe('Run Agent in a Worktree (real extension host, real git and dotnet)', f
     await assert.rejects(controller.resume(runId), { message: `${message}\`ironbees resume ${runId}\` goes on in its worktree.` });
     assert.ok(fs.readFileSync(path.join(workspaceRoot(), SOURCE)).equals(applied), 'the working file is as applied');
     assert.equal(git('rev-parse', '--verify', '--quiet', `ironbees/${runId}`).length, 40);
+  });
+
+  it('a worktree run whose window went away mid-run is cleaned up when the extension starts again', async () => {
+    const root = workspaceRoot();
+    const session = await openWorktreeSession(await GitRepo.open(new NodeProcessRunner(), root), root);
+    // Its extension host is gone: a process that already exited.
+    const dead = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }));
+    writeRecord(root, { ...session.record, pid: dead });
+    assert.equal(fs.existsSync(session.record.path), true);
+    await (await testHooks()).reload();
+    await eventually('the leftover worktree to be removed', () => readRecord(root, session.runId)?.endedAt, 60_000);
+    assert.equal(fs.existsSync(session.record.path), false);
+    assert.equal(git('branch', '--list', session.record.branch), '');
+    assert.equal(
+      git('worktree', 'list', '--porcelain')
+        .split('\n')
+        .filter((l) => l.startsWith('worktree ')).length,
+      1,
+    );
   });
 });
