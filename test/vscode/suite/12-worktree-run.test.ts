@@ -149,4 +149,28 @@ describe('Run Agent in a Worktree (real extension host, real git and dotnet)', f
       1,
     );
   });
+
+  it('with approvals on, the plan and the diff review of a worktree run are answered in the editor; the working tree stays as it was', async () => {
+    const { controller, worktrees } = await ironbees();
+    for (const key of ['approval.plan', 'approval.diffs']) await setUserSetting(key, 'always');
+    const now = snapshot(workspaceRoot());
+    const first = (await vscode.commands.executeCommand('ironbees.runAgentInWorktree', 'Fix the failing Calculator test', TARGET)) as
+      CodingState | undefined;
+    assert.ok(first);
+    const atPlan = await controller.waitFor(['WAIT_PLAN_APPROVAL', 'FAILED']);
+    assert.equal(atPlan.currentNode, 'WAIT_PLAN_APPROVAL');
+    await vscode.commands.executeCommand('ironbees.approvePlan');
+    const atDiffs = await controller.waitFor(['WAIT_DIFF_APPROVAL', 'FAILED']);
+    assert.deepEqual(
+      atDiffs.codeDiffs.map((d) => d.filePath),
+      [SOURCE],
+    );
+    await vscode.commands.executeCommand('ironbees.acceptAll');
+    await vscode.commands.executeCommand('ironbees.submitReview');
+    const end = await worktrees.ended(first.stateId);
+    assert.equal(controller.state?.currentNode, 'SUCCESS');
+    assert.deepEqual({ kept: end?.branchKept, commits: end?.commits }, { kept: true, commits: 1 });
+    assert.deepEqual(snapshot(workspaceRoot()), now);
+    assert.match(git('show', `ironbees/${first.stateId}:${SOURCE}`), /return a \/ b;/);
+  });
 });
