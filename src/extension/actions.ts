@@ -33,8 +33,15 @@ const DEFAULT_EXTRA_ITERATIONS = 3;
 export class IronbeesActions {
   constructor(private readonly deps: ActionDeps) {}
 
-  /** Starts a run; resolves with its first state, or undefined when the person dismissed a question. */
-  async runAgent(request?: string, target?: string): Promise<CodingState | undefined> {
+  /**
+   * Starts a run (in a git worktree of its own when `inWorktree` is given); resolves with its first
+   * state, or undefined when the person dismissed a question.
+   */
+  async runAgent(
+    request?: string,
+    target?: string,
+    inWorktree?: (request: string, target?: string) => Promise<CodingState>,
+  ): Promise<CodingState | undefined> {
     const text = request?.trim() || (await askForRequest(this.deps.recent.list()));
     if (!text) return undefined;
     const chosen = target ?? (await pickTarget(this.deps.folder));
@@ -42,7 +49,7 @@ export class IronbeesActions {
     await this.deps.recent.remember(text);
     await closeHandoffPreviews();
     await this.deps.revealPanel(true);
-    return this.deps.controller.start(text, chosen);
+    return inWorktree ? inWorktree(text, chosen) : this.deps.controller.start(text, chosen);
   }
 
   approvePlan(editedPlan?: ExecutionPlan): Promise<void> {

@@ -10,6 +10,7 @@ import type { ReviewController } from './review/review-controller';
 import type { RunController, RunControllerDeps } from './run-controller';
 import type { RunStatusBar } from './status-bar';
 import type { AgentViewProvider } from './webview/agent-view-provider';
+import type { WorktreeRuns } from './worktree-run';
 
 export interface IronbeesApi {
   /** Milliseconds the last `activate()` took. */
@@ -25,6 +26,8 @@ export interface WorkspaceServices {
   actions: IronbeesActions;
   statusBar: RunStatusBar;
   view: AgentViewProvider;
+  /** Runs started in a git worktree of their own. */
+  worktrees: WorktreeRuns;
   /** The dependencies the controller was built with (the secrets store, the settings, the folder). */
   controllerDeps: RunControllerDeps;
   /** What the panel's messages do (a suite sends one as the panel would). Additive. */

@@ -18,6 +18,10 @@ export interface FileRef {
 /** Command id → its argument list. */
 export interface IronbeesCommands {
   'ironbees.runAgent': [request?: string, target?: string];
+  /** The same run in a git worktree of its own, on branch `ironbees/<runId>` (worktree-run.ts). */
+  'ironbees.runAgentInWorktree': [request?: string, target?: string];
+  /** A worktree run's branch into the working tree, per file (worktree-apply.ts); `yes` applies all. */
+  'ironbees.applyWorktreeRun': [runId?: string, options?: { yes?: boolean; force?: boolean }];
   'ironbees.approvePlan': [];
   'ironbees.rejectPlan': [feedback?: string];
   /** `{ confirm: false }` (scripts, tests) cancels without the confirmation a person's click gets. */
@@ -50,6 +54,8 @@ export type IronbeesCommandId = keyof IronbeesCommands;
 
 export const COMMAND_IDS: readonly IronbeesCommandId[] = [
   'ironbees.runAgent',
+  'ironbees.runAgentInWorktree',
+  'ironbees.applyWorktreeRun',
   'ironbees.approvePlan',
   'ironbees.rejectPlan',
   'ironbees.cancelRun',

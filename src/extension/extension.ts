@@ -28,6 +28,8 @@ import { SETTINGS_SECTION, affectsIronbees, readSettings } from './settings';
 import { RunStatusBar } from './status-bar';
 import { chooseModel } from './model-picker';
 import { AGENT_VIEW_ID, AgentViewProvider } from './webview/agent-view-provider';
+import { applyWorktreeRun } from './worktree-apply';
+import { WorktreeRuns, cleanWorktreeLeftovers } from './worktree-run';
 
 /** Set by esbuild: true in `npm run build` (what the suites load), false in `npm run package`. */
 declare const IRONBEES_TEST_HOOKS: boolean;
@@ -128,8 +130,16 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
   context.subscriptions.push(controller, review, statusBar, bridge, view, notices);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(AGENT_VIEW_ID, view));
 
+  const applyRun = async (runId?: string, options?: { yes?: boolean; force?: boolean }): Promise<string[] | undefined> => {
+    const id =
+      runId ?? (await vscode.window.showInputBox({ title: 'Apply which worktree run?', prompt: 'Its run id (branch ironbees/<runId>)' }));
+    return id ? applyWorktreeRun(folder.uri.fsPath, id.trim(), options) : undefined;
+  };
+  const worktrees = new WorktreeRuns({ controller, logger, apply: (runId) => applyRun(runId) });
   const handlers: CommandHandlers = {
     'ironbees.runAgent': (request, target) => actions.runAgent(request, target),
+    'ironbees.runAgentInWorktree': (request, target) => actions.runAgent(request, target, (text, chosen) => worktrees.start(text, chosen)),
+    'ironbees.applyWorktreeRun': (runId, options) => applyRun(runId, options),
     'ironbees.approvePlan': () => actions.approvePlan(),
     'ironbees.rejectPlan': (feedback) => actions.rejectPlan(feedback),
     'ironbees.compareWithOriginal': async (ref) => {
@@ -183,9 +193,12 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
     }),
   );
 
-  services = { controller, review, actions, statusBar, view, controllerDeps, bridge };
+  services = { controller, review, actions, statusBar, view, worktrees, controllerDeps, bridge };
   // Not awaited: activation must not wait for the disk, and the offer waits for the person.
   void controller.restoreLatest();
+  void cleanWorktreeLeftovers(folder.uri.fsPath, logger).catch((error: unknown) =>
+    logger.warn(`Cleaning up after worktree runs: ${errorMessage(error)}`),
+  );
   void offerUnfinishedRuns(controller, (runId) => actions.resumeRun(runId), logger);
   const activationMs = performance.now() - startedAt;
   logger.info(`Activated in ${activationMs.toFixed(1)} ms for ${folder.uri.fsPath}`);

@@ -15,6 +15,7 @@ import { OrchestratorError, errorMessage } from '../core/errors';
 import type { RevertReport } from '../core/workflow/store';
 import { RunStore } from '../core/workflow/store';
 import { revertRun } from '../core/workflow/revert-run';
+import { branchFor, readRecord } from '../core/workflow/worktree-runs';
 import { renderInterruptedHandoff } from '../core/workflow/handoff';
 import type { RunSummary } from '../core/trace';
 import { createNodeHost } from '../host/node/index';
@@ -158,9 +159,31 @@ export class RunController extends Disposable {
     return this.follow(runtime, (signal) => runtime.orchestrator.execute(request, context, signal));
   }
 
+  /**
+   * Starts a run that works in another folder (a git worktree: worktree-run.ts) with a runtime of
+   * its own, closed when the run ends; `wrap` sees its states (the worktree's commits). Resolves with
+   * the first state and with `done`, once the run was followed to its end.
+   */
+  async startIn(
+    workspaceRoot: string,
+    request: string,
+    options: { runId: string; target?: string; wrap: (states: AsyncIterable<CodingState>) => AsyncIterable<CodingState> },
+  ): Promise<{ first: CodingState; done: Promise<void> }> {
+    if (this.live) throw new OrchestratorError('A run is already in progress here; cancel it or wait for it to finish.');
+    const runtime = await this.buildRuntime(workspaceRoot);
+    const context = workflowContext(this.deps.settings(), workspaceRoot, options.target);
+    const started = this.follow(runtime, (signal) => options.wrap(runtime.orchestrator.execute(request, context, signal, options.runId)));
+    const live = this.live as LiveRun | null;
+    const done = (live?.done ?? Promise.resolve())
+      .then(() => runtime.close())
+      .catch((error: unknown) => this.deps.logger.warn(`Stopping MCP servers: ${errorMessage(error)}`));
+    return { first: await started, done };
+  }
+
   /** Continues a persisted run from where it stopped; resolves with its first state. */
   async resume(runId: string): Promise<CodingState> {
     if (this.live?.runId === runId) return this.current as CodingState;
+    refuseWorktreeRun(this.workspaceRoot, runId, 'resume');
     if (this.live) throw new OrchestratorError('Another run is in progress here; cancel it before resuming this one.');
     const runtime = await this.getRuntime();
     return this.follow(runtime, (signal) => runtime.orchestrator.resume(runId, signal));
@@ -199,6 +222,7 @@ export class RunController extends Disposable {
    * approved and write the files again, and the history would show it waiting for nothing.
    */
   async revert(runId: string): Promise<RevertReport> {
+    refuseWorktreeRun(this.workspaceRoot, runId, 'revert');
     const live = this.live?.runId === runId ? this.live : null;
     const node = live ? this.current?.currentNode : (await this.store.load(runId).catch(() => null))?.codingState.currentNode;
     if (node && !TERMINAL_NODES.includes(node)) {
@@ -335,14 +359,17 @@ export class RunController extends Disposable {
     return this.runtime;
   }
 
-  private async buildRuntime(): Promise<ExtensionRuntime> {
+  /** For the folder's runs, or for a run in another folder (a worktree: no language server watches it). */
+  private async buildRuntime(elsewhere?: string): Promise<ExtensionRuntime> {
     // Loaded on first use: the core, the SDK and xstate are most of the bundle, and activation stays fast.
     const { createExtensionRuntime } = await import('./heavy.js');
+    // Trust is the person's folder's: a worktree is a copy of its last commit.
     const trusted = (await this.deps.trusted?.()) ?? false;
     return createExtensionRuntime({
-      workspaceRoot: this.workspaceRoot,
+      workspaceRoot: elsewhere ?? this.workspaceRoot,
       trusted,
       folder: this.deps.folder,
+      ...(elsewhere ? { languageServer: false } : {}),
       settings: this.deps.settings(),
       apiKey: await this.deps.apiKeys.get(),
       ...(this.deps.apiKeys instanceof ProviderApiKeyStore ? { openaiApiKey: await this.deps.apiKeys.keyFor('openai') } : {}),
@@ -422,6 +449,19 @@ export class RunController extends Disposable {
     else this.deps.logger.info(message);
     this._onDidReport.fire({ kind, message });
   }
+}
+
+/**
+ * A run that worked in a git worktree never wrote the working tree: resuming or reverting it here
+ * would write the person's files from its journal. The CLI does both in its worktree.
+ */
+function refuseWorktreeRun(workspaceRoot: string, runId: string, what: 'resume' | 'revert'): void {
+  if (!readRecord(workspaceRoot, runId)) return;
+  const how =
+    what === 'resume'
+      ? `\`ironbees resume ${runId}\` goes on in its worktree`
+      : `its work is only on branch ${branchFor(runId)}: \`ironbees revert ${runId}\` deletes it`;
+  throw new OrchestratorError(`Run ${runId} worked in a git worktree, not in your working tree; ${how}.`);
 }
 
 export { GATE_NODES };

@@ -28,6 +28,8 @@ export interface RuntimeOptions extends ModelSettingsOptions {
   /** The person trusted the workspace (VS Code's workspace trust and Ironbees' confirmation): workspace-trust.ts. */
   trusted: boolean;
   folder?: vscode.WorkspaceFolder;
+  /** False for a folder no language server watches (a worktree): symbols and checks come from the engine. */
+  languageServer?: boolean;
   extensionPath: string;
   /** Says "no C# language server, the engine answers" to the person (the extension: once per install, not per window). */
   showEngineNotice?: (message: string) => void;
@@ -79,6 +81,7 @@ export async function createExtensionRuntime(options: RuntimeOptions): Promise<E
       createVscodeHost(options.workspaceRoot, {
         logger: options.logger,
         folder: options.folder,
+        ...(options.languageServer === false ? { languageServer: false } : {}),
         ...(fallbackNotice ? { fallbackNotice } : {}),
       }),
     // Settings servers plus `.ironbees/mcp.json`; a bad entry in the settings stops here, before a run.

@@ -4,12 +4,10 @@
 // is staged or committed), so `git diff` shows exactly what came in. A file with local changes (it
 // differs from what the run started from) is refused, naming it, unless --force.
 
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { ConfigurationError } from '../../core/errors';
 import { GitRepo } from '../../core/workspace/git-worktrees';
 import type { ChangedFile } from '../../core/workspace/git-worktrees';
-import { branchFor, isActive, readRecord } from '../../core/workflow/worktree-runs';
+import { applyFile, planApply } from '../../core/workflow/worktree-apply';
 import type { ApplyArgs } from '../args';
 import { ExitCode } from '../exit-codes';
 import { LinePrompter, PromptClosedError } from '../prompts';
@@ -20,24 +18,12 @@ import { checkWorkspace } from './context';
 
 export async function applyCommand(ctx: CommandContext, args: ApplyArgs): Promise<number> {
   await checkWorkspace(args.workspace);
-  const record = readRecord(args.workspace, args.runId);
-  if (record && isActive(record)) {
-    throw new ConfigurationError(`Run ${args.runId} is still working in its worktree (process ${record.pid}); apply it once it has ended.`);
-  }
   const repo = await GitRepo.open(ctx.deps.createHost(args.workspace, ctx.logger).process, args.workspace);
-  const branch = branchFor(args.runId);
-  if (!(await repo.commitOf(branch))) {
-    throw new ConfigurationError(`There is no branch ${branch}: run ${args.runId} did not keep one (see \`ironbees runs\`).`);
-  }
-  const base = record?.base ?? (await repo.git(['merge-base', 'HEAD', branch])).trim();
-  const under = path.relative(repo.root, args.workspace) || '.';
-  const files = await repo.changedFiles(base, branch, under);
+  const { branch, base, files, changedHere } = await planApply(repo, args.workspace, args.runId);
   if (files.length === 0) {
     writeLine(ctx.io.stdout, `Branch ${branch} changes no file; nothing to apply.`);
     return ExitCode.SUCCESS;
   }
-  const changedHere: string[] = [];
-  for (const file of files) if ((await repo.workingBlob(file.path)) !== (await repo.blobAt(base, file.path))) changedHere.push(file.path);
   if (changedHere.length > 0 && !args.force) {
     throw new ConfigurationError(
       `These files have local changes the run did not start from: ${changedHere.join(', ')}. Commit or stash them, or overwrite them with --force.`,
@@ -70,8 +56,7 @@ async function review(
     for (const file of files) {
       writeLine(ctx.io.stderr, renderDiff(await repo.diffText(base, branch, file.path), ctx.colors));
       if (prompter && !/^y(es)?$/i.test((await prompter.ask(`Apply ${file.path}? [y/N] `)).trim())) continue;
-      if (file.status === 'D') fs.rmSync(path.join(repo.root, file.path), { force: true });
-      else await repo.restoreFromRef(branch, file.path);
+      await applyFile(repo, branch, file);
       writeLine(ctx.io.stdout, `${file.status === 'A' ? 'created ' : file.status === 'D' ? 'deleted ' : 'modified'} ${file.path}`);
       applied.push(file.path);
     }

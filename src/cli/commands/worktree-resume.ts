@@ -15,7 +15,7 @@ import { cliWorkspaceTrust } from '../workspace-trust';
 import type { CommandContext } from './context';
 import { checkWorkspace } from './context';
 import { resumeCommand } from './resume';
-import { IterationCommits } from './worktree-commits';
+import { IterationCommits } from '../../core/workflow/worktree-commits';
 
 /** The record of a worktree run of this workspace, or null for an ordinary run. */
 export function worktreeRunOf(workspace: string, runId: string): WorktreeRecord | null {

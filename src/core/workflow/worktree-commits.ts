@@ -1,8 +1,8 @@
 // The commits of a run in a worktree: one per applied iteration, exactly the files it applied, the
 // coder's summary as the message.
 
-import type { CodingState, WorkflowNode } from '../../core/model';
-import type { GitRepo } from '../../core/workspace/git-worktrees';
+import type { CodingState, WorkflowNode } from '../model';
+import type { GitRepo } from '../workspace/git-worktrees';
 
 /** Commits the run's applied edits in the worktree: once per iteration, when its validation is done. */
 export class IterationCommits {
