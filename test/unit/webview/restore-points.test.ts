@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import type { PanelCheckpoint } from '../../../src/shared/protocol';
 import { parseExtensionMessage } from '../../../webview-ui/src/state/parse-message';
 import { INITIAL_PANEL_STATE, reducePanel } from '../../../webview-ui/src/state/panel-state';
-import { NO_RESTORE_POINTS, restorePoints } from '../../../webview-ui/src/state/restore-points';
+import { NO_RESTORE_POINTS, restorePoints, rewoundNote } from '../../../webview-ui/src/state/restore-points';
 import { makeRun } from './fixtures';
 
 function checkpoint(id: string, kind: PanelCheckpoint['kind'], iteration: number, green = false): PanelCheckpoint {
@@ -75,5 +75,18 @@ describe('panel restore points', () => {
     assert.deepEqual(sameRun.checkpoints, { runId: run.stateId, list: [C1, C2] });
     const other = reducePanel(withList, { type: 'state', run: { ...run, stateId: 'other' }, busy: false, statusText: '' });
     assert.equal(other.checkpoints, null);
+  });
+
+  it('a run waiting because it was rewound says so, not its old escalation reason; a later escalation is its own', () => {
+    const rewinds = [
+      { at: '2026-11-27T11:43:25.000Z', checkpoint: 'c1', label: 'plan approved', fromNode: 'SUCCESS', fromIteration: 1, setAside: [] },
+    ];
+    const rewound = makeRun({ currentNode: 'WAIT_HUMAN', timestamp: '2026-11-27T11:43:25.000Z', metadata: { rewinds } });
+    assert.equal(
+      rewoundNote(rewound),
+      "Rewound to “plan approved”: the files have that checkpoint's bytes, and what was tried after it stays in the run's history. Say what to try next.",
+    );
+    assert.equal(rewoundNote({ ...rewound, timestamp: '2026-11-27T11:50:00.000Z' }), null, 'escalated again since');
+    assert.equal(rewoundNote(makeRun({ currentNode: 'WAIT_HUMAN' })), null);
   });
 });

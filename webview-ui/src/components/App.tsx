@@ -22,7 +22,7 @@ import { HistorySection } from './HistorySection';
 import { RunInfoSection } from './RunInfoSection';
 import { SteeringSection } from './SteeringSection';
 import { RestoreButton } from './RestoreButton';
-import { restorePoints } from '../state/restore-points';
+import { restorePoints, rewoundNote } from '../state/restore-points';
 import { HandoffBar } from './HandoffBar';
 import { steeringTrail } from '../state/steering';
 import { ActivitySection } from './ActivitySection';
@@ -151,7 +151,9 @@ function RunView({ run, state, dispatch }: { run: CodingState; state: PanelState
       ) : null}
       {validation ? <ValidationSection view={validation} /> : null}
       {run.review ? <ReviewSection review={run.review} /> : null}
-      {node === 'WAIT_HUMAN' ? <EscalationSection key={`esc:${gateKey}`} runId={run.stateId} reasons={escalationReasons(run)} /> : null}
+      {node === 'WAIT_HUMAN' ? (
+        <EscalationSection key={`esc:${gateKey}`} runId={run.stateId} reasons={escalationReasons(run)} note={rewoundNote(run)} />
+      ) : null}
       <HandoffBar run={run} interrupted={state.interrupted} />
       <div className="usage muted" data-testid="usage" title="Tokens and cost of this run">
         <Icon name="pulse" /> {formatUsage(run.usage)}

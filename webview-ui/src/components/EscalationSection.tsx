@@ -9,7 +9,7 @@ import { Button, Section, TextArea } from './common';
 const DEFAULT_MORE_ITERATIONS = 3;
 const MAX_MORE_ITERATIONS = 50;
 
-export function EscalationSection({ runId, reasons }: { runId: string; reasons: string[] }): ReactNode {
+export function EscalationSection({ runId, reasons, note }: { runId: string; reasons: string[]; note?: string | null }): ReactNode {
   const [guidance, setGuidance] = useState('');
   const [more, setMore] = useState(DEFAULT_MORE_ITERATIONS);
   const [sent, setSent] = useState(false);
@@ -21,7 +21,9 @@ export function EscalationSection({ runId, reasons }: { runId: string; reasons: 
 
   return (
     <Section title="The agent needs you" icon="person" testId="escalation">
-      {reasons.length > 0 ? (
+      {note ? (
+        <p data-testid="rewound-note">{note}</p>
+      ) : reasons.length > 0 ? (
         <ul className="escalation-reasons">
           {reasons.map((r, i) => (
             <li key={i}>

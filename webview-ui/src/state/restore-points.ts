@@ -1,6 +1,7 @@
 // Where the panel offers "Restore here" and "Back to last green": the checkpoints of the run shown,
 // matched to the timeline's steps (the plan, the latest validation) and to each attempt. Pure.
 
+import type { CodingState } from '../../../src/core/model';
 import type { PanelCheckpoint } from '../../../src/shared/protocol';
 
 export interface RestorePoints {
@@ -34,4 +35,15 @@ export function restorePoints(
   if (plan) steps.PLAN = plan;
   if (validated) steps.VALIDATE = validated;
   return { steps, attempts, lastGreen: list.filter((c) => c.green).at(-1) ?? null };
+}
+
+/**
+ * Why the run waits, when it waits because the person rewound it (its last rewind is its last
+ * change): said instead of the escalation's own reason, which is no longer why. Null otherwise.
+ */
+export function rewoundNote(run: CodingState): string | null {
+  const rewinds = run.metadata.rewinds;
+  const last = Array.isArray(rewinds) ? (rewinds.at(-1) as { at?: unknown; label?: unknown } | undefined) : undefined;
+  if (!last || last.at !== run.timestamp || typeof last.label !== 'string') return null;
+  return `Rewound to “${last.label}”: the files have that checkpoint's bytes, and what was tried after it stays in the run's history. Say what to try next.`;
 }
