@@ -60,8 +60,9 @@ describe('ironbees bench (real CLI, demo model, real dotnet, one task)', functio
     );
     assert.equal(task.iterationsToGreen, 1);
     assert.equal(task.iterations, 1);
+    // The demo planner's and coder's turns, and the reviewer's one (bench runs review as the CLI does).
     assert.deepEqual(task.protocol, {
-      turns: 6,
+      turns: 7,
       plainTextTurns: 0,
       malformedTurns: 0,
       maxTokensStops: 0,
@@ -94,7 +95,7 @@ describe('ironbees bench (real CLI, demo model, real dotnet, one task)', functio
     assert.equal(trace.code, 0, trace.stderr);
     const summary = JSON.parse(trace.stdout.trim().split('\n').at(-1) ?? '');
     assert.equal(summary.kind, 'summary');
-    assert.equal(summary.turns, 6);
+    assert.equal(summary.turns, 7);
     assert.equal(summary.currentNode, 'SUCCESS');
   });
 });

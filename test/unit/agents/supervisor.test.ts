@@ -266,6 +266,35 @@ describe('the supervisor around an agent', () => {
     assert.deepEqual(withoutAt(events), []);
   });
 
+  it('the model is asked for words only when the agent listens and the run has an activity listener', async () => {
+    const asked: boolean[] = [];
+    const model: ModelClient = {
+      complete: async (request) => {
+        asked.push(typeof request.onText === 'function');
+        request.onText?.('words');
+        return { content: [{ type: 'text', text: 'words' }], stopReason: 'end_turn', model: 'm', usage: USAGE };
+      },
+    };
+    const heard: string[] = [];
+    const unit: AgentUnit<string, { summary: string; usage: Usage }> = {
+      name: 'planner',
+      terminalTool: {} as never,
+      run: async (rt) => {
+        const base = { model: 'm', system: '', tools: [], messages: [], maxTokens: 10 };
+        await rt.model.complete(base);
+        await rt.model.complete({ ...base, onText: (delta) => void heard.push(delta) });
+        return { summary: 'done', usage: USAGE };
+      },
+    };
+    // No activity listener for the run: nobody shows words, so none are asked for (the demo model would pace them).
+    await supervise({ unit, runtime: runtimeWith(model, []), input: 'x', silenceMs: 60_000 });
+    assert.deepEqual(asked, [false, false]);
+    asked.length = 0;
+    await supervise({ unit, runtime: { ...runtimeWith(model, []), activity: { emit: () => undefined } }, input: 'x', silenceMs: 60_000 });
+    assert.deepEqual(asked, [false, true]);
+    assert.deepEqual(heard, ['words']);
+  });
+
   it("an agent's own failure is not a timeout: it goes up, recorded as failed", async () => {
     const { records, updates } = recorder();
     const unit: AgentUnit<string, unknown> = {

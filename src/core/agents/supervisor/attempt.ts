@@ -83,21 +83,27 @@ export class SupervisedAttempt {
   private model(inner: ModelClient): ModelClient {
     return {
       complete: async (request: ModelRequest): Promise<ModelResponse> => {
-        const onText = request.onText;
-        const onProgress = request.onProgress;
+        const { onText: heard, onProgress, ...asked } = request;
+        // Words are for the activity listener; without one (this sink is the attempt's own), none are asked for.
+        const onText = this.base.activity ? heard : undefined;
         let words = '';
         this.inFlight += 1;
         this.arm();
         this.beat();
         try {
           const response = await inner.complete({
-            ...request,
-            onText: (delta) => {
-              words += delta;
-              this.lastWords = words;
-              this.beat();
-              onText?.(delta);
-            },
+            ...asked,
+            // Only when someone listens: a model asked for words streams them (the demo model at a pace).
+            ...(onText
+              ? {
+                  onText: (delta: string) => {
+                    words += delta;
+                    this.lastWords = words;
+                    this.beat();
+                    onText(delta);
+                  },
+                }
+              : {}),
             onProgress: () => {
               this.beat();
               onProgress?.();
