@@ -123,6 +123,7 @@ describe('e2e: Ironbees in code-server', function () {
     // Nor a hunk's Accept | Reject (VS Code may first draw the lenses it cached for this document).
     await page
       .locator('.monaco-diff-editor .codelens-decoration', { hasText: 'Accept' })
+      .first()
       .waitFor({ state: 'detached', timeout: UI_STEP_MS });
     await shot(page, '06b-review-over');
 

@@ -16,7 +16,8 @@ describe('notifications when the panel is hidden (real extension host)', functio
   this.timeout(300_000);
   const original = readWorkspaceFile(SOURCE);
   const shown: Shown[] = [];
-  const answers = new Map<string, string>();
+  // An answer may wait for the test (a promise): a fast run can reach its gate before the test is ready.
+  const answers = new Map<string, string | Promise<string>>();
   const realInfo = vscode.window.showInformationMessage;
   let realReveal: ((preserveFocus: boolean) => Promise<void>) | undefined;
   let runId = '';
@@ -47,14 +48,16 @@ describe('notifications when the panel is hidden (real extension host)', functio
 
   it('at the plan gate with the panel hidden: "Review plan", which shows the panel', async () => {
     const { controller, view } = await ironbees();
-    answers.set('Ironbees has a plan for you to review.', 'Review plan');
+    let answer: (choice: string) => void = () => undefined;
+    answers.set('Ironbees has a plan for you to review.', new Promise<string>((resolve) => (answer = resolve)));
     const first = (await vscode.commands.executeCommand('ironbees.runAgent', 'Fix the failing Calculator test', TARGET)) as
       CodingState | undefined;
     assert.ok(first);
     runId = first.stateId;
     assert.equal(view.isVisible, false);
-    // The choice reveals the panel through the real reveal.
+    // The choice reveals the panel through the real reveal (the person answers only now).
     if (realReveal) view.reveal = realReveal;
+    answer('Review plan');
     const atPlan = await controller.waitFor(['WAIT_PLAN_APPROVAL', 'FAILED']);
     assert.equal(atPlan.currentNode, 'WAIT_PLAN_APPROVAL');
     await eventually('the plan notice', () => shown.find((s) => s.message === 'Ironbees has a plan for you to review.'));
