@@ -12,7 +12,15 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { hunkLens, repoRoot, runCommand, shot, statusBarItem } from '../support/e2e';
-import { DOTNET_STEP_MS, UI_STEP_MS, startAgentRun, useDemoWorkbench, waitForPlan, webviewShowing } from '../support/e2e/agent-run';
+import {
+  DOTNET_STEP_MS,
+  UI_STEP_MS,
+  startAgentRun,
+  useDemoWorkbench,
+  waitForMaxIterations,
+  waitForPlan,
+  webviewShowing,
+} from '../support/e2e/agent-run';
 
 const REQUEST = 'Fix the failing Calculator test';
 const REASON = 'Keep the change to the one line that is wrong';
@@ -35,6 +43,7 @@ describe('e2e: the panel as good as the engine (issue 25)', function () {
 
   it('Escape makes no decision; a reason on the last iteration goes back to the coder; the outcome on top; Revert everywhere', async function () {
     const page = workbench().page;
+    await waitForMaxIterations(page, 1);
     await startAgentRun(page, REQUEST);
     await waitForPlan(page, await webviewShowing(page, '[data-testid="run"]', DOTNET_STEP_MS));
     const panel = await webviewShowing(page, '[data-testid="approve-plan"]');

@@ -7,7 +7,15 @@
 
 import { strict as assert } from 'node:assert';
 import { shot, statusBarItem } from '../support/e2e';
-import { DOTNET_STEP_MS, UI_STEP_MS, startAgentRun, useDemoWorkbench, waitForPlan, webviewShowing } from '../support/e2e/agent-run';
+import {
+  DOTNET_STEP_MS,
+  UI_STEP_MS,
+  startAgentRun,
+  useDemoWorkbench,
+  waitForMaxIterations,
+  waitForPlan,
+  webviewShowing,
+} from '../support/e2e/agent-run';
 import { hunkLens } from '../support/e2e';
 
 const REQUEST = 'Fix the failing Calculator test';
@@ -18,6 +26,7 @@ describe('e2e: Restore here in the panel (issue 27)', function () {
 
   it('offers Restore here and Back to last green; shows the diff, confirms, and waits for guidance', async function () {
     const page = workbench().page;
+    await waitForMaxIterations(page, 1);
     await startAgentRun(page, REQUEST);
     await waitForPlan(page, await webviewShowing(page, '[data-testid="run"]', DOTNET_STEP_MS));
     const panel = await webviewShowing(page, '[data-testid="approve-plan"]');

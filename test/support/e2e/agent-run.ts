@@ -82,6 +82,20 @@ export function useDemoWorkbench(failureShot: string, settings: Record<string, u
 }
 
 /** Ironbees: Run Agent from the palette, with `request` typed into the input box it opens. */
+/**
+ * Waits until the extension reads `ironbees.maxIterations` as `count`: code-server hands the user
+ * settings to the extension host a moment after it starts (later on a busy machine), and a run
+ * started before that would take the default.
+ */
+export async function waitForMaxIterations(page: Page, count: number): Promise<void> {
+  await runCommand(page, 'Ironbees: Show Agent Panel', UI_STEP_MS);
+  const panel = await webviewShowing(page, '[data-testid="max-iterations"]', DOTNET_STEP_MS);
+  await panel
+    .getByTestId('max-iterations')
+    .filter({ hasText: new RegExp(`^up to ${count} iterations?$`) })
+    .waitFor({ state: 'visible', timeout: DOTNET_STEP_MS });
+}
+
 export async function startAgentRun(page: Page, request: string): Promise<void> {
   await runCommand(page, 'Ironbees: Run Agent', UI_STEP_MS);
   await page.locator('.quick-input-widget', { hasText: /request|agent|do/i }).waitFor({ state: 'visible', timeout: UI_STEP_MS });

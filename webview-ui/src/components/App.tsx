@@ -61,7 +61,7 @@ export function App(): ReactNode {
         </div>
       ))}
       {state.interrupted && state.run ? <InterruptedBanner run={state.run} /> : null}
-      <RequestBox busy={state.busy} />
+      <RequestBox busy={state.busy} maxIterations={state.settings?.maxIterations} />
       <RunInfoSection info={state.modelInfo} run={state.run} />
       {state.run ? (
         <RunView run={state.run} state={state} dispatch={dispatch} />

@@ -5,7 +5,7 @@ import { useState, type ReactNode } from 'react';
 import { send, loadDrafts, saveDrafts } from '../vscode-api';
 import { Button, TextArea } from './common';
 
-export function RequestBox({ busy }: { busy: boolean }): ReactNode {
+export function RequestBox({ busy, maxIterations }: { busy: boolean; maxIterations?: number }): ReactNode {
   const [request, setRequest] = useState(() => loadDrafts().request);
   const canRun = !busy && request.trim() !== '';
 
@@ -40,6 +40,11 @@ export function RequestBox({ busy }: { busy: boolean }): ReactNode {
         >
           Run
         </Button>
+        {maxIterations ? (
+          <span className="muted" data-testid="max-iterations" title="ironbees.maxIterations">
+            up to {maxIterations} iteration{maxIterations === 1 ? '' : 's'}
+          </span>
+        ) : null}
       </div>
     </div>
   );
