@@ -129,7 +129,8 @@ describe('e2e: Ironbees in code-server', function () {
 
     // 7. A click on Plan in the timeline opens the planner's turns: the files it listed and read,
     // then the plan it submitted.
-    await panel.locator('[data-testid="timeline"] [data-node="PLAN"]').click();
+    // On the step's name: the step also holds a "Restore here" button.
+    await panel.locator('[data-testid="timeline"] [data-node="PLAN"]').getByText('Plan', { exact: true }).click();
     const turns = panel.getByTestId('step-turns');
     await turns.getByTestId('turn-call').first().waitFor({ state: 'visible', timeout: UI_STEP_MS });
     const calls = await turns.locator('[data-testid="turn-call"] code').allInnerTexts();
