@@ -148,10 +148,11 @@ export class AgentViewProvider extends Disposable implements vscode.WebviewViewP
 
   /** Shows the view without taking the focus; opens its container first if it was never shown. */
   async reveal(preserveFocus = true): Promise<void> {
-    if (this.view) {
-      this.view.show(preserveFocus);
+    if (this.view && preserveFocus) {
+      this.view.show(true);
       return;
     }
+    // With the focus: the view's own command, which also opens a closed side bar.
     await vscode.commands.executeCommand(`${AGENT_VIEW_ID}.focus`);
   }
 
