@@ -222,6 +222,9 @@ export async function deactivate(): Promise<void> {
 async function reload(): Promise<IronbeesApi> {
   const context = activeContext;
   if (!context) throw new Error('Ironbees is not active.');
+  // VS Code resolves a view pane once: a provider registered again is not asked for the view it
+  // already shows. A real window reload builds the pane anew; here the new provider takes it over.
+  const sidebar = services?.view.sidebarView;
   await deactivate();
   for (const disposable of context.subscriptions.splice(0).reverse()) {
     try {
@@ -230,7 +233,9 @@ async function reload(): Promise<IronbeesApi> {
       // One failing disposal must not keep the rest registered (the commands would clash).
     }
   }
-  return activate(context);
+  const reactivated = activate(context);
+  if (sidebar && services) services.view.resolveWebviewView(sidebar);
+  return reactivated;
 }
 
 const ENGINE_NOTICE_SHOWN = 'ironbees.engineNoticeShown';

@@ -64,6 +64,11 @@ export class AgentViewProvider extends Disposable implements vscode.WebviewViewP
     return !!panel && [...this.surfaces].some((surface) => surface.webview === panel.webview && surface.gate.isOpen);
   }
 
+  /** The sidebar view this provider resolved, if any (a re-activation hands it to the new provider). */
+  get sidebarView(): vscode.WebviewView | undefined {
+    return this.view;
+  }
+
   /** Whether the person can see the panel now (a notification stands in for it when not). */
   get isVisible(): boolean {
     return this.view?.visible === true;
