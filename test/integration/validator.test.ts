@@ -125,8 +125,9 @@ describe('validator with real dotnet', function () {
     });
 
     it('names a hung test: a run that reaches its share of the limit runs again with blame-hang, and the hung test is the failure', async () => {
-      // Hangs() is still in CalcTests.cs (the test above). 70 s: the first run (no blame collector) is
-      // stopped by Ironbees at 25 s; the re-run's blame-hang stops Hangs() after the 25 s it has left less the margin.
+      // Hangs() is still in CalcTests.cs (the test above). 70 s: the first run (no blame collector) gets
+      // all but a re-run's room, by the seconds the project's tests took before, and is stopped by Ironbees;
+      // the re-run's blame-hang stops Hangs() after what is left less that time and the margin.
       const started = Date.now();
       const outcome = await validate({
         host,

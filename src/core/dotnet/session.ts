@@ -19,6 +19,7 @@ export class DotnetSession {
   private restored = false;
   /** Project path → the tests that failed there in the latest validation (failing-first runs them first). */
   private readonly lastFailures = new Map<string, string[]>();
+  private readonly lastDurations = new Map<string, number>();
   /** Where the builds put each project's assembly: its tests run from there, without MSBuild. */
   readonly assemblies = new BuiltAssemblies();
 
@@ -70,6 +71,16 @@ export class DotnetSession {
       if (real.length > 0) this.lastFailures.set(project, [...real]);
       else this.lastFailures.delete(project);
     }
+  }
+
+  /** Records how long each project's tests took (the hang budget gives a healthy run room by it). */
+  rememberDurations(durationByProject: ReadonlyMap<string, number>): void {
+    for (const [project, ms] of durationByProject) this.lastDurations.set(project, ms);
+  }
+
+  /** How long each project's tests took last time, as far as this session knows. */
+  testDurations(): ReadonlyMap<string, number> {
+    return this.lastDurations;
   }
 
   /** The previous validation's failing tests in these projects (only projects that had some). */

@@ -8,7 +8,7 @@ import type { Host, RunResult } from '../host';
 import type { TestResult } from '../model';
 import { IRONBEES_TMP_DIR, tailOf } from './build';
 import { runDotnet, testEnv } from './dotnet-cli';
-import { hangBudget } from './hang-budget';
+import { hangBudget, rerunHangMs } from './hang-budget';
 import { hangDumpArgs, takeHungTests } from './mtp-hang';
 import type { HungTests } from './mtp-hang';
 import { CONSOLE_LABEL, crashingTestIn, mtpConsoleFailures, readMtpConsole } from './mtp-output';
@@ -28,6 +28,8 @@ export interface MtpProjectRun {
   /** Where dotnet starts (the folder of the global.json that chose the mode). */
   cwd: string;
   remainingMs: number;
+  /** How long this project's tests took last time, when known (hang-budget.ts). */
+  expectedMs?: number;
   /** The whole test phase's limit, for the message when it is reached. */
   timeoutMs: number;
   signal?: AbortSignal;
@@ -133,8 +135,8 @@ export async function runMtpProject(request: MtpProjectRun, outcomes: Map<string
   // No hang dump on a first run (a controller process every run); Ironbees' limit stops a hang (hang-budget.ts).
   const budget = request.watchHangs
     ? { firstRunMs: request.remainingMs, rerun: false }
-    : hangBudget(request.remainingMs, project.testRunner?.hangDump === true);
-  let hangArgs = request.watchHangs ? hangDumpArgs(project.testRunner, request.remainingMs) : [];
+    : hangBudget(request.remainingMs, project.testRunner?.hangDump === true, request.expectedMs);
+  let hangArgs = request.watchHangs ? hangDumpArgs(project.testRunner, rerunHangMs(request.remainingMs, request.expectedMs)) : [];
   let reportArgs = mtpReportArgs(project.testRunner);
   let { run, output, trx, hung } = await runOnce(request, resultsDir, reportArgs, hangArgs, budget.firstRunMs);
   if (rejectedReportOption(run, output, reportArgs)) {
@@ -143,7 +145,7 @@ export async function runMtpProject(request: MtpProjectRun, outcomes: Map<string
   }
   if (run.timedOut && budget.rerun) {
     request.host.logger.info(`${project.name}: the tests did not finish; running them again with the hang dump to name the hung test.`);
-    hangArgs = hangDumpArgs(project.testRunner, left());
+    hangArgs = hangDumpArgs(project.testRunner, rerunHangMs(left(), request.expectedMs));
     ({ run, output, trx, hung } = await runOnce(request, resultsDir, reportArgs, hangArgs, left()));
   }
   if (hung) return hungRun(project, hung, trx, output, outcomes);

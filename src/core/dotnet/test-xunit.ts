@@ -10,7 +10,7 @@
 import * as path from 'node:path';
 import type { TestResult } from '../model';
 import { runDotnet, testEnv } from './dotnet-cli';
-import { hangBudget, hangTimeoutSeconds } from './hang-budget';
+import { hangBudget, hangTimeoutSeconds, rerunHangMs } from './hang-budget';
 import { crashingTestIn } from './mtp-output';
 import { resultsDirOf, runMtpProject, timedOutRun, withExtraFailure } from './test-mtp';
 import type { MtpProjectRun } from './test-mtp';
@@ -38,7 +38,7 @@ export async function runXunitProject(request: XunitProjectRun, outcomes: Map<st
   const resultsDir = resultsDirOf(host, project);
   await dropFiles(host, await trxFilesIn(host, resultsDir));
   const deadline = Date.now() + request.remainingMs;
-  const budget = hangBudget(request.remainingMs, true);
+  const budget = hangBudget(request.remainingMs, true, request.expectedMs);
   const run = await runDotnet(host, xunitArgs(request.assembly, path.join(resultsDir, `${project.name}.trx`), request.filterArgs), {
     cwd: request.cwd,
     timeoutMs: budget.firstRunMs,
@@ -85,7 +85,7 @@ async function rerunNamingHangs(request: XunitProjectRun, outcomes: Map<string, 
   host.logger.info(`${project.name}: the tests did not finish; running them again with long-running detection to name the hung test.`);
   // xunit checks every <seconds> and reports a test that has run at least that long: it names a hung
   // test between one and two such periods after the test started, so the period is half the hang timeout.
-  const seconds = Math.max(1, Math.floor((hangTimeoutSeconds(request.remainingMs) ?? 2) / 2));
+  const seconds = Math.max(1, Math.floor((hangTimeoutSeconds(rerunHangMs(request.remainingMs, request.expectedMs)) ?? 2) / 2));
   const resultsDir = resultsDirOf(host, project);
   const stop = new AbortController();
   const signal = request.signal ? AbortSignal.any([request.signal, stop.signal]) : stop.signal;

@@ -17,7 +17,7 @@ import { runMtpProject } from './test-mtp';
 import { runXunitProject } from './test-xunit';
 import { findTestMode, runKindOf } from './test-platform';
 import type { TestModeInfo } from './test-platform';
-import { hangBudget, hangTimeoutSeconds } from './hang-budget';
+import { hangBudget, hangTimeoutSeconds, rerunHangMs } from './hang-budget';
 import { failedRun, resultFromTrx, takeTrxReports, withHungTests } from './test-report';
 import type { TestProjectRef as ProjectRef, TrxReport } from './test-report';
 import { mergeTestResults } from './trx-parser';
@@ -48,6 +48,8 @@ export interface TestRequest {
    * runs from it without `dotnet test`; the others (unknown, multi-targeted) run through `dotnet test`.
    */
   assemblies?: ReadonlyMap<string, readonly string[]>;
+  /** Project path → how long its tests took last time (hang-budget.ts gives a healthy run room by it). */
+  expectedMs?: ReadonlyMap<string, number>;
 }
 
 export interface TestRun {
@@ -60,6 +62,8 @@ export interface TestRun {
   ran: string[];
   /** Project path → the tests that ran in it (passed or failed; skipped ones and run-level failures left out). */
   ranByProject: Map<string, string[]>;
+  /** Project path → how long its whole test run took (projects run unfiltered and not stopped at the limit). */
+  durationByProject: Map<string, number>;
 }
 
 const DEFAULT_CONCURRENCY = 2;
@@ -106,12 +110,14 @@ async function testVstestProject(
   const assembly = plan.skipped.length === 0 && !project.testRunner?.runSettings ? await builtAssembly(request, project) : null;
   const attempt = (blame: readonly string[], limitMs: number): Promise<VstestAttempt> =>
     runVstestOnce(request, project, mode, { assembly, frameworks: plan.skipped.length > 0 ? plan.run : null, filterArgs, blame, limitMs });
-  const budget = hangBudget(Math.max(1, deadline - Date.now()), true);
+  const expectedMs = request.expectedMs?.get(project.absPath);
+  const budget = hangBudget(Math.max(1, deadline - Date.now()), true, expectedMs);
   let { run, output, trxReports } = await attempt([], budget.firstRunMs);
   if (run.timedOut && budget.rerun) {
     const left = Math.max(1, deadline - Date.now());
     request.host.logger.info(`${project.name}: the tests did not finish; running them again with blame-hang to name the hung test.`);
-    ({ run, output, trxReports } = await attempt(assembly ? blameHangConsoleArgs(left) : blameHangArgs(left), left));
+    const hangMs = rerunHangMs(left, expectedMs);
+    ({ run, output, trxReports } = await attempt(assembly ? blameHangConsoleArgs(hangMs) : blameHangArgs(hangMs), left));
   }
   if (run.timedOut) {
     const seconds = Math.round(request.timeoutMs / 1000);
@@ -266,6 +272,7 @@ async function testOneProject(
     project,
     cwd: mode.cwd,
     remainingMs,
+    expectedMs: request.expectedMs?.get(project.absPath),
     timeoutMs: request.timeoutMs,
     signal: request.signal,
     onOutput: request.onOutput,
@@ -297,6 +304,7 @@ export async function runTests(request: TestRequest): Promise<TestRun> {
   }
   const results: TestResult[] = new Array(planned.length);
   const ranByProject = new Map<string, string[]>();
+  const durationByProject = new Map<string, number>();
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < planned.length) {
@@ -304,7 +312,10 @@ export async function runTests(request: TestRequest): Promise<TestRun> {
       const { project, filterArgs } = planned[index] as (typeof planned)[number];
       // Each project's own outcomes first: which tests ran where is what a later run is held to.
       const own = new Map<string, TestOutcomeKind>();
-      results[index] = await testOneProject(request, project, mode, deadline, own, filterArgs);
+      const projectStartedAt = Date.now();
+      const projectResult = await testOneProject(request, project, mode, deadline, own, filterArgs);
+      results[index] = projectResult;
+      if (!request.only && !projectResult.timedOut) durationByProject.set(project.absPath, Date.now() - projectStartedAt);
       for (const [name, kind] of own) if (outcomes.get(name) !== 'failed') outcomes.set(name, kind);
       ranByProject.set(
         project.absPath,
@@ -324,5 +335,5 @@ export async function runTests(request: TestRequest): Promise<TestRun> {
       (results[index]?.failures ?? []).map((failure) => failure.testName),
     ),
   );
-  return { result, outcomes, failedByProject, ran: planned.map(({ project }) => project.absPath), ranByProject };
+  return { result, outcomes, failedByProject, ran: planned.map(({ project }) => project.absPath), ranByProject, durationByProject };
 }

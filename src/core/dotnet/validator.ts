@@ -146,8 +146,10 @@ async function testProjects(
     modeFrom,
     only,
     assemblies,
+    expectedMs: session.testDurations(),
   });
   session.rememberFailures(run.failedByProject);
+  session.rememberDurations(run.durationByProject);
   return { ...run, result: withRelativeStacks(run.result, options.host.workspaceRoot) };
 }
 

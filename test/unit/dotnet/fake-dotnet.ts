@@ -24,6 +24,8 @@ export interface RecordedCall {
   env: Record<string, string>;
   /** What the command was for (RunOptions.label), e.g. baseline. */
   label?: string;
+  /** The limit the runner was given for it. */
+  timeoutMs?: number;
 }
 
 export function trxOf(tests: readonly FakeTest[]): string {
@@ -64,7 +66,12 @@ export class FakeDotnet implements ProcessRunner {
 
   async run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
     if (this.missing) throw Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT' });
-    this.calls.push({ args: [...args], env: { ...options.env }, ...(options.label ? { label: options.label } : {}) });
+    this.calls.push({
+      args: [...args],
+      env: { ...options.env },
+      timeoutMs: options.timeoutMs,
+      ...(options.label ? { label: options.label } : {}),
+    });
     const base = { stdout: '', stderr: '', durationMs: 5, timedOut: false, cancelled: false };
     if (args[0] === 'build') {
       const reply = this.builds[Math.min(this.buildIndex++, this.builds.length - 1)] ?? {};

@@ -443,6 +443,65 @@ describe('running Microsoft.Testing.Platform test projects', () => {
     );
   });
 
+  it("a project's last run sets its first run's share: a healthy suite gets all but a re-run's room (VSTest and MTP)", async () => {
+    const host = createMemoryHost({ 'mtp/global.json': MTP_GLOBAL });
+    const calls = scripted(host, [{ exitCode: 0, stdout: 'Results File: /memory-workspace/none.trx' }]);
+    const vstest = { absPath: path.join(host.workspaceRoot, 'tests/V.Tests/V.Tests.csproj'), name: 'V.Tests' };
+    const first = await runTests({ host, projects: [vstest], timeoutMs: 600_000, expectedMs: new Map([[vstest.absPath, 30_000]]) });
+    // 600 s less a re-run's room: the 30 s it took last time, a 60 s hang timeout and the 20 s margin.
+    assert.equal(Math.round((calls[0]?.timeoutMs ?? 0) / 1000), 490);
+    assert.equal(first.durationByProject.has(vstest.absPath), true, 'its time is recorded for the next run');
+    const withHangDump = { ...MSTEST, hangDump: true };
+    const mstest = {
+      absPath: path.join(host.workspaceRoot, 'mtp/tests/M.Tests/M.Tests.csproj'),
+      name: 'M.Tests',
+      testRunner: withHangDump,
+    };
+    const mtpCalls = scripted(host, [{ exitCode: 0, trx: [{ name: 'M.Passes', outcome: 'Passed' }] }]);
+    await runTests({
+      host,
+      projects: [mstest],
+      timeoutMs: 600_000,
+      modeFrom: path.join(host.workspaceRoot, 'mtp'),
+      expectedMs: new Map([[mstest.absPath, 30_000]]),
+    });
+    assert.equal(Math.round((mtpCalls[0]?.timeoutMs ?? 0) / 1000), 490);
+  });
+
+  it("with a known last run, the re-run's blame-hang timeout leaves that run's time to reach the hung test", async () => {
+    const host = createMemoryHost({});
+    const blame = readFileSync(path.resolve(__dirname, '../../fixtures/mtp-output/vstest-blame-hang.txt'), 'utf8');
+    const calls = scripted(host, [
+      { exitCode: null, timedOut: true },
+      { exitCode: 1, stdout: `${blame}\nThe test running when the crash occurred:\nCalculator.Tests.HangTests.Waits_Forever\n` },
+    ]);
+    const project = { absPath: path.join(host.workspaceRoot, 'C.Tests.csproj'), name: 'C.Tests' };
+    await runTests({ host, projects: [project], timeoutMs: 120_000, expectedMs: new Map([[project.absPath, 10_000]]) });
+    // 120 s less a re-run's room (10 s + a 20 s hang timeout + the 20 s margin) for the first run; the
+    // scripted first run ends at once, so the re-run has all 120 s left.
+    assert.deepEqual(
+      calls.map((call) => Math.round(call.timeoutMs / 1000)),
+      [70, 120],
+    );
+    // Its watcher: the 120 s left less the 10 s the tests take to reach the hung one, less the 20 s margin.
+    const args = calls[1]?.args ?? [];
+    const hangSeconds = Number(/^(\d+)s$/.exec(args[args.indexOf('--blame-hang-timeout') + 1] ?? '')?.[1]);
+    assert.ok(hangSeconds >= 89 && hangSeconds <= 90, String(hangSeconds));
+  });
+
+  it('a project whose tests took half of the limit or more last time gets all of it, and is not run again', async () => {
+    const host = createMemoryHost({});
+    const calls = scripted(host, [{ exitCode: null, timedOut: true }]);
+    const vstest = { absPath: path.join(host.workspaceRoot, 'tests/V.Tests/V.Tests.csproj'), name: 'V.Tests' };
+    const run = await runTests({ host, projects: [vstest], timeoutMs: 120_000, expectedMs: new Map([[vstest.absPath, 70_000]]) });
+    assert.deepEqual(
+      calls.map((call) => Math.round(call.timeoutMs / 1000)),
+      [120],
+    );
+    assert.equal(run.result.timedOut, true);
+    assert.equal(run.durationByProject.has(vstest.absPath), false, 'a run stopped at the limit is not a duration to go by');
+  });
+
   it('a run that does not hang carries no hang watcher: the exact arguments of VSTest (both forms), MTP and xunit v3 with the HangDump extension', async () => {
     const host = createMemoryHost({
       'tests/V.Tests/bin/V.Tests.dll': 'MZ',

@@ -281,6 +281,9 @@ describe('validator (scripted dotnet)', () => {
       ['--TestCaseFilter:FullyQualifiedName=Reporting.Tests.ReportTests.Anchor'],
     );
     assert.deepEqual(outcome.preExistingFailures, ['Reporting.Tests.ReportTests.Anchor(level: 2)']);
+    // The baseline's run of the project (a few ms) sets the first run's share: all of the 60 s but twice
+    // the shortest hang timeout and the margin (30 s), not half less the margin (20 s).
+    assert.equal(Math.round((first[0]?.timeoutMs ?? 0) / 1000), 30);
   });
 
   it('reports build errors, new ones apart from those the baseline had, and skips the tests', async () => {
