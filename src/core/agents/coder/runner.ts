@@ -7,6 +7,7 @@ import type { ErrorContext, ExecutionPlan, FileEdit, PhaseBrief, Usage } from '.
 import { phaseSections } from './phase-brief';
 import { compileGate } from '../../csharp/engine/compile-gate';
 import type { StagedOverlay } from '../../workspace/overlay';
+import { agentToolContext } from '../tool-context';
 import { requireAgent } from '../agent-definition';
 import { runToolLoop } from '../tool-loop';
 import type { TerminalVerdict } from '../tool-loop';
@@ -77,7 +78,7 @@ export async function runCoder(rt: AgentRuntime, input: CoderInput): Promise<Cod
   const result = await runToolLoop({
     agent,
     runtime: rt,
-    toolContext: { host: rt.host, overlay: input.overlay, signal: rt.signal, ...(rt.toolApproval ? { approval: rt.toolApproval } : {}) },
+    toolContext: agentToolContext(rt, input.overlay),
     userMessage: coderMessage(input),
     terminal: { name: SUBMIT_CHANGES_TOOL, accept },
   });

@@ -4,7 +4,7 @@
 // previous plan go into its first message (not the system prompt, which stays cacheable).
 
 import type { Baseline, ExecutionPlan, PlanStep, Usage } from '../../model';
-import { StagedOverlay } from '../../workspace/overlay';
+import { agentToolContext } from '../tool-context';
 import { requireAgent } from '../agent-definition';
 import { runToolLoop } from '../tool-loop';
 import type { TerminalVerdict } from '../tool-loop';
@@ -34,12 +34,7 @@ export async function runPlanner(rt: AgentRuntime, input: PlannerInput): Promise
   const result = await runToolLoop({
     agent,
     runtime: rt,
-    toolContext: {
-      host: rt.host,
-      overlay: new StagedOverlay(rt.host),
-      signal: rt.signal,
-      ...(rt.toolApproval ? { approval: rt.toolApproval } : {}),
-    },
+    toolContext: agentToolContext(rt),
     userMessage: plannerMessage(input),
     terminal: { name: SUBMIT_PLAN_TOOL, accept: (raw) => acceptPlan(raw, baselineFailureNames(input.baseline)) },
   });

@@ -5,7 +5,7 @@
 
 import type { ExecutionPlan, ReviewIssue, ReviewResult, Usage } from '../../model';
 import { DEFAULT_REVIEW_THRESHOLD } from '../../model';
-import { StagedOverlay } from '../../workspace/overlay';
+import { agentToolContext } from '../tool-context';
 import { requireAgent } from '../agent-definition';
 import { runToolLoop } from '../tool-loop';
 import type { TerminalVerdict } from '../tool-loop';
@@ -45,12 +45,7 @@ export async function runReviewer(rt: AgentRuntime, input: ReviewerInput): Promi
   const result = await runToolLoop({
     agent,
     runtime: rt,
-    toolContext: {
-      host: rt.host,
-      overlay: new StagedOverlay(rt.host),
-      signal: rt.signal,
-      ...(rt.toolApproval ? { approval: rt.toolApproval } : {}),
-    },
+    toolContext: agentToolContext(rt),
     userMessage: reviewerMessage(input),
     terminal: { name: SUBMIT_REVIEW_TOOL, accept: (raw) => acceptReview(raw, threshold) },
     templateVars: { threshold },
