@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import { DEFAULT_MAX_ITERATIONS } from '../core/model';
 import { PROVIDER_NAMES } from '../core/llm/providers/choice';
-import { SANDBOX_MODES } from '../core/sandbox';
+import { SANDBOX_MODES } from '../core/platform/sandbox';
 import type { BenchArgs } from './arg-types';
 import { UsageError } from './exit-codes';
 import { choiceOption, integerOption, onePositional, stringValue } from './option-values';

@@ -2,6 +2,7 @@
 // note) and a toy state (NOTE: the notary runs after a passing DECIDE, then SUCCESS), one entry per
 // step of CONTRIBUTING.md's recipes. Each edit of an existing file is anchored on text that file
 // holds; a missing anchor fails the scaffold with the file and the anchor named.
+// rewrite-imports: skip-file (the files written below import from where they will sit in the copy)
 
 export const AGENT = 'notary';
 export const STATE = 'NOTE';

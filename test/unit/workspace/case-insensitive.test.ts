@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadProjectGraph, scopeOfChanges } from '../../../src/core/dotnet/project-graph';
-import { machineId } from '../../../src/core/machine-id';
+import { machineId } from '../../../src/core/workflow/machine-id';
 import { StagedOverlay } from '../../../src/core/workspace/overlay';
 import { makeFileEdit } from '../../../src/core/workspace/diff';
 import { ApplyIntentLog } from '../../../src/core/workflow/edit-journal-wal';
