@@ -6,8 +6,6 @@
 // waits at a gate is resumed before it is answered.
 
 import * as vscode from 'vscode';
-import type { Logger } from '../core/host';
-import type { ModelClient } from '../core/llm/port';
 import { TERMINAL_NODES } from '../core/model';
 import type { ApprovalDecision, CodingState, ExecutionPlan, Usage, WorkflowNode } from '../core/model';
 import { totalTokens } from '../core/workflow/budget';
@@ -19,34 +17,15 @@ import { renderInterruptedHandoff } from '../core/workflow/handoff';
 import type { RunSummary } from '../core/trace';
 import { createNodeHost } from '../host/node/index';
 import { Disposable } from './lifecycle';
-import type { ApiKeyStore } from './secrets';
-import type { IronbeesSettings } from './settings';
 import { workflowContext } from './settings';
 import type { ExtensionRuntime } from './runtime';
 import { GATE_NODES, isWorking, statusText } from './status-text';
-import { ProviderApiKeyStore } from './provider-keys';
 import type { ActivityEvent } from '../core/activity';
 import { activityLogLine } from './activity-log';
 import { RunRuntimes } from './run-runtimes';
+import type { RunControllerDeps } from './run-runtimes';
 import { followStates, waitForNodes } from './run-states';
 import { refuseWorktreeRun } from './worktree-guard';
-
-export interface RunControllerDeps {
-  folder: vscode.WorkspaceFolder;
-  extensionPath: string;
-  logger: Logger;
-  apiKeys: ApiKeyStore;
-  settings: () => IronbeesSettings;
-  /**
-   * Whether the person trusts the workspace's own agents and MCP servers (workspace-trust.ts: VS
-   * Code's workspace trust and Ironbees' confirmation); absent, they are not used.
-   */
-  trusted?: () => Promise<boolean>;
-  /** Tests drive runs with a scripted model. */
-  model?: ModelClient;
-  /** The "no C# language server" notice (runtime.ts). */
-  showEngineNotice?: (message: string) => void;
-}
 
 export interface Report {
   kind: 'error' | 'notice';
@@ -88,7 +67,7 @@ export class RunController extends Disposable {
   constructor(private readonly deps: RunControllerDeps) {
     super();
     this.store = new RunStore(createNodeHost(deps.folder.uri.fsPath, { logger: deps.logger }));
-    this.runtimes = new RunRuntimes(() => this.buildRuntime(), () => this.live !== null, deps.logger);
+    this.runtimes = new RunRuntimes(deps, () => this.live !== null);
   }
 
   get workspaceRoot(): string {
@@ -158,7 +137,7 @@ export class RunController extends Disposable {
     options: { runId: string; target?: string; wrap: (states: AsyncIterable<CodingState>) => AsyncIterable<CodingState> },
   ): Promise<{ first: CodingState; done: Promise<void> }> {
     if (this.live) throw new OrchestratorError('A run is already in progress here; cancel it or wait for it to finish.');
-    const runtime = await this.buildRuntime(workspaceRoot);
+    const runtime = await this.runtimes.build(workspaceRoot);
     const context = workflowContext(this.deps.settings(), workspaceRoot, options.target);
     const started = this.follow(runtime, (signal) => options.wrap(runtime.orchestrator.execute(request, context, signal, options.runId)));
     const live = this.live as LiveRun | null;
@@ -319,27 +298,6 @@ export class RunController extends Disposable {
     await runtime.orchestrator.approve(state.stateId, decision);
   }
 
-  /** For the folder's runs, or for a run in another folder (a worktree: no language server watches it). */
-  private async buildRuntime(elsewhere?: string): Promise<ExtensionRuntime> {
-    // Loaded on first use: the core, the SDK and xstate are most of the bundle, and activation stays fast.
-    const { createExtensionRuntime } = await import('./heavy.js');
-    // Trust is the person's folder's: a worktree is a copy of its last commit.
-    const trusted = (await this.deps.trusted?.()) ?? false;
-    return createExtensionRuntime({
-      workspaceRoot: elsewhere ?? this.workspaceRoot,
-      trusted,
-      folder: this.deps.folder,
-      ...(elsewhere ? { languageServer: false } : {}),
-      settings: this.deps.settings(),
-      apiKey: await this.deps.apiKeys.get(),
-      ...(this.deps.apiKeys instanceof ProviderApiKeyStore ? { openaiApiKey: await this.deps.apiKeys.keyFor('openai') } : {}),
-      extensionPath: this.deps.extensionPath,
-      logger: this.deps.logger,
-      ...(this.deps.model ? { model: this.deps.model } : {}),
-      ...(this.deps.showEngineNotice ? { showEngineNotice: this.deps.showEngineNotice } : {}),
-    });
-  }
-
   private follow(runtime: ExtensionRuntime, start: (signal: AbortSignal) => AsyncIterable<CodingState>): Promise<CodingState> {
     const abort = new AbortController();
     const live: LiveRun = { runId: null, abort, done: Promise.resolve(), runtime };
@@ -398,3 +356,4 @@ export class RunController extends Disposable {
 }
 
 export { GATE_NODES };
+export type { RunControllerDeps };

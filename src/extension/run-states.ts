@@ -18,7 +18,10 @@ export interface StateListener {
  * Reads the states `start` yields to their end. `first` resolves with the first state, or rejects
  * when the run fails or ends before it had one; `done` settles when the stream ended.
  */
-export function followStates(start: () => AsyncIterable<CodingState>, on: StateListener): { first: Promise<CodingState>; done: Promise<void> } {
+export function followStates(
+  start: () => AsyncIterable<CodingState>,
+  on: StateListener,
+): { first: Promise<CodingState>; done: Promise<void> } {
   let resolveFirst: (state: CodingState) => void = () => undefined;
   let rejectFirst: (error: unknown) => void = () => undefined;
   const first = new Promise<CodingState>((resolve, reject) => {
@@ -58,7 +61,9 @@ export function waitForNodes(
   return new Promise<CodingState>((resolve, reject) => {
     const timer = setTimeout(() => {
       listener.dispose();
-      reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${nodes.join('/')}; the run is at ${current()?.currentNode ?? 'nothing'}`));
+      reject(
+        new Error(`Timed out after ${timeoutMs} ms waiting for ${nodes.join('/')}; the run is at ${current()?.currentNode ?? 'nothing'}`),
+      );
     }, timeoutMs);
     const listener = onDidChangeState((state) => {
       if (!state || !nodes.includes(state.currentNode)) return;

@@ -134,7 +134,12 @@ export const RECIPE_STEPS: readonly RecipeStep[] = [
     recipe: 'Add a workflow state',
     file: 'src/core/nodes.ts',
     edit: (before) =>
-      insertBefore('nodes.ts', existing('nodes.ts', before), /^ {2}ESCALATE: /m, `  ${STATE}: working('Writing a note', 'Note', false, { main: 8 }),\n`),
+      insertBefore(
+        'nodes.ts',
+        existing('nodes.ts', before),
+        /^ {2}ESCALATE: /m,
+        `  ${STATE}: working('Writing a note', 'Note', false, { main: 8 }),\n`,
+      ),
   },
   {
     recipe: 'Add a workflow state',
@@ -142,7 +147,12 @@ export const RECIPE_STEPS: readonly RecipeStep[] = [
     edit: (before) => {
       const file = 'machine.ts';
       let text = withImport(file, existing(file, before), "import type { NoteInput, NoteOutput } from './run-context';");
-      text = replaceOnce(file, text, /( {2}actors: \{\n)/, (open) => `${open}    note: fromPromise<NoteOutput, NoteInput>(async () => notProvided('note')),\n`);
+      text = replaceOnce(
+        file,
+        text,
+        /( {2}actors: \{\n)/,
+        (open) => `${open}    note: fromPromise<NoteOutput, NoteInput>(async () => notProvided('note')),\n`,
+      );
       // A passing DECIDE goes to the notary rather than straight to SUCCESS.
       text = replaceOnce(file, text, /( {4}DECIDE: \{[\s\S]*?target: )'SUCCESS'/, (_match, head) => `${head}'${STATE}'`);
       return insertBefore(file, text, /^ {4}ESCALATE: \{/m, MACHINE_STATE);
@@ -160,7 +170,12 @@ export const RECIPE_STEPS: readonly RecipeStep[] = [
       const file = 'step-actors.ts';
       let text = withImport(file, existing(file, before), "import type { NoteInput, NoteOutput } from './run-context';");
       text = withImport(file, text, "import type { NotaryInput, NotaryOutput } from '../agents/notary/runner';");
-      text = replaceOnce(file, text, /(export const STEP_AGENTS = \{[^}]*?) \} as const/, (_match, head) => `${head}, note: '${AGENT}' } as const`);
+      text = replaceOnce(
+        file,
+        text,
+        /(export const STEP_AGENTS = \{[^}]*?) \} as const/,
+        (_match, head) => `${head}, note: '${AGENT}' } as const`,
+      );
       return insertBefore(file, text, /^ {4}writeHandoff: /m, STEP_ACTOR);
     },
   },

@@ -50,7 +50,16 @@ describe('node table', () => {
     assert.deepEqual(HELP_NODES, helpNodes());
     assert.deepEqual(knownOf(gatesAnswering('APPROVE')), ['WAIT_PLAN_APPROVAL', 'WAIT_DIFF_APPROVAL']);
     assert.deepEqual(gatesAnswering('STOP'), ['WAIT_HUMAN']);
-    assert.deepEqual(knownOf(MAIN_PATH), ['INIT', 'PLAN', 'WAIT_PLAN_APPROVAL', 'CODE', 'WAIT_DIFF_APPROVAL', 'VALIDATE', 'DECIDE', 'REVIEW']);
+    assert.deepEqual(knownOf(MAIN_PATH), [
+      'INIT',
+      'PLAN',
+      'WAIT_PLAN_APPROVAL',
+      'CODE',
+      'WAIT_DIFF_APPROVAL',
+      'VALIDATE',
+      'DECIDE',
+      'REVIEW',
+    ]);
     assert.deepEqual(knownOf(HAND_OFF_PATH), ['ESCALATE', 'WAIT_HUMAN']);
   });
 
