@@ -224,7 +224,7 @@ describe('the notary', () => {
     const model = new ScriptedModelClient((request) => demoAnswer(request));
     const rt = { ...(await agentRuntime(root, model)), tools, agents };
     const output = await units.require<NotaryInput, NotaryOutput>('${AGENT}').run(rt, { request: 'Fix Divide' });
-    assert.equal(output.note, '');
+    assert.match(output.note, /^\\[scripted demo model, not an LLM\\]/);
     assert.equal(model.requests.length, 1);
     assert.deepEqual(model.requests[0].tools.map((tool) => tool.name), ['read_file', '${TERMINAL_TOOL}']);
   });
