@@ -93,9 +93,11 @@ describe('the recipes hold (a toy agent and state added in a temp copy)', functi
     assert.deepEqual([...new Set(RECIPE_STEPS.map((step) => step.file))].sort(), recipeFiles());
   });
 
-  it('type-checks, and the recipes’ suites and the agent’s own test pass', async () => {
+  it('type-checks (the panel too), and the recipes’ suites and the agent’s own test pass', async () => {
     const tsc = await run(root, [path.join('node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--noEmit']);
     assert.equal(tsc.code, 0, `tsc in the copy:\n${tsc.output}`);
+    const panel = await run(root, [path.join('node_modules', 'typescript', 'bin', 'tsc'), '-p', 'webview-ui', '--noEmit']);
+    assert.equal(panel.code, 0, `tsc -p webview-ui in the copy:\n${panel.output}`);
     const { ran, failed, passed } = await failingTests(root, [...SUITES, OWN_TEST.file]);
     assert.deepEqual(failed, [], ran.output);
     assert.ok(passed >= 10, `${passed} tests passed`);
@@ -125,6 +127,22 @@ describe('the recipes hold (a toy agent and state added in a temp copy)', functi
       }
     });
   }
+
+  it('does not type-check without the step on src/core/workflow/run-context.ts', async () => {
+    const file = 'src/core/workflow/run-context.ts';
+    const done = readFileSync(path.join(root, file), 'utf8');
+    await write(file, originals.get(file) ?? null);
+    try {
+      const tsc = await run(root, [path.join('node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--noEmit']);
+      assert.notEqual(tsc.code, 0);
+      assert.match(
+        tsc.output,
+        /src\/core\/workflow\/machine\.ts\(\d+,\d+\): error TS2305: Module '".\/run-context"' has no exported member 'NoteInput'/,
+      );
+    } finally {
+      await write(file, done);
+    }
+  });
 
   it('scaffolds a new agent folder, not an existing one', () => {
     assert.equal(originals.get(`agents/${AGENT}/agent.yaml`), null);

@@ -1,6 +1,7 @@
 // A temp copy of the repository with only what a recipe's suites need: src/, agents/, the public
-// contract, the project files, the named test files and every file of test/ or webview-ui/ they
-// import (followed to the end), the calculator fixture; node_modules is a symlink to the real one.
+// contract, the project files (the panel's too), the named test files and every file of test/ or
+// webview-ui/ they import (followed to the end), the calculator fixture; node_modules is a symlink
+// to the real one.
 
 import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
@@ -18,6 +19,9 @@ const ALWAYS = [
   'test/support/mocha-env.cjs',
   'test/support/count-reporter.cjs',
   'test/fixtures/calculator',
+  // The panel reads the node table: its project is type-checked too.
+  'webview-ui/src',
+  'webview-ui/tsconfig.json',
 ];
 
 const IMPORT = /(?:\bfrom|\bimport|\brequire\()\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
