@@ -6,7 +6,7 @@
 //   (c) limit: by hand, an incremental build of the one affected test project and its tests only
 //       (`dotnet test --no-build`, and `dotnet vstest` on its assembly: no second MSBuild evaluation).
 // Goals: (a) ≤ 0.4 × (b) and (a) ≤ 1.15 × (c). Runs are interleaved so machine load hits all alike.
-// (a) runs in the sandbox where one is available (src/core/sandbox.ts); each run also times (a) with
+// (a) runs in the sandbox where one is available (src/core/platform/sandbox.ts); each run also times (a) with
 // `--sandbox off`, for the sandbox's cost (goal: (a) ≤ 1.05 × (a, no sandbox)).
 // Run: npm run bench   (IRONBEES_BENCH_RUNS=N changes the number of runs; default 5, naive and no-server 3;
 // IRONBEES_BENCH_SANDBOX_ONLY=1 times only (a) with and without the sandbox).
@@ -18,7 +18,7 @@ import type { Host } from '../src/core/host';
 import type { TraceEvent } from '../src/core/trace';
 import { captureBaseline, validate } from '../src/core/dotnet/validator';
 import { buildEnv, shutdownBuildServers } from '../src/core/dotnet/dotnet-cli';
-import { checkSandbox, setSandboxMode } from '../src/core/sandbox';
+import { checkSandbox, setSandboxMode } from '../src/core/platform/sandbox';
 import { createNodeHost } from '../src/host/node/index';
 
 const RUNS = Number(process.env.IRONBEES_BENCH_RUNS ?? 5);

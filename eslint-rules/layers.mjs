@@ -5,26 +5,29 @@ import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
-const CORE = ['kernel', 'llm', 'workspace', 'dotnet', 'csharp', 'tools', 'mcp', 'agents', 'workflow', 'runtime'];
+const CORE = ['kernel', 'platform', 'llm', 'workspace', 'dotnet', 'csharp', 'tools', 'mcp', 'agents', 'workflow', 'runtime'];
 
 /** What each layer may import besides itself. The order is the house's, bottom first. */
 export const ALLOWED = {
   kernel: [],
-  llm: ['kernel'],
-  workspace: ['kernel'],
-  dotnet: ['kernel', 'workspace'],
-  csharp: ['kernel', 'workspace'],
+  // The machine's plumbing beside the kernel: child processes' environment and sandbox, commands on
+  // PATH, the user's cache folder, text made safe to show.
+  platform: ['kernel'],
+  llm: ['kernel', 'platform'],
+  workspace: ['kernel', 'platform'],
+  dotnet: ['kernel', 'platform', 'workspace'],
+  csharp: ['kernel', 'platform', 'workspace'],
   // Tools never see the model's wire format: a provider maps tool definitions itself.
-  tools: ['kernel', 'workspace', 'dotnet', 'csharp'],
-  mcp: ['kernel', 'workspace', 'dotnet', 'csharp', 'tools'],
+  tools: ['kernel', 'platform', 'workspace', 'dotnet', 'csharp'],
+  mcp: ['kernel', 'platform', 'workspace', 'dotnet', 'csharp', 'tools'],
   // Agents get MCP tools as a tool source the runtime registers, never from mcp/ itself.
-  agents: ['kernel', 'llm', 'workspace', 'dotnet', 'csharp', 'tools'],
-  workflow: ['kernel', 'llm', 'workspace', 'dotnet', 'csharp', 'tools', 'mcp', 'agents'],
+  agents: ['kernel', 'platform', 'llm', 'workspace', 'dotnet', 'csharp', 'tools'],
+  workflow: ['kernel', 'platform', 'llm', 'workspace', 'dotnet', 'csharp', 'tools', 'mcp', 'agents'],
   runtime: CORE.filter((layer) => layer !== 'runtime'),
   // Host adapters answer the Host port. The exceptions: with no language server, symbols come from
   // the C# engine or text index, which the adapters build (tests construct hosts as createNodeHost(root));
   // the engine opens the build target dotnet finds; listings go through the one containment check.
-  host: ['kernel', 'workspace', 'dotnet', 'csharp'],
+  host: ['kernel', 'platform', 'workspace', 'dotnet', 'csharp'],
   // The faces reach dotnet, the tools and the run store through the composition root (runtime/faces.ts).
   'mcp-server': [...CORE.filter((layer) => !['dotnet', 'tools', 'workflow'].includes(layer)), 'host'],
   // The ACP agent is a face like the MCP server: it drives runs through the orchestrator it is given.

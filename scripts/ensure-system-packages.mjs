@@ -1,6 +1,6 @@
 // The Debian packages the test stages need: chromium (the workbench client), ripgrep (stands in for
 // the rg binary code-server's install would download), libkrb5-dev (a native module builds against
-// it) and bubblewrap (the sandbox dotnet builds and tests run in, src/core/sandbox.ts). One script for `npm test` (test/support/run-tests.mjs) and `.ci/run`: missing ones are
+// it) and bubblewrap (the sandbox dotnet builds and tests run in, src/core/platform/sandbox.ts). One script for `npm test` (test/support/run-tests.mjs) and `.ci/run`: missing ones are
 // installed when this runs as root; otherwise it prints the one command to run and exits 1. Quick when
 // everything is there (three look-ups, no apt).
 import { spawnSync } from 'node:child_process';

@@ -3,8 +3,8 @@
 import * as path from 'node:path';
 import { PROVIDER_NAMES } from '../core/llm/providers/choice';
 import type { ProviderName } from '../core/llm/providers/choice';
-import { SANDBOX_MODES } from '../core/sandbox';
-import type { SandboxMode } from '../core/sandbox';
+import { SANDBOX_MODES } from '../core/platform/sandbox';
+import type { SandboxMode } from '../core/platform/sandbox';
 import { UsageError } from './exit-codes';
 import { choiceOption, stringValue } from './option-values';
 import type { Values } from './option-values';

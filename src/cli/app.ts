@@ -1,7 +1,7 @@
 // The whole command line as one function of (argv, streams) → exit code, so tests drive it without
 // spawning a process. main.ts only wires it to the real process.
 
-import { registerCredentialValues } from '../core/child-env';
+import { registerCredentialValues } from '../core/platform/child-env';
 import { errorMessage } from '../core/errors';
 import { closeWorkspaceMcpSources } from '../core/mcp/workspace-source';
 import { version } from '../../package.json';

@@ -8,7 +8,7 @@ import type { Prompter } from './prompts';
 import { renderDiff } from './render/diff';
 import { renderPlan } from './render/plan';
 import type { BudgetReached, RunBudget } from '../core/workflow/budget';
-import { visibleControls } from '../core/text';
+import { visibleControls } from '../core/platform/text';
 
 export const DEFAULT_EXTRA_ITERATIONS = 3;
 const MAX_EXTRA_ITERATIONS = 100;

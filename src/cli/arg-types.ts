@@ -2,7 +2,7 @@
 // these), apart so the parser stays one readable file.
 
 import type { ProviderName } from '../core/llm/providers/choice';
-import type { SandboxMode } from '../core/sandbox';
+import type { SandboxMode } from '../core/platform/sandbox';
 
 export interface RunsArgs {
   command: 'runs';

@@ -2,8 +2,8 @@
 
 import * as path from 'node:path';
 import { UsageError } from './exit-codes';
-import { SANDBOX_MODES } from '../core/sandbox';
-import type { SandboxMode } from '../core/sandbox';
+import { SANDBOX_MODES } from '../core/platform/sandbox';
+import type { SandboxMode } from '../core/platform/sandbox';
 import type { CommandName } from './command-names';
 
 export const SERVE_OPTIONS = {

@@ -11,11 +11,22 @@ import { PROVIDER_NAMES } from '../core/llm/providers/choice';
 import type { ProviderName } from '../core/llm/providers/choice';
 import type { RunBudget } from '../core/workflow/budget';
 import { COMMAND_NAMES } from './command-names';
-import { SANDBOX_MODES } from '../core/sandbox';
-import type { SandboxMode } from '../core/sandbox';
+import { SANDBOX_MODES } from '../core/platform/sandbox';
+import type { SandboxMode } from '../core/platform/sandbox';
 import type { CommandName } from './command-names';
-import { choiceOption, stringValue } from './option-values';
+import { choiceOption, integerOption, onePositional, secondsOption, stringValue } from './option-values';
 import type { Values } from './option-values';
+import {
+  MAX_ITERATIONS_LIMIT,
+  acceptKnownFailures,
+  activityOptions,
+  budgetOptions,
+  contextOption,
+  fallbackOptions,
+  worktreeOptions,
+} from './run-options';
+import type { ActivityLevel } from './run-options';
+import { parseBench } from './bench-args';
 import { parseAcp } from './acp-args';
 import { parseMcp } from './mcp-args';
 import type { AcpArgs } from './acp-args';
@@ -37,12 +48,9 @@ export type { CheckpointsArgs, RewindArgs } from './checkpoint-args';
 /** Generous on purpose: a clean .NET build on a small machine can take minutes. */
 export const DEFAULT_BUILD_TIMEOUT_SECONDS = 600;
 export const DEFAULT_TEST_TIMEOUT_SECONDS = 600;
-const MAX_ITERATIONS_LIMIT = 100;
 
-/** --activity: how much of the live activity is printed on stderr (render/activity.ts). */
-export const ACTIVITY_LEVELS = ['quiet', 'normal', 'verbose'] as const;
-export type ActivityLevel = (typeof ACTIVITY_LEVELS)[number];
-const MAX_TIMEOUT_SECONDS = 24 * 60 * 60;
+export { ACTIVITY_LEVELS } from './run-options';
+export type { ActivityLevel } from './run-options';
 
 export interface RunArgs {
   command: 'run';
@@ -285,38 +293,6 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
   }
 }
 
-function parseBench(values: Values, positionals: string[], cwd: string): BenchArgs {
-  const taskFile = onePositional(positionals, 'bench', 'a task file (JSON or YAML)');
-  const out = stringValue(values, 'out');
-  if (out !== undefined && !out.trim()) throw new UsageError('--out needs a folder for the report.', 'bench');
-  const model = stringValue(values, 'model');
-  if (model !== undefined && !model.trim()) throw new UsageError('--model needs a model id, e.g. --model claude-sonnet-4-5.', 'bench');
-  let maxCostUsd: number | undefined;
-  const rawCost = stringValue(values, 'max-cost');
-  if (rawCost !== undefined) {
-    maxCostUsd = Number(rawCost);
-    if (!rawCost.trim() || !Number.isFinite(maxCostUsd) || maxCostUsd <= 0) {
-      throw new UsageError(`--max-cost must be a positive number (got "${rawCost}").`, 'bench');
-    }
-  }
-  return {
-    command: 'bench',
-    taskFile: path.resolve(cwd, taskFile),
-    out: path.resolve(cwd, out?.trim() ?? 'bench-report'),
-    demo: values.demo === true,
-    ...(model !== undefined ? { model: model.trim() } : {}),
-    ...(values.provider !== undefined ? { provider: choiceOption(values, 'provider', PROVIDER_NAMES, 'anthropic', 'bench') } : {}),
-    ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
-    maxIterations: integerOption(values, 'max-iterations', DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS_LIMIT, 'bench'),
-    sandbox: choiceOption(values, 'sandbox', SANDBOX_MODES, 'auto', 'bench'),
-    keep: values.keep === true,
-  };
-}
-
-function acceptKnownFailures(values: Values): { acceptKnownFailures?: true } {
-  return values['accept-known-failures'] === true ? { acceptKnownFailures: true } : {};
-}
-
 function parseOptions(command: CommandName, args: readonly string[]): { values: Values; positionals: string[] } {
   try {
     const parsed = parseArgs({ args: [...args], options: OPTIONS[command], strict: true, allowPositionals: true });
@@ -370,78 +346,4 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     ...worktreeOptions(values, cwd),
     ...webhookOption(values, 'run'),
   };
-}
-
-function worktreeOptions(values: Values, cwd: string): { worktree?: true; worktreesDir?: string } {
-  const dir = stringValue(values, 'worktrees-dir');
-  if (dir !== undefined && values.worktree !== true) throw new UsageError('--worktrees-dir goes with --worktree.', 'run');
-  if (dir !== undefined && !dir.trim()) throw new UsageError('--worktrees-dir needs a folder.', 'run');
-  if (values.worktree !== true) return {};
-  return { worktree: true, ...(dir !== undefined ? { worktreesDir: path.resolve(cwd, dir.trim()) } : {}) };
-}
-
-function activityOptions(values: Values): { activity: ActivityLevel; activityJson: boolean } {
-  return { activity: choiceOption(values, 'activity', ACTIVITY_LEVELS, 'normal'), activityJson: values['activity-json'] === true };
-}
-
-function fallbackOptions(values: Values): { fallback?: { provider: ProviderName; model: string } } {
-  const model = stringValue(values, 'fallback-model')?.trim();
-  if (values['fallback-provider'] === undefined && model === undefined) return {};
-  if (!model)
-    throw new UsageError('--fallback-model is needed with a fallback, e.g. --fallback-provider openai --fallback-model gpt-4.1.', 'run');
-  return { fallback: { provider: choiceOption(values, 'fallback-provider', PROVIDER_NAMES, 'anthropic'), model } };
-}
-
-function budgetOptions(values: Values): { budget?: RunBudget } {
-  const budget: RunBudget = {};
-  const positive = (name: string, whole: boolean): number | undefined => {
-    const raw = stringValue(values, name);
-    if (raw === undefined) return undefined;
-    const value = Number(raw);
-    if (!raw.trim() || !Number.isFinite(value) || value <= 0 || (whole && !Number.isSafeInteger(value))) {
-      throw new UsageError(`--${name} must be a positive ${whole ? 'whole number' : 'number'} (got "${raw}").`, 'run');
-    }
-    return value;
-  };
-  const cost = positive('max-cost', false);
-  const tokens = positive('max-tokens', true);
-  const minutes = positive('max-minutes', false);
-  if (cost !== undefined) budget.maxCostUsd = cost;
-  if (tokens !== undefined) budget.maxTokens = tokens;
-  if (minutes !== undefined) budget.maxMinutes = minutes;
-  return Object.keys(budget).length ? { budget } : {};
-}
-
-function contextOption(values: Values, cwd: string): { contextFiles?: string[] } {
-  const raw = values.context;
-  if (!Array.isArray(raw) || raw.length === 0) return {};
-  for (const file of raw) if (!file.trim()) throw new UsageError('--context needs a file, e.g. --context docs/conventions.md.', 'run');
-  return { contextFiles: raw.map((file) => path.resolve(cwd, file.trim())) };
-}
-
-function onePositional(positionals: string[], command: CommandName, what: string): string {
-  if (positionals.length !== 1 || !positionals[0].trim()) {
-    throw new UsageError(`${command} needs exactly one argument: ${what}.`, command);
-  }
-  return positionals[0].trim();
-}
-
-function integerOption(values: Values, name: string, fallback: number, max: number, command: CommandName = 'run'): number {
-  const raw = stringValue(values, name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < 1 || value > max) {
-    throw new UsageError(`--${name} must be a whole number from 1 to ${max} (got "${raw}").`, command);
-  }
-  return value;
-}
-
-function secondsOption(values: Values, name: string, fallbackSeconds: number): number {
-  const raw = stringValue(values, name);
-  if (raw === undefined) return fallbackSeconds * 1000;
-  const seconds = Number(raw);
-  if (!raw.trim() || !Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS) {
-    throw new UsageError(`--${name} is in seconds and must be a positive number up to ${MAX_TIMEOUT_SECONDS} (got "${raw}").`, 'run');
-  }
-  return Math.round(seconds * 1000);
 }

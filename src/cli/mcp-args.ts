@@ -1,6 +1,6 @@
 // `ironbees mcp`'s options: stdio by default, or HTTP on a port with a token.
 
-import { SANDBOX_MODES } from '../core/sandbox';
+import { SANDBOX_MODES } from '../core/platform/sandbox';
 import type { McpArgs } from './arg-types';
 import { UsageError } from './exit-codes';
 import { choiceOption, stringValue } from './option-values';

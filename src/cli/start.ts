@@ -3,7 +3,7 @@
 // bundle again. IRONBEES_CODE_CACHE=0 turns the cache off.
 
 import * as path from 'node:path';
-import { userCacheDir } from '../core/user-cache';
+import { userCacheDir } from '../core/platform/user-cache';
 import { codeCacheFile, runBundle } from './code-cache';
 
 // esbuild writes the bundle's hash here when it builds this file (esbuild.mjs).

@@ -7,7 +7,7 @@ import type { ToolApprovalRequest, ToolApprovalVerdict } from '../core/tools/typ
 import type { ToolApprover } from '../core/workflow/tool-approval';
 import type { GateIo } from './approvals';
 import { PromptClosedError } from './prompts';
-import { visibleControls } from '../core/text';
+import { visibleControls } from '../core/platform/text';
 
 const SHOWN_INPUT_CHARS = 2_000;
 

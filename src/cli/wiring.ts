@@ -13,8 +13,8 @@ import { ConfigurationError } from '../core/errors';
 import { assembleRuntime, checkDotnet, createModelClient, createProviderRouter, modelClientForRun } from '../core/runtime';
 import type { AgentCatalog } from '../core/agents/loader';
 import { findBuildTarget, shutdownBuildServers } from '../core/runtime/faces';
-import { checkSandbox, setSandboxMode } from '../core/sandbox';
-import type { SandboxMode } from '../core/sandbox';
+import { checkSandbox, setSandboxMode } from '../core/platform/sandbox';
+import type { SandboxMode } from '../core/platform/sandbox';
 import { NodeFileSystem, createNodeHost, stopLingeringProcessGroups } from '../host/node/index';
 import { version } from '../../package.json';
 

@@ -3,8 +3,8 @@
 // Ironbees works on the first workspace folder (multi-root workspaces: the first one).
 
 import * as vscode from 'vscode';
-import { setSecretEnvironmentVariables } from '../core/child-env';
-import { setSandboxMode } from '../core/sandbox';
+import { setSecretEnvironmentVariables } from '../core/platform/child-env';
+import { setSandboxMode } from '../core/platform/sandbox';
 import { errorMessage } from '../core/errors';
 import { IronbeesActions } from './actions';
 import { TEST_HOOKS_KEY } from './api';

@@ -6,8 +6,6 @@
 // waits at a gate is resumed before it is answered.
 
 import * as vscode from 'vscode';
-import type { Logger } from '../core/host';
-import type { ModelClient } from '../core/llm/port';
 import { TERMINAL_NODES } from '../core/model';
 import type { ApprovalDecision, CodingState, ExecutionPlan, Usage, WorkflowNode } from '../core/model';
 import { totalTokens } from '../core/workflow/budget';
@@ -15,36 +13,19 @@ import { OrchestratorError, errorMessage } from '../core/errors';
 import type { RevertReport } from '../core/workflow/store';
 import { RunStore } from '../core/workflow/store';
 import { revertRun } from '../core/workflow/revert-run';
-import { branchFor, readRecord } from '../core/workflow/worktree-runs';
 import { renderInterruptedHandoff } from '../core/workflow/handoff';
 import type { RunSummary } from '../core/trace';
 import { createNodeHost } from '../host/node/index';
 import { Disposable } from './lifecycle';
-import type { ApiKeyStore } from './secrets';
-import type { IronbeesSettings } from './settings';
 import { workflowContext } from './settings';
 import type { ExtensionRuntime } from './runtime';
 import { GATE_NODES, isWorking, statusText } from './status-text';
-import { ProviderApiKeyStore } from './provider-keys';
 import type { ActivityEvent } from '../core/activity';
 import { activityLogLine } from './activity-log';
-
-export interface RunControllerDeps {
-  folder: vscode.WorkspaceFolder;
-  extensionPath: string;
-  logger: Logger;
-  apiKeys: ApiKeyStore;
-  settings: () => IronbeesSettings;
-  /**
-   * Whether the person trusts the workspace's own agents and MCP servers (workspace-trust.ts: VS
-   * Code's workspace trust and Ironbees' confirmation); absent, they are not used.
-   */
-  trusted?: () => Promise<boolean>;
-  /** Tests drive runs with a scripted model. */
-  model?: ModelClient;
-  /** The "no C# language server" notice (runtime.ts). */
-  showEngineNotice?: (message: string) => void;
-}
+import { RunRuntimes } from './run-runtimes';
+import type { RunControllerDeps } from './run-runtimes';
+import { followStates, waitForNodes } from './run-states';
+import { refuseWorktreeRun } from './worktree-guard';
 
 export interface Report {
   kind: 'error' | 'notice';
@@ -75,9 +56,8 @@ export class RunController extends Disposable {
   readonly store: RunStore;
   private current: CodingState | null = null;
   private live: LiveRun | null = null;
-  private runtime: Promise<ExtensionRuntime> | null = null;
-  /** Runtimes replaced after a settings change, closed (their MCP servers stopped) once no run uses them. */
-  private retired: Array<Promise<ExtensionRuntime>> = [];
+  /** The runtime of the folder's runs, and the replaced ones still to close (run-runtimes.ts). */
+  private readonly runtimes: RunRuntimes;
   private restored: Promise<void> | null = null;
   /** The followed run's usage as of its last model call (activity), ahead of its next transition. */
   private liveUsage: { runId: string; usage: Usage } | null = null;
@@ -87,6 +67,7 @@ export class RunController extends Disposable {
   constructor(private readonly deps: RunControllerDeps) {
     super();
     this.store = new RunStore(createNodeHost(deps.folder.uri.fsPath, { logger: deps.logger }));
+    this.runtimes = new RunRuntimes(deps, () => this.live !== null);
   }
 
   get workspaceRoot(): string {
@@ -123,21 +104,7 @@ export class RunController extends Disposable {
 
   /** Settings or the key changed: the next run builds a fresh runtime (a live run keeps its own). */
   invalidateRuntime(): void {
-    if (this.runtime) this.retired.push(this.runtime);
-    this.runtime = null;
-    void this.closeRetired();
-  }
-
-  /** Stops the MCP servers of replaced runtimes; a live run keeps its runtime until it ends. */
-  private async closeRetired(): Promise<void> {
-    if (this.live) return;
-    const retired = this.retired;
-    this.retired = [];
-    for (const runtime of retired) {
-      await runtime
-        .then((built) => built.close())
-        .catch((error: unknown) => this.deps.logger.warn(`Stopping MCP servers: ${errorMessage(error)}`));
-    }
+    this.runtimes.invalidate();
   }
 
   /** Shows the latest persisted run (after a window reload the panel comes back to it). */
@@ -154,7 +121,7 @@ export class RunController extends Disposable {
   /** Starts a run; resolves with its first state, once it is persisted. */
   async start(request: string, target?: string): Promise<CodingState> {
     if (this.live) throw new OrchestratorError('A run is already in progress here; cancel it or wait for it to finish.');
-    const runtime = await this.getRuntime();
+    const runtime = await this.runtimes.get();
     const context = workflowContext(this.deps.settings(), this.workspaceRoot, target);
     return this.follow(runtime, (signal) => runtime.orchestrator.execute(request, context, signal));
   }
@@ -170,7 +137,7 @@ export class RunController extends Disposable {
     options: { runId: string; target?: string; wrap: (states: AsyncIterable<CodingState>) => AsyncIterable<CodingState> },
   ): Promise<{ first: CodingState; done: Promise<void> }> {
     if (this.live) throw new OrchestratorError('A run is already in progress here; cancel it or wait for it to finish.');
-    const runtime = await this.buildRuntime(workspaceRoot);
+    const runtime = await this.runtimes.build(workspaceRoot);
     const context = workflowContext(this.deps.settings(), workspaceRoot, options.target);
     const started = this.follow(runtime, (signal) => options.wrap(runtime.orchestrator.execute(request, context, signal, options.runId)));
     const live = this.live as LiveRun | null;
@@ -185,7 +152,7 @@ export class RunController extends Disposable {
     if (this.live?.runId === runId) return this.current as CodingState;
     refuseWorktreeRun(this.workspaceRoot, runId, 'resume');
     if (this.live) throw new OrchestratorError('Another run is in progress here; cancel it before resuming this one.');
-    const runtime = await this.getRuntime();
+    const runtime = await this.runtimes.get();
     return this.follow(runtime, (signal) => runtime.orchestrator.resume(runId, signal));
   }
 
@@ -286,23 +253,7 @@ export class RunController extends Disposable {
 
   /** Resolves with the state once the current run reaches one of `nodes` (tests, and gates after resume). */
   waitFor(nodes: readonly WorkflowNode[], timeoutMs = DEFAULT_WAIT_MS): Promise<CodingState> {
-    if (this.current && nodes.includes(this.current.currentNode)) return Promise.resolve(this.current);
-    return new Promise<CodingState>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        listener.dispose();
-        reject(
-          new Error(
-            `Timed out after ${timeoutMs} ms waiting for ${nodes.join('/')}; the run is at ${this.current?.currentNode ?? 'nothing'}`,
-          ),
-        );
-      }, timeoutMs);
-      const listener = this.onDidChangeState((state) => {
-        if (!state || !nodes.includes(state.currentNode)) return;
-        clearTimeout(timer);
-        listener.dispose();
-        resolve(state);
-      });
-    });
+    return waitForNodes(() => this.current, this.onDidChangeState, nodes, timeoutMs);
   }
 
   /** Stops following the live run without a transition (window closing): it stays resumable. */
@@ -317,14 +268,14 @@ export class RunController extends Disposable {
     this.live?.abort.abort();
     this.invalidateRuntime();
     // The run stopped above settles on its own; its runtime's servers go with the rest.
-    void (this.live?.done ?? Promise.resolve()).then(() => this.closeRetired());
+    void (this.live?.done ?? Promise.resolve()).then(() => this.runtimes.closeRetired());
     super.dispose();
   }
 
   /** Cancels a run (live here, or only persisted) and resolves once it ended CANCELLED on disk. */
   private async end(runId: string): Promise<void> {
     const live = this.live?.runId === runId ? this.live : null;
-    const runtime = live?.runtime ?? (await this.getRuntime());
+    const runtime = live?.runtime ?? (await this.runtimes.get());
     await runtime.orchestrator.cancel(runId);
     if (live) await live.done;
     else if (this.current?.stateId === runId) this.setState(await runtime.orchestrator.getState(runId));
@@ -343,80 +294,33 @@ export class RunController extends Disposable {
       await this.resume(state.stateId);
       await this.waitFor(gates);
     }
-    const runtime = this.live?.runtime ?? (await this.getRuntime());
+    const runtime = this.live?.runtime ?? (await this.runtimes.get());
     await runtime.orchestrator.approve(state.stateId, decision);
-  }
-
-  private getRuntime(): Promise<ExtensionRuntime> {
-    if (!this.runtime) {
-      const building = this.buildRuntime();
-      this.runtime = building;
-      // A failed build (no key, no dotnet) is not cached: fixing the cause and retrying must work.
-      building.catch(() => {
-        if (this.runtime === building) this.runtime = null;
-      });
-    }
-    return this.runtime;
-  }
-
-  /** For the folder's runs, or for a run in another folder (a worktree: no language server watches it). */
-  private async buildRuntime(elsewhere?: string): Promise<ExtensionRuntime> {
-    // Loaded on first use: the core, the SDK and xstate are most of the bundle, and activation stays fast.
-    const { createExtensionRuntime } = await import('./heavy.js');
-    // Trust is the person's folder's: a worktree is a copy of its last commit.
-    const trusted = (await this.deps.trusted?.()) ?? false;
-    return createExtensionRuntime({
-      workspaceRoot: elsewhere ?? this.workspaceRoot,
-      trusted,
-      folder: this.deps.folder,
-      ...(elsewhere ? { languageServer: false } : {}),
-      settings: this.deps.settings(),
-      apiKey: await this.deps.apiKeys.get(),
-      ...(this.deps.apiKeys instanceof ProviderApiKeyStore ? { openaiApiKey: await this.deps.apiKeys.keyFor('openai') } : {}),
-      extensionPath: this.deps.extensionPath,
-      logger: this.deps.logger,
-      ...(this.deps.model ? { model: this.deps.model } : {}),
-      ...(this.deps.showEngineNotice ? { showEngineNotice: this.deps.showEngineNotice } : {}),
-    });
   }
 
   private follow(runtime: ExtensionRuntime, start: (signal: AbortSignal) => AsyncIterable<CodingState>): Promise<CodingState> {
     const abort = new AbortController();
-    let first: (state: CodingState) => void = () => undefined;
-    let failed: (error: unknown) => void = () => undefined;
-    const firstState = new Promise<CodingState>((resolve, reject) => {
-      first = resolve;
-      failed = reject;
-    });
     const live: LiveRun = { runId: null, abort, done: Promise.resolve(), runtime };
     this.live = live;
     const stopActivity = runtime.orchestrator.onActivity?.((event) => this.onActivity(live, event));
-    live.done = (async (): Promise<void> => {
-      let seen = false;
-      try {
-        for await (const state of start(abort.signal)) {
-          live.runId = state.stateId;
-          this.setState(state);
-          if (!seen) {
-            seen = true;
-            first(state);
-            this._onDidChangeHistory.fire();
-          }
-        }
-      } catch (error) {
-        if (!seen) failed(error);
-        this.report('error', `The run stopped with an error: ${errorMessage(error)}`);
-      } finally {
+    const followed = followStates(() => start(abort.signal), {
+      state: (state, first) => {
+        live.runId = state.stateId;
+        this.setState(state);
+        if (first) this._onDidChangeHistory.fire();
+      },
+      error: (error) => this.report('error', `The run stopped with an error: ${errorMessage(error)}`),
+      end: () => {
         stopActivity?.();
         if (this.live === live) this.live = null;
-        if (!seen) failed(new OrchestratorError('The run ended before it started.'));
-        void this.closeRetired();
+        void this.runtimes.closeRetired();
         // Listeners see the run is no longer live (the status bar stops spinning).
         this._onDidChangeState.fire(this.current);
         this._onDidChangeHistory.fire();
-      }
-    })();
-    return firstState;
+      },
+    });
+    live.done = followed.done;
+    return followed.first;
   }
 
   /** Only the followed run's; its usage after each model call moves the state's tokens during a step. */
@@ -451,17 +355,5 @@ export class RunController extends Disposable {
   }
 }
 
-/**
- * A run that worked in a git worktree never wrote the working tree: resuming or reverting it here
- * would write the person's files from its journal. The CLI does both in its worktree.
- */
-function refuseWorktreeRun(workspaceRoot: string, runId: string, what: 'resume' | 'revert'): void {
-  if (!readRecord(workspaceRoot, runId)) return;
-  const how =
-    what === 'resume'
-      ? `\`ironbees resume ${runId}\` goes on in its worktree`
-      : `its work is only on branch ${branchFor(runId)}: \`ironbees revert ${runId}\` deletes it`;
-  throw new OrchestratorError(`Run ${runId} worked in a git worktree, not in your working tree; ${how}.`);
-}
-
 export { GATE_NODES };
+export type { RunControllerDeps };

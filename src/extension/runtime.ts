@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { ConfigurationError } from '../core/errors';
-import { checkSandbox, setSandboxMode } from '../core/sandbox';
+import { checkSandbox, setSandboxMode } from '../core/platform/sandbox';
 import { createModel } from './provider-model';
 import type { ModelSettingsOptions } from './provider-model';
 import { mcpServersFromSettings } from '../core/mcp/config';

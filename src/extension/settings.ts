@@ -10,8 +10,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DiffApprovalPolicy, PlanApprovalPolicy, ReviewMode, WorkflowContext } from '../core/model';
 import { DEFAULT_MAX_ITERATIONS, DEFAULT_REVIEW_THRESHOLD, REVIEW_MODES } from '../core/model';
-import { SANDBOX_MODES } from '../core/sandbox';
-import type { SandboxMode } from '../core/sandbox';
+import { SANDBOX_MODES } from '../core/platform/sandbox';
+import type { SandboxMode } from '../core/platform/sandbox';
 import { providerWorkflowExtras, readProviderSettings } from './provider-settings';
 import type { ProviderSettings } from './provider-settings';
 import { PERSON_ONLY_SETTINGS, SETTINGS_SECTION, SettingKeys } from './settings-keys';
@@ -36,11 +36,11 @@ export interface IronbeesSettings extends ProviderSettings {
   anthropicBaseUrl: string;
   /** As written in settings; validated (with clear errors) when a runtime is built. */
   mcpServers: unknown;
-  /** Extra environment variable names kept from every child process (see src/core/child-env.ts). */
+  /** Extra environment variable names kept from every child process (see src/core/platform/child-env.ts). */
   secretEnvironmentVariables: string[];
   /** Where runs are exported as OpenTelemetry traces (a base URL); empty: OTEL_EXPORTER_OTLP_ENDPOINT, else off. */
   otlpEndpoint: string;
-  /** Builds and tests in the sandbox (src/core/sandbox.ts); person-only: a repository cannot turn it off. */
+  /** Builds and tests in the sandbox (src/core/platform/sandbox.ts); person-only: a repository cannot turn it off. */
   sandbox: SandboxMode;
   /** Whether a reviewer reads the change once the tests pass, and its pass mark; person-only. Absent: required, 8. */
   review?: ReviewMode;

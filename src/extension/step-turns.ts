@@ -3,7 +3,7 @@
 // panel only shows them. A run that cannot be read has no turns.
 
 import type { TraceEvent } from '../core/trace';
-import { groupBySteps, turnsOf } from '../core/trace-summary';
+import { groupBySteps, turnsOf } from '../core/workflow/trace-summary';
 import type { ExtensionMessage, TurnStep } from '../shared/protocol';
 
 export interface TurnSource {

@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { captureBaseline } from '../../src/core/dotnet/validator';
-import { SECRET_NAMES_ENV } from '../../src/core/child-env';
+import { SECRET_NAMES_ENV } from '../../src/core/platform/child-env';
 import { mcpServersFromSettings } from '../../src/core/mcp/config';
 import { McpManager } from '../../src/core/mcp/manager';
 import { shutdownBuildServers } from '../../src/core/dotnet/dotnet-cli';

@@ -7,9 +7,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { hang, startFakeAnthropic, toolUse } from '../support/fake-anthropic';
-import type { FakeAnthropic, FakeRequest } from '../support/fake-anthropic';
-import { copyFixture, ensureCliBuilt, readRunFile, removeDir, runCli, traceEvents } from '../support/cli-harness';
+import { hang, toolUse } from '../support/fake-anthropic';
+import type { FakeRequest } from '../support/fake-anthropic';
+import { readRunFile, traceEvents } from '../support/cli-harness';
+import type { CliResult } from '../support/cli-harness';
+import { cliRunWithFake } from '../support/cli-with-fake';
 import { CoordinationStore } from '../../src/mcp-server/coordination-store';
 import { apmasTools } from '../../src/mcp-server/apmas-tools';
 import { createNodeHost } from '../../src/host/node';
@@ -36,26 +38,13 @@ function firstUserText(request: FakeRequest): string {
 
 describe('ironbees CLI: --agent-timeout, the supervisor of a silent agent (real dotnet, real SDK, fake Messages API)', function () {
   this.timeout(420_000);
-  let fake: FakeAnthropic;
-  let workspace: string;
+  const cli = cliRunWithFake();
 
-  before(() => ensureCliBuilt());
-  beforeEach(async () => {
-    fake = await startFakeAnthropic();
-    workspace = copyFixture('calculator');
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeDir(workspace);
-  });
-
-  const run = (): ReturnType<typeof runCli> =>
-    runCli(['run', 'Fix the failing Calculator test', '--workspace', workspace, '--yes', '--json', '--agent-timeout', '2'], {
-      ANTHROPIC_API_KEY: 'sk-test',
-      ANTHROPIC_BASE_URL: fake.url,
-    });
+  const run = (): Promise<CliResult> =>
+    cli.run(['run', 'Fix the failing Calculator test', '--workspace', cli.workspace, '--yes', '--json', '--agent-timeout', '2']);
 
   it('a coder whose model call hangs is stopped, restarted with what it had done, its staged file and its last words, and the run succeeds', async () => {
+    const { fake, workspace } = cli;
     fake.enqueue(
       toolUse('submit_plan', PLAN),
       toolUse(
@@ -130,6 +119,7 @@ describe('ironbees CLI: --agent-timeout, the supervisor of a silent agent (real 
   });
 
   it('three hangs in a row: restarted with its progress, then on a reduced scope, then the run asks a person with the reason', async () => {
+    const { fake, workspace } = cli;
     fake.enqueue(toolUse('submit_plan', PLAN), hang('nothing'), hang('start'), hang('start'));
     const result = await run();
     // --yes: an escalation ends the run (exit 3), waiting for a person.

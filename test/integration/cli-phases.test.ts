@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { startFakeAnthropic, toolUse } from '../support/fake-anthropic';
-import type { FakeAnthropic, FakeRequest } from '../support/fake-anthropic';
-import { copyFixture, ensureCliBuilt, readRunFile, removeDir, runCli, startCli, traceEvents, until } from '../support/cli-harness';
+import { toolUse } from '../support/fake-anthropic';
+import type { FakeRequest } from '../support/fake-anthropic';
+import { readRunFile, runCli, startCli, traceEvents, until } from '../support/cli-harness';
+import { cliRunWithFake } from '../support/cli-with-fake';
 
 const SOURCE = 'src/Calculator/Calculator.cs';
 const MOD = 'src/Calculator/Mod.cs';
@@ -107,22 +108,10 @@ interface PhaseLine {
 
 describe('ironbees run with a plan in phases (real CLI, real dotnet, fake Messages API)', function () {
   this.timeout(600_000);
-  let fake: FakeAnthropic;
-  let workspace: string;
-  let env: Record<string, string>;
-
-  before(() => ensureCliBuilt());
-  beforeEach(async () => {
-    fake = await startFakeAnthropic();
-    workspace = copyFixture('calculator');
-    env = { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url };
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeDir(workspace);
-  });
+  const cli = cliRunWithFake();
 
   it('refuses a cycle, takes the corrected plan, runs fix and mod before cover, each with its own iterations', async () => {
+    const { fake, workspace, env } = cli;
     const told: Record<string, string> = {};
     let cycleRefusal: string[] = [];
     fake.enqueue(
@@ -197,6 +186,7 @@ describe('ironbees run with a plan in phases (real CLI, real dotnet, fake Messag
   });
 
   it('a run killed in the middle of a phase continues that phase on resume', async () => {
+    const { fake, workspace, env } = cli;
     let first: ReturnType<typeof startCli> | null = null;
     fake.enqueue(
       toolUse('submit_plan', plan([FIX, { ...MODULO, dependencies: ['fix'] }])),

@@ -7,9 +7,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { startFakeAnthropic, toolUse } from '../support/fake-anthropic';
-import type { FakeAnthropic, FakeRequest } from '../support/fake-anthropic';
-import { REPO_ROOT, copyFixture, ensureCliBuilt, readRunFile, removeDir, runCli, traceEvents } from '../support/cli-harness';
+import { toolUse } from '../support/fake-anthropic';
+import type { FakeRequest } from '../support/fake-anthropic';
+import { REPO_ROOT, readRunFile, runCli, traceEvents } from '../support/cli-harness';
+import { cliRunWithFake } from '../support/cli-with-fake';
 
 const SOURCE = 'src/Calculator/Calculator.cs';
 const ORIGINAL = readFileSync(path.join(REPO_ROOT, 'test/fixtures/calculator', SOURCE));
@@ -42,22 +43,10 @@ function jsonLines(stdout: string): Array<Record<string, unknown>> {
 
 describe('ironbees checkpoints, rewind and resume --guidance (real dotnet, real SDK, fake Messages API)', function () {
   this.timeout(600_000);
-  let fake: FakeAnthropic;
-  let workspace: string;
-  let env: Record<string, string>;
-
-  before(() => ensureCliBuilt());
-  beforeEach(async () => {
-    fake = await startFakeAnthropic();
-    workspace = copyFixture('calculator');
-    env = { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url };
-  });
-  afterEach(async () => {
-    await fake.close();
-    removeDir(workspace);
-  });
+  const cli = cliRunWithFake();
 
   it('lists the checkpoints with their tests, rewinds to iteration 1 byte for byte, resumes with guidance to SUCCESS, and refuses a person’s edit without --force', async () => {
+    const { fake, workspace, env } = cli;
     const file = path.join(workspace, SOURCE);
     fake.enqueue(
       toolUse('submit_plan', PLAN),

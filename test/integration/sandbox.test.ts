@@ -17,7 +17,7 @@ import { loadProjectGraph } from '../../src/core/dotnet/project-graph';
 import { findBuildTarget } from '../../src/core/dotnet/target';
 import { runTests } from '../../src/core/dotnet/test';
 import { HOME_NOTE, NETWORK_NOTE, WRITE_NOTE } from '../../src/core/dotnet/sandbox-refusals';
-import { resetSandboxForTests, sandboxAvailability, setSandboxMode } from '../../src/core/sandbox';
+import { resetSandboxForTests, sandboxAvailability, setSandboxMode } from '../../src/core/platform/sandbox';
 import { createNodeHost } from '../../src/host/node/index';
 import { runCli } from '../../src/cli/app';
 import { defaultCliDeps } from '../../src/cli/wiring';

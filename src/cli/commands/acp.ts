@@ -7,7 +7,7 @@ import { version } from '../../../package.json';
 import { DEFAULT_MAX_ITERATIONS, DEFAULT_REVIEW_THRESHOLD } from '../../core/model';
 import type { WorkflowContext } from '../../core/model';
 import type { Orchestrator } from '../../core/trace';
-import { checkSandbox, setSandboxMode } from '../../core/sandbox';
+import { checkSandbox, setSandboxMode } from '../../core/platform/sandbox';
 import { errorMessage } from '../../core/errors';
 import { createAcpAgent } from '../../acp/agent';
 import { hostWritingThrough } from '../../acp/editor-fs';

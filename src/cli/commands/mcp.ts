@@ -11,7 +11,7 @@ import { createIronbeesMcpServer } from '../../mcp-server/ironbees-server';
 import { startHttpMcpServer } from '../../mcp-server/http';
 import { closeWorkspaceMcpSources } from '../../core/mcp/workspace-source';
 import type { McpArgs } from '../args';
-import { checkSandbox, setSandboxMode } from '../../core/sandbox';
+import { checkSandbox, setSandboxMode } from '../../core/platform/sandbox';
 import { ExitCode } from '../exit-codes';
 import { writeLine } from '../terminal';
 import type { CommandContext } from './context';

@@ -7,7 +7,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ConfigurationError } from '../../core/errors';
-import { checkSandbox, setSandboxMode } from '../../core/sandbox';
+import { checkSandbox, setSandboxMode } from '../../core/platform/sandbox';
 import { Sessions, allowedOrigins } from '../../serve/access';
 import { createServeApp } from '../../serve/app';
 import { ServeMetrics } from '../../serve/metrics';

@@ -1,7 +1,7 @@
 // `ironbees trace <runId>`: the run's turns (events.jsonl's `turn` lines) and their summary, as text
 // for people or JSON lines for tools (the turns as written, then one `summary` object).
 
-import { groupBySteps, summarizeTurns, turnsOf } from '../../core/trace-summary';
+import { groupBySteps, summarizeTurns, turnsOf } from '../../core/workflow/trace-summary';
 import { RunStore } from '../../core/workflow/store';
 import { workspaceHoldingRun } from '../../core/workflow/worktree-runs';
 import type { TraceArgs } from '../args';

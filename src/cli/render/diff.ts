@@ -3,7 +3,7 @@
 
 import type { Colors } from 'picocolors/types';
 import type { FileEdit } from '../../core/model';
-import { visibleControls } from '../../core/text';
+import { visibleControls } from '../../core/platform/text';
 
 export interface DiffStat {
   added: number;

@@ -2,7 +2,7 @@
 
 import type { Colors } from 'picocolors/types';
 import type { ActionType, Complexity, ExecutionPlan } from '../../core/model';
-import { visibleDeep } from '../../core/text';
+import { visibleDeep } from '../../core/platform/text';
 import { renderPlanPhases } from './phases';
 
 function actionColor(action: ActionType, colors: Colors): (text: string) => string {

@@ -6,7 +6,7 @@ import type { Colors } from 'picocolors/types';
 import type { BuildResult, CodingState, TestResult, Usage } from '../../core/model';
 import { failuresIn } from '../../core/model';
 import { renderPlan } from './plan';
-import { visibleDeep } from '../../core/text';
+import { visibleDeep } from '../../core/platform/text';
 import { renderEditSummary } from './diff';
 import { groupDigits } from './numbers';
 import { describePhaseChanges, phaseEscalation } from './phases';

@@ -1,11 +1,11 @@
 // Text from the model made safe and sized for a terminal line. The model's words may carry escape
 // sequences or control characters (echoed from a file, or on purpose): they are shown as text
-// (`\x1b`, core/text.ts), so they can neither move the cursor, write the clipboard, nor recolour or
+// (`\x1b`, core/platform/text.ts), so they can neither move the cursor, write the clipboard, nor recolour or
 // clear the person's terminal. Widths count what a terminal
 // draws: one cell for most characters, two for East Asian wide ones and emoji, none for marks that
 // combine with the character before (Intl.Segmenter keeps them with it).
 
-import { showControl, visibleControls } from '../../core/text';
+import { showControl, visibleControls } from '../../core/platform/text';
 
 /** Wide in a terminal: Hangul Jamo, CJK, Hangul syllables, compatibility ideographs, full-width forms, emoji. */
 const WIDE =

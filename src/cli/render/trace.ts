@@ -1,7 +1,7 @@
 // `ironbees trace` for people: a run's turns, step by step, then what they add up to.
 
 import type { TurnEvent, TurnToolCall } from '../../core/trace';
-import type { TraceStep, TraceSummary } from '../../core/trace-summary';
+import type { TraceStep, TraceSummary } from '../../core/workflow/trace-summary';
 import type { Colors } from '../terminal';
 import { groupDigits } from './numbers';
 

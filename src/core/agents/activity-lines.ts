@@ -6,7 +6,7 @@
 import type { ToolOutcome } from '../tools/types';
 import { ACTIVITY_LIMITS } from '../activity';
 import { redact } from '../redact';
-import { clip } from '../text';
+import { clip } from '../platform/text';
 
 type Input = Record<string, unknown>;
 type Formatter = (input: Input, outcome: ToolOutcome & { ok: true }) => string;

@@ -6,7 +6,7 @@
 import type { ActivitySink } from '../activity';
 import { ACTIVITY_LIMITS } from '../activity';
 import type { ModelResponse, ToolUseBlock } from '../llm/port';
-import { clip } from '../text';
+import { clip } from '../platform/text';
 import type { ToolOutcome } from '../tools/types';
 import { describeToolCall, describeToolDetail } from './activity-lines';
 

@@ -17,7 +17,7 @@ import { ConfigurationError } from '../errors';
 import type { Host, RunOptions, RunResult } from '../host';
 import { createHash, randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { sandboxActive } from '../sandbox';
+import { sandboxActive } from '../platform/sandbox';
 import { extraSourcesEnv } from './package-sources';
 
 export const DOTNET_NOT_FOUND_MESSAGE =

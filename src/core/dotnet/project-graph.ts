@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import type { Host } from '../host';
 import { errorMessage } from '../errors';
-import { PathSpellings, foldPath, pathsIgnoreCase } from '../path-case';
+import { PathSpellings, foldPath, pathsIgnoreCase } from '../workspace/path-case';
 import { eitherRunner, importedFacts } from './directory-build';
 import { VSTEST_RUNNER, readProjectFile, readSolutionProjects } from './project-file';
 import type { ProjectFileFacts, TestRunnerFacts } from './project-file';

@@ -7,10 +7,10 @@
 
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { findOnPath } from '../command-path';
-import { userCacheDir } from '../user-cache';
+import { findOnPath } from '../platform/command-path';
+import { userCacheDir } from '../platform/user-cache';
 
-export { userCacheDir } from '../user-cache';
+export { userCacheDir } from '../platform/user-cache';
 
 const CACHE_FILE = 'dotnet-sdk.json';
 const MAX_ENTRIES = 32;

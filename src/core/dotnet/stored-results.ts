@@ -4,7 +4,7 @@
 // in full goes once to a results file in the run folder (see workflow/validation-results.ts).
 
 import type { Baseline, ErrorContext, TestFailure, TestResult } from '../model';
-import { clip } from '../text';
+import { clip } from '../platform/text';
 import { shortenStack } from './stack-frames';
 
 /** Failures listed in a saved test result (the panel, the CLI and HANDOFF.md list fewer). */

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { isCredentialVariable } from '../child-env';
+import { isCredentialVariable } from '../platform/child-env';
 import { ConfigurationError } from '../errors';
 import { registerSecret } from '../redact';
 import { SERVER_NAME_PATTERN } from '../tools/mcp-naming';

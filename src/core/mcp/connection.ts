@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { childEnvironment } from '../child-env';
+import { childEnvironment } from '../platform/child-env';
 import type { Logger } from '../host';
 import { errorMessage } from '../errors';
 import { ToolFailure, kindForHttpStatus } from '../tools/failure';

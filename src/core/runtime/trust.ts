@@ -9,7 +9,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { userCacheDir } from '../user-cache';
+import { userCacheDir } from '../platform/user-cache';
 import { TOOLING_FOLDER } from '../workspace/paths';
 
 type Env = Readonly<Record<string, string | undefined>>;

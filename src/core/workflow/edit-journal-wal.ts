@@ -16,8 +16,8 @@ import * as path from 'node:path';
 import type { Host } from '../host';
 import type { FileEdit } from '../model';
 import { createHash } from 'node:crypto';
-import { machineId } from '../machine-id';
-import { pathsIgnoreCase, samePath } from '../path-case';
+import { machineId } from './machine-id';
+import { pathsIgnoreCase, samePath } from '../workspace/path-case';
 import { OpenApplyIndex } from './open-apply-index';
 import { onThisMachine } from './run-lock';
 

@@ -3,6 +3,9 @@
 
 import type { HelpNode, RunContext, RunEvent } from './run-context';
 import { rejectionsInARowReason } from './rejection';
+import { withBudget } from './budget';
+import type { RunBudget } from './budget';
+import { withGuidance } from './steering';
 
 type ApproveFiles = Extract<RunEvent, { type: 'APPROVE' }>['files'];
 
@@ -47,4 +50,32 @@ export function helpRequestedAt(from: HelpNode) {
 /** At least one more iteration, whatever was asked: NaN or a fraction must not stall the run. */
 export function extraIterations(requested: number): number {
   return Number.isFinite(requested) ? Math.max(1, Math.floor(requested)) : 1;
+}
+
+/** WAIT_HUMAN's CONTINUE to the coder: more iterations (at least one), the person's guidance, a raised budget. */
+export function continuedWithGuidance(
+  context: RunContext,
+  params: { guidance: string; additionalIterations: number; budget?: RunBudget },
+): Partial<RunContext> {
+  return {
+    workflow: withBudget(context.workflow, params.budget),
+    maxIterations: context.maxIterations + extraIterations(params.additionalIterations),
+    iterationCount: context.iterationCount + 1,
+    guidance: params.guidance,
+    guidanceGiven: withGuidance(context, context.iterationCount + 1, params.guidance),
+    rejections: null,
+    rejectionsInARow: 0,
+    helpRequest: null,
+    errorContext: context.errorContext ? { ...context.errorContext, guidance: params.guidance } : null,
+  };
+}
+
+/** Planning asked for help: plan again with the person's answer. No coding attempt was spent. */
+export function replannedWithGuidance(context: RunContext, params: { guidance: string; budget?: RunBudget }): Partial<RunContext> {
+  return {
+    workflow: withBudget(context.workflow, params.budget),
+    planFeedback: `You asked for help: ${context.helpRequest?.reason ?? '(no reason given)'}\nThe person answered: ${params.guidance}`,
+    guidanceGiven: withGuidance(context, context.iterationCount, params.guidance),
+    helpRequest: null,
+  };
 }

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Host } from '../host';
 import type { FileEdit } from '../model';
 import { AgentModeError } from '../errors';
-import { pathsIgnoreCase, samePath } from '../path-case';
+import { pathsIgnoreCase, samePath } from '../workspace/path-case';
 import { resolveWorkspacePath } from '../workspace/paths';
 import type { TraceEvent } from '../trace';
 import { ApplyIntentLog } from './edit-journal-wal';

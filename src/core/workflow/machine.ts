@@ -4,15 +4,19 @@
 //
 // Every step that does work is an invoked promise actor with plain-JSON input: restoring a snapshot
 // restarts the step in flight with the same input, which is why every step is idempotent.
+//
+// What each region does to the context lives beside it, as plain functions: gates.ts (the approval
+// gates), rejection.ts (a rejected proposal), validation-loop.ts (VALIDATE → DECIDE → CODE),
+// escalation.ts (help, the hand-off and the person's answer), phases.ts, review-step.ts, steering.ts.
 
 import { assign, fromPromise, setup } from 'xstate';
 import { EMPTY_USAGE, addUsage } from '../model';
-import type { ExecutionPlan, FileDecision, IterationRecord, Usage } from '../model';
+import type { ExecutionPlan, FileDecision, Usage } from '../model';
 import { ConfigurationError, OrchestratorError, errorMessage } from '../errors';
-import { applyFileDecisions, describeRejectedDiffs } from './diff-decisions';
+import { applyFileDecisions } from './diff-decisions';
 import { proposalLeftAfterRejection, rejected, rejectedProposal } from './rejection';
-import { attemptWithSummary, editedPlanVersions, newPlanVersion, withGateReached, withGuidance, withPersonsWords } from './steering';
-import { toCodingState } from './run-context';
+import { editedPlanVersions, newPlanVersion, withGateReached } from './steering';
+import { toCodingState } from './coding-state';
 import type {
   ApprovalGate,
   BaselineInput,
@@ -33,25 +37,23 @@ import type {
   ValidateInput,
   ValidateOutput,
 } from './run-context';
-import { excusedFailures, initialContext, usageCarriedBy } from './run-context';
+import { initialContext, usageCarriedBy } from './run-context';
+import { excusedFailures } from './known-failures';
 import type { Baseline } from '../model';
 import { mergeInstructionsRead } from './instructions-read';
-import { withBudget } from './budget';
 import type { BudgetReached, RunBudget } from './budget';
 import { stuckOrFailed } from './stuck';
-import { escalationReason, extraIterations, helpRequestedAt, rejectionReasons } from './escalation';
+import { continuedWithGuidance, escalationReason, helpRequestedAt, rejectionReasons, replannedWithGuidance } from './escalation';
+import { allDiffsAccepted, diffsNeedApproval, someDiffsAccepted } from './gates';
+import { decide, nextIteration, validationRecorded } from './validation-loop';
 import { conflictOrFailed, overConflict } from './edit-conflict';
 import { advancePhase, beginPhases, completePhase, nextPhaseAfterThis, phaseWork } from './phases';
 import { reviewInputOf, reviewOutcomes, reviewWanted, withReview } from './review-step';
 
+export { decide };
+
 function notProvided(name: string): never {
   throw new OrchestratorError(`The ${name} step has no implementation; provide it with machine.provide()`);
-}
-
-/** DECIDE is pure, but it is a step of its own so the trace and the UI show it. */
-export function decide(input: DecideInput): DecideOutput {
-  if (input.passed) return { verdict: 'pass' };
-  return { verdict: input.iteration < input.maxIterations ? 'retry' : 'escalate' };
 }
 
 export const runMachine = setup({
@@ -71,16 +73,7 @@ export const runMachine = setup({
   },
   guards: {
     planNeedsApproval: ({ context }) => context.workflow.approval.plan === 'always',
-    diffsNeedApproval: ({ context }, params: { editCount: number }) => {
-      if (params.editCount === 0) return false;
-      const policy = context.workflow.approval.diffs;
-      // "first": until the person accepted a proposal (a rejected one is not the first accepted).
-      return (
-        policy === 'always' ||
-        (policy === 'first' &&
-          (context.iterationCount <= 1 || (context.attempts !== undefined && !context.attempts.some((a) => a.outcome === 'applied'))))
-      );
-    },
+    diffsNeedApproval: ({ context }, params: { editCount: number }) => diffsNeedApproval(context, params.editCount),
     verdictIs: (_, params: { verdict: string; expected: string }) => params.verdict === params.expected,
     passedToReview: ({ context }, params: { verdict: string }) => params.verdict === 'pass' && reviewWanted(context),
     proposalLeftAfterRejection: ({ context }) => proposalLeftAfterRejection(context),
@@ -123,76 +116,26 @@ export const runMachine = setup({
       usage: addUsage(context.usage, params.usage),
       instructionsRead: mergeInstructionsRead(context.instructionsRead, params.instructionsRead),
     })),
-    acceptAllDiffs: assign(({ context }) => ({
-      approvedEdits: context.codeDiffs,
-      rejections: null,
-      rejectionsInARow: 0,
-      attempts: [...(context.attempts ?? []), attemptWithSummary(context, 'applied', context.codeDiffs)],
-    })),
-    acceptSomeDiffs: assign(({ context }, params: { files: RunEventFiles }) => {
-      const approvedEdits = applyFileDecisions(context.codeDiffs, params.files);
-      // A plain APPROVE has no per-file verdicts: nothing was rejected. (`undefined` would mean
-      // "everything rejected" to describeRejectedDiffs.)
-      const rejections = describeRejectedDiffs(context.codeDiffs, params.files ?? []);
-      return {
-        approvedEdits,
-        rejections,
-        rejectionsInARow: 0,
-        attempts: [...(context.attempts ?? []), attemptWithSummary(context, 'applied', approvedEdits, rejections)],
-      };
-    }),
+    // The gates (gates.ts): the whole proposal, or the files and hunks the person accepted, go to validation.
+    acceptAllDiffs: assign(({ context }) => allDiffsAccepted(context)),
+    acceptSomeDiffs: assign(({ context }, params: { files: RunEventFiles }) => someDiffsAccepted(context, params.files)),
     rejectDiffs: assign(({ context }, params: { feedback: string; files?: FileDecision[] }) =>
       rejectedProposal(context, params.feedback, params.files),
     ),
-    assignValidation: assign(({ context }, params: ValidateOutput) => {
-      const record: IterationRecord = {
-        iteration: context.iterationCount,
-        summary: context.coderSummary,
-        files: context.approvedEdits.map((e) => e.filePath),
-        buildOk: params.build.success,
-        newErrors: params.newErrors,
-        newFailures: params.newFailures,
-        outcome: params.passed ? 'passed' : params.build.success ? 'tests failed' : 'build failed',
-      };
-      return {
-        buildResult: params.build,
-        testResult: params.test,
-        passed: params.passed,
-        fixedTests: params.fixedTests ?? [],
-        errorContext: withPersonsWords(params.errorContext, context),
-        iterations: [...context.iterations.filter((r) => r.iteration !== record.iteration), record],
-      };
-    }),
+    // The validation loop (validation-loop.ts).
+    assignValidation: assign(({ context }, params: ValidateOutput) => validationRecorded(context, params)),
     // A proposal not applied over an edit conflict used its iteration (edit-conflict.ts).
     reproposeOverConflict: assign(({ context }, params: { files: string[] }) => overConflict(context, params.files)),
     countIteration: assign(({ context }) => ({ iterationCount: context.iterationCount + 1 })),
-    nextIteration: assign(({ context }) => ({
-      iterationCount: context.iterationCount + 1,
-      rejections: null,
-      guidance: null,
-      rejectionsInARow: 0,
-    })),
-    continueWithGuidance: assign(({ context }, params: { guidance: string; additionalIterations: number; budget?: RunBudget }) => ({
-      workflow: withBudget(context.workflow, params.budget),
-      maxIterations: context.maxIterations + extraIterations(params.additionalIterations),
-      iterationCount: context.iterationCount + 1,
-      guidance: params.guidance,
-      guidanceGiven: withGuidance(context, context.iterationCount + 1, params.guidance),
-      rejections: null,
-      rejectionsInARow: 0,
-      helpRequest: null,
-      errorContext: context.errorContext ? { ...context.errorContext, guidance: params.guidance } : null,
-    })),
+    nextIteration: assign(({ context }) => nextIteration(context)),
+    // The escalation (escalation.ts): the person's answer at WAIT_HUMAN.
+    continueWithGuidance: assign(({ context }, params: { guidance: string; additionalIterations: number; budget?: RunBudget }) =>
+      continuedWithGuidance(context, params),
+    ),
     assignHelpRequest: assign((_, params: { reason: string; from: HelpNode; budget?: BudgetReached }) => ({
       helpRequest: { reason: params.reason, from: params.from, ...(params.budget ? { budget: params.budget } : {}) },
     })),
-    // Planning asked for help: plan again with the person's answer. No coding attempt was spent.
-    replanWithGuidance: assign(({ context }, params: { guidance: string; budget?: RunBudget }) => ({
-      workflow: withBudget(context.workflow, params.budget),
-      planFeedback: `You asked for help: ${context.helpRequest?.reason ?? '(no reason given)'}\nThe person answered: ${params.guidance}`,
-      guidanceGiven: withGuidance(context, context.iterationCount, params.guidance),
-      helpRequest: null,
-    })),
+    replanWithGuidance: assign(({ context }, params: { guidance: string; budget?: RunBudget }) => replannedWithGuidance(context, params)),
     assignHandoff: assign((_, params: HandoffOutput) => ({ handoffPath: params.handoffPath })),
     assignReview: assign(({ context }, params: ReviewOutput) => withReview(context, params)),
     // A failed step still spent what it spent: the error carries its usage (AgentExecutionError does).

@@ -3,7 +3,7 @@
 // its action, file and description are the same; a reworded step reads as one removed and one added.
 
 import type { ExecutionPlan, PlanStep } from '../model';
-import { clip } from '../text';
+import { clip } from '../platform/text';
 
 export interface PlanChanges {
   /** Steps of the new version that the previous one did not have, as `MODIFY src/A.cs: what`. */

@@ -16,7 +16,7 @@ import { resolveCheckpoint } from './checkpoints';
 import { sha256 } from './edit-journal-wal';
 import { iterationsOf, renderHandoff } from './handoff';
 import type { RewindRecord, RunContext } from './run-context';
-import { toCodingState } from './run-context';
+import { toCodingState } from './coding-state';
 import type { PersistedRun, RunStore } from './store';
 
 /** Files changed by someone else since the run last wrote them: nothing was written. */

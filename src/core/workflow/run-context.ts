@@ -6,8 +6,6 @@ import type { PlanChanges } from './plan-changes';
 import type { InstructionsFileRead } from '../agents/instructions';
 import type { BudgetReached, RunBudget } from './budget';
 import { helpNodes } from '../nodes';
-import { TERMINAL_NODES } from '../model';
-import { phaseStates } from './phase-states';
 import type { PhaseRun } from './phase-states';
 import type {
   ApprovalDecision,
@@ -320,97 +318,6 @@ export function initialContext(input: RunInput): RunContext {
 }
 
 /**
- * The failing tests that do not block SUCCESS: the plan's `knownFailures`, only when a person
- * approved the plan. The model alone never excuses a failure.
- */
-export function excusedFailures(context: RunContext): string[] {
-  if (context.planApprovedUnattended === true) return [];
-  const approved = context.planApprovedByPerson ?? context.workflow.approval.plan === 'always';
-  return approved ? (context.plan?.knownFailures ?? []) : [];
-}
-
-/** The planner's `knownFailures` that count for nothing because no person approved the plan. */
-export function ignoredKnownFailures(context: RunContext): string[] {
-  const named = context.plan?.knownFailures ?? [];
-  return excusedFailures(context).length === named.length ? [] : named;
-}
-
-/** What the state, the log and HANDOFF.md say when the planner's list was set aside. */
-export function ignoredKnownFailuresNote(ignored: readonly string[], unattended = false): string {
-  if (unattended) {
-    return (
-      `The planner named ${ignored.length} failing test(s) to leave alone (${ignored.join(', ')}), but the plan was approved by --yes, ` +
-      'which excuses no failing test (--accept-known-failures does), so they were not excused: they must pass like every other test.'
-    );
-  }
-  return (
-    `The planner named ${ignored.length} failing test(s) to leave alone (${ignored.join(', ')}), but no person approved the plan ` +
-    '(plan approval is "never"), so they were not excused: they must pass like every other test.'
-  );
-}
-
-/** The public CodingState (README.md, `--json`) for a context at a node. */
-export function toCodingState(context: RunContext, node: WorkflowNode, timestamp: string): CodingState {
-  const phases = phaseStates(context, node);
-  return {
-    stateId: context.stateId,
-    userRequest: context.userRequest,
-    spec: context.spec,
-    plan: context.plan,
-    codeDiffs: context.codeDiffs,
-    buildResult: context.buildResult,
-    testResult: context.testResult,
-    baseline: context.baseline,
-    errorContext: context.errorContext,
-    iterationCount: context.iterationCount,
-    maxIterations: context.maxIterations,
-    currentNode: node,
-    timestamp,
-    usage: context.usage,
-    ...(context.review !== undefined ? { review: context.review } : {}),
-    metadata: withoutUndefined({
-      workspaceRoot: context.workflow.workspaceRoot,
-      createdAt: context.createdAt,
-      // The model settings the run started with, which a resume keeps (additive metadata).
-      modelProvider: context.workflow.modelProvider ?? undefined,
-      model: context.workflow.model ?? undefined,
-      // The provider and fallback the run started with, for the panel.
-      provider: context.workflow.provider ?? undefined,
-      fallback: context.workflow.fallback ?? undefined,
-      // Additive: present (true) only when the current plan is the one the person rejected, returned unchanged.
-      planUnchangedAfterFeedback: context.planUnchangedAfterFeedback ? true : undefined,
-      coderSummary: context.coderSummary || undefined,
-      // Additive: the baseline's failing tests the last validation saw pass, for the panel's before → after.
-      fixedTests: context.fixedTests?.length ? context.fixedTests : undefined,
-      approvedFiles: context.approvedEdits.map((e) => e.filePath),
-      rejections: context.rejections ?? undefined,
-      guidance: context.guidance ?? undefined,
-      iterations: context.iterations,
-      attempts: context.attempts ?? [],
-      handoffPath: context.handoffPath ?? undefined,
-      error: context.error ?? undefined,
-      // Additive: 'configuration' when the run stopped for its set-up (the CLI's exit 2).
-      failureKind: context.failureKind ?? undefined,
-      helpRequest: context.helpRequest ?? undefined,
-      ignoredKnownFailures: ignoredKnownFailures(context).length
-        ? ignoredKnownFailuresNote(ignoredKnownFailures(context), context.planApprovedUnattended === true)
-        : undefined,
-      instructionsRead: context.instructionsRead?.length ? context.instructionsRead : undefined,
-      // Additive: the steering trail the panel shows (plan versions, the person's guidance at escalations).
-      planVersions: context.planVersions?.length ? context.planVersions : undefined,
-      guidanceGiven: context.guidanceGiven?.length ? context.guidanceGiven : undefined,
-      // Additive: set while the coder proposes again over files the person changed under review.
-      editConflict: context.editConflict?.length ? context.editConflict : undefined,
-      // Additive: so the panel's timeline does not tick a gate the approval settings skipped.
-      gatesReached: context.gatesReached,
-      // Additive: the rewinds to checkpoints, with the attempts they set aside.
-      rewinds: context.rewinds?.length ? context.rewinds : undefined,
-    }),
-    ...(phases ? { phases } : {}),
-  };
-}
-
-/**
  * The usage a failed step reports with its error (AgentExecutionError puts it in `details.usage`),
  * so a failure still counts what it spent. Null when there is none or it is not a Usage.
  */
@@ -427,18 +334,4 @@ const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWr
 function isUsage(value: unknown): value is Usage {
   if (typeof value !== 'object' || value === null) return false;
   return USAGE_FIELDS.every((field) => Number.isFinite((value as Record<string, unknown>)[field]));
-}
-
-/** JSON drops undefined keys; dropping them here too makes a yielded state equal its state.json. */
-function withoutUndefined(record: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
-}
-
-/**
- * A run that fails or is cancelled says during which step (additive metadata `endedDuring`), so the
- * panel ticks only the steps it reached and marks the one it stopped in.
- */
-export function endedDuring(state: CodingState, from: WorkflowNode | null): CodingState {
-  if ((state.currentNode !== 'FAILED' && state.currentNode !== 'CANCELLED') || from === null || TERMINAL_NODES.includes(from)) return state;
-  return { ...state, metadata: { ...state.metadata, endedDuring: from } };
 }

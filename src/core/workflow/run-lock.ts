@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { WorkspaceBusyError } from '../errors';
-import { machineId } from '../machine-id';
+import { machineId } from './machine-id';
 import { checkToolingFolder } from '../workspace/paths';
 
 export interface RunLockInfo {

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { WorkflowContext } from '../model';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { userCacheDir } from '../user-cache';
+import { userCacheDir } from '../platform/user-cache';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -12,7 +12,7 @@ import { AgentModeError, ConfigurationError, StateNotFoundError, errorMessage } 
 import { EditJournal } from './journal';
 import { CheckpointStore } from './checkpoint-store';
 import { redact, redactDeep } from '../redact';
-import { visibleControls } from '../text';
+import { visibleControls } from '../platform/text';
 import type { RunSummary, TraceEvent } from '../trace';
 import { appendTraceLine, holdTraceFile } from './event-log';
 import { checkToolingFolder, resolveToolingPath } from '../workspace/paths';

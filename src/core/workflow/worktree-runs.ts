@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { TERMINAL_NODES } from '../model';
 import type { WorkflowNode } from '../model';
-import { machineId } from '../machine-id';
+import { machineId } from './machine-id';
 import type { GitRepo } from '../workspace/git-worktrees';
 import { onThisMachine } from './run-lock';
 import { IRONBEES_GITIGNORE } from './store';

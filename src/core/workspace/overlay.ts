@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { AgentModeError, FileTooLargeError, NotRegularFileError } from '../errors';
 import type { Host } from '../host';
-import { PathSpellings, foldPath, pathsIgnoreCase } from '../path-case';
+import { PathSpellings, foldPath, pathsIgnoreCase } from './path-case';
 import type { FileEdit } from '../model';
 import { makeFileEdit } from './diff';
 import { filterInsideWorkspace, resolveWorkspacePath } from './paths';

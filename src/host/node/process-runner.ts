@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import treeKill from 'tree-kill';
-import { childEnvironment } from '../../core/child-env';
-import { resolveCommand } from '../../core/command-path';
-import { sandboxedCommand } from '../../core/sandbox';
+import { childEnvironment } from '../../core/platform/child-env';
+import { resolveCommand } from '../../core/platform/command-path';
+import { sandboxedCommand } from '../../core/platform/sandbox';
 import type { ProcessRunner, RunOptions, RunResult } from '../../core/host';
 
 /** Output kept per stream; the rest is dropped from the front so the end (where errors sum up) survives. */

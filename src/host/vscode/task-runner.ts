@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Logger, ProcessRunner, RunOptions, RunResult } from '../../core/host';
 import { errorMessage } from '../../core/errors';
-import { sandboxActive } from '../../core/sandbox';
+import { sandboxActive } from '../../core/platform/sandbox';
 import { NodeProcessRunner } from '../node/process-runner';
 import { TEST_VERBS, shouldRevealTerminal } from './terminal-reveal';
 

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { captureBaseline } from '../../../src/core/dotnet/validator';
-import { sandboxMode, setSandboxMode } from '../../../src/core/sandbox';
+import { sandboxMode, setSandboxMode } from '../../../src/core/platform/sandbox';
 import type { Baseline } from '../../../src/core/model';
 import { createNodeHost } from '../../../src/host/node/index';
 import { copyFixture } from '../../support/cli-harness';

@@ -63,6 +63,16 @@ describe('layers (npm run lint)', function () {
     ]);
   });
 
+  it('keeps the platform just above the kernel: below every core layer, out of the protocol and the webview', async () => {
+    assert.deepEqual(await layerErrors('src/core/platform/upward.ts', "export { StagedOverlay } from '../workspace/overlay';\n"), [
+      `1: Layer 'platform' may not import 'workspace' (../workspace/overlay): imports point down only (ARCHITECTURE.md, "The house").`,
+    ]);
+    assert.deepEqual(await layerErrors('src/core/llm/downward.ts', "export { clip } from '../platform/text';\n"), []);
+    assert.deepEqual(await layerErrors('webview-ui/src/upward.ts', "export { clip } from '../../src/core/platform/text';\n"), [
+      `1: Layer 'webview' may not import 'platform' (../../src/core/platform/text): imports point down only (ARCHITECTURE.md, "The house").`,
+    ]);
+  });
+
   it('accepts imports that point down', async () => {
     const code =
       "import type { ToolDefinition } from '../tools/types';\nimport type { ModelClient } from '../llm/port';\nimport { errorMessage } from '../errors';\nexport type A = ToolDefinition | ModelClient;\nexport const e = errorMessage;\n";

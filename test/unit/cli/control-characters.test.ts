@@ -15,7 +15,7 @@ import { terminalLine, terminalSafe } from '../../../src/cli/render/terminal-tex
 import { askToolDecision } from '../../../src/cli/tool-approvals';
 import { LinePrompter } from '../../../src/cli/prompts';
 import type { ExecutionPlan, FileEdit } from '../../../src/core/model';
-import { visibleControls } from '../../../src/core/text';
+import { visibleControls } from '../../../src/core/platform/text';
 import { makeState } from './fixtures';
 import { renderPlan } from '../../../src/cli/render/plan';
 import { renderFileEdit } from '../../../src/cli/render/diff';

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { resolveCommand } from '../../../src/core/command-path';
+import { resolveCommand } from '../../../src/core/platform/command-path';
 import { EngineProcess } from '../../../src/core/csharp/engine/engine-process';
-import { resetSandboxForTests, setSandboxMode } from '../../../src/core/sandbox';
+import { resetSandboxForTests, setSandboxMode } from '../../../src/core/platform/sandbox';
 
 describe('the C# engine runs in the sandbox', () => {
   let root = '';

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import { modelInfoMessage } from '../../../src/extension/model-info';
 import type { IronbeesSettings } from '../../../src/extension/settings';
-import { initialContext, toCodingState } from '../../../src/core/workflow/run-context';
+import { initialContext } from '../../../src/core/workflow/run-context';
+import { toCodingState } from '../../../src/core/workflow/coding-state';
 import { makeRun } from '../webview/fixtures';
 import { workflow } from '../workflow/samples';
 

@@ -3,7 +3,8 @@
 
 import { strict as assert } from 'node:assert';
 import { makeFileEdit } from '../../../src/core/workspace/diff';
-import { initialContext, toCodingState } from '../../../src/core/workflow/run-context';
+import { initialContext } from '../../../src/core/workflow/run-context';
+import { toCodingState } from '../../../src/core/workflow/coding-state';
 import { RunStore, STATE_SCHEMA_VERSION } from '../../../src/core/workflow/store';
 import type { Host, HostFileSystem } from '../../../src/core/host';
 import { TempWorkspace } from './orchestrator-harness';

@@ -4,7 +4,8 @@
 
 import { strict as assert } from 'node:assert';
 import type { ExecutionPlan, PlanPhase } from '../../../src/core/model';
-import { initialContext, toCodingState } from '../../../src/core/workflow/run-context';
+import { initialContext } from '../../../src/core/workflow/run-context';
+import { toCodingState } from '../../../src/core/workflow/coding-state';
 import { renderHandoff } from '../../../src/core/workflow/handoff';
 import { coderMessage } from '../../../src/core/agents/coder/runner';
 import { readyPhases } from '../../../src/core/workflow/phases';

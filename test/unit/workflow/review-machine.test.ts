@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { EMPTY_USAGE } from '../../../src/core/model';
 import type { ReviewMode, ReviewResult } from '../../../src/core/model';
-import { toCodingState } from '../../../src/core/workflow/run-context';
+import { toCodingState } from '../../../src/core/workflow/coding-state';
 import { reviewErrorContext } from '../../../src/core/workflow/review-step';
 import { FakeSteps } from './fake-steps';
 import { MachineRun } from './machine-driver';

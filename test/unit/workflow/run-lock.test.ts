@@ -13,7 +13,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { WorkspaceBusyError } from '../../../src/core/errors';
 import { createIronbeesMcpServer } from '../../../src/mcp-server/ironbees-server';
 import { acquireRunLock, runLockPath } from '../../../src/core/workflow/run-lock';
-import { machineId } from '../../../src/core/machine-id';
+import { machineId } from '../../../src/core/workflow/machine-id';
 import { exitCodeForError } from '../../../src/cli/exit-codes';
 import { FakeSteps } from './fake-steps';
 import { StateStream, TempWorkspace, orchestratorOver } from './orchestrator-harness';

@@ -3,7 +3,7 @@
 // kept after Continue.
 
 import { strict as assert } from 'node:assert';
-import { toCodingState } from '../../../src/core/workflow/run-context';
+import { toCodingState } from '../../../src/core/workflow/coding-state';
 import { FakeSteps } from './fake-steps';
 import { MachineRun } from './machine-driver';
 import { baseline, codeOutput, failing, plan, planOutput } from './samples';

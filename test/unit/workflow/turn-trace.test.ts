@@ -7,7 +7,7 @@ import { runPlanner, SUBMIT_PLAN_TOOL } from '../../../src/core/agents/planner/r
 import { ScriptedModelClient, modelTurn, toolUseBlock } from '../../../src/core/llm/scripted';
 import type { TurnEvent } from '../../../src/core/trace';
 import { stepTurnContext, traceIdOf, withTurnTrace } from '../../../src/core/workflow/turn-trace';
-import { percentile, summarizeTurns, turnsOf } from '../../../src/core/trace-summary';
+import { percentile, summarizeTurns, turnsOf } from '../../../src/core/workflow/trace-summary';
 import { CALCULATOR_SOURCE, agentRuntime, copyCalculator } from '../agents/agent-harness';
 import { workflow } from './samples';
 import { countHashes } from '../../support/count-hashes';

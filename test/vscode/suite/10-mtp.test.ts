@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../../src/core/host';
 import { shutdownBuildServers } from '../../../src/core/dotnet/dotnet-cli';
 import { captureBaseline } from '../../../src/core/dotnet/validator';
-import { sandboxActive } from '../../../src/core/sandbox';
+import { sandboxActive } from '../../../src/core/platform/sandbox';
 import { createVscodeHost } from '../../../src/host/vscode/index';
 
 const quiet: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -6,7 +6,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { CodingState, TestResult } from '../../../core/model';
 import type { TraceEvent, TurnEvent } from '../../../core/trace';
-import { summarizeTurns, turnsOf } from '../../../core/trace-summary';
+import { summarizeTurns, turnsOf } from '../../../core/workflow/trace-summary';
 import type { BenchTask } from './task-file';
 
 export interface TestVerdict {

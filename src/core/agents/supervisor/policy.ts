@@ -4,7 +4,7 @@
 // that remain), the third time a person is asked. Pure: the watchdog (watchdog.ts) and the runner
 // (supervise.ts) act on what this decides.
 
-import { clip } from '../../text';
+import { clip } from '../../platform/text';
 
 /** How long an agent may be silent (no model output, no tool call) before it is stopped, per role. */
 export const DEFAULT_SILENCE_SECONDS: Readonly<Record<string, number>> = {

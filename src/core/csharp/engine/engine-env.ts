@@ -1,7 +1,7 @@
 // The engine's child environment: the one child environment of Ironbees (../../child-env.ts, no
 // model credentials), plus the .NET settings a design-time MSBuild host wants.
 
-import { childEnvironment } from '../../child-env';
+import { childEnvironment } from '../../platform/child-env';
 
 /** English messages (the model reads them), no banners, and no MSBuild nodes left behind by design-time builds. */
 const ENGINE_DOTNET_ENV: Readonly<Record<string, string>> = {

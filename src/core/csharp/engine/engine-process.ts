@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as path from 'node:path';
 import treeKill from 'tree-kill';
-import { resolveCommand } from '../../command-path';
-import { sandboxedCommand } from '../../sandbox';
+import { resolveCommand } from '../../platform/command-path';
+import { sandboxedCommand } from '../../platform/sandbox';
 import { engineEnv } from './engine-env';
 import { EngineRequestError, EngineUnavailableError } from './errors';
 

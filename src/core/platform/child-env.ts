@@ -6,7 +6,7 @@
 // or `IRONBEES_SECRET_ENV_VARS=NAME,PREFIX_*` for the CLI). A variable the caller sets explicitly (an
 // MCP server's own `env` in its config) is passed: that is the person naming it on purpose.
 
-import { registerSecret } from './redact';
+import { registerSecret } from '../redact';
 
 /** Dropped whatever their value: every variable whose name starts with one of these. */
 export const CREDENTIAL_PREFIXES: readonly string[] = Object.freeze(['ANTHROPIC_']);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { findOnPath, resolveCommand } from '../../../src/core/command-path';
+import { findOnPath, resolveCommand } from '../../../src/core/platform/command-path';
 import { NodeProcessRunner } from '../../../src/host/node/process-runner';
 
 describe('command-path: a command by its absolute path on PATH', () => {

@@ -1,4 +1,4 @@
-// The sandbox's bwrap options (src/core/sandbox.ts) and the mode rules, without starting dotnet:
+// The sandbox's bwrap options (src/core/platform/sandbox.ts) and the mode rules, without starting dotnet:
 // which folders are writable, what is hidden, when the network is there, and what `on`, `auto` and
 // `off` do where bubblewrap is missing. The real thing is proven in test/integration/sandbox.test.ts.
 
@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConfigurationError } from '../../../src/core/errors';
-import { bwrapArgs, checkSandbox, resetSandboxForTests, sandboxedCommand, setSandboxMode } from '../../../src/core/sandbox';
+import { bwrapArgs, checkSandbox, resetSandboxForTests, sandboxedCommand, setSandboxMode } from '../../../src/core/platform/sandbox';
 import { HOME_NOTE, NETWORK_NOTE, WRITE_NOTE, explainSandboxFailures, sandboxNotesFor } from '../../../src/core/dotnet/sandbox-refusals';
 
 /** The option pairs `--flag A B` as "flag A B" strings, in order. */

@@ -22,7 +22,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ConfigurationError } from './errors';
+import { ConfigurationError } from '../errors';
 
 export const SANDBOX_MODES = ['auto', 'on', 'off'] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { userCacheDir } from './user-cache';
+import { userCacheDir } from '../platform/user-cache';
 
 const FILE = 'machine-id';
 let known: { dir: string; id: string } | null = null;

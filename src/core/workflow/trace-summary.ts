@@ -2,7 +2,7 @@
 // error kinds, the retries, tokens and cost. Read by `ironbees trace` and the panel's turn view, so
 // both say the same numbers.
 
-import type { TraceEvent, TurnEvent } from './trace';
+import type { TraceEvent, TurnEvent } from '../trace';
 
 /** A step of the run as the turns see it: PLAN or CODE at an iteration. */
 export interface TraceStep {

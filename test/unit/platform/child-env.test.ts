@@ -6,7 +6,7 @@ import {
   isCredentialVariable,
   parseSecretNames,
   setSecretEnvironmentVariables,
-} from '../../../src/core/child-env';
+} from '../../../src/core/platform/child-env';
 import { redact } from '../../../src/core/redact';
 
 describe('childEnvironment', () => {
