@@ -1,0 +1,85 @@
+// The code review as comments in the editor (the Comments API): each issue of the reviewed run
+// shown in the panel appears as a read-only thread on its file at its line, both on the file in the
+// workspace and on the proposed side of the run's diff review (review/review-uris.ts). The threads
+// follow the run the panel shows: a new review replaces them; a new run, a reverted run or the
+// extension going away removes them.
+
+import * as vscode from 'vscode';
+import type { CodingState, ReviewResult } from '../core/model';
+import { Disposable } from './lifecycle';
+import type { ReviewCommentSpec } from './review-comment-specs';
+import { reviewCommentSpecs } from './review-comment-specs';
+import { reviewUri } from './review/review-uris';
+
+export const REVIEW_COMMENTS_ID = 'ironbees-review';
+export const REVIEW_COMMENTS_LABEL = 'Ironbees review';
+const AUTHOR: vscode.CommentAuthorInformation = { name: 'Ironbees reviewer' };
+
+export interface ReviewCommentsDeps {
+  /** The workspace folder the run works in. */
+  folder: vscode.Uri;
+  /** The run shown now, and every change of it. */
+  state: () => CodingState | null;
+  onDidChangeState: vscode.Event<CodingState | null>;
+}
+
+export class ReviewComments extends Disposable {
+  private readonly controller: vscode.CommentController;
+  private current: vscode.CommentThread[] = [];
+  /** The run and review the threads show: the same review arriving again keeps them. */
+  private shownKey: string | null = null;
+
+  constructor(private readonly deps: ReviewCommentsDeps) {
+    super();
+    // No commenting range provider: the person cannot start threads of their own here.
+    this.controller = this._register(vscode.comments.createCommentController(REVIEW_COMMENTS_ID, REVIEW_COMMENTS_LABEL));
+    this._register({ dispose: () => this.clear() });
+    this._register(deps.onDidChangeState((state) => this.show(state)));
+    this.show(deps.state());
+  }
+
+  /** The threads shown now, in the review's order (the file's thread, then the proposed side's). */
+  get threads(): readonly vscode.CommentThread[] {
+    return this.current;
+  }
+
+  private show(state: CodingState | null): void {
+    if (this.isDisposed) return;
+    const review = shownReview(state);
+    const key = state && review ? `${state.stateId}\n${JSON.stringify(review)}` : null;
+    if (key === this.shownKey) return;
+    this.clear();
+    this.shownKey = key;
+    if (!state || !review) return;
+    for (const spec of reviewCommentSpecs(this.deps.folder.fsPath, review)) {
+      this.current.push(this.thread(vscode.Uri.joinPath(this.deps.folder, spec.path), spec));
+      this.current.push(this.thread(reviewUri('proposed', state.stateId, spec.path), spec));
+    }
+  }
+
+  private thread(uri: vscode.Uri, spec: ReviewCommentSpec): vscode.CommentThread {
+    // A plain MarkdownString: not trusted (no command links), no HTML, no theme icons.
+    const comment: vscode.Comment = { body: new vscode.MarkdownString(spec.body), mode: vscode.CommentMode.Preview, author: AUTHOR };
+    const thread = this.controller.createCommentThread(uri, new vscode.Range(spec.line, 0, spec.line, 0), [comment]);
+    thread.label = spec.label;
+    thread.canReply = false;
+    thread.contextValue = `ironbees-review-${spec.severity}`;
+    thread.collapsibleState = spec.collapsed
+      ? vscode.CommentThreadCollapsibleState.Collapsed
+      : vscode.CommentThreadCollapsibleState.Expanded;
+    return thread;
+  }
+
+  private clear(): void {
+    for (const thread of this.current.splice(0)) thread.dispose();
+    this.shownKey = null;
+  }
+}
+
+/** The review worth showing: the shown run's, with issues, unless the run was reverted. */
+function shownReview(state: CodingState | null): ReviewResult | null {
+  const review = state?.review;
+  if (!state || !review || review.criticalIssues.length === 0) return null;
+  if (typeof state.metadata.revertedAt === 'string') return null;
+  return review;
+}
