@@ -24,15 +24,18 @@ export interface ReviewCommentsDeps {
 }
 
 export class ReviewComments extends Disposable {
-  private readonly controller: vscode.CommentController;
+  /**
+   * One controller per review shown, disposed to remove its threads: the extension host keeps every
+   * thread a controller made until the controller goes, and disposing a thread first makes that
+   * second disposal an "unknown thread" error in the workbench.
+   */
+  private controller: vscode.CommentController | null = null;
   private current: vscode.CommentThread[] = [];
   /** The run and review the threads show: the same review arriving again keeps them. */
   private shownKey: string | null = null;
 
   constructor(private readonly deps: ReviewCommentsDeps) {
     super();
-    // No commenting range provider: the person cannot start threads of their own here.
-    this.controller = this._register(vscode.comments.createCommentController(REVIEW_COMMENTS_ID, REVIEW_COMMENTS_LABEL));
     this._register({ dispose: () => this.clear() });
     this._register(deps.onDidChangeState((state) => this.show(state)));
     this.show(deps.state());
@@ -51,29 +54,36 @@ export class ReviewComments extends Disposable {
     this.clear();
     this.shownKey = key;
     if (!state || !review) return;
-    for (const spec of reviewCommentSpecs(this.deps.folder.fsPath, review)) {
-      this.current.push(this.thread(vscode.Uri.joinPath(this.deps.folder, spec.path), spec));
-      this.current.push(this.thread(reviewUri('proposed', state.stateId, spec.path), spec));
+    const specs = reviewCommentSpecs(this.deps.folder.fsPath, review);
+    if (specs.length === 0) return;
+    // No commenting range provider: the person cannot start threads of their own here.
+    const controller = vscode.comments.createCommentController(REVIEW_COMMENTS_ID, REVIEW_COMMENTS_LABEL);
+    this.controller = controller;
+    for (const spec of specs) {
+      this.current.push(thread(controller, vscode.Uri.joinPath(this.deps.folder, spec.path), spec));
+      this.current.push(thread(controller, reviewUri('proposed', state.stateId, spec.path), spec));
     }
   }
 
-  private thread(uri: vscode.Uri, spec: ReviewCommentSpec): vscode.CommentThread {
-    // A plain MarkdownString: not trusted (no command links), no HTML, no theme icons.
-    const comment: vscode.Comment = { body: new vscode.MarkdownString(spec.body), mode: vscode.CommentMode.Preview, author: AUTHOR };
-    const thread = this.controller.createCommentThread(uri, new vscode.Range(spec.line, 0, spec.line, 0), [comment]);
-    thread.label = spec.label;
-    thread.canReply = false;
-    thread.contextValue = `ironbees-review-${spec.severity}`;
-    thread.collapsibleState = spec.collapsed
-      ? vscode.CommentThreadCollapsibleState.Collapsed
-      : vscode.CommentThreadCollapsibleState.Expanded;
-    return thread;
-  }
-
   private clear(): void {
-    for (const thread of this.current.splice(0)) thread.dispose();
+    this.current = [];
     this.shownKey = null;
+    this.controller?.dispose();
+    this.controller = null;
   }
+}
+
+function thread(controller: vscode.CommentController, uri: vscode.Uri, spec: ReviewCommentSpec): vscode.CommentThread {
+  // A plain MarkdownString: not trusted (no command links), no HTML, no theme icons.
+  const comment: vscode.Comment = { body: new vscode.MarkdownString(spec.body), mode: vscode.CommentMode.Preview, author: AUTHOR };
+  const created = controller.createCommentThread(uri, new vscode.Range(spec.line, 0, spec.line, 0), [comment]);
+  created.label = spec.label;
+  created.canReply = false;
+  created.contextValue = `ironbees-review-${spec.severity}`;
+  created.collapsibleState = spec.collapsed
+    ? vscode.CommentThreadCollapsibleState.Collapsed
+    : vscode.CommentThreadCollapsibleState.Expanded;
+  return created;
 }
 
 /** The review worth showing: the shown run's, with issues, unless the run was reverted. */
