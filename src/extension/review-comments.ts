@@ -1,7 +1,8 @@
-// The code review as comments in the editor (the Comments API): each issue of the reviewed run
-// shown in the panel appears as a read-only thread on its file at its line, both on the file in the
-// workspace and on the proposed side of the run's diff review (review/review-uris.ts). The threads
-// follow the run the panel shows: a new review replaces them; a new run, a reverted run or the
+// The code review as comments in the editor (the Comments API): each issue of the review of the run
+// the panel shows is a read-only thread on its file at its line, on the file in the workspace and,
+// while the run waits for a diff approval, on the proposed side of the files under review
+// (review/review-uris.ts), where the next attempt at the issue is read. The threads follow the
+// shown run: a new review or a new diff review replaces them; a new run, a reverted run or the
 // extension going away removes them.
 
 import * as vscode from 'vscode';
@@ -41,7 +42,7 @@ export class ReviewComments extends Disposable {
     this.show(deps.state());
   }
 
-  /** The threads shown now, in the review's order (the file's thread, then the proposed side's). */
+  /** The threads shown now, in the review's order (each issue's file thread, then its proposed side's). */
   get threads(): readonly vscode.CommentThread[] {
     return this.current;
   }
@@ -49,7 +50,8 @@ export class ReviewComments extends Disposable {
   private show(state: CodingState | null): void {
     if (this.isDisposed) return;
     const review = shownReview(state);
-    const key = state && review ? `${state.stateId}\n${JSON.stringify(review)}` : null;
+    const proposed = state?.currentNode === 'WAIT_DIFF_APPROVAL' ? state.codeDiffs.map((edit) => edit.filePath) : [];
+    const key = state && review ? `${state.stateId}\n${proposed.join('\n')}\n${JSON.stringify(review)}` : null;
     if (key === this.shownKey) return;
     this.clear();
     this.shownKey = key;
@@ -61,7 +63,7 @@ export class ReviewComments extends Disposable {
     this.controller = controller;
     for (const spec of specs) {
       this.current.push(thread(controller, vscode.Uri.joinPath(this.deps.folder, spec.path), spec));
-      this.current.push(thread(controller, reviewUri('proposed', state.stateId, spec.path), spec));
+      if (proposed.includes(spec.path)) this.current.push(thread(controller, reviewUri('proposed', state.stateId, spec.path), spec));
     }
   }
 

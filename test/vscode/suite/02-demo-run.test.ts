@@ -61,10 +61,7 @@ describe('a run with the scripted demo model (real extension host, real dotnet)'
     const threads = await eventually('the review comment', () => reviewComments.threads.length > 0 && reviewComments.threads);
     assert.deepEqual(
       threads.map((t) => [t.uri.scheme, t.uri.path.endsWith(`/${SOURCE}`), t.range?.start.line, t.label]),
-      [
-        ['file', true, 17, 'Ironbees review: minor (score 10/10)'],
-        ['ironbees-proposed', true, 17, 'Ironbees review: minor (score 10/10)'],
-      ],
+      [['file', true, 17, 'Ironbees review: minor (score 10/10)']],
     );
     await eventually('the review tabs to close', () => reviewDiffTabs().length === 0);
   });
