@@ -3,10 +3,12 @@
 // while the run waits for a diff approval, on the proposed side of the files under review
 // (review/review-uris.ts), where the next attempt at the issue is read. The threads follow the
 // shown run: a new review or a new diff review replaces them; a new run, a reverted run or the
-// extension going away removes them.
+// extension going away removes them. A run in a git worktree of its own gets none (its lines are
+// the worktree's).
 
 import * as vscode from 'vscode';
 import type { CodingState, ReviewResult } from '../core/model';
+import { readRecord } from '../core/workflow/worktree-runs';
 import { Disposable } from './lifecycle';
 import type { ReviewCommentSpec } from './review-comment-specs';
 import { reviewCommentSpecs } from './review-comment-specs';
@@ -55,7 +57,8 @@ export class ReviewComments extends Disposable {
     if (key === this.shownKey) return;
     this.clear();
     this.shownKey = key;
-    if (!state || !review) return;
+    // A worktree run's review names lines of its worktree's files, not of the person's working tree.
+    if (!state || !review || readRecord(this.deps.folder.fsPath, state.stateId)) return;
     const specs = reviewCommentSpecs(this.deps.folder.fsPath, review);
     if (specs.length === 0) return;
     // No commenting range provider: the person cannot start threads of their own here.
