@@ -7,6 +7,7 @@
 import type { IronbeesActions } from './actions';
 import type { PanelBridge } from './panel-bridge';
 import type { ReviewController } from './review/review-controller';
+import type { ReviewComments } from './review-comments';
 import type { RunController, RunControllerDeps } from './run-controller';
 import type { RunStatusBar } from './status-bar';
 import type { AgentViewProvider } from './webview/agent-view-provider';
@@ -32,6 +33,8 @@ export interface WorkspaceServices {
   controllerDeps: RunControllerDeps;
   /** What the panel's messages do (a suite sends one as the panel would). Additive. */
   bridge: PanelBridge;
+  /** The code review's comment threads on the files (the Comments API). Additive. */
+  reviewComments: ReviewComments;
 }
 
 /** Development builds only: what the suites inside a real VS Code need. */

@@ -16,6 +16,7 @@ import { GateNotices } from './gate-notices';
 import { PanelBridge } from './panel-bridge';
 import { offerUnfinishedRuns } from './resume-offer';
 import { ReviewController } from './review/review-controller';
+import { ReviewComments } from './review-comments';
 import { RecentRequests } from './run-agent';
 import { RunController } from './run-controller';
 import { editorWorkspaceTrust } from './workspace-trust';
@@ -127,7 +128,12 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
     reviewing: () => (review.review ? { runId: review.review.runId, files: review.review.filePaths } : null),
   });
   context.subscriptions.push(runChanges);
-  context.subscriptions.push(controller, review, statusBar, bridge, view, notices);
+  const reviewComments = new ReviewComments({
+    folder: folder.uri,
+    state: () => controller.state,
+    onDidChangeState: controller.onDidChangeState,
+  });
+  context.subscriptions.push(controller, review, reviewComments, statusBar, bridge, view, notices);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(AGENT_VIEW_ID, view));
 
   const applyRun = async (runId?: string, options?: { yes?: boolean; force?: boolean }): Promise<string[] | undefined> => {
@@ -193,7 +199,7 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
     }),
   );
 
-  services = { controller, review, actions, statusBar, view, worktrees, controllerDeps, bridge };
+  services = { controller, review, actions, statusBar, view, worktrees, controllerDeps, bridge, reviewComments };
   // Not awaited: activation must not wait for the disk, and the offer waits for the person.
   void controller.restoreLatest();
   void cleanWorktreeLeftovers(folder.uri.fsPath, logger).catch((error: unknown) =>

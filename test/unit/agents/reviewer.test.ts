@@ -10,6 +10,7 @@ import type { ReviewerInput } from '../../../src/core/agents/reviewer/runner';
 import { coderMessage } from '../../../src/core/agents/coder/runner';
 import { ScriptedModelClient, modelTurn, toolUseBlock } from '../../../src/core/llm/scripted';
 import { demoAnswer } from '../../../src/core/llm/providers/demo/demo-model';
+import { demoReview, firstAddedLine } from '../../../src/core/llm/providers/demo/demo-review';
 import type { ReviewIssue, ReviewResult } from '../../../src/core/model';
 import { issuesForCoder, reviewErrorContext, reviewVerdict } from '../../../src/core/workflow/review-step';
 import { CALCULATOR_SOURCE, REPO_ROOT, agentRuntime, copyCalculator } from './agent-harness';
@@ -66,6 +67,24 @@ const INPUT: ReviewerInput = {
   iteration: 1,
   threshold: 8,
 };
+
+/** A change whose first added line is line 12 of src/Calc.cs: two lines of context, one removed line, then the addition. */
+const TWO_FILE_DIFF = [
+  '--- a/src/Calc.cs',
+  '+++ b/src/Calc.cs',
+  '@@ -10,4 +10,4 @@',
+  '   public int Divide(int a, int b)',
+  '   {',
+  '-    return a * b;',
+  '+    return a / b;',
+  '   }',
+  '--- a/src/Other.cs',
+  '+++ b/src/Other.cs',
+  '@@ -1 +1 @@',
+  '-x',
+  '+y',
+  '',
+].join('\n');
 
 describe('the reviewer agent', () => {
   for (const category of CATEGORIES) {
@@ -169,13 +188,37 @@ describe('the reviewer agent', () => {
     }
   });
 
-  it('the demo model drives the reviewer too: a passing review', async () => {
+  it('the demo review finds the first added line of the first file a diff adds to; without one it names no issue', () => {
+    const message = (diff: string): string => `# The change\n\n\`\`\`diff\n${diff}\n\`\`\`\n\nReview the change.`;
+    assert.deepEqual(firstAddedLine(message(TWO_FILE_DIFF)), { file: 'src/Calc.cs', line: 12 });
+    const created = '--- /dev/null\n+++ b/src/New.cs\n@@ -0,0 +1,2 @@\n+class New\n+{}\n';
+    assert.deepEqual(firstAddedLine(message(created)), { file: 'src/New.cs', line: 1 });
+    const deletedOnly = '--- a/src/Old.cs\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-class Old {}\n';
+    assert.equal(firstAddedLine(message(deletedOnly)), null);
+    assert.equal(firstAddedLine('no diff here'), null);
+    assert.deepEqual(demoReview('no diff here', 'L'), {
+      score: 10,
+      criticalIssues: [],
+      suggestions: ['L No review was made: read the diff yourself.'],
+    });
+  });
+
+  it('the demo model drives the reviewer too: a passing review that points at the line the change adds', async () => {
     const root = await copyCalculator();
     try {
       const rt = await agentRuntime(root, new ScriptedModelClient((request) => demoAnswer(request)));
-      const output = await runReviewer(rt, INPUT);
+      const output = await runReviewer(rt, { ...INPUT, diff: TWO_FILE_DIFF });
       assert.equal(output.score, 10);
       assert.equal(output.pass, true);
+      assert.deepEqual(output.criticalIssues, [
+        {
+          severity: 'minor',
+          file: 'src/Calc.cs',
+          line: 12,
+          description: '[scripted demo model, not an LLM] This line was changed, and I cannot judge code: nobody has reviewed it yet.',
+          suggestedFix: 'Read the change yourself before you keep it.',
+        },
+      ]);
     } finally {
       await fs.rm(root, { recursive: true, force: true });
     }

@@ -56,6 +56,13 @@ describe('a run with the scripted demo model (real extension host, real dotnet)'
     assert.equal(done.testResult?.failed, 0);
     assert.match(readWorkspaceFile(SOURCE) ?? '', /return a \/ b;/);
     await eventually('the status bar to stop spinning', () => statusBar.renderedText === '$(check) Ironbees 1/5 · Succeeded');
+    // The demo reviewer passes the change and points at the line it changed: a folded comment there.
+    const { reviewComments } = await ironbees();
+    const threads = await eventually('the review comment', () => reviewComments.threads.length > 0 && reviewComments.threads);
+    assert.deepEqual(
+      threads.map((t) => [t.uri.scheme, t.uri.path.endsWith(`/${SOURCE}`), t.range?.start.line, t.label]),
+      [['file', true, 17, 'Ironbees review: minor (score 10/10)']],
+    );
     await eventually('the review tabs to close', () => reviewDiffTabs().length === 0);
   });
 

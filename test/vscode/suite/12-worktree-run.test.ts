@@ -86,6 +86,9 @@ describe('Run Agent in a Worktree (real extension host, real git and dotnet)', f
     assert.equal(controller.state?.stateId, runId);
     assert.equal(controller.state?.currentNode, 'SUCCESS', JSON.stringify(controller.state?.testResult));
     assert.deepEqual({ kept: end.branchKept, commits: end.commits }, { kept: true, commits: 1 });
+    // Its review names the worktree's lines: no comment on the person's files.
+    assert.equal(controller.state?.review?.criticalIssues.length, 1);
+    assert.deepEqual((await ironbees()).reviewComments.threads, []);
 
     assert.deepEqual(snapshot(workspaceRoot()), untouched);
     assert.equal(readWorkspaceFile(SOURCE), original);

@@ -3,13 +3,15 @@
 // answer that tool accepts at once (leastValue). It drives the bundled planner and coder through the
 // real tools (list_files, read_file, the text editor) and the real build and tests: it lists the
 // C# files, reads them, finds a calculator method with the wrong operator in what it read, plans
-// the fix, views the file, and makes the edit with str_replace; the reviewer passes the change. Each answer is worked out from the
-// conversation so far, so it needs no state of its own and survives a resumed run.
+// the fix, views the file, and makes the edit with str_replace; the reviewer passes the change and
+// points at the line it changed (demo-review.ts). Each answer is worked out from the conversation so
+// far, so it needs no state of its own and survives a resumed run.
 
 import type { ModelClient, ModelMessage, ModelRequest, ModelResponse, ToolUseBlock } from '../../port';
 import { ScriptedModelClient, modelTurn, textBlock, toolUseBlock } from '../../scripted';
 import { findArithmeticBug, stripLineNumbers } from './demo-bug-finder';
 import type { ArithmeticBug } from './demo-bug-finder';
+import { demoReview } from './demo-review';
 import { StreamingDemoClient } from './demo-stream';
 
 export const DEMO_MODEL_ID = 'ironbees-scripted-demo';
@@ -36,11 +38,7 @@ export function demoAnswer(request: ModelRequest): ModelResponse {
   if (toolNames.includes('submit_review')) {
     return act(
       `${LABEL} I cannot judge code; passing the change so the person reviews it.`,
-      toolUseBlock('submit_review', {
-        score: 10,
-        criticalIssues: [],
-        suggestions: [`${LABEL} No review was made: read the diff yourself.`],
-      }),
+      toolUseBlock('submit_review', demoReview(firstUserText(request.messages), LABEL)),
     );
   }
   const terminal = terminalToolOf(request.tools);
