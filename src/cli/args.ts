@@ -87,6 +87,8 @@ export interface RunArgs {
   worktreesDir?: string;
   /** --notify-webhook URL: signed POSTs when the run needs a person and when it ends. */
   notifyWebhook?: string;
+  /** --parallel N (default 1): at most N ready phases run at once, each in a git worktree of its own. */
+  parallel?: number;
   /** --review and --review-threshold (default required, 8). */
   review: { mode: ReviewMode; threshold: number };
 }
@@ -166,6 +168,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     target: { type: 'string' },
     worktree: { type: 'boolean' },
     'worktrees-dir': { type: 'string' },
+    parallel: { type: 'string' },
     'notify-webhook': SERVE_OPTIONS['notify-webhook'],
     review: { type: 'string' },
     'review-threshold': { type: 'string' },
@@ -368,9 +371,19 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     ...fallbackOptions(values),
     ...(values['min-call-interval'] !== undefined ? { minCallIntervalMs: secondsOption(values, 'min-call-interval', 0) } : {}),
     ...worktreeOptions(values, cwd),
+    ...parallelOption(values),
     ...webhookOption(values, 'run'),
   };
 }
+
+/** --parallel N: a whole number from 1; 1 (the default) runs the phases one at a time, as without it. */
+function parallelOption(values: Values): { parallel?: number } {
+  const parallel = integerOption(values, 'parallel', 1, MAX_PARALLEL);
+  if (parallel > 1 && values.worktree === true) throw new UsageError('--parallel goes without --worktree: its phases already work in worktrees.', 'run');
+  return parallel > 1 ? { parallel } : {};
+}
+
+const MAX_PARALLEL = 16;
 
 function worktreeOptions(values: Values, cwd: string): { worktree?: true; worktreesDir?: string } {
   const dir = stringValue(values, 'worktrees-dir');

@@ -24,7 +24,7 @@ import { prepareRunSteps } from './tool-warmup';
 import { toolApprovalGate } from './tool-approval';
 import type { ToolApprover } from './tool-approval';
 import type { RunStore } from './store';
-import { fullBaseline, saveBaselineResults, saveValidationResults } from './validation-results';
+import { baselineFile, fullBaseline, readBaselineFile, saveBaselineResults, saveValidationResults } from './validation-results';
 import type { TraceSink } from '../trace';
 import type { ActivitySink } from '../activity';
 import { usageCarriedBy } from './run-context';
@@ -34,6 +34,8 @@ import { SUBMIT_PLAN_TOOL } from '../agents/planner/runner';
 import { SUBMIT_CHANGES_TOOL } from '../agents/coder/runner';
 import { SUBMIT_REVIEW_TOOL } from '../agents/reviewer/runner';
 import { runReviewStep } from './review-step';
+import { runPhasesInParallel } from './parallel-phases';
+import type { OpenPhaseRuntime } from './parallel-phases';
 import type {
   BaselineInput,
   CodeInput,
@@ -60,6 +62,8 @@ export interface OrchestratorDeps {
   askToolApproval?: ToolApprover;
   /** The agents' runners the steps find by name (default: the built-in planner and coder). */
   agentUnits?: AgentRegistry;
+  /** Makes the runtime of a phase run in a worktree of its own (--parallel N); without it phases run one at a time. */
+  phaseRuntimes?: OpenPhaseRuntime;
 }
 
 /** Which registered agent each model-driven step runs (agents/builtin.ts registers them). */
@@ -112,6 +116,13 @@ export function createStepActors(
 
   return {
     captureBaseline: fromPromise<Baseline, BaselineInput>(async ({ input, signal }) => {
+      // A phase run in a worktree of its own compares with the baseline of the run that planned it.
+      const given = input.workflow.givenPlan?.baselineFile;
+      const inherited = given ? await readBaselineFile(deps.host, given) : null;
+      if (inherited) {
+        prepareRunSteps(input.stateId, deps.tools, deps.agents, units);
+        return saveBaselineResults(deps.host, store, input.stateId, inherited);
+      }
       const baseline = await captureBaseline({
         // While dotnet works, the steps after are made ready: the agents' tools, the trace id (tool-warmup.ts).
         host: deps.host,
@@ -125,7 +136,10 @@ export function createStepActors(
     }),
 
     plan: fromPromise<PlanOutput, PlanInput>(({ input, signal }) =>
-      withStepUsage(traceFor(input.stateId), (stepTrace) =>
+      // A phase run in a worktree of its own was planned by the run it belongs to: no planner runs.
+      input.workflow.givenPlan
+        ? Promise.resolve({ spec: input.workflow.givenPlan.spec, plan: input.workflow.givenPlan.plan, usage: EMPTY_USAGE })
+        : withStepUsage(traceFor(input.stateId), (stepTrace) =>
         withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'PLAN', input.iteration ?? 0, SUBMIT_PLAN_TOOL), async (trace) => {
           // The planner does not know its files yet: the root's instructions (and --context files).
           const instructions = await loadInstructions(deps.host, { workFiles: [], contextFiles: input.workflow.contextFiles, warn });
@@ -148,8 +162,23 @@ export function createStepActors(
       ),
     ),
 
-    code: fromPromise<CodeOutput, CodeInput>(({ input, signal }) =>
-      withStepUsage(traceFor(input.stateId), (stepTrace) =>
+    code: fromPromise<CodeOutput, CodeInput>(({ input, signal }) => {
+      if (input.parallel && !deps.phaseRuntimes) warn('This face cannot run phases in worktrees of their own: they run one at a time.');
+      return input.parallel && deps.phaseRuntimes
+        ? runPhasesInParallel({
+            host: deps.host,
+            open: deps.phaseRuntimes,
+            stateId: input.stateId,
+            workflow: input.workflow,
+            request: input.request,
+            spec: input.spec,
+            plan: input.parallel.plan,
+            limit: input.parallel.limit,
+            baselineFile: baselineFile(store, input.stateId),
+            signal,
+            say: (line) => deps.host.logger.info(line),
+          })
+        : withStepUsage(traceFor(input.stateId), (stepTrace) =>
         withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'CODE', input.iteration, SUBMIT_CHANGES_TOOL), async (trace) => {
           // The coder gets the AGENTS.md files on the path of every file the plan touches too.
           const workFiles = [...input.plan.affectedFiles, ...input.plan.steps.map((step) => step.filePath)];
@@ -173,8 +202,8 @@ export function createStepActors(
           );
           return { ...output, instructionsRead: instructions.files };
         }),
-      ),
-    ),
+      );
+    }),
 
     validate: fromPromise<ValidateOutput, ValidateInput>(async ({ input, signal }) => {
       await store.journal.applyEdits(input.stateId, input.edits);
