@@ -111,8 +111,22 @@ async function measure(template: string, parallel: number): Promise<Measured> {
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [CLI, 'run', 'Add an Extra class to Feature1, 2 and 3', '--workspace', workspace, '--yes', '--review', 'off', '--parallel', String(parallel)],
-    { env: { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: 'sk-bench', ANTHROPIC_BASE_URL: fake.url }, stdio: ['ignore', 'ignore', 'pipe'] },
+    [
+      CLI,
+      'run',
+      'Add an Extra class to Feature1, 2 and 3',
+      '--workspace',
+      workspace,
+      '--yes',
+      '--review',
+      'off',
+      '--parallel',
+      String(parallel),
+    ],
+    {
+      env: { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: 'sk-bench', ANTHROPIC_BASE_URL: fake.url },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
   );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -156,7 +170,11 @@ async function main(): Promise<void> {
     git(template, 'init', '--quiet', '--initial-branch=main');
     git(template, 'add', '-A');
     git(template, '-c', 'user.email=bench@localhost', '-c', 'user.name=Bench', 'commit', '--quiet', '-m', 'fixture');
-    console.log(`12 projects, ${PHASES.length} independent phases, model thinks ${THINK_MS / 1000} s per turn, ${RUNS} runs interleaved; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `12 projects, ${PHASES.length} independent phases, model thinks ${THINK_MS / 1000} s per turn, ${RUNS} runs interleaved; load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     const results: Record<number, Measured[]> = { 1: [], 3: [] };
     for (let run = 0; run < RUNS; run += 1) {
       for (const parallel of run % 2 === 0 ? [3, 1] : [1, 3]) {

@@ -62,7 +62,8 @@ export async function growMultiFixture(root: string, slnAdd: (projects: string[]
     mkdirSync(path.join(root, 'src', library), { recursive: true });
     mkdirSync(path.join(root, 'tests', `${library}.Tests`), { recursive: true });
     writeFileSync(path.join(root, 'src', library, `${library}.csproj`), libraryCsproj);
-    for (let file = 0; file < FILES_PER_LIBRARY; file += 1) writeFileSync(path.join(root, 'src', library, `Part${file}.cs`), sourceFile(library, file));
+    for (let file = 0; file < FILES_PER_LIBRARY; file += 1)
+      writeFileSync(path.join(root, 'src', library, `Part${file}.cs`), sourceFile(library, file));
     writeFileSync(path.join(root, 'tests', `${library}.Tests`, `${library}.Tests.csproj`), testCsproj(library));
     writeFileSync(path.join(root, 'tests', `${library}.Tests`, 'PartTests.cs'), testFile(library));
     added.push(`src/${library}/${library}.csproj`, `tests/${library}.Tests/${library}.Tests.csproj`);

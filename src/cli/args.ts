@@ -378,12 +378,11 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
 
 /** --parallel N: a whole number from 1; 1 (the default) runs the phases one at a time, as without it. */
 function parallelOption(values: Values): { parallel?: number } {
-  const parallel = integerOption(values, 'parallel', 1, MAX_PARALLEL);
-  if (parallel > 1 && values.worktree === true) throw new UsageError('--parallel goes without --worktree: its phases already work in worktrees.', 'run');
+  const parallel = integerOption(values, 'parallel', 1, 16);
+  if (parallel > 1 && values.worktree === true)
+    throw new UsageError('--parallel goes without --worktree: its phases already work in worktrees.', 'run');
   return parallel > 1 ? { parallel } : {};
 }
-
-const MAX_PARALLEL = 16;
 
 function worktreeOptions(values: Values, cwd: string): { worktree?: true; worktreesDir?: string } {
   const dir = stringValue(values, 'worktrees-dir');

@@ -24,7 +24,13 @@ function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 }
 
-const step = (filePath: string, description: string, actionType = 'MODIFY') => ({ number: 1, description, actionType, filePath, rationale: '' });
+const step = (filePath: string, description: string, actionType = 'MODIFY') => ({
+  number: 1,
+  description,
+  actionType,
+  filePath,
+  rationale: '',
+});
 const phase = (id: string, name: string, dependencies: string[], filePath: string, actionType = 'MODIFY') => ({
   id,
   name,
@@ -38,7 +44,8 @@ function plan(phases: unknown[]) {
   return { spec: 'Mod.Of and Neg.Of, both tested.', plan: { summary: 'Add Mod and Neg, cover them.', phases, complexity: 'MEDIUM' } };
 }
 
-const create = (file: string, text: string): FakeTurn => toolUse('str_replace_based_edit_tool', { command: 'create', path: file, file_text: text });
+const create = (file: string, text: string): FakeTurn =>
+  toolUse('str_replace_based_edit_tool', { command: 'create', path: file, file_text: text });
 const edit = (file: string, oldStr: string, newStr: string): FakeTurn =>
   toolUse('str_replace_based_edit_tool', { command: 'str_replace', path: file, old_str: oldStr, new_str: newStr });
 const submit = (summary: string): FakeTurn => toolUse('submit_changes', { summary });
@@ -237,7 +244,10 @@ describe('ironbees run --parallel (built CLI, real git and dotnet, fake Messages
     killing = false;
     const resumed = await runCli(['resume', runId, '--workspace', repo, '--yes', '--json'], env);
     assert.equal(resumed.code, 0, resumed.stderr);
-    const final = resumed.states.at(-1) as unknown as { currentNode: string; phases: Array<{ phaseId: string; status: string; iterationsRun: number }> };
+    const final = resumed.states.at(-1) as unknown as {
+      currentNode: string;
+      phases: Array<{ phaseId: string; status: string; iterationsRun: number }>;
+    };
     assert.equal(final.currentNode, 'SUCCESS');
     assert.deepEqual(
       final.phases.map((p) => [p.phaseId, p.status, p.iterationsRun]),
@@ -253,8 +263,14 @@ describe('ironbees run --parallel (built CLI, real git and dotnet, fake Messages
 
   it('A and B editing the same line stop the run at a person with the conflict and both sides; the working tree is untouched', async () => {
     const scripts: Record<string, Array<(request: FakeRequest) => FakeTurn>> = {
-      'Check Add': [() => edit(CALC, 'public static int Add(int a, int b) => a + b;', 'public static int Add(int a, int b) => checked(a + b);'), () => submit('Checked Add.')],
-      'Swap Add': [() => edit(CALC, 'public static int Add(int a, int b) => a + b;', 'public static int Add(int a, int b) => b + a;'), () => submit('Swapped Add.')],
+      'Check Add': [
+        () => edit(CALC, 'public static int Add(int a, int b) => a + b;', 'public static int Add(int a, int b) => checked(a + b);'),
+        () => submit('Checked Add.'),
+      ],
+      'Swap Add': [
+        () => edit(CALC, 'public static int Add(int a, int b) => a + b;', 'public static int Add(int a, int b) => b + a;'),
+        () => submit('Swapped Add.'),
+      ],
     };
     fake.enqueue(
       toolUse('submit_plan', plan([phase('check', 'Check Add', [], CALC), phase('swap', 'Swap Add', [], CALC)])),
@@ -266,7 +282,10 @@ describe('ironbees run --parallel (built CLI, real git and dotnet, fake Messages
     const final = result.states.at(-1) as unknown as { currentNode: string; stateId: string };
     assert.equal(final.currentNode, 'WAIT_HUMAN');
     const handoff = readRunFile(repo, final.stateId, 'HANDOFF.md');
-    assert.match(handoff, /Merging phase "(check|swap)" \((Check|Swap) Add\) conflicts with the phases merged before it in src\/Calculator\/Calculator\.cs/);
+    assert.match(
+      handoff,
+      /Merging phase "(check|swap)" \((Check|Swap) Add\) conflicts with the phases merged before it in src\/Calculator\/Calculator\.cs/,
+    );
     assert.match(handoff, /=> checked\(a \+ b\);/);
     assert.match(handoff, /=> b \+ a;/);
     assert.equal(fs.readFileSync(path.join(repo, CALC), 'utf8'), before);

@@ -84,7 +84,8 @@ export async function runCommand(ctx: CommandContext, args: RunArgs, extras: Run
     if (!(await fs.stat(file).catch(() => null))?.isFile()) throw new ConfigurationError(`--context ${file} is not a file.`);
   }
   // Phases at once work in git worktrees: no repository (or no commit yet) is said now, nothing changed.
-  if (args.parallel && args.parallel > 1) await worktreeBase(await GitRepo.open(ctx.deps.createHost(args.workspace, ctx.logger).process, args.workspace));
+  if (args.parallel && args.parallel > 1)
+    await worktreeBase(await GitRepo.open(ctx.deps.createHost(args.workspace, ctx.logger).process, args.workspace));
   const trusted = extras.trusted ?? (await cliWorkspaceTrust(ctx, { workspace: args.workspace, flag: args.trustWorkspace, mayAsk: true }));
   const toolApprovals = new ToolApprovalRelay();
   const base: PhaseRuntimeBase = {

@@ -97,7 +97,7 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
       const phase = phases.find((p) => p.id === done.id) as PlanPhase;
       const run = runs.get(done.id) as PhaseRun;
       const ended = { ...run, endedAt: new Date().toISOString(), iterationsRun: done.last?.iterationCount ?? 0 };
-      const problem = failure || stop.signal.aborted ? null : await outcomeProblem(trees, phase, done, slugs);
+      const problem: AgentModeError | null = failure || stop.signal.aborted ? null : await outcomeProblem(trees, phase, done, slugs);
       if (problem || failure || stop.signal.aborted || done.last?.currentNode !== 'SUCCESS') {
         runs.set(done.id, { ...ended, status: 'error', error: problem?.message ?? 'Stopped with the run.' });
         if (problem && !failure) {
@@ -163,7 +163,12 @@ async function runPhase(
 }
 
 /** A phase that did not succeed, or whose merge conflicts, as the error that stops the others; null once it is merged. */
-async function outcomeProblem(trees: ParallelWorktrees, phase: PlanPhase, done: Finished, slugs: Map<string, string>): Promise<AgentModeError | null> {
+async function outcomeProblem(
+  trees: ParallelWorktrees,
+  phase: PlanPhase,
+  done: Finished,
+  slugs: Map<string, string>,
+): Promise<AgentModeError | null> {
   const tree = done.tree;
   try {
     if (done.error !== undefined) {

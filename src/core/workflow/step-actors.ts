@@ -140,26 +140,26 @@ export function createStepActors(
       input.workflow.givenPlan
         ? Promise.resolve({ spec: input.workflow.givenPlan.spec, plan: input.workflow.givenPlan.plan, usage: EMPTY_USAGE })
         : withStepUsage(traceFor(input.stateId), (stepTrace) =>
-        withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'PLAN', input.iteration ?? 0, SUBMIT_PLAN_TOOL), async (trace) => {
-          // The planner does not know its files yet: the root's instructions (and --context files).
-          const instructions = await loadInstructions(deps.host, { workFiles: [], contextFiles: input.workflow.contextFiles, warn });
-          const planner = units.require<PlannerInput, PlannerOutput>(STEP_AGENTS.plan);
-          const output = await runSupervised(
-            deps.host,
-            input,
-            planner,
-            { ...runtime(input, signal, trace), instructions: instructions.text },
-            {
-              request: input.request,
-              feedback: input.feedback ?? undefined,
-              previousPlan: input.previousPlan,
-              // Every failing test's name, not the first ones the state keeps: knownFailures must name them exactly.
-              baseline: await fullBaseline(deps.host, store, input.stateId, input.baseline),
-            },
-          );
-          return { ...output, instructionsRead: instructions.files };
-        }),
-      ),
+            withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'PLAN', input.iteration ?? 0, SUBMIT_PLAN_TOOL), async (trace) => {
+              // The planner does not know its files yet: the root's instructions (and --context files).
+              const instructions = await loadInstructions(deps.host, { workFiles: [], contextFiles: input.workflow.contextFiles, warn });
+              const planner = units.require<PlannerInput, PlannerOutput>(STEP_AGENTS.plan);
+              const output = await runSupervised(
+                deps.host,
+                input,
+                planner,
+                { ...runtime(input, signal, trace), instructions: instructions.text },
+                {
+                  request: input.request,
+                  feedback: input.feedback ?? undefined,
+                  previousPlan: input.previousPlan,
+                  // Every failing test's name, not the first ones the state keeps: knownFailures must name them exactly.
+                  baseline: await fullBaseline(deps.host, store, input.stateId, input.baseline),
+                },
+              );
+              return { ...output, instructionsRead: instructions.files };
+            }),
+          ),
     ),
 
     code: fromPromise<CodeOutput, CodeInput>(({ input, signal }) => {
@@ -179,30 +179,30 @@ export function createStepActors(
             say: (line) => deps.host.logger.info(line),
           })
         : withStepUsage(traceFor(input.stateId), (stepTrace) =>
-        withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'CODE', input.iteration, SUBMIT_CHANGES_TOOL), async (trace) => {
-          // The coder gets the AGENTS.md files on the path of every file the plan touches too.
-          const workFiles = [...input.plan.affectedFiles, ...input.plan.steps.map((step) => step.filePath)];
-          const instructions = await loadInstructions(deps.host, { workFiles, contextFiles: input.workflow.contextFiles, warn });
-          const coder = units.require<CoderInput, CoderOutput>(STEP_AGENTS.code);
-          const output = await runSupervisedCoder(
-            deps.host,
-            input,
-            coder,
-            { ...runtime(input, signal, trace), instructions: instructions.text },
-            {
-              request: input.request,
-              spec: input.spec,
-              plan: input.plan,
-              errorContext: input.errorContext,
-              iteration: input.iteration,
-              overlay: new StagedOverlay(deps.host),
-              applied: input.applied ?? [],
-              ...(input.phase ? { phase: input.phase } : {}),
-            },
+            withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'CODE', input.iteration, SUBMIT_CHANGES_TOOL), async (trace) => {
+              // The coder gets the AGENTS.md files on the path of every file the plan touches too.
+              const workFiles = [...input.plan.affectedFiles, ...input.plan.steps.map((step) => step.filePath)];
+              const instructions = await loadInstructions(deps.host, { workFiles, contextFiles: input.workflow.contextFiles, warn });
+              const coder = units.require<CoderInput, CoderOutput>(STEP_AGENTS.code);
+              const output = await runSupervisedCoder(
+                deps.host,
+                input,
+                coder,
+                { ...runtime(input, signal, trace), instructions: instructions.text },
+                {
+                  request: input.request,
+                  spec: input.spec,
+                  plan: input.plan,
+                  errorContext: input.errorContext,
+                  iteration: input.iteration,
+                  overlay: new StagedOverlay(deps.host),
+                  applied: input.applied ?? [],
+                  ...(input.phase ? { phase: input.phase } : {}),
+                },
+              );
+              return { ...output, instructionsRead: instructions.files };
+            }),
           );
-          return { ...output, instructionsRead: instructions.files };
-        }),
-      );
     }),
 
     validate: fromPromise<ValidateOutput, ValidateInput>(async ({ input, signal }) => {

@@ -91,9 +91,7 @@ describe('runPhasesInParallel (--parallel N) on a real repository', function () 
       worktrees: git(root, 'worktree', 'list', '--porcelain')
         .split('\n')
         .filter((l) => l.startsWith('worktree ')),
-      branches: git(root, 'branch', '--list', 'ironbees/*')
-        .split('\n')
-        .filter(Boolean),
+      branches: git(root, 'branch', '--list', 'ironbees/*').split('\n').filter(Boolean),
     };
   }
 
@@ -116,7 +114,10 @@ describe('runPhasesInParallel (--parallel N) on a real repository', function () 
         return { files: [writeIn(ws, 'b.txt', 'from b\n')] };
       },
       c: async (ws, context) => {
-        cSaw = fs.readdirSync(ws).filter((f) => f.endsWith('.txt')).sort();
+        cSaw = fs
+          .readdirSync(ws)
+          .filter((f) => f.endsWith('.txt'))
+          .sort();
         cSpec = context.givenPlan?.spec ?? '';
         return { files: [writeIn(ws, 'c.txt', 'from c\n')] };
       },
@@ -156,12 +157,17 @@ describe('runPhasesInParallel (--parallel N) on a real repository', function () 
     // The person's working tree is not written here (the run's diff gate and validation do that).
     assert.equal(fs.existsSync(path.join(root, 'a.txt')), false);
     assert.deepEqual(leftovers(), { worktrees: [`worktree ${root}`], branches: [] });
-    assert.deepEqual(fs.readdirSync(path.join(root, '.ironbees', 'worktrees')).filter((f) => !f.endsWith('.json')), []);
+    assert.deepEqual(
+      fs.readdirSync(path.join(root, '.ironbees', 'worktrees')).filter((f) => !f.endsWith('.json')),
+      [],
+    );
   });
 
   it('with --parallel 1 runs one phase at a time', async () => {
     const events: string[] = [];
-    const write = (file: string): PhaseScript => async (ws) => ({ files: [writeIn(ws, file, `${file}\n`)] });
+    const write =
+      (file: string): PhaseScript =>
+      async (ws) => ({ files: [writeIn(ws, file, `${file}\n`)] });
     await runPhasesInParallel({
       host,
       open: fakeRuntimes({ a: write('a.txt'), b: write('b.txt'), c: write('c.txt') }, events),
@@ -205,7 +211,10 @@ describe('runPhasesInParallel (--parallel N) on a real repository', function () 
     await assert.rejects(run, (error: unknown) => {
       assert.ok(error instanceof AgentModeError);
       assert.equal(error.code, PHASE_BLOCKED_CODE);
-      assert.match(error.message, /^Merging phase "b" \(Phase B\) conflicts with the phases merged before it in shared\.txt; nothing was resolved/);
+      assert.match(
+        error.message,
+        /^Merging phase "b" \(Phase B\) conflicts with the phases merged before it in shared\.txt; nothing was resolved/,
+      );
       assert.match(error.message, /--- shared\.txt, as merged so far \(ours\):\none\nTWO FROM A\nthree\n/);
       assert.match(error.message, /--- shared\.txt, as phase "b" left it \(theirs\):\none\nTWO FROM B\nthree\n/);
       return true;
@@ -233,7 +242,10 @@ describe('runPhasesInParallel (--parallel N) on a real repository', function () 
       merged.edits.map((e) => [e.filePath, e.originalContent, e.newContent]),
       [['shared.txt', 'ONE\ntwo\nthree\n', 'ONE\ntwo\nTHREE\n']],
     );
-    await assert.rejects(run('TWO LINES\nBY A\nthree\n'), /uncommitted changes in your working tree .* in shared\.txt; nothing was written/);
+    await assert.rejects(
+      run('TWO LINES\nBY A\nthree\n'),
+      /uncommitted changes in your working tree .* in shared\.txt; nothing was written/,
+    );
     assert.equal(fs.readFileSync(path.join(root, 'shared.txt'), 'utf8'), 'ONE\ntwo\nthree\n');
   });
 
@@ -249,7 +261,10 @@ describe('runPhasesInParallel (--parallel N) on a real repository', function () 
       limit: 2,
       signal: new AbortController().signal,
     });
-    await assert.rejects(run, /^AgentModeError: Phase "a" \(Phase A\) ended FAILED in its worktree; the other phases were stopped\. Its run is kept as run4-phase-a/);
+    await assert.rejects(
+      run,
+      /^AgentModeError: Phase "a" \(Phase A\) ended FAILED in its worktree; the other phases were stopped\. Its run is kept as run4-phase-a/,
+    );
     assert.deepEqual(leftovers(), { worktrees: [`worktree ${root}`], branches: [] });
   });
 });
