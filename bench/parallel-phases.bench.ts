@@ -8,7 +8,7 @@
 // (IRONBEES_BENCH_RUNS=N, default 3).
 
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startFakeAnthropic, toolUse } from '../test/support/fake-anthropic';
@@ -100,6 +100,31 @@ interface Measured {
   ms: number;
   peakRssKb: number;
   worktreeKb: number;
+  /** Where the time went: per run folder (the run, each phase's run), seconds in INIT, CODE and VALIDATE. */
+  steps: string;
+}
+
+/** Seconds each run of the workspace spent in INIT, CODE and VALIDATE, from its events.jsonl transitions. */
+function stepTimes(workspace: string): string {
+  const runs = path.join(workspace, '.ironbees', 'runs');
+  const lines: string[] = [];
+  for (const runId of existsSync(runs) ? readdirSync(runs).sort() : []) {
+    const file = path.join(runs, runId, 'events.jsonl');
+    if (!existsSync(file)) continue;
+    const transitions = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { kind: string; at: string; to: string })
+      .filter((event) => event.kind === 'transition');
+    const spent = new Map<string, number>();
+    transitions.forEach((event, index) => {
+      const next = transitions[index + 1];
+      if (next) spent.set(event.to, (spent.get(event.to) ?? 0) + Date.parse(next.at) - Date.parse(event.at));
+    });
+    const part = ['INIT', 'CODE', 'VALIDATE'].map((node) => `${node} ${((spent.get(node) ?? 0) / 1000).toFixed(1)} s`).join(', ');
+    lines.push(`    ${runId.replace(/^[0-9-]+[a-f0-9]{6}/, 'run')}: ${part}`);
+  }
+  return lines.join('\n');
 }
 
 async function measure(template: string, parallel: number): Promise<Measured> {
@@ -147,8 +172,9 @@ async function measure(template: string, parallel: number): Promise<Measured> {
   if (code !== 0) throw new Error(`--parallel ${parallel} ended with ${code}:\n${stderr.slice(-4000)}`);
   const left = git(workspace, 'worktree', 'list').split('\n').length;
   if (left !== 1) throw new Error(`--parallel ${parallel} left ${left - 1} worktree(s)`);
+  const steps = stepTimes(workspace);
   rmSync(workspace, { recursive: true, force: true });
-  return { ms, peakRssKb, worktreeKb };
+  return { ms, peakRssKb, worktreeKb, steps };
 }
 
 function median(values: readonly number[]): number {
@@ -181,7 +207,7 @@ async function main(): Promise<void> {
         const measured = await measure(template, parallel);
         results[parallel]?.push(measured);
         console.log(
-          `run ${run + 1} --parallel ${parallel}: ${seconds(measured.ms)}, peak ${mib(measured.peakRssKb)}, largest worktree ${mib(measured.worktreeKb)}; load ${loadavg()[0]?.toFixed(2)}`,
+          `run ${run + 1} --parallel ${parallel}: ${seconds(measured.ms)}, peak ${mib(measured.peakRssKb)}, largest worktree ${mib(measured.worktreeKb)}; load ${loadavg()[0]?.toFixed(2)}\n${measured.steps}`,
         );
       }
     }

@@ -16,6 +16,7 @@ import { builtinAgentRegistry } from '../agents/builtin';
 import type { AgentRegistry } from '../agents/unit';
 import { loadInstructions } from '../agents/instructions';
 import { captureBaseline, validate } from '../dotnet/validator';
+import { restoreAhead } from '../dotnet/restore-ahead';
 import { buildErrorContext } from '../dotnet/error-context';
 import type { ToolRegistry } from '../tools/registry';
 import { StagedOverlay } from '../workspace/overlay';
@@ -113,6 +114,8 @@ export function createStepActors(
 
   const warn = (message: string): void => deps.host.logger.warn(message);
   const units = deps.agentUnits ?? builtinAgentRegistry();
+  // A phase run's restore started at its INIT, by run id.
+  const restoring = new Map<string, Promise<void>>();
 
   return {
     captureBaseline: fromPromise<Baseline, BaselineInput>(async ({ input, signal }) => {
@@ -121,6 +124,9 @@ export function createStepActors(
       const inherited = given ? await readBaselineFile(deps.host, given) : null;
       if (inherited) {
         prepareRunSteps(input.stateId, deps.tools, deps.agents, units);
+        // Its fresh worktree is restored while its coder works (restore-ahead.ts); the first validation waits for it.
+        const restore = restoreAhead(deps.host, input.workflow.target, input.workflow.timeouts.buildMs).catch(() => undefined);
+        restoring.set(input.stateId, restore);
         return saveBaselineResults(deps.host, store, input.stateId, inherited);
       }
       const baseline = await captureBaseline({
@@ -206,6 +212,8 @@ export function createStepActors(
     }),
 
     validate: fromPromise<ValidateOutput, ValidateInput>(async ({ input, signal }) => {
+      await restoring.get(input.stateId);
+      restoring.delete(input.stateId);
       await store.journal.applyEdits(input.stateId, input.edits);
       // Every file the run has touched so far decides what to build and test, not only this
       // iteration's: a test broken in iteration 1 must be run again in iteration 2.
