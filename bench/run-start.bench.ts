@@ -73,9 +73,8 @@ async function startOnce(workspace: string): Promise<number> {
   const steps = new FakeSteps().script('captureBaseline', { output: baseline() });
   const controller = new AbortController();
   const started = performance.now();
-  const iterator = orchestratorOver(host, steps)
-    .execute('Fix Add', workflow({ workspaceRoot: workspace }), controller.signal)
-    [Symbol.asyncIterator]();
+  const runs = orchestratorOver(host, steps).execute('Fix Add', workflow({ workspaceRoot: workspace }), controller.signal);
+  const iterator = runs[Symbol.asyncIterator]();
   const first = await iterator.next();
   const elapsed = performance.now() - started;
   controller.abort();

@@ -23,6 +23,7 @@ import {
   budgetOptions,
   contextOption,
   fallbackOptions,
+  parallelOption,
   worktreeOptions,
 } from './run-options';
 import type { ActivityLevel } from './run-options';
@@ -95,6 +96,8 @@ export interface RunArgs {
   worktreesDir?: string;
   /** --notify-webhook URL: signed POSTs when the run needs a person and when it ends. */
   notifyWebhook?: string;
+  /** --parallel N (default 1): at most N ready phases run at once, each in a git worktree of its own. */
+  parallel?: number;
   /** --review and --review-threshold (default required, 8). */
   review: { mode: ReviewMode; threshold: number };
 }
@@ -174,6 +177,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
     target: { type: 'string' },
     worktree: { type: 'boolean' },
     'worktrees-dir': { type: 'string' },
+    parallel: { type: 'string' },
     'notify-webhook': SERVE_OPTIONS['notify-webhook'],
     review: { type: 'string' },
     'review-threshold': { type: 'string' },
@@ -344,6 +348,7 @@ function parseRun(values: Values, positionals: string[], workspace: string, cwd:
     ...fallbackOptions(values),
     ...(values['min-call-interval'] !== undefined ? { minCallIntervalMs: secondsOption(values, 'min-call-interval', 0) } : {}),
     ...worktreeOptions(values, cwd),
+    ...parallelOption(values),
     ...webhookOption(values, 'run'),
   };
 }

@@ -1,13 +1,13 @@
 // The options of `ironbees run` (and `resume`, which shares how a session drives a run) that take
 // more than one line to read: the activity level, the budget, the fallback model, --context files,
-// --worktree. Each returns the RunArgs fields it sets, absent when the option was not given.
+// --worktree, --parallel. Each returns the RunArgs fields it sets, absent when the option was not given.
 
 import * as path from 'node:path';
 import type { ProviderName } from '../core/llm/providers/choice';
 import { PROVIDER_NAMES } from '../core/llm/providers/choice';
 import type { RunBudget } from '../core/workflow/budget';
 import { UsageError } from './exit-codes';
-import { choiceOption, stringValue } from './option-values';
+import { choiceOption, integerOption, stringValue } from './option-values';
 import type { Values } from './option-values';
 
 /** --max-iterations' upper bound (run and bench). */
@@ -19,6 +19,14 @@ export type ActivityLevel = (typeof ACTIVITY_LEVELS)[number];
 
 export function acceptKnownFailures(values: Values): { acceptKnownFailures?: true } {
   return values['accept-known-failures'] === true ? { acceptKnownFailures: true } : {};
+}
+
+/** --parallel N: a whole number from 1; 1 (the default) runs the phases one at a time, as without it. */
+export function parallelOption(values: Values): { parallel?: number } {
+  const parallel = integerOption(values, 'parallel', 1, 16);
+  if (parallel > 1 && values.worktree === true)
+    throw new UsageError('--parallel goes without --worktree: its phases already work in worktrees.', 'run');
+  return parallel > 1 ? { parallel } : {};
 }
 
 export function worktreeOptions(values: Values, cwd: string): { worktree?: true; worktreesDir?: string } {

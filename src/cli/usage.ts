@@ -56,6 +56,9 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '                                 per applied iteration; your working tree is not touched (several such',
     '                                 runs can work at once); bring the result in with `ironbees apply <runId>`',
     '      --worktrees-dir DIR        with --worktree: where the worktree is made (default .ironbees/worktrees)',
+    '      --parallel N               a plan in phases: at most N phases whose dependencies are complete run',
+    '                                 at once, each in a git worktree of its own, merged as each completes;',
+    '                                 you review the merged change, validated on your working tree (default 1)',
   ],
   resume: [
     'ironbees resume <runId> [options]',

@@ -9,6 +9,7 @@ import type { Host, Logger } from '../core/host';
 import type { ModelClient } from '../core/llm/port';
 import type { Orchestrator } from '../core/trace';
 import type { ToolApprover } from '../core/workflow/tool-approval';
+import type { OpenPhaseRuntime } from '../core/workflow/parallel-phases';
 import { ConfigurationError } from '../core/errors';
 import { assembleRuntime, checkDotnet, createModelClient, createProviderRouter, modelClientForRun } from '../core/runtime';
 import type { AgentCatalog } from '../core/agents/loader';
@@ -48,6 +49,14 @@ export interface RuntimeOptions {
   sandbox?: SandboxMode;
   /** The host the run uses, made from the Node host (the ACP face writes approved edits through the editor). */
   decorateHost?: (host: Host) => Host;
+  /** --parallel N: makes the runtime of each phase run in a worktree of its own. */
+  phaseRuntimes?: OpenPhaseRuntime;
+  /**
+   * A phase's runtime, beside others in this process: its C# engine starts when a tool first needs it
+   * (not while the run plans: there is no planning), and at its end only its worktree's build servers
+   * (its own handshake salt) are asked to stop; the others' may be building.
+   */
+  phase?: boolean;
 }
 
 export interface Runtime {
@@ -135,7 +144,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // and starts loading it now, while the run plans (or the MCP server waits for its first call).
   const nodeHost = createNodeHost(options.workspaceRoot, {
     logger: options.logger,
-    warmEngine: true,
+    warmEngine: options.phase !== true,
     ...(engineTarget ? { engineTarget } : {}),
   });
   const host = options.decorateHost ? options.decorateHost(nodeHost) : nodeHost;
@@ -149,12 +158,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     createHost: () => host,
     bundledAgentsDir: bundledAgentsDir(),
     ...(options.askToolApproval ? { askToolApproval: options.askToolApproval } : {}),
+    ...(options.phaseRuntimes ? { phaseRuntimes: options.phaseRuntimes } : {}),
     // OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) turns the export on.
     telemetry: { env: options.env, serviceVersion: version },
   });
   const dispose = async (): Promise<void> => {
     await flushTelemetry();
-    await stopWhatTheRunStarted(host);
+    if (options.phase) await shutdownBuildServers(host);
+    else await stopWhatTheRunStarted(host);
   };
   return { host, orchestrator, ...(target ? { target } : {}), dispose };
 }

@@ -327,6 +327,15 @@ export interface WorkflowContext {
    * before reviews, a caller that does not ask for one) = off, so such a run goes on as it started.
    */
   review?: { mode: ReviewMode; threshold: number };
+  /** --parallel N: at most N phases whose dependencies are complete run at once, each in a git worktree. One at a time when absent. */
+  parallel?: number;
+  /** A phase run in a worktree of its own (workflow/parallel-phases.ts): its plan, given by the run that planned it; no planner runs. */
+  givenPlan?: {
+    spec: string;
+    plan: ExecutionPlan;
+    /** The planning run's baseline in full (its validations/baseline.json): the phase compares with it instead of capturing its own. */
+    baselineFile?: string;
+  };
 }
 
 export const DEFAULT_MAX_ITERATIONS = 5;

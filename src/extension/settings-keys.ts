@@ -20,6 +20,7 @@ export const SettingKeys = {
   sandbox: 'sandbox',
   review: 'review',
   reviewThreshold: 'reviewThreshold',
+  parallel: 'parallel',
 } as const;
 
 /**

@@ -45,6 +45,8 @@ export interface IronbeesSettings extends ProviderSettings {
   /** Whether a reviewer reads the change once the tests pass, and its pass mark; person-only. Absent: required, 8. */
   review?: ReviewMode;
   reviewThreshold?: number;
+  /** How many phases of a plan may run at once, each in a git worktree of its own (1: one at a time). */
+  parallel?: number;
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -109,6 +111,7 @@ export function readSettings(scope?: vscode.ConfigurationScope, warn?: (message:
     sandbox: oneOf(personValue(config, SettingKeys.sandbox), SANDBOX_MODES, 'auto'),
     review: oneOf(personValue(config, SettingKeys.review), REVIEW_MODES, 'required'),
     reviewThreshold: Math.min(10, positiveInt(personValue(config, SettingKeys.reviewThreshold), DEFAULT_REVIEW_THRESHOLD)),
+    parallel: Math.min(16, positiveInt(config.get(SettingKeys.parallel), 1)),
   };
 }
 
@@ -129,6 +132,7 @@ export function workflowContext(settings: IronbeesSettings, workspaceRoot: strin
     ...providerWorkflowExtras(settings, workspaceRoot),
     ...(settings.sandbox !== 'auto' ? { sandbox: settings.sandbox } : {}),
     review: { mode: settings.review ?? 'required', threshold: settings.reviewThreshold ?? DEFAULT_REVIEW_THRESHOLD },
+    ...((settings.parallel ?? 1) > 1 ? { parallel: settings.parallel } : {}),
   };
 }
 

@@ -21,6 +21,8 @@ import { announceDemo, disposeRuntime } from './run';
 import type { RunExtras } from './run';
 import { ToolApprovalRelay } from '../tool-approvals';
 import { cliWorkspaceTrust } from '../workspace-trust';
+import { phaseRuntimes } from './phase-runtimes';
+import type { PhaseRuntimeBase } from './phase-runtimes';
 
 export async function resumeCommand(
   ctx: CommandContext,
@@ -45,20 +47,25 @@ export async function resumeCommand(
   const toolApprovals = new ToolApprovalRelay();
   // The run keeps the provider and model it was started with; the keys they need are checked now.
   const started = (persisted.machine as { context?: { workflow?: WorkflowContext } } | null)?.context?.workflow;
+  const base: PhaseRuntimeBase = {
+    trusted,
+    demo,
+    env: ctx.io.env,
+    logger: ctx.logger,
+    ...(started?.provider ? { provider: started.provider } : {}),
+    ...(started?.model ? { model: started.model } : {}),
+    ...(started?.fallback ? { fallback: started.fallback } : {}),
+    ...(started?.minCallIntervalMs ? { minCallIntervalMs: started.minCallIntervalMs } : {}),
+    ...(started?.target ? { engineTarget: started.target } : {}),
+    sandbox: args.sandbox ?? started?.sandbox ?? 'auto',
+  };
   const runtime = await ctx.deps
     .createRuntime({
+      ...base,
       workspaceRoot: args.workspace,
-      trusted,
-      demo,
-      env: ctx.io.env,
-      logger: ctx.logger,
       askToolApproval: toolApprovals.ask,
-      ...(started?.provider ? { provider: started.provider } : {}),
-      ...(started?.model ? { model: started.model } : {}),
-      ...(started?.fallback ? { fallback: started.fallback } : {}),
-      ...(started?.minCallIntervalMs ? { minCallIntervalMs: started.minCallIntervalMs } : {}),
-      ...(started?.target ? { engineTarget: started.target } : {}),
-      sandbox: args.sandbox ?? started?.sandbox ?? 'auto',
+      // A run started with --parallel N goes on with its phases in worktrees.
+      ...((started?.parallel ?? 1) > 1 ? { phaseRuntimes: phaseRuntimes(ctx, base) } : {}),
     })
     .catch((error: unknown) => {
       // Answering "stop" at an escalation needs no model: a missing key must not keep the run waiting.

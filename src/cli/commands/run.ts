@@ -13,6 +13,10 @@ import { driveRun } from './drive';
 import { ToolApprovalRelay } from '../tool-approvals';
 import { cliWorkspaceTrust } from '../workspace-trust';
 import { notifierFromEnv, runNotifications, tapStates } from '../../serve/notify';
+import { phaseRuntimes } from './phase-runtimes';
+import { GitRepo } from '../../core/workspace/git-worktrees';
+import { worktreeBase } from '../../core/workflow/worktree-session';
+import type { PhaseRuntimeBase } from './phase-runtimes';
 
 /** --target as the workspace-relative path the workflow expects; it must exist inside the workspace. */
 export async function resolveTarget(workspace: string, target: string): Promise<string> {
@@ -43,6 +47,7 @@ export function workflowContextFor(args: RunArgs, target: string | undefined): W
     ...(args.minCallIntervalMs ? { minCallIntervalMs: args.minCallIntervalMs } : {}),
     ...(args.sandbox !== 'auto' ? { sandbox: args.sandbox } : {}),
     review: args.review,
+    ...(args.parallel && args.parallel > 1 ? { parallel: args.parallel } : {}),
   };
 }
 
@@ -78,21 +83,28 @@ export async function runCommand(ctx: CommandContext, args: RunArgs, extras: Run
   for (const file of args.contextFiles ?? []) {
     if (!(await fs.stat(file).catch(() => null))?.isFile()) throw new ConfigurationError(`--context ${file} is not a file.`);
   }
+  // Phases at once work in git worktrees: no repository (or no commit yet) is said now, nothing changed.
+  if (args.parallel && args.parallel > 1)
+    await worktreeBase(await GitRepo.open(ctx.deps.createHost(args.workspace, ctx.logger).process, args.workspace));
   const trusted = extras.trusted ?? (await cliWorkspaceTrust(ctx, { workspace: args.workspace, flag: args.trustWorkspace, mayAsk: true }));
   const toolApprovals = new ToolApprovalRelay();
-  const runtime = await ctx.deps.createRuntime({
-    workspaceRoot: args.workspace,
+  const base: PhaseRuntimeBase = {
     trusted,
     demo: args.demo,
     env: ctx.io.env,
     logger: ctx.logger,
-    askToolApproval: toolApprovals.ask,
-    target: target ?? null,
     ...(args.provider ? { provider: args.provider } : {}),
     ...(args.model ? { model: args.model } : {}),
     ...(args.fallback ? { fallback: args.fallback } : {}),
     ...(args.minCallIntervalMs ? { minCallIntervalMs: args.minCallIntervalMs } : {}),
     sandbox: args.sandbox,
+  };
+  const runtime = await ctx.deps.createRuntime({
+    ...base,
+    workspaceRoot: args.workspace,
+    askToolApproval: toolApprovals.ask,
+    target: target ?? null,
+    ...(args.parallel && args.parallel > 1 ? { phaseRuntimes: phaseRuntimes(ctx, base) } : {}),
   });
   if (args.demo) announceDemo(ctx);
   // The run builds what was found now, even if another solution appears in the workspace later.

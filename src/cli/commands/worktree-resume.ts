@@ -17,9 +17,13 @@ import { checkWorkspace } from './context';
 import { resumeCommand } from './resume';
 import { IterationCommits } from '../../core/workflow/worktree-commits';
 
-/** The record of a worktree run of this workspace, or null for an ordinary run. */
+/**
+ * The record of a worktree run of this workspace, or null for an ordinary run. A `--parallel` run's
+ * integration worktree has the run's id too, but the run itself works in the working tree.
+ */
 export function worktreeRunOf(workspace: string, runId: string): WorktreeRecord | null {
-  return readRecord(workspace, runId);
+  const record = readRecord(workspace, runId);
+  return record?.kind === 'phase' ? null : record;
 }
 
 async function openFor(ctx: CommandContext, workspace: string, record: WorktreeRecord): Promise<GitRepo> {

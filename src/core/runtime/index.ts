@@ -15,6 +15,7 @@ import type { ToolRegistry } from '../tools/registry';
 import { createOrchestrator } from '../workflow/orchestrator';
 import type { RunOrchestrator } from '../workflow/orchestrator';
 import type { ToolApprover } from '../workflow/tool-approval';
+import type { OpenPhaseRuntime } from '../workflow/parallel-phases';
 import { checkDotnet } from './dotnet-check';
 import { otlpTracesUrl, startTraceExport } from './telemetry/trace-export';
 import type { TraceExportConfig } from './telemetry/trace-export';
@@ -79,6 +80,8 @@ export interface RuntimeConfig<H extends Host> {
   agentUnits?: AgentRegistry;
   /** Where runs are exported as OpenTelemetry traces (a setting, the OTEL_* variables); off when neither is set. */
   telemetry?: TraceExportConfig;
+  /** Makes the runtime of a phase run in a worktree of its own (--parallel N); without it phases run one at a time. */
+  phaseRuntimes?: OpenPhaseRuntime;
 }
 
 export interface AssembledRuntime<H extends Host> {
@@ -108,7 +111,8 @@ export async function assembleRuntime<H extends Host>(config: RuntimeConfig<H>):
   const agents = await loadingAgents;
   const approval = config.askToolApproval ? { askToolApproval: config.askToolApproval } : {};
   const model = typeof config.model === 'function' ? config.model(agents) : config.model;
-  const orchestrator = createOrchestrator({ host, model, agents, tools, agentUnits, ...approval });
+  const phases = config.phaseRuntimes ? { phaseRuntimes: config.phaseRuntimes } : {};
+  const orchestrator = createOrchestrator({ host, model, agents, tools, agentUnits, ...approval, ...phases });
   const otlpUrl = config.telemetry ? otlpTracesUrl(config.telemetry) : null;
   const traces = otlpUrl && config.telemetry ? startTraceExport(orchestrator.store, otlpUrl, config.telemetry, config.logger) : null;
   return {

@@ -113,6 +113,7 @@ export const runMachine = setup({
       codeDiffs: params.edits,
       editConflict: null,
       coderSummary: params.summary,
+      ...(params.phases ? { phases: params.phases } : {}),
       usage: addUsage(context.usage, params.usage),
       instructionsRead: mergeInstructionsRead(context.instructionsRead, params.instructionsRead),
     })),

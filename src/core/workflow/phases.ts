@@ -69,8 +69,10 @@ export function nextPhaseAfterThis(context: RunContext): boolean {
 export function completePhase(context: RunContext, now: string): Pick<RunContext, 'phases'> {
   const running = runningPhase(context);
   if (!running || !context.phases) return { phases: context.phases };
+  // Once complete, the phase runs nowhere: its worktree is no longer shown.
+  const { worktree: _worktree, ...ran } = running;
   const done: PhaseRun = {
-    ...running,
+    ...ran,
     status: 'complete',
     iterationsRun: iterationsOf(running, context.iterationCount),
     maxIterations: running.firstIteration === null ? running.maxIterations : context.maxIterations - running.firstIteration + 1,
@@ -102,6 +104,7 @@ export function phaseWork(context: RunContext): {
   plan: ExecutionPlan;
   applied: Array<Pick<AttemptRecord, 'iteration' | 'files' | 'diff'>>;
   phase?: PhaseBrief;
+  parallel?: { plan: ExecutionPlan; limit: number };
 } {
   const plan = context.plan as ExecutionPlan;
   const running = runningPhase(context);
@@ -121,7 +124,25 @@ export function phaseWork(context: RunContext): {
     },
     applied: appliedSoFar(context).filter((attempt) => attempt.iteration >= since),
     phase: { id: own.id, name: own.name, description: own.description, index: completed.length + 1, count: plan.phases.length, completed },
+    ...(parallelStart(context, running) ? { parallel: { plan, limit: context.workflow.parallel as number } } : {}),
   };
+}
+
+/**
+ * With --parallel N (N > 1), the first CODE of a plan of several phases runs them all at once
+ * (parallel-phases.ts); a later CODE (a failed final validation, a person's guidance) is an
+ * ordinary coder's iteration on the whole result.
+ */
+function parallelStart(context: RunContext, running: PhaseRun): boolean {
+  const phases = context.phases ?? [];
+  return (
+    (context.workflow.parallel ?? 1) > 1 &&
+    phases.length > 1 &&
+    running.firstIteration === context.iterationCount &&
+    context.errorContext === null &&
+    !context.guidance &&
+    phases.every((phase) => phase === running || phase.status === 'pending')
+  );
 }
 
 function startReady(context: RunContext, iteration: number, now: string): Pick<RunContext, 'phases' | 'maxIterations'> {
@@ -130,12 +151,17 @@ function startReady(context: RunContext, iteration: number, now: string): Pick<R
   if (!next) return { phases, maxIterations: context.maxIterations };
   const started = phases.map((phase) =>
     phase.phaseId === next.id
-      ? { ...phase, status: 'running' as const, startedAt: now, firstIteration: iteration, iterationsRun: 1 }
+      ? { ...phase, status: 'running' as const, startedAt: now, firstIteration: iteration, iterationsRun: 1, ...worktreeOf(context) }
       : phase,
   );
   const budget = started.find((phase) => phase.phaseId === next.id)?.maxIterations ?? context.workflow.maxIterations;
   // The machine's DECIDE compares the run's iteration with this: the phase's last iteration.
   return { phases: started, maxIterations: iteration + budget - 1 };
+}
+
+/** A phase run in a worktree of its own (its plan given by the run that planned it) shows where. */
+function worktreeOf(context: RunContext): { worktree?: string } {
+  return context.workflow.givenPlan ? { worktree: context.workflow.workspaceRoot } : {};
 }
 
 /** The phase's own budget, never more than the run's per-phase limit (--max-iterations). */

@@ -215,12 +215,16 @@ export interface CodeInput {
   applied?: Array<Pick<AttemptRecord, 'iteration' | 'files' | 'diff'>>;
   /** In a plan of phases: the running phase and the completed ones' hand-offs (`plan` is then that phase's part). */
   phase?: PhaseBrief;
+  /** --parallel N with the phases not started yet: the whole plan, its phases run at once (parallel-phases.ts). */
+  parallel?: { plan: ExecutionPlan; limit: number };
 }
 export interface CodeOutput {
   summary: string;
   edits: FileEdit[];
   usage: Usage;
   instructionsRead?: InstructionsFileRead[];
+  /** The phases as the step ran them, when it ran them all at once. */
+  phases?: PhaseRun[];
 }
 
 export interface ValidateInput {

@@ -87,6 +87,12 @@ export function strictOrders<C extends RunOrdersContext>(context: C, workspaceRo
   for (const file of w.contextFiles ?? []) dropped(`the context file ${file}`);
   if (context.planApprovedByPerson === true) dropped('an approval of the plan; its known failures are not excused');
   if (w.workspaceRoot !== workspaceRoot) dropped(`the workspace ${w.workspaceRoot}; the run works in ${workspaceRoot}`);
-  const { contextFiles: _contextFiles, ...rest } = w;
-  return { ...context, planApprovedByPerson: false, workflow: { ...rest, workspaceRoot, approval: { plan: 'always', diffs: 'always' } } };
+  if (w.givenPlan?.baselineFile) dropped(`the baseline ${w.givenPlan.baselineFile}; failures it lists are not excused`);
+  const { contextFiles: _contextFiles, givenPlan, ...rest } = w;
+  const plan = givenPlan ? { givenPlan: { spec: givenPlan.spec, plan: givenPlan.plan } } : {};
+  return {
+    ...context,
+    planApprovedByPerson: false,
+    workflow: { ...rest, ...plan, workspaceRoot, approval: { plan: 'always', diffs: 'always' } },
+  };
 }

@@ -16,6 +16,7 @@ import { builtinAgentRegistry } from '../agents/builtin';
 import type { AgentRegistry } from '../agents/unit';
 import { loadInstructions } from '../agents/instructions';
 import { captureBaseline, validate } from '../dotnet/validator';
+import { restoreAhead } from '../dotnet/restore-ahead';
 import { buildErrorContext } from '../dotnet/error-context';
 import type { ToolRegistry } from '../tools/registry';
 import { StagedOverlay } from '../workspace/overlay';
@@ -24,7 +25,7 @@ import { prepareRunSteps } from './tool-warmup';
 import { toolApprovalGate } from './tool-approval';
 import type { ToolApprover } from './tool-approval';
 import type { RunStore } from './store';
-import { fullBaseline, saveBaselineResults, saveValidationResults } from './validation-results';
+import { baselineFile, fullBaseline, readBaselineFile, saveBaselineResults, saveValidationResults } from './validation-results';
 import type { TraceSink } from '../trace';
 import type { ActivitySink } from '../activity';
 import { usageCarriedBy } from './run-context';
@@ -34,6 +35,8 @@ import { SUBMIT_PLAN_TOOL } from '../agents/planner/runner';
 import { SUBMIT_CHANGES_TOOL } from '../agents/coder/runner';
 import { SUBMIT_REVIEW_TOOL } from '../agents/reviewer/runner';
 import { runReviewStep } from './review-step';
+import { runPhasesInParallel } from './parallel-phases';
+import type { OpenPhaseRuntime } from './parallel-phases';
 import type {
   BaselineInput,
   CodeInput,
@@ -60,6 +63,8 @@ export interface OrchestratorDeps {
   askToolApproval?: ToolApprover;
   /** The agents' runners the steps find by name (default: the built-in planner and coder). */
   agentUnits?: AgentRegistry;
+  /** Makes the runtime of a phase run in a worktree of its own (--parallel N); without it phases run one at a time. */
+  phaseRuntimes?: OpenPhaseRuntime;
 }
 
 /** Which registered agent each model-driven step runs (agents/builtin.ts registers them). */
@@ -109,9 +114,21 @@ export function createStepActors(
 
   const warn = (message: string): void => deps.host.logger.warn(message);
   const units = deps.agentUnits ?? builtinAgentRegistry();
+  // A phase run's restore started at its INIT, by run id.
+  const restoring = new Map<string, Promise<void>>();
 
   return {
     captureBaseline: fromPromise<Baseline, BaselineInput>(async ({ input, signal }) => {
+      // A phase run in a worktree of its own compares with the baseline of the run that planned it.
+      const given = input.workflow.givenPlan?.baselineFile;
+      const inherited = given ? await readBaselineFile(deps.host, given) : null;
+      if (inherited) {
+        prepareRunSteps(input.stateId, deps.tools, deps.agents, units);
+        // Its fresh worktree is restored while its coder works (restore-ahead.ts); the first validation waits for it.
+        const restore = restoreAhead(deps.host, input.workflow.target, input.workflow.timeouts.buildMs).catch(() => undefined);
+        restoring.set(input.stateId, restore);
+        return saveBaselineResults(deps.host, store, input.stateId, inherited);
+      }
       const baseline = await captureBaseline({
         // While dotnet works, the steps after are made ready: the agents' tools, the trace id (tool-warmup.ts).
         host: deps.host,
@@ -125,58 +142,78 @@ export function createStepActors(
     }),
 
     plan: fromPromise<PlanOutput, PlanInput>(({ input, signal }) =>
-      withStepUsage(traceFor(input.stateId), (stepTrace) =>
-        withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'PLAN', input.iteration ?? 0, SUBMIT_PLAN_TOOL), async (trace) => {
-          // The planner does not know its files yet: the root's instructions (and --context files).
-          const instructions = await loadInstructions(deps.host, { workFiles: [], contextFiles: input.workflow.contextFiles, warn });
-          const planner = units.require<PlannerInput, PlannerOutput>(STEP_AGENTS.plan);
-          const output = await runSupervised(
-            deps.host,
-            input,
-            planner,
-            { ...runtime(input, signal, trace), instructions: instructions.text },
-            {
-              request: input.request,
-              feedback: input.feedback ?? undefined,
-              previousPlan: input.previousPlan,
-              // Every failing test's name, not the first ones the state keeps: knownFailures must name them exactly.
-              baseline: await fullBaseline(deps.host, store, input.stateId, input.baseline),
-            },
-          );
-          return { ...output, instructionsRead: instructions.files };
-        }),
-      ),
+      // A phase run in a worktree of its own was planned by the run it belongs to: no planner runs.
+      input.workflow.givenPlan
+        ? Promise.resolve({ spec: input.workflow.givenPlan.spec, plan: input.workflow.givenPlan.plan, usage: EMPTY_USAGE })
+        : withStepUsage(traceFor(input.stateId), (stepTrace) =>
+            withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'PLAN', input.iteration ?? 0, SUBMIT_PLAN_TOOL), async (trace) => {
+              // The planner does not know its files yet: the root's instructions (and --context files).
+              const instructions = await loadInstructions(deps.host, { workFiles: [], contextFiles: input.workflow.contextFiles, warn });
+              const planner = units.require<PlannerInput, PlannerOutput>(STEP_AGENTS.plan);
+              const output = await runSupervised(
+                deps.host,
+                input,
+                planner,
+                { ...runtime(input, signal, trace), instructions: instructions.text },
+                {
+                  request: input.request,
+                  feedback: input.feedback ?? undefined,
+                  previousPlan: input.previousPlan,
+                  // Every failing test's name, not the first ones the state keeps: knownFailures must name them exactly.
+                  baseline: await fullBaseline(deps.host, store, input.stateId, input.baseline),
+                },
+              );
+              return { ...output, instructionsRead: instructions.files };
+            }),
+          ),
     ),
 
-    code: fromPromise<CodeOutput, CodeInput>(({ input, signal }) =>
-      withStepUsage(traceFor(input.stateId), (stepTrace) =>
-        withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'CODE', input.iteration, SUBMIT_CHANGES_TOOL), async (trace) => {
-          // The coder gets the AGENTS.md files on the path of every file the plan touches too.
-          const workFiles = [...input.plan.affectedFiles, ...input.plan.steps.map((step) => step.filePath)];
-          const instructions = await loadInstructions(deps.host, { workFiles, contextFiles: input.workflow.contextFiles, warn });
-          const coder = units.require<CoderInput, CoderOutput>(STEP_AGENTS.code);
-          const output = await runSupervisedCoder(
-            deps.host,
-            input,
-            coder,
-            { ...runtime(input, signal, trace), instructions: instructions.text },
-            {
-              request: input.request,
-              spec: input.spec,
-              plan: input.plan,
-              errorContext: input.errorContext,
-              iteration: input.iteration,
-              overlay: new StagedOverlay(deps.host),
-              applied: input.applied ?? [],
-              ...(input.phase ? { phase: input.phase } : {}),
-            },
+    code: fromPromise<CodeOutput, CodeInput>(({ input, signal }) => {
+      if (input.parallel && !deps.phaseRuntimes) warn('This face cannot run phases in worktrees of their own: they run one at a time.');
+      return input.parallel && deps.phaseRuntimes
+        ? runPhasesInParallel({
+            host: deps.host,
+            open: deps.phaseRuntimes,
+            stateId: input.stateId,
+            workflow: input.workflow,
+            request: input.request,
+            spec: input.spec,
+            plan: input.parallel.plan,
+            limit: input.parallel.limit,
+            baselineFile: baselineFile(store, input.stateId),
+            signal,
+            say: (line) => deps.host.logger.info(line),
+          })
+        : withStepUsage(traceFor(input.stateId), (stepTrace) =>
+            withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'CODE', input.iteration, SUBMIT_CHANGES_TOOL), async (trace) => {
+              // The coder gets the AGENTS.md files on the path of every file the plan touches too.
+              const workFiles = [...input.plan.affectedFiles, ...input.plan.steps.map((step) => step.filePath)];
+              const instructions = await loadInstructions(deps.host, { workFiles, contextFiles: input.workflow.contextFiles, warn });
+              const coder = units.require<CoderInput, CoderOutput>(STEP_AGENTS.code);
+              const output = await runSupervisedCoder(
+                deps.host,
+                input,
+                coder,
+                { ...runtime(input, signal, trace), instructions: instructions.text },
+                {
+                  request: input.request,
+                  spec: input.spec,
+                  plan: input.plan,
+                  errorContext: input.errorContext,
+                  iteration: input.iteration,
+                  overlay: new StagedOverlay(deps.host),
+                  applied: input.applied ?? [],
+                  ...(input.phase ? { phase: input.phase } : {}),
+                },
+              );
+              return { ...output, instructionsRead: instructions.files };
+            }),
           );
-          return { ...output, instructionsRead: instructions.files };
-        }),
-      ),
-    ),
+    }),
 
     validate: fromPromise<ValidateOutput, ValidateInput>(async ({ input, signal }) => {
+      await restoring.get(input.stateId);
+      restoring.delete(input.stateId);
       await store.journal.applyEdits(input.stateId, input.edits);
       // Every file the run has touched so far decides what to build and test, not only this
       // iteration's: a test broken in iteration 1 must be run again in iteration 2.

@@ -1,12 +1,14 @@
 // A step that stopped because its model kept repeating a failing call (agents/loop-detector.ts),
 // or because the coder said the plan or a test is wrong (a BLOCKED: summary, coder/plan-scope.ts),
-// or because its agent fell silent once too often (agents/supervisor),
+// or because its agent fell silent once too often (agents/supervisor), or because a phase run at once
+// with others did not succeed or did not merge (parallel-phases.ts),
 // escalates to a person, who may give it a hint; any other step error fails the run, as before.
 
 import { AgentModeError, errorMessage } from '../errors';
 import { STUCK_CODE } from '../agents/loop-detector';
 import { BLOCKED_CODE } from '../agents/coder/plan-scope';
 import { AGENT_TIMEOUT_CODE } from '../agents/supervisor/supervise';
+import { PHASE_BLOCKED_CODE } from './parallel-phases';
 import { usageCarriedBy } from './run-context';
 import type { HelpNode } from './run-context';
 
@@ -27,5 +29,8 @@ export function stuckOrFailed(from: HelpNode) {
 }
 
 function isStuck(error: unknown): boolean {
-  return error instanceof AgentModeError && (error.code === STUCK_CODE || error.code === BLOCKED_CODE || error.code === AGENT_TIMEOUT_CODE);
+  return (
+    error instanceof AgentModeError &&
+    (error.code === STUCK_CODE || error.code === BLOCKED_CODE || error.code === AGENT_TIMEOUT_CODE || error.code === PHASE_BLOCKED_CODE)
+  );
 }

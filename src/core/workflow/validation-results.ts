@@ -16,6 +16,21 @@ import type { RunStore } from './store';
 
 const TEXT_DECODER = new TextDecoder();
 
+/** The run's baseline in full, as written at INIT (a phase run in a worktree of its own compares with it). */
+export function baselineFile(store: RunStore, runId: string): string {
+  return resultsPath(store, runId, 'baseline');
+}
+
+/** A baseline written by another run (baselineFile), read back whole; null when it cannot be read. */
+export async function readBaselineFile(host: Host, file: string): Promise<Baseline | null> {
+  try {
+    const bytes = await host.fs.readFile(file);
+    return bytes === null ? null : (JSON.parse(TEXT_DECODER.decode(bytes)) as Baseline);
+  } catch {
+    return null;
+  }
+}
+
 function resultsPath(store: RunStore, runId: string, name: string): string {
   return path.join(store.runDir(runId), 'validations', `${name}.json`);
 }

@@ -34,6 +34,8 @@ export interface WorktreeRecord {
   endedAt?: string;
   node?: WorkflowNode;
   branchKept?: boolean;
+  /** A phase's worktree or a parallel run's integration worktree (parallel-worktrees.ts): its branch is never kept. */
+  kind?: 'phase';
 }
 
 const RUN_ID = /^[A-Za-z0-9._-]+$/;
@@ -154,7 +156,7 @@ export async function endWorktreeRun(
   const tip = await repo.commitOf(record.branch);
   const commits = tip ? await repo.commitsAhead(record.base, record.branch) : 0;
   const resumable = node !== null && !TERMINAL_NODES.includes(node);
-  const branchKept = commits > 0 && (node === 'SUCCESS' || resumable || node === null);
+  const branchKept = record.kind !== 'phase' && commits > 0 && (node === 'SUCCESS' || resumable || node === null);
   if (tip && !branchKept) await repo.deleteBranch(record.branch);
   if (branchKept) {
     lines.push(

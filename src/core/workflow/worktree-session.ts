@@ -26,7 +26,7 @@ export interface WorktreeSession {
 }
 
 /** The run's workspace inside its worktree: the same place relative to the repository's top. */
-function workspaceIn(top: string, repo: GitRepo, workspace: string): string {
+export function workspaceIn(top: string, repo: GitRepo, workspace: string): string {
   const relative = path.relative(repo.root, workspace);
   if (relative.startsWith('..') || path.isAbsolute(relative)) throw new ConfigurationError(`${workspace} is not inside ${repo.root}.`);
   return path.join(top, relative);

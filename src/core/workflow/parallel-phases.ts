@@ -1,0 +1,277 @@
+// Phases run at once (`--parallel N`, contracts.md Phases). The run's CODE step, once its plan of
+// phases is approved, runs the phases itself: each ready phase (parallel-schedule.ts) is a run of
+// its own in a git worktree of its own (parallel-worktrees.ts), with its plan given (no planner),
+// its own baseline, CODE → VALIDATE → DECIDE loop, iteration budget and build environment; its
+// applied iterations are committed on its branch. A phase that succeeds is merged into the
+// integration branch, and the phases that depend on it start from there. What the integration
+// branch then changes is this step's edits: the run's own diff gate (the person's review) and its
+// own validation against the baseline on the person's working tree come after, as for any CODE.
+// A merge conflict or a phase that did not succeed stops the phases and goes to the person
+// (ESCALATE, the conflicting files with both sides named): nothing is resolved here.
+
+import type { CodingState, ExecutionPlan, FileEdit, PlanPhase, Usage, WorkflowContext } from '../model';
+import { EMPTY_USAGE, addUsage } from '../model';
+import { AgentModeError } from '../errors';
+import type { Host } from '../host';
+import { nodesOfKind } from '../nodes';
+import { GitRepo } from '../workspace/git-worktrees';
+import type { MergeConflict } from '../workspace/git-worktrees';
+import type { PhaseRun } from './phase-states';
+import { phaseSlug, phasesToStart } from './parallel-schedule';
+import { ParallelWorktrees } from './parallel-worktrees';
+import type { ParallelTree } from './parallel-worktrees';
+import { IterationCommits } from './worktree-commits';
+import { integratedEdits } from './parallel-result';
+
+/** The error code of a phase that stopped the others: the run escalates to its person. */
+export const PHASE_BLOCKED_CODE = 'PARALLEL_PHASE_BLOCKED';
+const MAX_SIDE_CHARS = 4_000;
+const GATES: readonly string[] = nodesOfKind('gate');
+
+/** A runtime for one phase's run, in its worktree: made by the face, which knows how to build one. */
+export interface PhaseRuntime {
+  execute(request: string, context: WorkflowContext, signal: AbortSignal, runId: string): AsyncIterable<CodingState>;
+  dispose(): Promise<void>;
+}
+export type OpenPhaseRuntime = (workspace: string) => Promise<PhaseRuntime>;
+
+export interface ParallelPhasesInput {
+  host: Host;
+  open: OpenPhaseRuntime;
+  stateId: string;
+  workflow: WorkflowContext;
+  request: string;
+  spec: string;
+  /** The approved plan, in phases. */
+  plan: ExecutionPlan;
+  /** At most this many phases at once. */
+  limit: number;
+  /** The run's baseline in full: every phase compares with it (never a baseline of its own). */
+  baselineFile?: string;
+  signal: AbortSignal;
+  /** A line for the person: a phase started, merged. */
+  say?: (line: string) => void;
+}
+
+export interface ParallelPhasesOutput {
+  summary: string;
+  edits: FileEdit[];
+  usage: Usage;
+  phases: PhaseRun[];
+}
+
+interface Finished {
+  id: string;
+  last: CodingState | null;
+  /** The worktree it ran in, until its merge is done. */
+  tree?: ParallelTree;
+  error?: unknown;
+}
+
+export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<ParallelPhasesOutput> {
+  const phases = input.plan.phases ?? [];
+  const repo = await GitRepo.open(input.host.process, input.workflow.workspaceRoot);
+  const trees = await ParallelWorktrees.create(repo, input.workflow.workspaceRoot, input.stateId);
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort();
+  input.signal.addEventListener('abort', onAbort);
+  const runs = new Map<string, PhaseRun>(phases.map((phase) => [phase.id, pendingRun(phase, input.workflow)]));
+  const slugs = uniqueSlugs(phases);
+  const running = new Map<string, Promise<Finished>>();
+  let usage = EMPTY_USAGE;
+  let failure: AgentModeError | null = null;
+  try {
+    for (;;) {
+      if (!failure && !stop.signal.aborted) {
+        const statuses = new Map([...runs].map(([id, run]) => [id, run.status]));
+        for (const id of phasesToStart(phases, statuses, input.limit)) {
+          const phase = phases.find((p) => p.id === id) as PlanPhase;
+          runs.set(id, { ...(runs.get(id) as PhaseRun), status: 'running', startedAt: new Date().toISOString() });
+          running.set(id, runPhase(input, trees, phase, slugs.get(id) as string, completedHandoffs(phases, runs), stop.signal));
+        }
+      }
+      if (running.size === 0) break;
+      const done = await Promise.race(running.values());
+      running.delete(done.id);
+      usage = addUsage(usage, done.last?.usage ?? EMPTY_USAGE);
+      const phase = phases.find((p) => p.id === done.id) as PlanPhase;
+      const run = runs.get(done.id) as PhaseRun;
+      const ended = { ...run, endedAt: new Date().toISOString(), iterationsRun: done.last?.iterationCount ?? 0 };
+      const problem: AgentModeError | null = failure || stop.signal.aborted ? null : await outcomeProblem(trees, phase, done, slugs);
+      if (problem || failure || stop.signal.aborted || done.last?.currentNode !== 'SUCCESS') {
+        runs.set(done.id, { ...ended, status: 'error', error: problem?.message ?? 'Stopped with the run.' });
+        if (problem && !failure) {
+          failure = problem;
+          stop.abort();
+        }
+        continue;
+      }
+      runs.set(done.id, { ...ended, status: 'complete', handoff: handoffOf(done.last) });
+      input.say?.(`phase ${phase.name} (${phase.id}): complete after ${ended.iterationsRun} iteration(s), merged`);
+    }
+    if (failure) throw failure;
+    if (input.signal.aborted) throw new AgentModeError('The run was stopped while its phases ran.', 'CANCELLED');
+    const integrated = await integratedEdits(trees, input.workflow.workspaceRoot);
+    if ('localConflicts' in integrated) {
+      throw blocked(
+        `The phases' merged change conflicts with uncommitted changes in your working tree (the phases started from the last commit) in ${integrated.localConflicts.join(', ')}; nothing was written. Commit or stash those changes, then continue.`,
+      );
+    }
+    const edits = integrated.edits;
+    const names = phases.map((p) => `${p.name} (${p.id})`).join(', ');
+    return { summary: `Phases ${names}, run at once in worktrees and merged.`, edits, usage, phases: [...runs.values()] };
+  } finally {
+    input.signal.removeEventListener('abort', onAbort);
+    stop.abort();
+    await Promise.allSettled(running.values());
+    await trees.closeAll();
+  }
+}
+
+/** One phase: its worktree, its run to the end (or its first question), its commits; the worktree is ended by the caller. */
+async function runPhase(
+  input: ParallelPhasesInput,
+  trees: ParallelWorktrees,
+  phase: PlanPhase,
+  slug: string,
+  completed: string,
+  signal: AbortSignal,
+): Promise<Finished> {
+  let tree: ParallelTree | null = null;
+  try {
+    tree = await trees.addPhase(slug);
+    input.say?.(`phase ${phase.name} (${phase.id}): started in ${tree.record.path} on ${tree.record.branch}`);
+    const commits = new IterationCommits(trees.repo, tree.workspace);
+    const context = phaseContext(input, tree.workspace, phase, completed);
+    const runtime = await input.open(tree.workspace);
+    let last: CodingState | null = null;
+    try {
+      for await (const state of commits.states(runtime.execute(input.request, context, signal, tree.record.runId))) {
+        last = state;
+        // Nobody answers a phase's own questions: its escalation stops it, and the run asks its person.
+        if (GATES.includes(state.currentNode)) break;
+      }
+      await commits.commitRest();
+    } finally {
+      await runtime.dispose();
+    }
+    return { id: phase.id, last, tree };
+  } catch (error) {
+    if (tree) await trees.close(tree).catch(() => undefined);
+    return { id: phase.id, last: null, error };
+  }
+}
+
+/** A phase that did not succeed, or whose merge conflicts, as the error that stops the others; null once it is merged. */
+async function outcomeProblem(
+  trees: ParallelWorktrees,
+  phase: PlanPhase,
+  done: Finished,
+  slugs: Map<string, string>,
+): Promise<AgentModeError | null> {
+  const tree = done.tree;
+  try {
+    if (done.error !== undefined) {
+      const reason = done.error instanceof Error ? done.error.message : String(done.error);
+      return blocked(`Phase "${phase.id}" (${phase.name}) could not run: ${reason}`);
+    }
+    const node = done.last?.currentNode ?? 'no state';
+    if (node !== 'SUCCESS') {
+      const runId = tree?.record.runId ?? `…-phase-${slugs.get(phase.id) ?? phase.id}`;
+      return blocked(
+        `Phase "${phase.id}" (${phase.name}) ended ${node} in its worktree; the other phases were stopped. Its run is kept as ${runId} (ironbees trace ${runId}).`,
+      );
+    }
+    if (!tree) return blocked(`Phase "${phase.id}" (${phase.name}) lost its worktree.`);
+    const merged = await trees.merge(tree, `Merge phase ${phase.id}: ${phase.name}`);
+    if (!merged.merged) return blocked(conflictMessage(phase, merged.conflicts));
+    return null;
+  } finally {
+    if (tree) await trees.close(tree);
+  }
+}
+
+function blocked(message: string): AgentModeError {
+  return new AgentModeError(message, PHASE_BLOCKED_CODE);
+}
+
+/** The conflict, file by file with both sides, for the person to resolve (nothing was merged). */
+export function conflictMessage(phase: PlanPhase, conflicts: readonly MergeConflict[]): string {
+  const files = conflicts.map((c) => c.path);
+  const parts = [
+    `Merging phase "${phase.id}" (${phase.name}) conflicts with the phases merged before it in ${files.join(', ')}; nothing was resolved and the merge was undone.`,
+  ];
+  for (const conflict of conflicts) {
+    parts.push(`--- ${conflict.path}, as merged so far (ours):\n${side(conflict.ours)}`);
+    parts.push(`--- ${conflict.path}, as phase "${phase.id}" left it (theirs):\n${side(conflict.theirs)}`);
+  }
+  return parts.join('\n\n');
+}
+
+function side(text: string | null): string {
+  if (text === null) return '(deleted)';
+  return text.length > MAX_SIDE_CHARS ? `${text.slice(0, MAX_SIDE_CHARS)}…` : text;
+}
+
+/** How a phase's own run is set up: its plan given, its own budget, no gates (nothing it writes reaches the person's files), no review (the run reviews the whole). */
+function phaseContext(input: ParallelPhasesInput, workspace: string, phase: PlanPhase, completed: string): WorkflowContext {
+  const { parallel: _parallel, givenPlan: _given, ...parent } = input.workflow;
+  const plan: ExecutionPlan = {
+    summary: input.plan.summary,
+    steps: phase.steps,
+    affectedFiles: phase.affectedFiles,
+    complexity: input.plan.complexity,
+    phases: [{ ...phase, dependencies: [] }],
+  };
+  return {
+    ...parent,
+    workspaceRoot: workspace,
+    approval: { plan: 'never', diffs: 'never' },
+    review: { mode: 'off', threshold: parent.review?.threshold ?? 8 },
+    givenPlan: {
+      spec: completed ? `${input.spec}\n\n${completed}` : input.spec,
+      plan,
+      ...(input.baselineFile ? { baselineFile: input.baselineFile } : {}),
+    },
+  };
+}
+
+/** What the completed phases did, for a phase that starts after them (their changes are in its worktree). */
+function completedHandoffs(phases: readonly PlanPhase[], runs: ReadonlyMap<string, PhaseRun>): string {
+  const done = phases.filter((phase) => runs.get(phase.id)?.status === 'complete');
+  if (done.length === 0) return '';
+  const lines = done.map((phase) => `## ${phase.name} (${phase.id})\n\n${runs.get(phase.id)?.handoff ?? ''}`);
+  return `Phases already complete (their changes are in this workspace):\n\n${lines.join('\n\n')}`;
+}
+
+function pendingRun(phase: PlanPhase, workflow: WorkflowContext): PhaseRun {
+  return {
+    phaseId: phase.id,
+    name: phase.name,
+    status: 'pending',
+    iterationsRun: 0,
+    maxIterations: Math.min(workflow.maxIterations, phase.maxIterations ?? workflow.maxIterations),
+    startedAt: null,
+    endedAt: null,
+    firstIteration: null,
+  };
+}
+
+function handoffOf(last: CodingState | null): string {
+  const own = last?.phases?.[0]?.handoff;
+  if (own) return own;
+  const summary = typeof last?.metadata.coderSummary === 'string' ? last.metadata.coderSummary.trim() : '';
+  return summary || '(the coder gave no summary)';
+}
+
+function uniqueSlugs(phases: readonly PlanPhase[]): Map<string, string> {
+  const used = new Set<string>();
+  const slugs = new Map<string, string>();
+  phases.forEach((phase, index) => {
+    let slug = phaseSlug(phase.id);
+    if (used.has(slug)) slug = `${slug}-${index + 1}`;
+    used.add(slug);
+    slugs.set(phase.id, slug);
+  });
+  return slugs;
+}

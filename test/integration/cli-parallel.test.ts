@@ -1,0 +1,294 @@
+// `ironbees run --parallel N` with the built CLI, real git and real dotnet on a repository made from
+// the calculator fixture, against one scripted fake Messages API: phases A and B (independent) run
+// at the same time, each in its own worktree; C, after both, starts from their merged result; the
+// merged change reaches the working tree and passes the final validation; no worktree or phase
+// branch is left. A and B editing the same line stop the run at a person, the conflict named with
+// both sides, the working tree untouched. A run killed while its phases work is cleaned up by the
+// next command, and its resume runs the phases again to SUCCESS.
+
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { startFakeAnthropic, toolUse } from '../support/fake-anthropic';
+import type { FakeAnthropic, FakeRequest, FakeScriptItem, FakeTurn } from '../support/fake-anthropic';
+import { copyFixture, ensureCliBuilt, readRunFile, removeDir, runCli, startCli } from '../support/cli-harness';
+import type { CliRun } from '../support/cli-harness';
+
+const CALC = 'src/Calculator/Calculator.cs';
+const MOD = 'src/Calculator/Mod.cs';
+const NEG = 'src/Calculator/Neg.cs';
+const TESTS = 'tests/Calculator.Tests/CalcTests.cs';
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+}
+
+const step = (filePath: string, description: string, actionType = 'MODIFY') => ({
+  number: 1,
+  description,
+  actionType,
+  filePath,
+  rationale: '',
+});
+const phase = (id: string, name: string, dependencies: string[], filePath: string, actionType = 'MODIFY') => ({
+  id,
+  name,
+  description: name,
+  dependencies,
+  steps: [step(filePath, name, actionType)],
+  affectedFiles: [filePath],
+});
+
+function plan(phases: unknown[]) {
+  return { spec: 'Mod.Of and Neg.Of, both tested.', plan: { summary: 'Add Mod and Neg, cover them.', phases, complexity: 'MEDIUM' } };
+}
+
+const create = (file: string, text: string): FakeTurn =>
+  toolUse('str_replace_based_edit_tool', { command: 'create', path: file, file_text: text });
+const edit = (file: string, oldStr: string, newStr: string): FakeTurn =>
+  toolUse('str_replace_based_edit_tool', { command: 'str_replace', path: file, old_str: oldStr, new_str: newStr });
+const submit = (summary: string): FakeTurn => toolUse('submit_changes', { summary });
+
+function firstMessage(request: FakeRequest): string {
+  const content = request.body.messages[0]?.content;
+  if (typeof content === 'string') return content;
+  return (content ?? []).map((block) => (typeof block.text === 'string' ? block.text : '')).join('\n');
+}
+
+function toolResults(request: FakeRequest): string {
+  const texts: string[] = [];
+  for (const message of request.body.messages) {
+    if (typeof message.content === 'string') continue;
+    for (const block of message.content) if (block.type === 'tool_result') texts.push(JSON.stringify(block.content));
+  }
+  return texts.join('\n');
+}
+
+/**
+ * Answers each phase's coder from that phase's own script, found by the phase named in its first
+ * message. `holdFirst`: the first request of those phases waits until each of them has sent one —
+ * an event, not a clock: phases run one at a time never get there, and the test times out.
+ */
+function phaseRouter(
+  scripts: Record<string, Array<(request: FakeRequest) => FakeTurn>>,
+  holdFirst: string[],
+  arrivals: string[],
+): (request: FakeRequest) => Promise<FakeTurn> {
+  const arrived = new Map<string, () => void>();
+  const all = new Map(holdFirst.map((name) => [name, new Promise<void>((resolve) => arrived.set(name, resolve))]));
+  return async (request) => {
+    const name = /# Phase \d+ of \d+: (.+)/.exec(firstMessage(request))?.[1]?.trim() ?? '?';
+    const script = scripts[name];
+    if (!script) throw new Error(`no script for phase ${name}`);
+    const first = !arrivals.includes(name);
+    if (first) arrivals.push(name);
+    if (first && all.has(name)) {
+      arrived.get(name)?.();
+      await Promise.all(all.values());
+    }
+    return (script.shift() as (request: FakeRequest) => FakeTurn)(request);
+  };
+}
+
+describe('ironbees run --parallel (built CLI, real git and dotnet, fake Messages API)', function () {
+  this.timeout(1_200_000);
+  let fake: FakeAnthropic;
+  let repo: string;
+  let env: Record<string, string>;
+
+  before(() => ensureCliBuilt());
+  beforeEach(async () => {
+    fake = await startFakeAnthropic();
+    repo = copyFixture('calculator');
+    // A green baseline: every phase's own validation needs every test to pass.
+    const calc = path.join(repo, CALC);
+    fs.writeFileSync(calc, fs.readFileSync(calc, 'utf8').replace('return a * b;', 'return a / b;'));
+    git(repo, 'init', '--quiet', '--initial-branch=main');
+    git(repo, 'config', 'user.email', 'person@example.com');
+    git(repo, 'config', 'user.name', 'Person');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '--quiet', '-m', 'initial');
+    env = { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.url };
+  });
+  afterEach(async () => {
+    await fake.close();
+    removeDir(repo);
+  });
+
+  function leftovers(): { worktrees: string[]; branches: string; dirs: string[] } {
+    const dir = path.join(repo, '.ironbees', 'worktrees');
+    return {
+      worktrees: git(repo, 'worktree', 'list', '--porcelain')
+        .split('\n')
+        .filter((line) => line.startsWith('worktree ')),
+      branches: git(repo, 'branch', '--list', 'ironbees/*'),
+      dirs: fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => !name.endsWith('.json')) : [],
+    };
+  }
+
+  it('runs A and B at once in worktrees, C from their merge; the working tree gets all three and nothing is left', async () => {
+    const arrivals: string[] = [];
+    let coverSaw = '';
+    const scripts: Record<string, Array<(request: FakeRequest) => FakeTurn>> = {
+      'Add Mod': [
+        () => create(MOD, 'namespace Calculator;\n\npublic static class Mod\n{\n    public static int Of(int a, int b) => a % b;\n}\n'),
+        () => submit('Added Mod.Of.'),
+      ],
+      'Add Neg': [
+        () => create(NEG, 'namespace Calculator;\n\npublic static class Neg\n{\n    public static int Of(int a) => -a;\n}\n'),
+        () => submit('Added Neg.Of.'),
+      ],
+      'Cover both': [
+        () => toolUse('read_file', { path: MOD }),
+        () => toolUse('read_file', { path: NEG }),
+        (request) => {
+          coverSaw = toolResults(request);
+          return edit(
+            TESTS,
+            '    [Fact]\n    public void Divide_ByZero_Throws()',
+            '    [Fact]\n    public void Mod_And_Neg() => Assert.Equal(-1, Neg.Of(Mod.Of(7, 3)));\n\n    [Fact]\n    public void Divide_ByZero_Throws()',
+          );
+        },
+        () => submit('Covered Mod.Of and Neg.Of.'),
+      ],
+    };
+    const route = phaseRouter(scripts, ['Add Mod', 'Add Neg'], arrivals);
+    fake.enqueue(
+      toolUse(
+        'submit_plan',
+        plan([
+          phase('cover', 'Cover both', ['mod', 'neg'], TESTS),
+          phase('mod', 'Add Mod', [], MOD, 'CREATE'),
+          phase('neg', 'Add Neg', [], NEG, 'CREATE'),
+        ]),
+      ),
+      ...Array.from({ length: 8 }, () => route),
+    );
+    const result = await runCli(['run', 'Add Mod and Neg and cover them', '--workspace', repo, '--yes', '--json', '--parallel', '2'], env);
+    assert.equal(result.code, 0, result.stderr);
+    const final = result.states.at(-1) as unknown as {
+      currentNode: string;
+      iterationCount: number;
+      stateId: string;
+      phases: Array<{ phaseId: string; status: string; iterationsRun: number; worktree?: string }>;
+    };
+    assert.equal(final.currentNode, 'SUCCESS');
+    assert.equal(final.iterationCount, 1);
+    assert.deepEqual(
+      final.phases.map((p) => [p.phaseId, p.status, p.iterationsRun, p.worktree]),
+      [
+        ['cover', 'complete', 1, undefined],
+        ['mod', 'complete', 1, undefined],
+        ['neg', 'complete', 1, undefined],
+      ],
+    );
+    // A and B both asked their model before either was answered; C only after both were merged.
+    assert.deepEqual(arrivals.slice(0, 2).sort(), ['Add Mod', 'Add Neg']);
+    assert.equal(arrivals[2], 'Cover both');
+    assert.equal(fake.pending, 0);
+    // C's worktree held both earlier phases' files.
+    assert.match(coverSaw, /public static int Of\(int a, int b\) => a % b;/);
+    assert.match(coverSaw, /public static int Of\(int a\) => -a;/);
+    // The working tree has all three changes (the run's own diff gate and final validation wrote them).
+    assert.match(fs.readFileSync(path.join(repo, MOD), 'utf8'), /a % b/);
+    assert.match(fs.readFileSync(path.join(repo, NEG), 'utf8'), /=> -a;/);
+    assert.match(fs.readFileSync(path.join(repo, TESTS), 'utf8'), /Mod_And_Neg/);
+    // Each phase ran as a run of its own in its worktree, its coder recorded under the phase.
+    for (const id of ['mod', 'neg', 'cover']) {
+      const child = JSON.parse(readRunFile(repo, `${final.stateId}-phase-${id}`, 'state.json')) as {
+        codingState: { currentNode: string; iterationCount: number; phases: Array<{ phaseId: string }> };
+      };
+      assert.equal(child.codingState.currentNode, 'SUCCESS');
+      assert.equal(child.codingState.iterationCount, 1);
+      assert.deepEqual(
+        child.codingState.phases.map((p) => p.phaseId),
+        [id],
+      );
+    }
+    assert.match(result.stderr, /phase Add Mod \(mod\): started in .*ironbees\/[^ ]+-phase-mod/);
+    assert.deepEqual(leftovers(), { worktrees: [`worktree ${fs.realpathSync(repo)}`], branches: '', dirs: [] });
+  });
+
+  it('a run killed while its phases work is cleaned up by the next command; resume runs the phases again', async () => {
+    const modFile = 'namespace Calculator;\n\npublic static class Mod\n{\n    public static int Of(int a, int b) => a % b;\n}\n';
+    const negFile = 'namespace Calculator;\n\npublic static class Neg\n{\n    public static int Of(int a) => -a;\n}\n';
+    let first: CliRun | null = null;
+    let killing = true;
+    const scripts: Record<string, Array<(request: FakeRequest) => FakeTurn>> = {
+      'Add Mod': [() => create(MOD, modFile), () => submit('Added Mod.Of.')],
+      'Add Neg': [() => create(NEG, negFile), () => submit('Added Neg.Of.')],
+    };
+    const route = phaseRouter(scripts, [], []);
+    const model: FakeScriptItem = async (request) => {
+      if (!/# Phase \d+ of \d+/.test(firstMessage(request))) {
+        return toolUse('submit_plan', plan([phase('mod', 'Add Mod', [], MOD, 'CREATE'), phase('neg', 'Add Neg', [], NEG, 'CREATE')]));
+      }
+      if (!killing) return route(request);
+      // A phase's coder is at work in its worktree: the whole CLI is killed outright.
+      if (first?.child.pid) process.kill(-first.child.pid, 'SIGKILL');
+      return new Promise<never>(() => undefined);
+    };
+    fake.enqueue(...Array.from({ length: 12 }, () => model));
+    first = startCli(['run', 'Add Mod and Neg', '--workspace', repo, '--yes', '--json', '--parallel', '2'], env);
+    const killed = await first.done;
+    assert.notEqual(killed.code, 0);
+    const runId = (killed.states.at(-1) as { stateId: string }).stateId;
+    assert.ok(leftovers().worktrees.length > 1, 'the kill left no worktree to clean');
+
+    const listed = await runCli(['runs', '--workspace', repo], env);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stderr, new RegExp(`Cleaned up after run ${runId}-phase-(mod|neg), which stopped without ending`));
+    assert.deepEqual(leftovers(), { worktrees: [`worktree ${fs.realpathSync(repo)}`], branches: '', dirs: [] });
+
+    killing = false;
+    const resumed = await runCli(['resume', runId, '--workspace', repo, '--yes', '--json'], env);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const final = resumed.states.at(-1) as unknown as {
+      currentNode: string;
+      phases: Array<{ phaseId: string; status: string; iterationsRun: number }>;
+    };
+    assert.equal(final.currentNode, 'SUCCESS');
+    assert.deepEqual(
+      final.phases.map((p) => [p.phaseId, p.status, p.iterationsRun]),
+      [
+        ['mod', 'complete', 1],
+        ['neg', 'complete', 1],
+      ],
+    );
+    assert.equal(fs.readFileSync(path.join(repo, MOD), 'utf8'), modFile);
+    assert.equal(fs.readFileSync(path.join(repo, NEG), 'utf8'), negFile);
+    assert.deepEqual(leftovers(), { worktrees: [`worktree ${fs.realpathSync(repo)}`], branches: '', dirs: [] });
+  });
+
+  it('A and B editing the same line stop the run at a person with the conflict and both sides; the working tree is untouched', async () => {
+    const scripts: Record<string, Array<(request: FakeRequest) => FakeTurn>> = {
+      'Check Add': [
+        () => edit(CALC, 'public static int Add(int a, int b) => a + b;', 'public static int Add(int a, int b) => checked(a + b);'),
+        () => submit('Checked Add.'),
+      ],
+      'Swap Add': [
+        () => edit(CALC, 'public static int Add(int a, int b) => a + b;', 'public static int Add(int a, int b) => b + a;'),
+        () => submit('Swapped Add.'),
+      ],
+    };
+    fake.enqueue(
+      toolUse('submit_plan', plan([phase('check', 'Check Add', [], CALC), phase('swap', 'Swap Add', [], CALC)])),
+      ...Array.from({ length: 4 }, () => phaseRouter(scripts, [], [])),
+    );
+    const before = fs.readFileSync(path.join(repo, CALC), 'utf8');
+    const result = await runCli(['run', 'Change Add twice', '--workspace', repo, '--yes', '--json', '--parallel', '2'], env);
+    assert.equal(result.code, 3, result.stderr);
+    const final = result.states.at(-1) as unknown as { currentNode: string; stateId: string };
+    assert.equal(final.currentNode, 'WAIT_HUMAN');
+    const handoff = readRunFile(repo, final.stateId, 'HANDOFF.md');
+    assert.match(
+      handoff,
+      /Merging phase "(check|swap)" \((Check|Swap) Add\) conflicts with the phases merged before it in src\/Calculator\/Calculator\.cs/,
+    );
+    assert.match(handoff, /=> checked\(a \+ b\);/);
+    assert.match(handoff, /=> b \+ a;/);
+    assert.equal(fs.readFileSync(path.join(repo, CALC), 'utf8'), before);
+    assert.deepEqual(leftovers(), { worktrees: [`worktree ${fs.realpathSync(repo)}`], branches: '', dirs: [] });
+  });
+});
