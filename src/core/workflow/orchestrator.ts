@@ -16,6 +16,7 @@ import type { RunContext, RunEvent, RunInput } from './run-context';
 import { HELP_NODES } from './run-context';
 import { endedDuring, toCodingState } from './coding-state';
 import { iterationsOf, renderHandoff } from './handoff';
+import { endReason, persistTransition, plusInFlight } from './run-persistence';
 import { problemWithFileDecisions } from './diff-decisions';
 import { RunStore, STATE_SCHEMA_VERSION } from './store';
 import type { PersistedRun } from './store';
@@ -296,7 +297,7 @@ export class RunOrchestrator implements Orchestrator {
             codingState: state,
             machine: persisted,
           };
-          return this.persist(plusInFlight(committed, live?.stepUsage ?? EMPTY_USAGE), from);
+          return persistTransition(this.store, plusInFlight(committed, live?.stepUsage ?? EMPTY_USAGE), from);
         })
         .then(async (saved) => {
           written = saved;
@@ -380,62 +381,6 @@ export class RunOrchestrator implements Orchestrator {
         actor.stop();
       }
     }
-  }
-
-  /**
-   * Writes a transition: its events.jsonl line and, alongside, state.json (after HANDOFF.md at the
-   * end, so state.json never names a hand-off that is not there). Both are on disk when this
-   * resolves, before the state is shown; the line does not wait for state.json, nor it for the line.
-   */
-  private async persist(run: PersistedRun, from: WorkflowNode | null): Promise<PersistedRun> {
-    const state = run.codingState;
-    const [line, written] = await Promise.allSettled([
-      this.store.appendEvent(run.runId, {
-        kind: 'transition',
-        at: state.timestamp,
-        from,
-        to: state.currentNode,
-        iteration: state.iterationCount,
-      }),
-      this.writeState(run),
-    ]);
-    if (written.status === 'rejected') throw written.reason;
-    if (line.status === 'rejected') throw line.reason;
-    return written.value;
-  }
-
-  private async writeState(run: PersistedRun): Promise<PersistedRun> {
-    const state = run.codingState;
-    let saved = run;
-    if (TERMINAL_NODES.includes(state.currentNode)) {
-      const handoffPath = await this.store.writeHandoff(run.runId, renderHandoff(state, iterationsOf(state), endReason(state)));
-      saved = { ...run, codingState: { ...state, metadata: { ...state.metadata, handoffPath } } };
-    }
-    await this.store.save(saved);
-    return saved;
-  }
-}
-
-/** The run counting the usage of its step in flight, in its CodingState and in the snapshot a resume restores. */
-function plusInFlight(run: PersistedRun, inFlight: Usage): PersistedRun {
-  if (Object.values(inFlight).every((value) => value === 0)) return run;
-  const usage = addUsage(run.codingState.usage, inFlight);
-  const machine = run.machine as { context?: Record<string, unknown> } | null;
-  return {
-    ...run,
-    codingState: { ...run.codingState, usage },
-    machine: machine?.context ? { ...machine, context: { ...machine.context, usage } } : run.machine,
-  };
-}
-
-function endReason(state: CodingState): string {
-  switch (state.currentNode) {
-    case 'SUCCESS':
-      return `The run succeeded: the build is clean and the tests pass after ${state.iterationCount} iteration(s).`;
-    case 'FAILED':
-      return 'The run failed with an error it could not recover from.';
-    default:
-      return 'The run was stopped by a person.';
   }
 }
 
