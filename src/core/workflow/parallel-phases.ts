@@ -11,6 +11,7 @@
 
 import type { CodingState, ExecutionPlan, FileEdit, PlanPhase, Usage, WorkflowContext } from '../model';
 import { EMPTY_USAGE, addUsage } from '../model';
+import { mergedCompileNote } from './parallel-compile';
 import { AgentModeError } from '../errors';
 import type { Host } from '../host';
 import { nodesOfKind } from '../nodes';
@@ -119,7 +120,9 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
     }
     const edits = integrated.edits;
     const names = phases.map((p) => `${p.name} (${p.id})`).join(', ');
-    return { summary: `Phases ${names}, run at once in worktrees and merged.`, edits, usage, phases: [...runs.values()] };
+    const compileNote = await mergedCompileNote(input.host, edits, input.signal);
+    const summary = `Phases ${names}, run at once in worktrees and merged.${compileNote ? `\n\n${compileNote}` : ''}`;
+    return { summary, edits, usage, phases: [...runs.values()] };
   } finally {
     input.signal.removeEventListener('abort', onAbort);
     stop.abort();

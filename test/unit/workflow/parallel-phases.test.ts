@@ -163,6 +163,63 @@ describe('runPhasesInParallel (--parallel N) on a real repository', function () 
     );
   });
 
+  it("the merged change is compiled before the person reviews it: its errors are in the step's summary", async () => {
+    const checked: Array<{ files: Array<{ path: string; text: string | null }>; buildInputs: readonly string[] }> = [];
+    const compiling = {
+      ...host,
+      codeCheck: {
+        check: async (files: Array<{ path: string; text: string | null }>, options?: { buildInputs?: readonly string[] }) => {
+          checked.push({ files, buildInputs: options?.buildInputs ?? [] });
+          return {
+            projects: ['src/Lib/Lib.csproj'],
+            total: 1,
+            errors: [
+              {
+                filePath: 'src/Lib/B.cs',
+                line: 3,
+                column: 9,
+                code: 'CS0103',
+                message: "The name 'Old' does not exist in the current context",
+              },
+            ],
+          };
+        },
+      },
+    } as unknown as Host;
+    fs.mkdirSync(path.join(root, 'src', 'Lib'), { recursive: true });
+    const write =
+      (file: string, text: string): PhaseScript =>
+      async (ws) => {
+        fs.mkdirSync(path.dirname(path.join(ws, file)), { recursive: true });
+        return { files: [writeIn(ws, file, text)] };
+      };
+    const output = await runPhasesInParallel({
+      host: compiling,
+      open: fakeRuntimes({ a: write('src/Lib/A.cs', 'class A { }\n'), b: write('src/Lib/B.cs', 'class B { int X = Old; }\n') }, []),
+      stateId: 'run-compile',
+      workflow: workflow(),
+      request: 'Do a and b',
+      spec: 'The spec.',
+      plan: plan([phase('a', []), phase('b', [])]),
+      limit: 2,
+      signal: new AbortController().signal,
+    });
+    assert.deepEqual(checked, [
+      {
+        files: [
+          { path: 'src/Lib/A.cs', text: 'class A { }\n' },
+          { path: 'src/Lib/B.cs', text: 'class B { int X = Old; }\n' },
+        ],
+        buildInputs: [],
+      },
+    ]);
+    assert.equal(
+      output.summary,
+      "Phases Phase A (a), Phase B (b), run at once in worktrees and merged.\n\nThe phases' merged change does not compile (each phase compiled on its own); 1 error(s):\n" +
+        "src/Lib/B.cs:3:9: error CS0103: The name 'Old' does not exist in the current context",
+    );
+  });
+
   it('with --parallel 1 runs one phase at a time', async () => {
     const events: string[] = [];
     const write =

@@ -39,7 +39,7 @@ export interface StagedSources {
 }
 
 /** Files that change what a build restores or how it compiles, not C# the compiler reads. */
-const BUILD_INPUT = /(\.(csproj|props|targets|sln|slnx|slnf)|(^|\/)(global\.json|nuget\.config|packages\.lock\.json))$/i;
+export const BUILD_INPUT = /(\.(csproj|props|targets|sln|slnx|slnf)|(^|\/)(global\.json|nuget\.config|packages\.lock\.json))$/i;
 
 export async function stagedSources(overlay: StagedOverlay): Promise<StagedSources> {
   const files: StagedSources['files'] = [];
