@@ -54,6 +54,9 @@ async function start(options: CodeServerOptions, dirs: ScratchDirs): Promise<Run
   const extensionsDir = dirs.make('extensions');
   const tmp = dirs.make('tmp');
   writeSettings(join(userDataDir, 'User', 'settings.json'), options.settings);
+  // Machine-scoped settings (the iteration limit, the approvals, the base URL) reach the extension host
+  // from the machine's settings at its start; from the User file only once the workbench hands them over.
+  writeSettings(join(userDataDir, 'Machine', 'settings.json'), options.settings);
   const port = options.port ?? (await freePort());
   // Without --config code-server writes ~/.config/code-server/config.yaml; with it, nothing leaks.
   const config = join(dirs.root, 'config.yaml');
