@@ -11,7 +11,7 @@
 // Run: npm run bench   (IRONBEES_BENCH_RUNS=N changes the number of runs; default 5, naive and no-server 3;
 // IRONBEES_BENCH_SANDBOX_ONLY=1 times only (a) with and without the sandbox).
 
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Host } from '../src/core/host';
@@ -20,13 +20,11 @@ import { captureBaseline, validate } from '../src/core/dotnet/validator';
 import { buildEnv, shutdownBuildServers } from '../src/core/dotnet/dotnet-cli';
 import { checkSandbox, setSandboxMode } from '../src/core/platform/sandbox';
 import { createNodeHost } from '../src/host/node/index';
+import { EXTRA_LIBRARIES, growMultiFixture } from './support/multi-fixture';
 
 const RUNS = Number(process.env.IRONBEES_BENCH_RUNS ?? 5);
 const NAIVE_RUNS = Math.min(RUNS, 3);
 const SANDBOX_ONLY = process.env.IRONBEES_BENCH_SANDBOX_ONLY === '1';
-const EXTRA_LIBRARIES = 4;
-const FILES_PER_LIBRARY = 8;
-const TESTS_PER_LIBRARY = 12;
 const COMMAND_LIMIT_MS = 600_000;
 const EDITED_FILE = 'src/Reporting/Report.cs';
 const AFFECTED_TESTS = 'tests/Reporting.Tests/Reporting.Tests.csproj';
@@ -46,65 +44,11 @@ const quietLogger = {
   error: (message: string) => console.error(message),
 };
 
-const libraryCsproj = `<Project Sdk="Microsoft.NET.Sdk">
-  <PropertyGroup>
-    <TargetFramework>net10.0</TargetFramework>
-    <ImplicitUsings>enable</ImplicitUsings>
-    <Nullable>enable</Nullable>
-  </PropertyGroup>
-  <ItemGroup>
-    <ProjectReference Include="..\\TextKit\\TextKit.csproj" />
-  </ItemGroup>
-</Project>
-`;
-
-function testCsproj(library: string): string {
-  return readFileSync(
-    path.join(__dirname, '..', 'test', 'fixtures', 'multi', 'tests', 'TextKit.Tests', 'TextKit.Tests.csproj'),
-    'utf8',
-  ).replace(/TextKit/g, library);
-}
-
-function sourceFile(library: string, index: number): string {
-  const methods = Array.from(
-    { length: 6 },
-    (_, method) => `
-    public static string Format${method}(IEnumerable<string> items, int width)
-    {
-        var lines = items.Select((item, position) => $"{position + ${method}}. {TextKit.Slug.From(item)}").ToList();
-        return string.Join('\\n', lines.Select(line => TextKit.Padding.Center(line, width)));
-    }`,
-  ).join('\n');
-  return `namespace ${library};\n\npublic static class Part${index}\n{${methods}\n}\n`;
-}
-
-function testFile(library: string): string {
-  const tests = Array.from(
-    { length: TESTS_PER_LIBRARY },
-    (_, test) => `
-    [Fact]
-    public void Format_${test}() => Assert.Contains("hello-world", Part${test % FILES_PER_LIBRARY}.Format${test % 6}(new[] { "Hello World" }, 40));`,
-  ).join('\n');
-  return `namespace ${library}.Tests;\n\npublic class PartTests\n{${tests}\n}\n`;
-}
-
-/** The multi fixture plus generated libraries over TextKit, each with a test project, all in Multi.sln. */
+/** The 12-project fixture (bench/support/multi-fixture.ts), with a line the timed edits toggle. */
 async function growWorkspace(host: Host): Promise<void> {
   const root = host.workspaceRoot;
-  const added: string[] = [];
-  for (let index = 1; index <= EXTRA_LIBRARIES; index += 1) {
-    const library = `Feature${index}`;
-    mkdirSync(path.join(root, 'src', library), { recursive: true });
-    mkdirSync(path.join(root, 'tests', `${library}.Tests`), { recursive: true });
-    writeFileSync(path.join(root, 'src', library, `${library}.csproj`), libraryCsproj);
-    for (let file = 0; file < FILES_PER_LIBRARY; file += 1)
-      writeFileSync(path.join(root, 'src', library, `Part${file}.cs`), sourceFile(library, file));
-    writeFileSync(path.join(root, 'tests', `${library}.Tests`, `${library}.Tests.csproj`), testCsproj(library));
-    writeFileSync(path.join(root, 'tests', `${library}.Tests`, 'PartTests.cs'), testFile(library));
-    added.push(`src/${library}/${library}.csproj`, `tests/${library}.Tests/${library}.Tests.csproj`);
-  }
   // `dotnet sln add` writes the configuration entries a .sln needs for a project to be built.
-  await dotnet(host, ['sln', 'Multi.sln', 'add', ...added], DOTNET_DEFAULT_ENV);
+  await growMultiFixture(root, (added) => dotnet(host, ['sln', 'Multi.sln', 'add', ...added], DOTNET_DEFAULT_ENV));
   const report = path.join(root, EDITED_FILE);
   writeFileSync(
     report,
@@ -194,10 +138,6 @@ async function main(): Promise<void> {
   };
   const host = createNodeHost(root, { logger: quietLogger });
   try {
-    cpSync(path.join(__dirname, '..', 'test', 'fixtures', 'multi'), root, {
-      recursive: true,
-      filter: (source) => !/[\\/](bin|obj)$/.test(source),
-    });
     await growWorkspace(host);
     console.log(`workspace: ${root} (${4 + EXTRA_LIBRARIES * 2} projects); edit: ${EDITED_FILE}; runs: ${RUNS} (naive ${NAIVE_RUNS})`);
     const timeouts = { buildMs: COMMAND_LIMIT_MS, testMs: COMMAND_LIMIT_MS };
