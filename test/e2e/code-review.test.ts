@@ -6,30 +6,12 @@
 // media/screenshots/ for the README (code-review-panel, code-review-comment).
 
 import { strict as assert } from 'node:assert';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { hunkLens, repoRoot, runCommand, shot, statusBarItem } from '../support/e2e';
-import {
-  DOTNET_STEP_MS,
-  UI_STEP_MS,
-  startAgentRun,
-  useDemoWorkbench,
-  waitForMaxIterations,
-  waitForPlan,
-  webviewShowing,
-} from '../support/e2e/agent-run';
+import { readmeShot, runCommand } from '../support/e2e';
+import { UI_STEP_MS, runDemoToSuccess, useDemoWorkbench } from '../support/e2e/agent-run';
 
 const REQUEST = 'Fix the failing Calculator test';
 const ISSUE_AT = 'src/Calculator/Calculator.cs:18';
 const DEMO_ISSUE = '[scripted demo model, not an LLM] This line was changed, and I cannot judge code: nobody has reviewed it yet.';
-
-async function readmeShot(page: Page, name: string): Promise<void> {
-  const dir = join(repoRoot, 'media', 'screenshots');
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`), animations: 'disabled' });
-  await shot(page, name);
-}
 
 describe('e2e: the code review in the panel and on the line', function () {
   this.timeout(900_000);
@@ -37,15 +19,7 @@ describe('e2e: the code review in the panel and on the line', function () {
 
   it('shows the score and the issue linked to file:line; the link opens the file at the issue’s comment', async function () {
     const page = workbench().page;
-    await waitForMaxIterations(page, 1);
-    await startAgentRun(page, REQUEST);
-    await waitForPlan(page, await webviewShowing(page, '[data-testid="run"]', DOTNET_STEP_MS));
-    const panel = await webviewShowing(page, '[data-testid="approve-plan"]');
-    await panel.getByTestId('approve-plan').click();
-    const acceptHunk = hunkLens(page, 'Accept').first();
-    await acceptHunk.waitFor({ state: 'visible', timeout: DOTNET_STEP_MS });
-    await acceptHunk.click();
-    await statusBarItem(page, /Ironbees 1\/1 · Succeeded/).waitFor({ state: 'visible', timeout: DOTNET_STEP_MS });
+    const panel = await runDemoToSuccess(page, REQUEST);
 
     // 1. The panel's Code review: passed at 10/10, one minor issue linked to the changed line.
     const review = panel.getByTestId('review');

@@ -8,10 +8,8 @@
 // the timeline and the outcome all say Reverted. Screenshots go to media/screenshots/ for the README.
 
 import { strict as assert } from 'node:assert';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
-import { hunkLens, repoRoot, runCommand, shot, statusBarItem } from '../support/e2e';
+import type { FrameLocator } from 'playwright-core';
+import { hunkLens, readmeShot, runCommand, statusBarItem } from '../support/e2e';
 import {
   DOTNET_STEP_MS,
   UI_STEP_MS,
@@ -25,13 +23,6 @@ import {
 const REQUEST = 'Fix the failing Calculator test';
 const REASON = 'Keep the change to the one line that is wrong';
 const VIEWPORT_HEIGHT = 900;
-
-async function readmeShot(page: Page, name: string): Promise<void> {
-  const dir = join(repoRoot, 'media', 'screenshots');
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`), animations: 'disabled' });
-  await shot(page, name);
-}
 
 async function runNode(panel: FrameLocator): Promise<string | null> {
   return panel.getByTestId('run').getAttribute('data-node');

@@ -6,17 +6,8 @@
 // (restore-here, restore-diff-confirm, restored-waits-for-guidance).
 
 import { strict as assert } from 'node:assert';
-import { shot, statusBarItem } from '../support/e2e';
-import {
-  DOTNET_STEP_MS,
-  UI_STEP_MS,
-  startAgentRun,
-  useDemoWorkbench,
-  waitForMaxIterations,
-  waitForPlan,
-  webviewShowing,
-} from '../support/e2e/agent-run';
-import { hunkLens } from '../support/e2e';
+import { shot } from '../support/e2e';
+import { UI_STEP_MS, runDemoToSuccess, useDemoWorkbench } from '../support/e2e/agent-run';
 
 const REQUEST = 'Fix the failing Calculator test';
 
@@ -26,15 +17,7 @@ describe('e2e: Restore here in the panel (issue 27)', function () {
 
   it('offers Restore here and Back to last green; shows the diff, confirms, and waits for guidance', async function () {
     const page = workbench().page;
-    await waitForMaxIterations(page, 1);
-    await startAgentRun(page, REQUEST);
-    await waitForPlan(page, await webviewShowing(page, '[data-testid="run"]', DOTNET_STEP_MS));
-    const panel = await webviewShowing(page, '[data-testid="approve-plan"]');
-    await panel.getByTestId('approve-plan').click();
-    const acceptHunk = hunkLens(page, 'Accept').first();
-    await acceptHunk.waitFor({ state: 'visible', timeout: DOTNET_STEP_MS });
-    await acceptHunk.click();
-    await statusBarItem(page, /Ironbees 1\/1 · Succeeded/).waitFor({ state: 'visible', timeout: DOTNET_STEP_MS });
+    const panel = await runDemoToSuccess(page, REQUEST);
 
     // 1. Restore here on the Plan step and on attempt 1; Back to last green (iteration 1 passed).
     const planRestore = panel.locator('[data-testid="timeline"] li[data-node="PLAN"] .restore-button');

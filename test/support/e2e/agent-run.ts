@@ -9,7 +9,7 @@ import { npmCommand } from '../../../scripts/tool-command.cjs';
 import { launchBrowser } from '../vscode/browser';
 import { repoRoot } from '../vscode/paths';
 import { startCodeServer, type RunningCodeServer } from './code-server';
-import { runCommand, shot, waitForWorkbench } from './page';
+import { hunkLens, runCommand, shot, statusBarItem, waitForWorkbench } from './page';
 
 export const VSIX = join(repoRoot, 'dist', 'ironbees.vsix');
 /** A step that runs real `dotnet build`/`dotnet test` of the fixture (baseline, validation) on 2 cores. */
@@ -101,6 +101,23 @@ export async function startAgentRun(page: Page, request: string): Promise<void> 
   await page.locator('.quick-input-widget', { hasText: /request|agent|do/i }).waitFor({ state: 'visible', timeout: UI_STEP_MS });
   await page.locator('.quick-input-widget input').fill(request);
   await page.keyboard.press('Enter');
+}
+
+/**
+ * The demo model's one-iteration run to success: `request` started, its plan approved in the panel,
+ * the proposed hunk accepted, the status bar at "Succeeded". Returns the panel.
+ */
+export async function runDemoToSuccess(page: Page, request: string): Promise<FrameLocator> {
+  await waitForMaxIterations(page, 1);
+  await startAgentRun(page, request);
+  await waitForPlan(page, await webviewShowing(page, '[data-testid="run"]', DOTNET_STEP_MS));
+  const panel = await webviewShowing(page, '[data-testid="approve-plan"]');
+  await panel.getByTestId('approve-plan').click();
+  const acceptHunk = hunkLens(page, 'Accept').first();
+  await acceptHunk.waitFor({ state: 'visible', timeout: DOTNET_STEP_MS });
+  await acceptHunk.click();
+  await statusBarItem(page, /Ironbees 1\/1 · Succeeded/).waitFor({ state: 'visible', timeout: DOTNET_STEP_MS });
+  return panel;
 }
 
 /**

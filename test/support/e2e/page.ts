@@ -70,6 +70,14 @@ export async function shot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/** Saves `media/screenshots/<name>.png` for the README, and the same picture as `test-results/<name>.png`. */
+export async function readmeShot(page: Page, name: string): Promise<void> {
+  const dir = join(repoRoot, 'media', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), animations: 'disabled' });
+  await shot(page, name);
+}
+
 /**
  * A hunk's own Accept or Reject CodeLens in the review diff, not the review bar's "Accept File",
  * "Accept All", "Reject File" or "Reject All…" on the file's first line.
