@@ -10,6 +10,9 @@ import { toolUse } from '../support/fake-anthropic';
 import type { FakeRequest } from '../support/fake-anthropic';
 import { readRunFile, runCli, startCli, traceEvents, until } from '../support/cli-harness';
 import { cliRunWithFake } from '../support/cli-with-fake';
+import { apmasTools } from '../../src/mcp-server/apmas-tools';
+import { CoordinationStore } from '../../src/core/workflow/coordination-store';
+import { createNodeHost } from '../../src/host/node';
 
 const SOURCE = 'src/Calculator/Calculator.cs';
 const MOD = 'src/Calculator/Mod.cs';
@@ -44,6 +47,13 @@ const COVER = {
   dependencies: ['fix', 'mod'],
   steps: [step(TESTS, 'Test Mod.Of')],
 };
+/** The run's agents as the APMAS tools see them: each phase's coder on its own record. */
+const AGENTS_SEEN = [
+  ['coder@cover', 'completed', [TESTS]],
+  ['coder@fix', 'completed', [SOURCE]],
+  ['coder@mod', 'completed', [MOD]],
+  ['planner', 'completed', []],
+];
 const SPEC = 'Divide divides; Mod.Of(a, b) returns a % b and is tested.';
 
 function plan(phases: unknown[]) {
@@ -183,6 +193,19 @@ describe('ironbees run with a plan in phases (real CLI, real dotnet, fake Messag
     assert.match(result.stderr, /phase 1\/3 Fix Divide: started/);
     assert.match(result.stderr, /phase Fix Divide: complete after 2 iteration\(s\)/);
     assert.match(result.stderr, /phase 3\/3 Cover Mod: started/);
+
+    // One coordination model: `ironbees mcp`'s apmas_get_context on this run shows each phase's coder.
+    const getContext = apmasTools(new CoordinationStore(createNodeHost(workspace))).find((tool) => tool.name === 'apmas_get_context');
+    assert.ok(getContext);
+    const outcome = await getContext.execute({ runId: final.stateId, agent: 'person', include: ['agents'] }, {} as never);
+    assert.equal(outcome.ok, true);
+    const agents = (outcome.data as { agents: Record<string, { status: string; artifacts: string[] }> }).agents;
+    assert.deepEqual(
+      Object.entries(agents)
+        .map(([name, record]) => [name, record.status, record.artifacts])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      AGENTS_SEEN,
+    );
   });
 
   it('a run killed in the middle of a phase continues that phase on resume', async () => {
