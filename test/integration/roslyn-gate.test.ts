@@ -106,7 +106,7 @@ describe('the compile gate before review (real CLI, real engine, real dotnet, fa
     assert.match(readFileSync(path.join(workspace, LOADER), 'utf8'), /=> item\.Quantity \* item\.UnitPrice;/);
     // At default verbosity (no IRONBEES_DEBUG) the person is told what the engine loaded, never how long
     // each of its internal phases took (those are debug lines).
-    assert.match(result.stderr, /^C# engine: loaded Warehouse\.slnx \(2 projects, \d+ files\)$/m);
+    assert.match(result.stderr, /^C# engine: loaded Warehouse\.slnx \(3 projects, \d+ files\)$/m);
     assert.doesNotMatch(result.stderr, /load took|firstProject|lastProject|evaluate \d|\d ms\b/);
 
     const checks = traceEvents(workspace, final.stateId).filter((e) => e.kind === 'compile_check');
