@@ -66,6 +66,9 @@ describe('e2e: the panel as good as the engine (issue 25)', function () {
     await acceptHunk.waitFor({ state: 'visible', timeout: DOTNET_STEP_MS });
     await panel.locator('[data-testid="run"][data-node="WAIT_DIFF_APPROVAL"]').waitFor({ state: 'attached', timeout: UI_STEP_MS });
     await statusBarItem(page, /Ironbees 1\/1 · Changes ready for review/).waitFor({ state: 'visible', timeout: UI_STEP_MS });
+    // One rejection, the one with the reason: the Escape in step 1 rejected nothing (read after the
+    // re-proposal, so a decision Escape made late would be in the list by now).
+    assert.equal(await rejected.count(), 1, 'the only rejected attempt is the one with the reason');
     await readmeShot(page, 'rejected-with-reason-proposes-again');
 
     // 3. Accept → validation → success: the outcome and the fixed test at the top, no scrolling.

@@ -84,6 +84,7 @@ describe('the compile gate before review (real CLI, real engine, real dotnet, fa
       ANTHROPIC_API_KEY: 'sk-test',
       ANTHROPIC_BASE_URL: fake.url,
       IRONBEES_ROSLYN: '1',
+      IRONBEES_DEBUG: undefined,
     });
     const result = await cli.done;
     assert.equal(result.code, 0, result.stderr);
@@ -103,6 +104,10 @@ describe('the compile gate before review (real CLI, real engine, real dotnet, fa
         `${CS1061}\nFix them, then call submit_changes again.`,
     );
     assert.match(readFileSync(path.join(workspace, LOADER), 'utf8'), /=> item\.Quantity \* item\.UnitPrice;/);
+    // At default verbosity (no IRONBEES_DEBUG) the person is told what the engine loaded, never how long
+    // each of its internal phases took (those are debug lines).
+    assert.match(result.stderr, /^C# engine: loaded Warehouse\.slnx \(3 projects, \d+ files\)$/m);
+    assert.doesNotMatch(result.stderr, /load took|firstProject|lastProject|evaluate \d|\d ms\b/);
 
     const checks = traceEvents(workspace, final.stateId).filter((e) => e.kind === 'compile_check');
     assert.deepEqual(

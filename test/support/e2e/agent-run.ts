@@ -34,13 +34,18 @@ export interface DemoWorkbench {
   close(): Promise<void>;
 }
 
-/** Packages if needed, starts code-server on the Calculator fixture and opens its workbench in chromium. */
-export async function openDemoWorkbench(settings: Record<string, unknown> = {}): Promise<DemoWorkbench> {
+/**
+ * Packages if needed, starts code-server on the Calculator fixture and opens its workbench in chromium.
+ * `settings` go on top of the demo model (`'ironbees.demoModel': false` with a base URL for a scripted
+ * fake); `env` reaches the extension host (an `ANTHROPIC_API_KEY` for that fake).
+ */
+export async function openDemoWorkbench(settings: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<DemoWorkbench> {
   ensurePackaged();
   const server = await startCodeServer({
     vsixPath: VSIX,
     workspace: join(repoRoot, 'test', 'fixtures', 'calculator'),
     settings: { 'ironbees.demoModel': true, ...settings },
+    env,
   });
   let browser: Browser | undefined;
   const close = async (): Promise<void> => {
@@ -62,11 +67,17 @@ export async function openDemoWorkbench(settings: Record<string, unknown> = {}):
 /**
  * Mocha hooks for a describe block: the demo workbench opened before its tests, a screenshot named
  * `failureShot` of a failed test's screen, everything closed after. Returns the open workbench.
+ * `settings` and `env` may be functions, read when the workbench opens: a fake model server started
+ * in an earlier `before` hook is only then known by its URL.
  */
-export function useDemoWorkbench(failureShot: string, settings: Record<string, unknown> = {}): () => DemoWorkbench {
+export function useDemoWorkbench(
+  failureShot: string,
+  settings: Record<string, unknown> | (() => Record<string, unknown>) = {},
+  env: () => Record<string, string> = () => ({}),
+): () => DemoWorkbench {
   let workbench: DemoWorkbench | undefined;
   before(async function () {
-    workbench = await openDemoWorkbench(settings);
+    workbench = await openDemoWorkbench(typeof settings === 'function' ? settings() : settings, env());
   });
   afterEach(async function () {
     // A failure is much easier to understand with a picture of the screen it happened on.
