@@ -1,8 +1,9 @@
 // `ironbees acp` driven by the ACP SDK's client side, as an editor built on it would: the built CLI
 // spawned as a child, real dotnet on a copy of the calculator fixture, the real Anthropic SDK against
 // a local fake Messages API. One whole fix: initialize, session/new, session/prompt; the plan shown
-// and approved; the diff shown and approved before the file changes; the approved edit written
-// through the client's fs/write_text_file (the editor's buffer); end_turn; the tests green.
+// and approved; the diff shown and approved before the file changes; the file read through the
+// client's fs/read_text_file and the approved edit written through its fs/write_text_file (the
+// editor's buffer); end_turn; the tests green.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -10,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import type { RequestPermissionRequest, SessionUpdate, WriteTextFileRequest } from '@agentclientprotocol/sdk' with {
+import type { ReadTextFileRequest, RequestPermissionRequest, SessionUpdate, WriteTextFileRequest } from '@agentclientprotocol/sdk' with {
   'resolution-mode': 'import',
 };
 import { startFakeAnthropic, toolUse } from '../support/fake-anthropic';
@@ -69,6 +70,7 @@ describe('ironbees acp: the ACP SDK client drives a whole fix (real dotnet, fake
     const updates: SessionUpdate[] = [];
     const permissions: Array<{ request: RequestPermissionRequest; updatesBefore: SessionUpdate[]; fileThen: string }> = [];
     const writes: WriteTextFileRequest[] = [];
+    const reads: ReadTextFileRequest[] = [];
     const editor = acp
       .client({ name: 'test-editor' })
       .onNotification('session/update', ({ params }) => {
@@ -84,7 +86,11 @@ describe('ironbees acp: the ACP SDK client drives a whole fix (real dotnet, fake
         writeFileSync(params.path, params.content);
         return {};
       })
-      .onRequest('fs/read_text_file', ({ params }) => ({ content: readFileSync(params.path, 'utf8') }));
+      .onRequest('fs/read_text_file', ({ params }) => {
+        reads.push(params);
+        // No unsaved edit in this editor: its buffer is the saved file.
+        return { content: readFileSync(params.path, 'utf8') };
+      });
 
     const stream = acp.ndJsonStream(
       Writable.toWeb(spawned.stdin) as WritableStream<Uint8Array>,
@@ -147,6 +153,11 @@ describe('ironbees acp: the ACP SDK client drives a whole fix (real dotnet, fake
     });
     assert.equal(diffAsk.fileThen, ORIGINAL, 'nothing on disk before the diff is approved');
 
+    // The agents read the file through the editor (the coder's edit, the diff's before, the check before the write): only that file.
+    assert.deepEqual(
+      [...new Set(reads.map((read) => JSON.stringify(read)))],
+      [JSON.stringify({ sessionId, path: path.join(workspace, SOURCE) })],
+    );
     // Written through the editor, once, with the approved text.
     assert.deepEqual(writes, [{ sessionId, path: path.join(workspace, SOURCE), content: FIXED }]);
     assert.equal(readFileSync(path.join(workspace, SOURCE), 'utf8'), FIXED);
