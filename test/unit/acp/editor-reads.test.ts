@@ -8,6 +8,8 @@ import { EditorWrites, hostThroughEditor } from '../../../src/acp/editor-fs';
 import { EditorReads } from '../../../src/acp/editor-reads';
 import { FileTooLargeError } from '../../../src/core/errors';
 import type { Host } from '../../../src/core/host';
+import { StagedOverlay } from '../../../src/core/workspace/overlay';
+import { EditJournal } from '../../../src/core/workflow/journal';
 import { createMemoryHost } from '../../support/memory-host';
 
 const ROOT = path.resolve('/ws');
@@ -102,5 +104,40 @@ describe('acp: reads through the editor (fs/read_text_file)', () => {
     });
     assert.equal(await read(failing.host, 'src/Calc.cs'), 'a - b\r\n');
     assert.deepEqual(malformed.seen, []);
+  });
+});
+
+describe("acp: the run's reads of the person's text go through the editor", () => {
+  const unsaved = (absPath: string): unknown => ({ content: absPath.endsWith('Calc.cs') ? 'a * b\n// unsaved\n' : 'a - b\n' });
+
+  it("the tools' reads and a diff's before are the buffer; a search's bulk read is the disk", async () => {
+    const { host, asked } = setup(unsaved);
+    const overlay = new StagedOverlay(host);
+    assert.equal(await overlay.read('src/Calc.cs'), 'a * b\n// unsaved\n');
+    assert.equal(await overlay.read('src/Calc.cs', { bulk: true }), 'a - b\n');
+    await overlay.write('src/Calc.cs', 'a / b\n// unsaved\n');
+    const [edit] = await overlay.edits();
+    assert.deepEqual([edit.originalContent, edit.newContent], ['a * b\r\n// unsaved\r\n', 'a / b\r\n// unsaved\r\n']);
+    assert.equal(asked.length, 3, 'read, the format of the write, the diff: one request each; none for the bulk read');
+  });
+
+  it('an approved edit made on the buffer is applied (the check reads the buffer), not refused as a conflict', async () => {
+    const { host } = setup(unsaved);
+    const runDir = path.join(ROOT, '.ironbees/runs/r');
+    const journal = new EditJournal(host, {
+      runsDir: path.join(ROOT, '.ironbees/runs'),
+      runDir: () => runDir,
+      requireRun: async () => undefined,
+      appendEvent: async () => undefined,
+    });
+    const edit = {
+      filePath: 'src/Calc.cs',
+      type: 'MODIFY' as const,
+      originalContent: 'a * b\r\n// unsaved\r\n',
+      newContent: 'a / b\r\n// unsaved\r\n',
+      diffText: '',
+    };
+    await journal.applyEdits('r', [edit]);
+    assert.equal(await read(host, 'src/Calc.cs', {}), 'a / b\r\n// unsaved\r\n');
   });
 });
