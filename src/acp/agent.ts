@@ -109,7 +109,12 @@ export async function createAcpAgent(deps: AcpAgentDeps): Promise<{ app: AgentAp
       const fsWrite = params.clientCapabilities?.fs?.writeTextFile === true;
       const fsRead = params.clientCapabilities?.fs?.readTextFile === true;
       // The answer is untrusted: editor-reads.ts checks its shape and size.
-      reads.useClient(fsRead ? (sessionId, absPath) => peer.request('fs/read_text_file', { sessionId, path: absPath }) : null);
+      reads.useClient(
+        fsRead
+          ? (sessionId, absPath, signal) =>
+              peer.request('fs/read_text_file', { sessionId, path: absPath }, signal ? { cancellationSignal: signal } : undefined)
+          : null,
+      );
       writes.useClient(
         fsWrite
           ? async (sessionId, absPath, content) => {

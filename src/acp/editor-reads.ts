@@ -13,11 +13,13 @@ import { resolveWorkspacePath } from '../core/workspace/paths';
 import { detectFormat, fromLogical, toLogical } from '../core/workspace/text-codec';
 
 /** `fs/read_text_file` of the client: the buffer's text (or the file's, when no buffer is open). */
-export type ReadThroughClient = (sessionId: string, absPath: string) => Promise<unknown>;
+export type ReadThroughClient = (sessionId: string, absPath: string, signal?: AbortSignal) => Promise<unknown>;
 
 /** The session whose prompt turn runs in a workspace: the one the client is asked for. */
 export interface BufferReader {
   sessionId: string;
+  /** The turn's: a cancelled turn withdraws a read the editor has not answered ($/cancel_request). */
+  signal?: AbortSignal;
   /** Told after each read through the editor: whether the buffer held unsaved text (it differs from the disk). */
   seen(rel: string, unsaved: boolean): void;
 }
@@ -76,7 +78,7 @@ export class EditorReads {
     if (rel === '' || diskText === null) return disk;
     let answer: unknown;
     try {
-      answer = await client(reader.sessionId, absPath);
+      answer = await client(reader.sessionId, absPath, reader.signal);
     } catch (error) {
       this.logger.warn(`The editor did not give ${rel} (${errorMessage(error)}); reading the saved file.`);
       return disk;

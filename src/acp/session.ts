@@ -87,7 +87,11 @@ export class AcpSession {
     if (this.turn) throw new Error('A prompt is already running in this session.');
     const turn = (this.turn = new AbortController());
     const stopActivity = this.followActivity();
-    const detach = this.deps.reads.attach(this.deps.workspaceRoot, { sessionId: this.id, seen: (rel, unsaved) => this.seen(rel, unsaved) });
+    const detach = this.deps.reads.attach(this.deps.workspaceRoot, {
+      sessionId: this.id,
+      signal: turn.signal,
+      seen: (rel, unsaved) => this.seen(rel, unsaved),
+    });
     try {
       await this.begin(words);
       return await this.pump(turn.signal);

@@ -256,6 +256,35 @@ describe('acp: reads through the editor name unsaved buffers', () => {
     ]);
   });
 
+  it('session/cancel withdraws a read the editor has not answered; the turn ends cancelled', async () => {
+    const reads = new EditorReads(NOOP);
+    let withdrawn = false;
+    let asked: () => void = () => undefined;
+    const askedNow = new Promise<void>((resolve) => (asked = resolve));
+    reads.useClient(
+      (_sessionId, _absPath, signal) =>
+        new Promise((_resolve, reject) => {
+          asked();
+          signal?.addEventListener('abort', () => {
+            withdrawn = true;
+            reject(new Error('cancelled'));
+          });
+        }),
+    );
+    const host = hostThroughEditor(createMemoryHost({ 'src/Calc.cs': 'a - b\n' }, ROOT), { reads, writes: new EditorWrites() });
+    const orchestrator = new FakeOrchestrator(async function* () {
+      yield makeState({ currentNode: 'PLAN' });
+      await host.fs.readFile(path.join(ROOT, 'src/Calc.cs'), { editorText: true });
+      yield makeState({ currentNode: 'CODE' });
+    });
+    const { session: s } = session(orchestrator, [], new EditorWrites(), reads);
+    const turn = s.prompt('x');
+    await askedNow;
+    s.cancel();
+    assert.equal(await turn, 'cancelled');
+    assert.equal(withdrawn, true);
+  });
+
   it('an unsaved buffer no approved edit wrote through the editor: validation says it used the saved copy', async () => {
     assert.deepEqual(await turn([], false), [
       'src/Calc.cs has unsaved changes in the editor: Ironbees reads and edits that text. The build and tests use the saved files, ' +
