@@ -2,8 +2,8 @@
 // spawned as a child, real dotnet on a copy of the calculator fixture, the real Anthropic SDK against
 // a local fake Messages API. One whole fix: initialize, session/new, session/prompt; the plan shown
 // and approved; the diff shown and approved before the file changes; the file read through the
-// client's fs/read_text_file and the approved edit written through its fs/write_text_file (the
-// editor's buffer); end_turn; the tests green.
+// client's fs/read_text_file (a buffer with an unsaved edit: the diff is against it) and the approved
+// edit written through its fs/write_text_file (the editor's buffer); end_turn; the tests green.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -21,7 +21,9 @@ import type { CodingState } from '../../src/core/model';
 
 const SOURCE = 'src/Calculator/Calculator.cs';
 const ORIGINAL = readFileSync(path.join(REPO_ROOT, 'test/fixtures/calculator', SOURCE), 'utf8');
-const FIXED = ORIGINAL.replace('return a * b;', 'return a / b;');
+// The editor's buffer holds an unsaved edit the disk does not have: the agents work on it.
+const BUFFER = ORIGINAL.replace('namespace Calculator;\n', 'namespace Calculator;\n\n// Unsaved: Divide must divide.\n');
+const FIXED = BUFFER.replace('return a * b;', 'return a / b;');
 const PLAN = {
   spec: 'Calc.Divide returns a / b.',
   plan: {
@@ -88,8 +90,7 @@ describe('ironbees acp: the ACP SDK client drives a whole fix (real dotnet, fake
       })
       .onRequest('fs/read_text_file', ({ params }) => {
         reads.push(params);
-        // No unsaved edit in this editor: its buffer is the saved file.
-        return { content: readFileSync(params.path, 'utf8') };
+        return { content: params.path === path.join(workspace, SOURCE) ? BUFFER : readFileSync(params.path, 'utf8') };
       });
 
     const stream = acp.ndJsonStream(
@@ -148,10 +149,22 @@ describe('ironbees acp: the ACP SDK client drives a whole fix (real dotnet, fake
       title: `Edit ${SOURCE}`,
       kind: 'edit',
       status: 'pending',
-      content: [{ type: 'diff', path: path.join(workspace, SOURCE), oldText: ORIGINAL, newText: FIXED }],
+      content: [{ type: 'diff', path: path.join(workspace, SOURCE), oldText: BUFFER, newText: FIXED }],
       locations: [{ path: path.join(workspace, SOURCE) }],
     });
     assert.equal(diffAsk.fileThen, ORIGINAL, 'nothing on disk before the diff is approved');
+    assert.notEqual(BUFFER, ORIGINAL);
+    assert.deepEqual(
+      diffAsk.updatesBefore.flatMap((update) =>
+        update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' && update.content.text.includes('unsaved')
+          ? [update.content.text]
+          : [],
+      ),
+      [
+        `${SOURCE} has unsaved changes in the editor: Ironbees reads and edits that text. The build and tests use the saved files, ` +
+          'so an approved edit to it is written through the editor, your changes included; otherwise save it before validation.\n',
+      ],
+    );
 
     // The agents read the file through the editor (the coder's edit, the diff's before, the check before the write): only that file.
     assert.deepEqual(
