@@ -13,6 +13,8 @@ import type { Orchestrator } from '../core/trace';
 import { errorMessage } from '../core/errors';
 import { resolveToolingPath } from '../core/workspace/paths';
 import { EditorWrites } from './editor-fs';
+import type { EditorIo } from './editor-fs';
+import { EditorReads } from './editor-reads';
 import { AcpSession } from './session';
 import { planUpdate, text } from './updates';
 
@@ -21,8 +23,8 @@ export interface AcpAgentDeps {
   logger: Logger;
   /** The workspace every session works in; null: each session works in its own cwd. */
   workspace: string | null;
-  /** The orchestrator of a workspace's runtime (made at its first session), writing approved edits through `writes`. */
-  orchestrator(workspaceRoot: string, writes: EditorWrites): Promise<Orchestrator>;
+  /** The orchestrator of a workspace's runtime (made at its first session), reading and writing through `editor`. */
+  orchestrator(workspaceRoot: string, editor: EditorIo): Promise<Orchestrator>;
   /** The context of a run a prompt starts in that workspace. */
   context(workspaceRoot: string): WorkflowContext;
 }
@@ -61,6 +63,7 @@ export async function createAcpAgent(deps: AcpAgentDeps): Promise<{ app: AgentAp
   const { PROTOCOL_VERSION, RequestError, agent } = await import('@agentclientprotocol/sdk');
   const sessions = new Map<string, AcpSession>();
   const writes = new EditorWrites();
+  const reads = new EditorReads(deps.logger);
   let client: AgentContext | null = null;
 
   const workspaceOf = (cwd: string): string => {
@@ -74,12 +77,13 @@ export async function createAcpAgent(deps: AcpAgentDeps): Promise<{ app: AgentAp
   const open = async (sessionId: string, workspaceRoot: string): Promise<AcpSession> => {
     const connected = client;
     if (!connected) throw RequestError.invalidRequest(undefined, 'initialize first');
-    const orchestrator = await deps.orchestrator(workspaceRoot, writes);
+    const orchestrator = await deps.orchestrator(workspaceRoot, { reads, writes });
     const session = new AcpSession({
       sessionId,
       workspaceRoot,
       orchestrator,
       writes,
+      reads,
       logger: deps.logger,
       context: deps.context(workspaceRoot),
       client: {
@@ -103,6 +107,14 @@ export async function createAcpAgent(deps: AcpAgentDeps): Promise<{ app: AgentAp
     .onRequest('initialize', ({ params, client: peer }) => {
       client = peer;
       const fsWrite = params.clientCapabilities?.fs?.writeTextFile === true;
+      const fsRead = params.clientCapabilities?.fs?.readTextFile === true;
+      // The answer is untrusted: editor-reads.ts checks its shape and size.
+      reads.useClient(
+        fsRead
+          ? (sessionId, absPath, signal) =>
+              peer.request('fs/read_text_file', { sessionId, path: absPath }, signal ? { cancellationSignal: signal } : undefined)
+          : null,
+      );
       writes.useClient(
         fsWrite
           ? async (sessionId, absPath, content) => {

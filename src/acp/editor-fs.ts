@@ -1,10 +1,13 @@
 // When the ACP client offers `fs/write_text_file`, the edits a person approved are written through
 // the editor (its buffers, which it saves), not behind its back. Only the files of the apply the
 // session is waiting for go that way; everything else the run writes (its records under .ironbees)
-// and any file that is not plain UTF-8 text goes to the disk as before.
+// and any file that is not plain UTF-8 text goes to the disk as before. Reads that want the text a
+// person sees (ReadOptions.editorText) come from the editor's buffers when it offers
+// `fs/read_text_file` (editor-reads.ts).
 
 import * as path from 'node:path';
 import type { FileAppender, Host, HostFileSystem, ReadOptions, WriteOptions } from '../core/host';
+import type { EditorReads } from './editor-reads';
 
 export type WriteThroughClient = (sessionId: string, absPath: string, content: string) => Promise<void>;
 
@@ -25,6 +28,7 @@ function editorText(data: Uint8Array | string): string | null {
 export class EditorWrites {
   private client: WriteThroughClient | null = null;
   private expected: { sessionId: string; files: Set<string> } | null = null;
+  private readonly written = new Set<string>();
 
   /** The client's `fs/write_text_file`, when initialize said the client has it. */
   useClient(client: WriteThroughClient | null): void {
@@ -43,6 +47,13 @@ export class EditorWrites {
     this.expected = null;
   }
 
+  /** The files written through the client since the last call (their buffer and the disk now agree). */
+  takeWritten(): string[] {
+    const files = [...this.written];
+    this.written.clear();
+    return files;
+  }
+
   /** True when the write went through the client. */
   async write(absPath: string, data: Uint8Array | string): Promise<boolean> {
     const expected = this.expected;
@@ -50,6 +61,7 @@ export class EditorWrites {
     const content = editorText(data);
     if (content === null) return false;
     await this.client(expected.sessionId, path.resolve(absPath), content);
+    this.written.add(path.resolve(absPath));
     return true;
   }
 }
@@ -63,13 +75,17 @@ class EditorFileSystem implements HostFileSystem {
 
   constructor(
     private readonly inner: HostFileSystem,
-    private readonly writes: EditorWrites,
+    private readonly workspaceRoot: string,
+    private readonly editor: EditorIo,
   ) {
     if (inner.caseInsensitive !== undefined) this.caseInsensitive = inner.caseInsensitive;
   }
 
-  readFile(absPath: string, options?: ReadOptions): Promise<Uint8Array | null> {
-    return this.inner.readFile(absPath, options);
+  async readFile(absPath: string, options?: ReadOptions): Promise<Uint8Array | null> {
+    // The disk first: a missing file, a FIFO or a file over the limit is refused before the editor is asked.
+    const disk = await this.inner.readFile(absPath, options);
+    if (disk === null || !options?.editorText || options.maxBytes === 0) return disk;
+    return this.editor.reads.read(this.workspaceRoot, path.resolve(absPath), disk, options.maxBytes);
   }
 
   readChunks(absPath: string): Promise<AsyncIterable<Uint8Array> | null> {
@@ -78,7 +94,7 @@ class EditorFileSystem implements HostFileSystem {
   }
 
   async writeFile(absPath: string, data: Uint8Array | string, options?: WriteOptions): Promise<void> {
-    if (await this.writes.write(absPath, data)) return;
+    if (await this.editor.writes.write(absPath, data)) return;
     await this.inner.writeFile(absPath, data, options);
   }
 
@@ -110,7 +126,13 @@ class EditorFileSystem implements HostFileSystem {
   }
 }
 
-/** The host the runtime uses: the same, but approved edits may be written through the editor. */
-export function hostWritingThrough(host: Host, writes: EditorWrites): Host {
-  return { ...host, fs: new EditorFileSystem(host.fs, writes) };
+/** How a workspace's host reaches the editor: reads of buffers, writes of approved edits. */
+export interface EditorIo {
+  reads: EditorReads;
+  writes: EditorWrites;
+}
+
+/** The host the runtime uses: the same, but files are read from and approved edits written through the editor. */
+export function hostThroughEditor(host: Host, editor: EditorIo): Host {
+  return { ...host, fs: new EditorFileSystem(host.fs, path.resolve(host.workspaceRoot), editor) };
 }

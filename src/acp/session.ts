@@ -12,8 +12,20 @@ import type { ActivityEvent } from '../core/activity';
 import type { Orchestrator } from '../core/trace';
 import type { Logger } from '../core/host';
 import type { EditorWrites } from './editor-fs';
+import type { EditorReads } from './editor-reads';
 import * as path from 'node:path';
-import { DIFF_OPTIONS, PLAN_OPTIONS, editToolCall, handoffText, planToolCall, planUpdate, text, validationText } from './updates';
+import {
+  DIFF_OPTIONS,
+  PLAN_OPTIONS,
+  editToolCall,
+  handoffText,
+  planToolCall,
+  planUpdate,
+  text,
+  unsavedText,
+  unvalidatedText,
+  validationText,
+} from './updates';
 
 /** What a session needs of the client connection. */
 export interface SessionClient {
@@ -28,6 +40,8 @@ export interface SessionDeps {
   orchestrator: Orchestrator;
   client: SessionClient;
   writes: EditorWrites;
+  /** Reads of the editor's buffers, through this session while its turn runs. */
+  reads: EditorReads;
   logger: Logger;
   /** The context of a run a prompt starts. */
   context: WorkflowContext;
@@ -49,6 +63,8 @@ export class AcpSession {
   private last: CodingState | null = null;
   /** The tool calls of approved edits not yet written (VALIDATE writes them first). */
   private readonly applying: string[] = [];
+  /** Files of this run whose editor buffer differed from the saved file when last read (named to the person). */
+  private readonly unsaved = new Set<string>();
 
   constructor(private readonly deps: SessionDeps) {}
 
@@ -71,6 +87,11 @@ export class AcpSession {
     if (this.turn) throw new Error('A prompt is already running in this session.');
     const turn = (this.turn = new AbortController());
     const stopActivity = this.followActivity();
+    const detach = this.deps.reads.attach(this.deps.workspaceRoot, {
+      sessionId: this.id,
+      signal: turn.signal,
+      seen: (rel, unsaved) => this.seen(rel, unsaved),
+    });
     try {
       await this.begin(words);
       return await this.pump(turn.signal);
@@ -79,7 +100,9 @@ export class AcpSession {
       throw error;
     } finally {
       stopActivity();
+      detach();
       this.deps.writes.clear();
+      this.deps.writes.takeWritten();
       this.turn = null;
     }
   }
@@ -122,6 +145,7 @@ export class AcpSession {
     }
     this.runId = null;
     this.last = null;
+    this.unsaved.clear();
     this.iterator = orchestrator.execute(words, this.deps.context, controller.signal)[Symbol.asyncIterator]();
   }
 
@@ -162,8 +186,12 @@ export class AcpSession {
       this.deps.writes.clear();
       const status = state.currentNode === 'FAILED' || state.currentNode === 'CANCELLED' ? 'failed' : 'completed';
       for (const toolCallId of this.applying.splice(0)) await say({ sessionUpdate: 'tool_call_update', toolCallId, status });
+      // A file written through the editor: its buffer and the disk agree, and the build saw that text.
+      const written = new Set(this.deps.writes.takeWritten());
+      for (const rel of [...this.unsaved]) if (written.has(path.resolve(this.deps.workspaceRoot, rel))) this.unsaved.delete(rel);
       const line = validationText(state);
       if (line) await say(text(line));
+      if (line && this.unsaved.size > 0) await say(text(unvalidatedText([...this.unsaved].sort())));
     }
     if (state.currentNode === 'SUCCESS' && state.plan) await say(planUpdate(state.plan, 'completed'));
     const end = handoffText(state);
@@ -248,6 +276,19 @@ export class AcpSession {
     this.controller?.abort();
     this.iterator = null;
     this.controller = null;
+  }
+
+  /** A read through the editor: an unsaved buffer is named to the person the first time it is seen. */
+  private seen(rel: string, unsaved: boolean): void {
+    if (!unsaved) {
+      this.unsaved.delete(rel);
+      return;
+    }
+    if (this.unsaved.has(rel)) return;
+    this.unsaved.add(rel);
+    this.deps.client
+      .update(this.id, text(unsavedText(rel, this.deps.writes.enabled)))
+      .catch((error: unknown) => this.deps.logger.debug(`session/update: ${String(error)}`));
   }
 
   /** The model's words of this session's run, streamed as agent_message_chunk while the turn runs. */

@@ -113,3 +113,17 @@ export function handoffText(state: CodingState): string {
       return '';
   }
 }
+
+/** Said once per file when the run first reads an editor buffer that differs from the saved file. */
+export function unsavedText(rel: string, writesThrough: boolean): string {
+  const how = writesThrough ? 'written through the editor' : 'written to the disk';
+  return (
+    `${rel} has unsaved changes in the editor: Ironbees reads and edits that text. The build and tests use the saved ` +
+    `files, so an approved edit to it is ${how}, your changes included; otherwise save it before validation.\n`
+  );
+}
+
+/** After a validation: files whose unsaved editor text it did not build (no approved edit wrote them). */
+export function unvalidatedText(rels: readonly string[]): string {
+  return `Validation used the saved copy of ${rels.join(', ')}: the unsaved changes in the editor were not built or tested.\n`;
+}

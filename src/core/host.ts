@@ -22,6 +22,12 @@ export interface FileAppender {
 export interface ReadOptions {
   /** Refuse a file larger than this (checked before reading); the host's own limit applies without it. */
   maxBytes?: number;
+  /**
+   * The text a person sees: a host attached to an editor may answer with the editor's buffer, unsaved
+   * edits included (re-encoded in the disk file's BOM and line endings). Set for the file reads of the
+   * model's tools, a diff's "before" and the check of what an approved edit is applied to. Absent: the disk.
+   */
+  editorText?: boolean;
 }
 
 export interface HostFileSystem {

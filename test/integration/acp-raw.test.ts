@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { startFakeAnthropic, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { REPO_ROOT, copyFixture, ensureCliBuilt, readRunFile, removeDir } from '../support/cli-harness';
+import type { FakeRequest } from '../support/fake-anthropic';
 import { startRawAcp } from '../support/acp-raw-client';
 import type { RawAcpClient } from '../support/acp-raw-client';
 import type { CodingState } from '../../src/core/model';
@@ -39,6 +40,29 @@ type Permission = { sessionId: string; toolCall: { toolCallId: string }; options
 
 function textOf(update: Record<string, unknown>): string {
   return (update.content as { text: string }).text;
+}
+
+/** What the fake model got back for one of its tool calls: [is_error, the text]. */
+function toolResult(requests: readonly FakeRequest[], toolUseId: string): [boolean, string] {
+  for (const request of requests) {
+    for (const message of request.body.messages) {
+      if (typeof message.content === 'string') continue;
+      for (const block of message.content) {
+        if (block.type !== 'tool_result' || block.tool_use_id !== toolUseId) continue;
+        const content = block.content as string | Array<{ type: string; text?: string }>;
+        return [block.is_error === true, typeof content === 'string' ? content : content.map((part) => part.text ?? '').join('')];
+      }
+    }
+  }
+  return [false, '<no tool_result>'];
+}
+
+/** read_file's page of a whole file: a header, then each line numbered. */
+function numberedPage(rel: string, text: string): string {
+  const lines = text.slice(0, -1).split('\n');
+  return [`${rel} (lines 1-${lines.length} of ${lines.length})`, ...lines.map((line, i) => `${String(i + 1).padStart(6)}\t${line}`)].join(
+    '\n',
+  );
 }
 
 function persisted(workspace: string, runId: string): CodingState {
@@ -206,5 +230,90 @@ describe('ironbees acp: a raw JSON-RPC client (real dotnet, fake Messages API)',
     assert.match(readFileSync(path.join(workspace, SOURCE), 'utf8'), /return a \/ b;/);
     assert.equal(await second.close(), 0);
     assert.deepEqual(second.strayStdout, []);
+  });
+
+  it("a client offering fs/read_text_file: the agents read the editor's unsaved buffer, the diff's before is it, never a path outside", async () => {
+    const buffered = copyFixture('calculator');
+    const outside = path.join(path.dirname(buffered), `${path.basename(buffered)}-outside.txt`);
+    writeFileSync(outside, 'not for the agent\n');
+    const source = path.join(buffered, SOURCE);
+    // The person's unsaved edit in the editor: a comment the disk does not have.
+    const buffer = ORIGINAL.replace('namespace Calculator;\n', 'namespace Calculator;\n\n// Unsaved: Divide must divide.\n');
+    assert.notEqual(buffer, ORIGINAL);
+    const fixedBuffer = buffer.replace('return a * b;', 'return a / b;');
+    const asked: string[] = [];
+    const written: Array<Record<string, unknown>> = [];
+    let sessionId = '';
+    const client = startRawAcp(['--workspace', buffered], env, (method, params) => {
+      if (method === 'fs/read_text_file') {
+        asked.push(params.path as string);
+        return { content: params.path === source ? buffer : readFileSync(params.path as string, 'utf8') };
+      }
+      if (method === 'fs/write_text_file') {
+        written.push(params);
+        writeFileSync(params.path as string, params.content as string);
+        return {};
+      }
+      assert.equal(method, 'session/request_permission');
+      return { outcome: { outcome: 'selected', optionId: 'approve' } };
+    });
+    clients.push(client);
+    try {
+      await client.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
+      sessionId = ((await client.request('session/new', { cwd: buffered, mcpServers: [] })).result as { sessionId: string }).sessionId;
+      const before = fake.requests.length;
+      fake.enqueue(
+        toolUse('submit_plan', PLAN),
+        toolUse('read_file', { path: SOURCE }, { id: 'toolu_read_buffer' }),
+        toolUse('read_file', { path: `../${path.basename(outside)}` }, { id: 'toolu_read_outside' }),
+        ...fixTurns(),
+      );
+      const done = await client.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'Fix the failing Calculator test' }],
+      });
+      assert.deepEqual(done.result, { stopReason: 'end_turn' });
+      const requests = fake.requests.slice(before);
+
+      assert.deepEqual(toolResult(requests, 'toolu_read_buffer'), [false, numberedPage(SOURCE, buffer)]);
+      const [refused, refusal] = toolResult(requests, 'toolu_read_outside');
+      assert.equal(refused, true);
+      const outsideRel = `../${path.basename(outside)}`;
+      assert.ok(
+        refusal.includes(
+          `Refused path "${outsideRel}": it leads outside the workspace; use a path relative to the workspace root, e.g. "src/App/Program.cs"`,
+        ),
+        refusal,
+      );
+      assert.deepEqual([...new Set(asked)], [source], 'the client is asked only for the workspace file the agents read');
+
+      const updates = client.updates(sessionId);
+      const edit = updates.find((u) => u.sessionUpdate === 'tool_call' && u.kind === 'edit');
+      assert.deepEqual(edit?.content, [{ type: 'diff', path: source, oldText: buffer, newText: fixedBuffer }]);
+      const messages = updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').map(textOf);
+      const named =
+        `${SOURCE} has unsaved changes in the editor: Ironbees reads and edits that text. The build and tests use the saved files, ` +
+        'so an approved edit to it is written through the editor, your changes included; otherwise save it before validation.\n';
+      assert.equal(messages.filter((m) => m === named).length, 1, JSON.stringify(messages));
+      assert.ok(
+        updates.indexOf(updates.find((u) => u.sessionUpdate === 'agent_message_chunk' && textOf(u) === named) ?? {}) <
+          updates.indexOf(edit ?? {}),
+      );
+      assert.deepEqual(
+        messages.filter((m) => m.startsWith('Validation used the saved copy')),
+        [],
+        "the approved edit was written through the editor: validation built the buffer's text",
+      );
+      assert.deepEqual(written, [{ sessionId, path: source, content: fixedBuffer }]);
+      assert.equal(readFileSync(source, 'utf8'), fixedBuffer);
+      const state = persisted(buffered, runOf(buffered, sessionId));
+      assert.equal(state.currentNode, 'SUCCESS');
+      assert.equal(state.testResult?.failed, 0);
+      assert.equal(await client.close(), 0);
+      assert.deepEqual(client.strayStdout, []);
+    } finally {
+      removeDir(buffered);
+      removeDir(outside);
+    }
   });
 });

@@ -1,8 +1,9 @@
 // `ironbees acp` driven by the ACP SDK's client side, as an editor built on it would: the built CLI
 // spawned as a child, real dotnet on a copy of the calculator fixture, the real Anthropic SDK against
 // a local fake Messages API. One whole fix: initialize, session/new, session/prompt; the plan shown
-// and approved; the diff shown and approved before the file changes; the approved edit written
-// through the client's fs/write_text_file (the editor's buffer); end_turn; the tests green.
+// and approved; the diff shown and approved before the file changes; the file read through the
+// client's fs/read_text_file (a buffer with an unsaved edit: the diff is against it) and the approved
+// edit written through its fs/write_text_file (the editor's buffer); end_turn; the tests green.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -10,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import type { RequestPermissionRequest, SessionUpdate, WriteTextFileRequest } from '@agentclientprotocol/sdk' with {
+import type { ReadTextFileRequest, RequestPermissionRequest, SessionUpdate, WriteTextFileRequest } from '@agentclientprotocol/sdk' with {
   'resolution-mode': 'import',
 };
 import { startFakeAnthropic, toolUse } from '../support/fake-anthropic';
@@ -20,7 +21,9 @@ import type { CodingState } from '../../src/core/model';
 
 const SOURCE = 'src/Calculator/Calculator.cs';
 const ORIGINAL = readFileSync(path.join(REPO_ROOT, 'test/fixtures/calculator', SOURCE), 'utf8');
-const FIXED = ORIGINAL.replace('return a * b;', 'return a / b;');
+// The editor's buffer holds an unsaved edit the disk does not have: the agents work on it.
+const BUFFER = ORIGINAL.replace('namespace Calculator;\n', 'namespace Calculator;\n\n// Unsaved: Divide must divide.\n');
+const FIXED = BUFFER.replace('return a * b;', 'return a / b;');
 const PLAN = {
   spec: 'Calc.Divide returns a / b.',
   plan: {
@@ -69,6 +72,7 @@ describe('ironbees acp: the ACP SDK client drives a whole fix (real dotnet, fake
     const updates: SessionUpdate[] = [];
     const permissions: Array<{ request: RequestPermissionRequest; updatesBefore: SessionUpdate[]; fileThen: string }> = [];
     const writes: WriteTextFileRequest[] = [];
+    const reads: ReadTextFileRequest[] = [];
     const editor = acp
       .client({ name: 'test-editor' })
       .onNotification('session/update', ({ params }) => {
@@ -84,7 +88,10 @@ describe('ironbees acp: the ACP SDK client drives a whole fix (real dotnet, fake
         writeFileSync(params.path, params.content);
         return {};
       })
-      .onRequest('fs/read_text_file', ({ params }) => ({ content: readFileSync(params.path, 'utf8') }));
+      .onRequest('fs/read_text_file', ({ params }) => {
+        reads.push(params);
+        return { content: params.path === path.join(workspace, SOURCE) ? BUFFER : readFileSync(params.path, 'utf8') };
+      });
 
     const stream = acp.ndJsonStream(
       Writable.toWeb(spawned.stdin) as WritableStream<Uint8Array>,
@@ -142,11 +149,28 @@ describe('ironbees acp: the ACP SDK client drives a whole fix (real dotnet, fake
       title: `Edit ${SOURCE}`,
       kind: 'edit',
       status: 'pending',
-      content: [{ type: 'diff', path: path.join(workspace, SOURCE), oldText: ORIGINAL, newText: FIXED }],
+      content: [{ type: 'diff', path: path.join(workspace, SOURCE), oldText: BUFFER, newText: FIXED }],
       locations: [{ path: path.join(workspace, SOURCE) }],
     });
     assert.equal(diffAsk.fileThen, ORIGINAL, 'nothing on disk before the diff is approved');
+    assert.notEqual(BUFFER, ORIGINAL);
+    assert.deepEqual(
+      diffAsk.updatesBefore.flatMap((update) =>
+        update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' && update.content.text.includes('unsaved')
+          ? [update.content.text]
+          : [],
+      ),
+      [
+        `${SOURCE} has unsaved changes in the editor: Ironbees reads and edits that text. The build and tests use the saved files, ` +
+          'so an approved edit to it is written through the editor, your changes included; otherwise save it before validation.\n',
+      ],
+    );
 
+    // The agents read the file through the editor (the coder's edit, the diff's before, the check before the write): only that file.
+    assert.deepEqual(
+      [...new Set(reads.map((read) => JSON.stringify(read)))],
+      [JSON.stringify({ sessionId, path: path.join(workspace, SOURCE) })],
+    );
     // Written through the editor, once, with the approved text.
     assert.deepEqual(writes, [{ sessionId, path: path.join(workspace, SOURCE), content: FIXED }]);
     assert.equal(readFileSync(path.join(workspace, SOURCE), 'utf8'), FIXED);

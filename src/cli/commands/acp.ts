@@ -10,7 +10,8 @@ import type { Orchestrator } from '../../core/trace';
 import { checkSandbox, setSandboxMode } from '../../core/platform/sandbox';
 import { errorMessage } from '../../core/errors';
 import { createAcpAgent } from '../../acp/agent';
-import { hostWritingThrough } from '../../acp/editor-fs';
+import { hostThroughEditor } from '../../acp/editor-fs';
+import type { EditorIo } from '../../acp/editor-fs';
 import type { AcpArgs } from '../args';
 import { DEFAULT_BUILD_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../args';
 import { ExitCode } from '../exit-codes';
@@ -40,7 +41,7 @@ export async function acpCommand(ctx: CommandContext, args: AcpArgs): Promise<nu
   const runtimes = new Map<string, Promise<Runtime>>();
   const targets = new Map<string, string | undefined>();
 
-  const runtimeFor = (workspaceRoot: string, decorate: Parameters<typeof hostWritingThrough>[1]): Promise<Runtime> => {
+  const runtimeFor = (workspaceRoot: string, editor: EditorIo): Promise<Runtime> => {
     let made = runtimes.get(workspaceRoot);
     if (!made) {
       made = (async () => {
@@ -57,7 +58,7 @@ export async function acpCommand(ctx: CommandContext, args: AcpArgs): Promise<nu
           ...(args.provider ? { provider: args.provider } : {}),
           ...(args.model ? { model: args.model } : {}),
           sandbox: args.sandbox,
-          decorateHost: (host) => hostWritingThrough(host, decorate),
+          decorateHost: (host) => hostThroughEditor(host, editor),
         });
         if (args.demo) announceDemo(ctx);
         targets.set(workspaceRoot, runtime.target);
@@ -93,7 +94,7 @@ export async function acpCommand(ctx: CommandContext, args: AcpArgs): Promise<nu
     version,
     logger: ctx.logger,
     workspace: args.workspace ?? null,
-    orchestrator: async (workspaceRoot, writes): Promise<Orchestrator> => (await runtimeFor(workspaceRoot, writes)).orchestrator,
+    orchestrator: async (workspaceRoot, editor): Promise<Orchestrator> => (await runtimeFor(workspaceRoot, editor)).orchestrator,
     context,
   });
   const { ndJsonStream } = await import('@agentclientprotocol/sdk');

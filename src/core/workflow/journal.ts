@@ -119,7 +119,8 @@ export class EditJournal {
     const targets = edits.map((edit) => this.workspaceFile(edit.filePath));
     const conflicts: string[] = [];
     for (const [index, edit] of edits.entries()) {
-      const onDisk = await this.host.fs.readFile(targets[index]);
+      // What the person sees (an editor's buffer, where the host has one): the coder read the same.
+      const onDisk = await this.host.fs.readFile(targets[index], { editorText: true });
       if (!sameContent(onDisk, edit.originalContent) && !sameContent(onDisk, writtenContent(edit))) conflicts.push(edit.filePath);
     }
     if (conflicts.length > 0) throw new EditConflictError(runId, conflicts);

@@ -52,12 +52,16 @@ export class StagedOverlay {
     this.spellings = new PathSpellings(pathsIgnoreCase(host.fs));
   }
 
-  /** Staged content, else the disk file, as LF text without BOM; null when missing or staged for deletion. */
-  async read(rel: string): Promise<string | null> {
+  /**
+   * Staged content, else the disk file (an editor's buffer where the host has one), as LF text without
+   * BOM; null when missing or staged for deletion. `bulk`: one of many files read at once (a search),
+   * read from the disk so a search does not open every file in the person's editor.
+   */
+  async read(rel: string, options: { bulk?: boolean } = {}): Promise<string | null> {
     const { rel: key, abs } = this.resolve(rel);
     const staged = this.staged.get(key);
     if (staged) return staged.content;
-    const raw = await this.readDisk(key, abs);
+    const raw = await this.readDisk(key, abs, options.bulk);
     return raw === null ? null : toLogical(raw);
   }
 
@@ -194,8 +198,9 @@ export class StagedOverlay {
     return path.resolve(this.host.workspaceRoot, key);
   }
 
-  private async readDisk(key: string, abs: string): Promise<string | null> {
-    const bytes = await this.host.fs.readFile(abs, { maxBytes: MAX_TEXT_FILE_BYTES });
+  /** The file's text as the person sees it (ReadOptions.editorText); `bulk`: a search's read, from the disk. */
+  private async readDisk(key: string, abs: string, bulk = false): Promise<string | null> {
+    const bytes = await this.host.fs.readFile(abs, { maxBytes: MAX_TEXT_FILE_BYTES, ...(bulk ? {} : { editorText: true }) });
     return bytes === null ? null : decodeBytes(key, bytes);
   }
 

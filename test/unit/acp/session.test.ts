@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { RequestPermissionRequest, SessionUpdate } from '@agentclientprotocol/sdk' with { 'resolution-mode': 'import' };
 import { AcpSession } from '../../../src/acp/session';
-import { EditorWrites, hostWritingThrough } from '../../../src/acp/editor-fs';
+import { EditorWrites, hostThroughEditor } from '../../../src/acp/editor-fs';
+import { EditorReads } from '../../../src/acp/editor-reads';
 import type { CodingState, WorkflowContext } from '../../../src/core/model';
 import { FakeOrchestrator, working } from '../cli/fakes';
 import { CREATE_EDIT, MODIFY_EDIT, PLAN, makeState } from '../cli/fixtures';
@@ -24,6 +25,7 @@ function session(
   orchestrator: FakeOrchestrator,
   answers: string[],
   writes = new EditorWrites(),
+  reads = new EditorReads(NOOP),
 ): { session: AcpSession; updates: SessionUpdate[]; asked: RequestPermissionRequest[] } {
   const updates: SessionUpdate[] = [];
   const asked: RequestPermissionRequest[] = [];
@@ -32,6 +34,7 @@ function session(
     workspaceRoot: ROOT,
     orchestrator,
     writes,
+    reads,
     logger: NOOP,
     context: CONTEXT,
     client: {
@@ -184,7 +187,7 @@ describe('acp: a session drives a run', () => {
     writes.useClient(async (sessionId, absPath, content) => {
       written.push([sessionId, absPath, content]);
     });
-    const host = hostWritingThrough(createMemoryHost({}, ROOT), writes);
+    const host = hostThroughEditor(createMemoryHost({}, ROOT), { reads: new EditorReads(NOOP), writes });
     const calc = path.join(ROOT, 'src/Calc.cs');
     const orchestrator = new FakeOrchestrator(async function* (run) {
       yield makeState({ currentNode: 'WAIT_DIFF_APPROVAL', codeDiffs: [MODIFY_EDIT, CREATE_EDIT], iterationCount: 1 });
@@ -205,6 +208,91 @@ describe('acp: a session drives a run', () => {
     assert.equal(new TextDecoder().decode((await host.fs.readFile(calc)) ?? new Uint8Array()).replace('\ufeff', ''), 'a');
     await host.fs.writeFile(calc, 'after\n');
     assert.equal(written.length, 1, 'after the apply, writes go to the disk');
+  });
+});
+
+describe('acp: reads through the editor name unsaved buffers', () => {
+  const VALIDATED = {
+    iterationCount: 1,
+    buildResult: { success: true, errors: [], warnings: [], durationMs: 1 },
+    testResult: { success: true, total: 1, passed: 1, failed: 0, skipped: 0, failures: [], durationMs: 1 },
+  };
+
+  /** A turn whose run reads two files through the editor (one unsaved), then VALIDATE writes `apply`. */
+  async function turn(apply: string[], writeThrough: boolean): Promise<string[]> {
+    const asked: string[] = [];
+    const reads = new EditorReads(NOOP);
+    reads.useClient(async (_sessionId, absPath) => {
+      asked.push(absPath);
+      return { content: absPath.endsWith('Calc.cs') ? 'a * b\n' : 'x\n' };
+    });
+    const writes = new EditorWrites();
+    if (writeThrough) writes.useClient(async () => undefined);
+    const host = hostThroughEditor(createMemoryHost({ 'src/Calc.cs': 'a - b\n', 'tests/T.cs': 'x\n' }, ROOT), { reads, writes });
+    const calc = path.join(ROOT, 'src/Calc.cs');
+    const orchestrator = new FakeOrchestrator(async function* (run) {
+      yield makeState({ currentNode: 'PLAN' });
+      for (let i = 0; i < 2; i++) await host.fs.readFile(calc, { editorText: true });
+      await host.fs.readFile(path.join(ROOT, 'tests/T.cs'), { editorText: true });
+      yield makeState({ currentNode: 'WAIT_DIFF_APPROVAL', codeDiffs: [MODIFY_EDIT], iterationCount: 1 });
+      await run.decision();
+      yield makeState({ currentNode: 'VALIDATE', iterationCount: 1 });
+      for (const rel of apply) await host.fs.writeFile(path.join(ROOT, rel), 'a / b\n');
+      yield makeState({ currentNode: 'DECIDE', ...VALIDATED });
+      yield makeState({ currentNode: 'SUCCESS', ...VALIDATED });
+    });
+    const { session: s, updates } = session(orchestrator, ['approve'], writes, reads);
+    assert.equal(await s.prompt('x'), 'end_turn');
+    assert.deepEqual(asked, [calc, calc, path.join(ROOT, 'tests/T.cs')]);
+    return texts(updates);
+  }
+
+  it('an unsaved buffer is named once; written through the editor, validation built it', async () => {
+    assert.deepEqual(await turn(['src/Calc.cs'], true), [
+      'src/Calc.cs has unsaved changes in the editor: Ironbees reads and edits that text. The build and tests use the saved files, ' +
+        'so an approved edit to it is written through the editor, your changes included; otherwise save it before validation.\n',
+      'Validation (attempt 1): build succeeded; tests: 1 passed, 0 failed, 0 skipped of 1\n',
+      'Done: the changes are applied and the build and tests are green (run run-1).\n',
+    ]);
+  });
+
+  it('session/cancel withdraws a read the editor has not answered; the turn ends cancelled', async () => {
+    const reads = new EditorReads(NOOP);
+    let withdrawn = false;
+    let asked: () => void = () => undefined;
+    const askedNow = new Promise<void>((resolve) => (asked = resolve));
+    reads.useClient(
+      (_sessionId, _absPath, signal) =>
+        new Promise((_resolve, reject) => {
+          asked();
+          signal?.addEventListener('abort', () => {
+            withdrawn = true;
+            reject(new Error('cancelled'));
+          });
+        }),
+    );
+    const host = hostThroughEditor(createMemoryHost({ 'src/Calc.cs': 'a - b\n' }, ROOT), { reads, writes: new EditorWrites() });
+    const orchestrator = new FakeOrchestrator(async function* () {
+      yield makeState({ currentNode: 'PLAN' });
+      await host.fs.readFile(path.join(ROOT, 'src/Calc.cs'), { editorText: true });
+      yield makeState({ currentNode: 'CODE' });
+    });
+    const { session: s } = session(orchestrator, [], new EditorWrites(), reads);
+    const turn = s.prompt('x');
+    await askedNow;
+    s.cancel();
+    assert.equal(await turn, 'cancelled');
+    assert.equal(withdrawn, true);
+  });
+
+  it('an unsaved buffer no approved edit wrote through the editor: validation says it used the saved copy', async () => {
+    assert.deepEqual(await turn([], false), [
+      'src/Calc.cs has unsaved changes in the editor: Ironbees reads and edits that text. The build and tests use the saved files, ' +
+        'so an approved edit to it is written to the disk, your changes included; otherwise save it before validation.\n',
+      'Validation (attempt 1): build succeeded; tests: 1 passed, 0 failed, 0 skipped of 1\n',
+      'Validation used the saved copy of src/Calc.cs: the unsaved changes in the editor were not built or tested.\n',
+      'Done: the changes are applied and the build and tests are green (run run-1).\n',
+    ]);
   });
 });
 

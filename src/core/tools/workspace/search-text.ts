@@ -209,7 +209,7 @@ function buildMatcher(input: SearchTextInput): ((line: string) => boolean) | str
 /** The file's text, or null for files that are binary, undecodable or too large to be source. */
 async function readSearchable(ctx: ToolContext, file: string): Promise<string | null> {
   try {
-    const text = await ctx.overlay.read(file);
+    const text = await ctx.overlay.read(file, { bulk: true });
     return text !== null && text.length <= MAX_FILE_CHARS ? text : null;
   } catch {
     return null;
