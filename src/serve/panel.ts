@@ -40,9 +40,14 @@ export class PanelFeed {
     hub.subscribe((event) => {
       if (event.kind === 'state') {
         if (this.current && event.state.stateId !== this.current.stateId && !this.followsAnew(event.state)) return;
-        if (this.current?.currentNode !== event.state.currentNode) this.reviews.delete(event.state.stateId);
+        const entered = this.current?.currentNode !== event.state.currentNode;
+        if (entered) this.reviews.delete(event.state.stateId);
         this.current = event.state;
         this.broadcast(this.stateMessage());
+        // A new proposal starts unjudged: the pages drop the verdicts they showed for the last one.
+        if (entered && event.state.currentNode === 'WAIT_DIFF_APPROVAL') {
+          this.broadcast({ type: 'review', runId: event.state.stateId, files: this.reviewOf(event.state).toFileReviews() });
+        }
         if (TERMINAL_NODES.includes(event.state.currentNode)) void this.history().then((m) => this.broadcast(m));
         return;
       }

@@ -59,16 +59,17 @@ describe('serve PanelFeed: the page reviews per hunk', () => {
     ]);
   });
 
-  it('a file verdict overrides its hunks; nothing judged approves the whole proposal', async () => {
+  it('a file verdict overrides its hunks; nothing judged accepts every file', async () => {
     const judged = setup();
     const noop = (): void => undefined;
     await judged.feed.handle({ type: 'setHunkDecision', runId: 'run-1', filePath: 'src/A.cs', hunk: 1, accepted: false }, noop);
     await judged.feed.handle({ type: 'setFileDecision', runId: 'run-1', filePath: 'src/A.cs', accepted: true }, noop);
     await judged.feed.handle({ type: 'submitReview', runId: 'run-1' }, noop);
     assert.deepEqual(judged.answers[0][2], { type: 'APPROVE', files: [{ filePath: 'src/A.cs', accepted: true }] });
+    // Nothing judged: every hunk counts as accepted.
     const plain = setup();
     await plain.feed.handle({ type: 'submitReview', runId: 'run-1' }, noop);
-    assert.deepEqual(plain.answers[0][2], { type: 'APPROVE' });
+    assert.deepEqual(plain.answers[0][2], { type: 'APPROVE', files: [{ filePath: 'src/A.cs', accepted: true }] });
   });
 
   it('refuses a hunk that was not proposed, and verdicts when the run is not at the diff gate', async () => {
@@ -85,8 +86,8 @@ describe('serve PanelFeed: the page reviews per hunk', () => {
     assert.deepEqual(answers, []);
   });
 
-  it('forgets the verdicts once the run leaves the gate, and a reloaded page gets the review so far', async () => {
-    const { feed, answers, emit } = setup();
+  it('forgets the verdicts once the run leaves the gate and shows the next proposal unjudged; a reloaded page gets the review so far', async () => {
+    const { feed, answers, emit, seen } = setup();
     const noop = (): void => undefined;
     await feed.handle({ type: 'setHunkDecision', runId: 'run-1', filePath: 'src/A.cs', hunk: 0, accepted: false }, noop);
     const reloaded: ExtensionMessage[] = [];
@@ -94,8 +95,15 @@ describe('serve PanelFeed: the page reviews per hunk', () => {
     const again = reloaded.find((m) => m.type === 'review');
     assert.deepEqual(again?.type === 'review' ? again.files[0].rejectedHunks : null, [0]);
     emit({ kind: 'state', state: makeRun({ stateId: 'run-1', currentNode: 'VALIDATE' }) });
-    emit({ kind: 'state', state: makeRun({ stateId: 'run-1', currentNode: 'WAIT_DIFF_APPROVAL' }) });
+    seen.length = 0;
+    const next = makeFileEdit('src/A.cs', ORIGINAL, ORIGINAL.replace('line 9\n', 'line nine\n'));
+    emit({ kind: 'state', state: makeRun({ stateId: 'run-1', currentNode: 'WAIT_DIFF_APPROVAL', codeDiffs: [next] }) });
+    // The pages are told the new proposal is unjudged (they still show the last one's verdicts).
+    assert.deepEqual(
+      seen.map((m) => (m.type === 'review' ? [m.type, m.files.map((f) => [f.status, f.hunkVerdicts])] : [m.type])),
+      [['state'], ['review', [['pending', ['pending']]]]],
+    );
     await feed.handle({ type: 'submitReview', runId: 'run-1' }, noop);
-    assert.deepEqual(answers[0][2], { type: 'APPROVE' });
+    assert.deepEqual(answers[0][2], { type: 'APPROVE', files: [{ filePath: 'src/A.cs', accepted: true }] });
   });
 });
