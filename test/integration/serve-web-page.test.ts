@@ -1,8 +1,8 @@
 // The web page of `ironbees serve` in real Chromium (playwright-core): a one-time login URL opens an
 // HttpOnly, SameSite=Strict session; the panel, talking over SSE + POST, does a whole run (request,
-// plan approval, the diff read in the page hunk by hunk, one hunk rejected with a reason and one
-// accepted, the coder's next proposal accepted, SUCCESS) against real dotnet and the fake Messages
-// API. The screenshots go to media/screenshots/ (README shows them).
+// a plan rejected with feedback, the next one edited and approved, the diff read in the page hunk by
+// hunk, one hunk rejected with a reason and one accepted, the coder's next proposal accepted,
+// SUCCESS, validation before → after, HANDOFF.md) against real dotnet and the fake Messages API. The screenshots go to media/screenshots/ (README shows them).
 
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -15,9 +15,21 @@ import { REPO_ROOT, ensureCliBuilt, removeDir } from '../support/cli-harness';
 import { startServer, stopServer } from '../support/serve-harness';
 import type { Server } from '../support/serve-harness';
 import { launchBrowser } from '../support/vscode/browser';
-import { AFTER_REVIEW, DOC_COMMENT, FIXED, ORIGINAL, REASON, SOURCE, plainFixTurns, twoHunkTurns } from '../support/two-hunk-review';
+import {
+  AFTER_REVIEW,
+  DOC_COMMENT,
+  FIXED,
+  ORIGINAL,
+  REASON,
+  SOURCE,
+  firstPlanTurn,
+  plainFixTurns,
+  twoHunkTurns,
+} from '../support/two-hunk-review';
 
 const TOKEN = 'web-page-test-token-0123456789';
+const PLAN_FEEDBACK = 'Also document the Calc class.';
+const EDITED_STEP = 'Return a / b, edited in the page';
 const SHOTS = path.join(REPO_ROOT, 'media', 'screenshots');
 
 describe('ironbees serve: the web page in Chromium does a whole run', function () {
@@ -67,8 +79,8 @@ describe('ironbees serve: the web page in Chromium does a whole run', function (
     await context.close();
   });
 
-  it('runs: request → plan approved → one hunk rejected with a reason, one accepted in the page → the coder tries again → SUCCESS', async () => {
-    fake.enqueue(...twoHunkTurns(), ...plainFixTurns());
+  it('runs: request → plan rejected, then edited and approved → one hunk rejected with a reason, one accepted in the page → the coder tries again → SUCCESS', async () => {
+    fake.enqueue(firstPlanTurn(), ...twoHunkTurns(), ...plainFixTurns());
     const { url } = (await (
       await fetch(`${server.url}/api/login-codes`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } })
     ).json()) as {
@@ -79,15 +91,29 @@ describe('ironbees serve: the web page in Chromium does a whole run', function (
     await page.goto(url);
     await page.getByTestId('request-input').fill('Fix the failing Calculator test');
     await page.getByTestId('run-button').click();
-    const approve = page.getByTestId('approve-plan');
-    await approve.waitFor({ timeout: 300_000 });
+    // The first plan is rejected with feedback; the planner reads it and plans again.
+    await page.getByTestId('reject-plan').waitFor({ timeout: 300_000 });
+    await page.getByTestId('reject-plan').click();
+    await page.getByTestId('plan-feedback').fill(PLAN_FEEDBACK);
+    const planned = fake.requests.length;
+    await page.getByTestId('send-plan-feedback').click();
+    const secondPlan = page.locator('[data-testid="run"][data-node="WAIT_PLAN_APPROVAL"] [data-testid="plan-summary"]', {
+      hasText: 'Document Calc',
+    });
+    await secondPlan.waitFor({ timeout: 300_000 });
+    assert.ok(JSON.stringify(fake.requests[planned].body).includes(PLAN_FEEDBACK), 'the planner read the feedback');
     assert.equal(await page.getByTestId('plan-step').count(), 1);
     await page.screenshot({ path: path.join(SHOTS, 'web-01-plan.png'), fullPage: true });
-    await approve.click();
+    // Approved as edited in the page: the coder works from the edited step.
+    await page.getByTestId('edit-plan').click();
+    await page.getByTestId('step-description').fill(EDITED_STEP);
+    const coded = fake.requests.length;
+    await page.getByTestId('approve-edited-plan').click();
 
     // The proposal, hunk by hunk: a comment above the class, and Divide through double.
     const hunk = (index: number) => page.locator(`[data-testid="diff-hunk"][data-hunk="${index}"]`);
     await hunk(1).waitFor({ timeout: 300_000 });
+    assert.ok(JSON.stringify(fake.requests[coded].body).includes(EDITED_STEP), 'the coder got the edited plan');
     assert.equal(await page.getByTestId('diff-hunk').count(), 2);
     assert.deepEqual(await hunk(0).locator('tr.diff-added td.diff-code').allInnerTexts(), [DOC_COMMENT]);
     assert.deepEqual(await hunk(1).locator('tr.diff-removed td.diff-code').allInnerTexts(), ['        return a * b;']);
@@ -122,6 +148,11 @@ describe('ironbees serve: the web page in Chromium does a whole run', function (
     await page.locator('[data-testid="run"][data-node="SUCCESS"]').waitFor({ timeout: 300_000 });
     await page.screenshot({ path: path.join(SHOTS, 'web-03-success.png'), fullPage: true });
     assert.equal(readFileSync(path.join(workspace, SOURCE), 'utf8'), FIXED);
+    assert.equal(await page.getByTestId('failed-before-after').innerText(), '1 → 0');
+    // HANDOFF.md opens in a new tab, served as text.
+    const [handoff] = await Promise.all([context.waitForEvent('page'), page.getByTestId('open-handoff').click()]);
+    await handoff.waitForLoadState();
+    assert.match(await handoff.locator('body').innerText(), /^# Ironbees hand-off — run \S+/);
     const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
     assert.match(metrics, /^ironbees_runs_total\{outcome="success"\} 1$/m);
     assert.match(metrics, /^ironbees_iterations_total 2$/m);

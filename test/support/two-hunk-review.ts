@@ -30,6 +30,11 @@ const PLAN = {
   },
 };
 
+/** A first plan, for a test that rejects it (the planner then submits the plan of twoHunkTurns). */
+export function firstPlanTurn(): FakeTurn {
+  return toolUse('submit_plan', { ...PLAN, plan: { ...PLAN.plan, summary: 'Fix the operator in Calc.Divide only.' } });
+}
+
 /** Plan, then the two-hunk proposal. */
 export function twoHunkTurns(): FakeTurn[] {
   return [

@@ -1,14 +1,15 @@
-// `ironbees serve`: a diff gate answered per hunk over HTTP (real CLI, real dotnet, real SDK → the
-// fake Messages API). One hunk accepted, the other rejected with a reason: exactly the accepted
-// hunk reaches the disk, and the reason reaches the coder's next request; the coder's next
-// proposal is approved and the run ends in SUCCESS.
+// `ironbees serve`: gates answered over HTTP beyond plain approval (real CLI, real dotnet, real SDK →
+// the fake Messages API). A diff gate per hunk: one hunk accepted, the other rejected with a reason;
+// exactly the accepted hunk reaches the disk, and the reason reaches the coder's next request; the
+// coder's next proposal is approved and the run ends in SUCCESS. An escalation answered with
+// guidance: the coder's next request carries it, and the run ends in SUCCESS.
 
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { splitHunks } from '../../src/core/workspace/diff';
-import { startFakeAnthropic } from '../support/fake-anthropic';
+import { startFakeAnthropic, toolUse } from '../support/fake-anthropic';
 import type { FakeAnthropic } from '../support/fake-anthropic';
 import { REPO_ROOT, ensureCliBuilt, removeDir } from '../support/cli-harness';
 import { startServer, stopServer } from '../support/serve-harness';
@@ -33,7 +34,7 @@ const diffGate =
     return (JSON.parse(event.data) as GateState).iterationCount === iteration;
   };
 
-describe('ironbees serve: a diff gate answered per hunk over HTTP', function () {
+describe('ironbees serve: a diff gate answered per hunk, an escalation answered with guidance, over HTTP', function () {
   this.timeout(900_000);
   let fake: FakeAnthropic;
   let workspace: string;
@@ -107,5 +108,38 @@ describe('ironbees serve: a diff gate answered per hunk over HTTP', function () 
     assert.equal(readFileSync(path.join(workspace, SOURCE), 'utf8'), FIXED);
     assert.notEqual(FIXED, ORIGINAL.replace('return a * b;', 'return a / b;'), 'the accepted hunk stays');
     assert.equal(fake.pending, 0, 'every scripted turn was used');
+  });
+
+  it('an escalation answered with guidance over HTTP: the coder reads it and the run ends in SUCCESS', async () => {
+    writeFileSync(path.join(workspace, SOURCE), ORIGINAL);
+    const guidance = 'Divide must divide: use the / operator.';
+    const edit = (from: string, to: string) =>
+      toolUse('str_replace_based_edit_tool', { command: 'str_replace', path: SOURCE, old_str: from, new_str: to });
+    fake.enqueue(
+      ...twoHunkTurns().slice(0, 1),
+      edit('return a * b;', 'return a + b;'),
+      toolUse('submit_changes', { summary: 'Tried +.' }),
+      edit('return a + b;', 'return a / b;'),
+      toolUse('submit_changes', { summary: 'Used /.' }),
+    );
+    const started = await post(`${server.url}/api/runs`, {
+      request: 'Fix the failing Calculator test',
+      workspace,
+      options: { maxIterations: 1, planApproval: 'never', diffApproval: 'never' },
+    });
+    assert.equal(started.status, 201);
+    const { runId } = (await started.json()) as { runId: string };
+    const events = await followSse(`${server.url}/api/runs/${runId}/events`, AUTH);
+    await events.waitFor(atNode('WAIT_HUMAN'));
+    assert.equal((await post(`${server.url}/api/runs/${runId}/diffs`, { approved: true })).status, 409, 'not the gate it waits at');
+    assert.equal((await post(`${server.url}/api/runs/${runId}/escalation`, { action: 'continue', guidance: '', extra: 1 })).status, 400);
+    const asked = fake.requests.length;
+    const answered = await post(`${server.url}/api/runs/${runId}/escalation`, { action: 'continue', guidance, additionalIterations: 1 });
+    assert.equal(answered.status, 200, await answered.clone().text());
+    assert.deepEqual(await answered.json(), { runId, decision: 'CONTINUE' });
+    await events.waitFor(atNode('SUCCESS'));
+    assert.ok(JSON.stringify(fake.requests[asked].body).includes(guidance), 'the coder read the guidance');
+    assert.equal(readFileSync(path.join(workspace, SOURCE), 'utf8'), ORIGINAL.replace('return a * b;', 'return a / b;'));
+    assert.equal(fake.pending, 0);
   });
 });
