@@ -143,12 +143,16 @@ describe('ironbees serve: the web page in Chromium does a whole run', function (
     await plainFix.waitFor({ timeout: 300_000 });
     assert.equal(readFileSync(path.join(workspace, SOURCE), 'utf8'), AFTER_REVIEW, 'exactly the accepted hunk on disk');
     assert.ok(JSON.stringify(fake.requests[asked].body).includes(`was rejected and not applied. Reason: ${REASON}`));
+    await page.locator('[data-testid="file-row"][data-status="pending"]').waitFor();
     await page.getByTestId('accept-all').click();
 
     await page.locator('[data-testid="run"][data-node="SUCCESS"]').waitFor({ timeout: 300_000 });
     await page.screenshot({ path: path.join(SHOTS, 'web-03-success.png'), fullPage: true });
     assert.equal(readFileSync(path.join(workspace, SOURCE), 'utf8'), FIXED);
     assert.equal(await page.getByTestId('failed-before-after').innerText(), '1 → 0');
+    // The runs list: this run, ended in success.
+    await page.locator('[data-testid="history-row"]', { hasText: 'Success' }).waitFor();
+    assert.equal(await page.getByTestId('history-row').count(), 1);
     // HANDOFF.md opens in a new tab, served as text.
     const [handoff] = await Promise.all([context.waitForEvent('page'), page.getByTestId('open-handoff').click()]);
     await handoff.waitForLoadState();

@@ -32,10 +32,13 @@ export function FilesSection({ runId, rows, waiting }: { runId: string; rows: Fi
     setSent(true);
     send({ type: 'submitReview', runId });
   };
-  // Every file accepted whole (over any hunk rejected so far), then submitted; messages arrive in order.
+  // As the editor's Accept All: the files not judged yet are accepted whole, the verdicts given stand,
+  // and the review is sent (messages arrive in order).
   const acceptAll = (): void => {
     setSent(true);
-    for (const row of rows) send({ type: 'setFileDecision', runId, filePath: row.filePath, accepted: true });
+    for (const row of rows) {
+      if (row.status === 'pending') send({ type: 'setFileDecision', runId, filePath: row.filePath, accepted: true });
+    }
     send({ type: 'submitReview', runId });
   };
   const rejectAll = (): void => {
@@ -92,7 +95,7 @@ export function FilesSection({ runId, rows, waiting }: { runId: string; rows: Fi
                 secondary
                 onClick={acceptAll}
                 disabled={sent}
-                title="Accept every file whole and apply"
+                title="Accept the files not judged yet and apply the review"
               >
                 Accept all
               </Button>
