@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { makeFileEdit } from '../src/core/workspace/diff';
-import { ReviewModel } from '../src/extension/review/review-model';
+import { ReviewModel } from '../src/core/workspace/review-model';
 
 const root = path.join(__dirname, '..');
 

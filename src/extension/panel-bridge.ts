@@ -39,6 +39,7 @@ const ANSWERS_CURRENT_RUN: Record<WebviewMessageType, boolean> = {
   rejectPlan: true,
   openDiff: false,
   setFileDecision: true,
+  setHunkDecision: true,
   submitReview: true,
   rejectDiffs: true,
   continueRun: true,
@@ -137,6 +138,9 @@ export class PanelBridge extends Disposable {
         return;
       case 'setFileDecision':
         await this.deps.review.setFile(message.filePath, message.accepted, message.reason);
+        return;
+      case 'setHunkDecision':
+        await this.deps.review.setHunk(message.filePath, message.hunk, message.accepted, message.reason);
         return;
       case 'submitReview':
         await actions.submitReview();

@@ -3,13 +3,14 @@
 // (page → server, `/api/panel`). The page follows one workspace: the first --workspace-root, or the
 // workspace of the run it last started or resumed.
 
-import type { CodingState, FileDecision } from '../core/model';
+import type { CodingState } from '../core/model';
 import { TERMINAL_NODES } from '../core/model';
 import { nodesOfKind } from '../core/nodes';
 import { errorMessage } from '../core/errors';
 import type { ActivityEvent } from '../core/activity';
-import type { ActivityEntry, ExtensionMessage, FileReview, WebviewMessage } from '../shared/protocol';
+import type { ActivityEntry, ExtensionMessage, WebviewMessage } from '../shared/protocol';
 import { ACTIVITY_PANEL_LIMITS } from '../shared/protocol';
+import { ReviewModel } from '../core/workspace/review-model';
 import type { RunHub } from './runs';
 
 const GATES: readonly string[] = nodesOfKind('gate');
@@ -25,23 +26,11 @@ function busy(run: CodingState | null): boolean {
   return !!run && !GATES.includes(run.currentNode) && !TERMINAL_NODES.includes(run.currentNode);
 }
 
-function stats(diffText: string): { added: number; removed: number; hunkCount: number } {
-  let added = 0;
-  let removed = 0;
-  let hunkCount = 0;
-  for (const line of diffText.split('\n')) {
-    if (line.startsWith('@@')) hunkCount++;
-    else if (line.startsWith('+++') || line.startsWith('---')) continue;
-    else if (line.startsWith('+')) added++;
-    else if (line.startsWith('-')) removed++;
-  }
-  return { added, removed, hunkCount };
-}
-
 export class PanelFeed {
   private readonly followers = new Set<Send>();
   private current: CodingState | null = null;
-  private readonly decisions = new Map<string, Map<string, FileDecision>>();
+  /** The person's verdicts at the diff gate a run waits at (per file and per hunk), by run. */
+  private readonly reviews = new Map<string, ReviewModel>();
   private activityId = 0;
 
   constructor(
@@ -51,9 +40,14 @@ export class PanelFeed {
     hub.subscribe((event) => {
       if (event.kind === 'state') {
         if (this.current && event.state.stateId !== this.current.stateId && !this.followsAnew(event.state)) return;
-        if (this.current?.currentNode !== event.state.currentNode) this.decisions.delete(event.state.stateId);
+        const entered = this.current?.currentNode !== event.state.currentNode;
+        if (entered) this.reviews.delete(event.state.stateId);
         this.current = event.state;
         this.broadcast(this.stateMessage());
+        // A new proposal starts unjudged: the pages drop the verdicts they showed for the last one.
+        if (entered && event.state.currentNode === 'WAIT_DIFF_APPROVAL') {
+          this.broadcast({ type: 'review', runId: event.state.stateId, files: this.reviewOf(event.state).toFileReviews() });
+        }
         if (TERMINAL_NODES.includes(event.state.currentNode)) void this.history().then((m) => this.broadcast(m));
         return;
       }
@@ -115,14 +109,23 @@ export class PanelFeed {
     return null;
   }
 
-  private review(run: CodingState): ExtensionMessage {
-    const decided = this.decisions.get(run.stateId) ?? new Map<string, FileDecision>();
-    const files: FileReview[] = run.codeDiffs.map((diff) => {
-      const decision = decided.get(diff.filePath);
-      const status = !decision ? 'pending' : decision.accepted ? 'accepted' : 'rejected';
-      return { filePath: diff.filePath, type: diff.type, status, rejectedHunks: [], ...stats(diff.diffText) };
-    });
-    return { type: 'review', runId: run.stateId, files };
+  /** The review of the proposal `run` waits on, made on the first verdict. */
+  private reviewOf(run: CodingState): ReviewModel {
+    const known = this.reviews.get(run.stateId);
+    if (known) return known;
+    const made = new ReviewModel(run.stateId, run.codeDiffs);
+    this.reviews.set(run.stateId, made);
+    return made;
+  }
+
+  /** Records one verdict at the run's diff gate and shows every page the review so far. */
+  private async judge(runId: string, verdict: (review: ReviewModel) => boolean, what: string): Promise<void> {
+    const run = await this.hub.state(runId);
+    if (run.currentNode !== 'WAIT_DIFF_APPROVAL')
+      throw new Error(`The run is at ${run.currentNode}, not waiting for a review of its changes.`);
+    const review = this.reviewOf(run);
+    if (!verdict(review)) throw new Error(`${what} is not in this proposal.`);
+    this.broadcast({ type: 'review', runId, files: review.toFileReviews() });
   }
 
   /** What a page that just connected (or said `ready`) needs to draw itself. */
@@ -134,6 +137,9 @@ export class PanelFeed {
     }
     send(this.stateMessage());
     send(await this.history());
+    // A page reloaded mid-review sees the verdicts it gave.
+    const review = this.current && this.reviews.get(this.current.stateId);
+    if (review) send({ type: 'review', runId: review.runId, files: review.toFileReviews() });
   }
 
   /** One message of the page, already checked against the protocol's schema. */
@@ -168,21 +174,18 @@ export class PanelFeed {
         });
       case 'rejectPlan':
         return this.hub.answer(message.runId, 'WAIT_PLAN_APPROVAL', { type: 'REJECT', feedback: message.feedback });
-      case 'setFileDecision': {
-        const decided = this.decisions.get(message.runId) ?? new Map<string, FileDecision>();
-        this.decisions.set(message.runId, decided);
-        decided.set(message.filePath, {
-          filePath: message.filePath,
-          accepted: message.accepted,
-          ...(message.reason ? { reason: message.reason } : {}),
-        });
-        const run = await this.hub.state(message.runId);
-        this.broadcast(this.review(run));
-        return;
-      }
+      case 'setFileDecision':
+        return this.judge(message.runId, (r) => r.setFile(message.filePath, message.accepted, message.reason), message.filePath);
+      case 'setHunkDecision':
+        return this.judge(
+          message.runId,
+          (r) => r.setHunk(message.filePath, message.hunk, message.accepted, message.reason),
+          `Hunk ${message.hunk + 1} of ${message.filePath}`,
+        );
       case 'submitReview': {
-        const files = [...(this.decisions.get(message.runId)?.values() ?? [])];
-        return this.hub.answer(message.runId, 'WAIT_DIFF_APPROVAL', files.length ? { type: 'APPROVE', files } : { type: 'APPROVE' });
+        // Nothing judged yet: the whole proposal is accepted.
+        const review = this.reviews.get(message.runId);
+        return this.hub.answer(message.runId, 'WAIT_DIFF_APPROVAL', review ? review.toDecision() : { type: 'APPROVE' });
       }
       case 'rejectDiffs':
         return this.hub.answer(message.runId, 'WAIT_DIFF_APPROVAL', { type: 'REJECT', feedback: message.feedback });

@@ -26,6 +26,11 @@ const fileDecision = z
     accepted: z.boolean(),
     rejectedHunks: z.array(z.number().int().min(0).max(100_000)).max(10_000).optional(),
     reason: z.string().max(4000).optional(),
+    /** A reason per rejected hunk, by hunk index ("0", "1", … as JSON keys); `reason` covers the rest. */
+    hunkReasons: z
+      .record(z.string().regex(/^\d{1,6}$/), z.string().max(4000))
+      .refine((reasons) => Object.keys(reasons).length <= 10_000, 'at most 10000 hunk reasons')
+      .optional(),
   })
   .strict();
 

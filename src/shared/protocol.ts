@@ -59,6 +59,15 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     accepted: z.boolean(),
     reason: z.string().max(PANEL_LIMITS.reason).optional(),
   }),
+  /** One hunk (0-based, in the file's diffText order, as the core splits it) accepted or rejected. Additive. */
+  z.object({
+    type: z.literal('setHunkDecision'),
+    runId,
+    filePath: relPath,
+    hunk: z.number().int().min(0).max(PANEL_LIMITS.lineOrColumn),
+    accepted: z.boolean(),
+    reason: z.string().max(PANEL_LIMITS.reason).optional(),
+  }),
   z.object({ type: z.literal('submitReview'), runId }),
   z.object({ type: z.literal('rejectDiffs'), runId, feedback: z.string().trim().min(1).max(PANEL_LIMITS.text) }),
   z.object({
@@ -98,6 +107,10 @@ export interface FileReview {
   status: FileReviewStatus;
   hunkCount: number;
   rejectedHunks: number[];
+  /** Each hunk's verdict so far, in diffText order (the page marks its hunks with them). Additive. */
+  hunkVerdicts?: Array<'pending' | 'accepted' | 'rejected'>;
+  /** The reasons given for single rejected hunks, by hunk index. Additive. */
+  hunkReasons?: Record<number, string>;
   added: number;
   removed: number;
 }

@@ -32,6 +32,8 @@ export function httpTransport(): PanelTransport {
       // not a message of the protocol: ignored, as the panel ignores unknown messages
     }
   };
+  // One POST at a time, in the order sent: a verdict must reach the server before the submit after it.
+  let previous: Promise<void> = Promise.resolve();
   return {
     postMessage(message) {
       const sent = message as WebviewMessage;
@@ -40,18 +42,20 @@ export function httpTransport(): PanelTransport {
         window.open(`/api/runs/${encodeURIComponent(sent.runId)}/handoff`, '_blank', 'noopener');
         return;
       }
-      void fetch('/api/panel', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        credentials: 'same-origin',
-        body: JSON.stringify(sent),
-      })
-        .then(async (response) => {
-          const body = (await response.json()) as { replies?: unknown[]; error?: string };
-          if (!response.ok) deliver({ type: 'error', message: body.error ?? `HTTP ${response.status}` });
-          for (const reply of body.replies ?? []) deliver(reply);
+      previous = previous.then(() =>
+        fetch('/api/panel', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          credentials: 'same-origin',
+          body: JSON.stringify(sent),
         })
-        .catch((error: unknown) => deliver({ type: 'error', message: `The server did not answer: ${String(error)}` }));
+          .then(async (response) => {
+            const body = (await response.json()) as { replies?: unknown[]; error?: string };
+            if (!response.ok) deliver({ type: 'error', message: body.error ?? `HTTP ${response.status}` });
+            for (const reply of body.replies ?? []) deliver(reply);
+          })
+          .catch((error: unknown) => deliver({ type: 'error', message: `The server did not answer: ${String(error)}` })),
+      );
     },
     getState() {
       try {

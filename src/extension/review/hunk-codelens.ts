@@ -6,7 +6,7 @@
 
 import * as vscode from 'vscode';
 import type { HunkRef } from '../commands';
-import type { ReviewModel } from './review-model';
+import type { ReviewModel } from '../../core/workspace/review-model';
 import { parseReviewUri } from './review-uris';
 import { HUNK_ACTIONS, REVIEW_ACTIONS, keyLabel } from './review-keys';
 

@@ -2,7 +2,7 @@
 // plain Node. The bar (diff editor title and key bindings, package.json) also accepts or rejects
 // the whole proposal; each of its actions shows and works only while a review is pending.
 
-import type { ReviewModel } from './review-model';
+import type { ReviewModel } from '../../core/workspace/review-model';
 
 /**
  * The hunk a key binding at the cursor means: the one whose lines hold `line` (0-based) on that side

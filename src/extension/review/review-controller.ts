@@ -13,7 +13,7 @@ import { Disposable } from '../lifecycle';
 import type { RunController } from '../run-controller';
 import { ReviewDocumentProvider } from './diff-documents';
 import { HunkCodeLensProvider } from './hunk-codelens';
-import { ReviewModel } from './review-model';
+import { ReviewModel } from '../../core/workspace/review-model';
 import { ORIGINAL_SCHEME, PROPOSED_SCHEME, parseReviewUri, reviewUri } from './review-uris';
 import { hunkAt, nextHunk } from './hunk-navigation';
 import { diffPlacement } from './diff-placement';

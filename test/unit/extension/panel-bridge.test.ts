@@ -91,6 +91,7 @@ function setup(settings: Partial<IronbeesSettings> = {}): {
     review: null,
     onDidChangeReview: new FakeEvent<unknown>().event,
     setFile: record('setFile'),
+    setHunk: record('setHunk'),
     openDiff: record('openDiff'),
   };
   const warnings: string[] = [];
@@ -116,6 +117,7 @@ describe('PanelBridge: answers name the run they answer', () => {
     { type: 'approvePlan', runId: 'run-old' },
     { type: 'rejectPlan', runId: 'run-old', feedback: 'no' },
     { type: 'setFileDecision', runId: 'run-old', filePath: 'a.cs', accepted: true },
+    { type: 'setHunkDecision', runId: 'run-old', filePath: 'a.cs', hunk: 1, accepted: false, reason: 'no' },
     { type: 'submitReview', runId: 'run-old' },
     { type: 'rejectDiffs', runId: 'run-old', feedback: 'no' },
     { type: 'continueRun', runId: 'run-old', guidance: '', additionalIterations: 2 },
@@ -144,6 +146,13 @@ describe('PanelBridge: answers name the run they answer', () => {
     await bridge.handle({ type: 'continueRun', runId: 'run-new', guidance: 'try harder', additionalIterations: 2 });
     await bridge.handle({ type: 'stopRun', runId: 'run-new' });
     assert.deepEqual(calls, ['continueRun ["try harder",2]', 'stopRun []']);
+  });
+
+  it('hands a hunk verdict of the current run to the review, with its reason', async () => {
+    const { bridge, controller, calls } = setup();
+    controller.state = makeRun({ stateId: 'run-new', currentNode: 'WAIT_DIFF_APPROVAL' });
+    await bridge.handle({ type: 'setHunkDecision', runId: 'run-new', filePath: 'a.cs', hunk: 1, accepted: false, reason: 'keep it' });
+    assert.deepEqual(calls, ['setHunk ["a.cs",1,false,"keep it"]']);
   });
 
   it('refuses answers when there is no current run at all', () => {

@@ -8,7 +8,7 @@ import { describe, it } from 'mocha';
 import { makeFileEdit } from '../../../src/core/workspace/diff';
 import { hunkAt, nextHunk } from '../../../src/extension/review/hunk-navigation';
 import { HUNK_ACTIONS, REVIEW_ACTIONS, keyLabel } from '../../../src/extension/review/review-keys';
-import { ReviewModel } from '../../../src/extension/review/review-model';
+import { ReviewModel } from '../../../src/core/workspace/review-model';
 
 const ORIGINAL = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 const PROPOSED = ORIGINAL.replace('line 5\n', 'line five\n').replace('line 30\n', 'line thirty\n');

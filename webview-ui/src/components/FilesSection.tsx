@@ -1,6 +1,8 @@
 // The proposed files. At WAIT_DIFF_APPROVAL each file can be accepted or rejected (with a reason the
-// coder will read), opened in VS Code's diff editor (where single hunks can be judged), and the
-// review submitted; or every change rejected with feedback. Otherwise the list shows what was changed.
+// coder will read), opened in VS Code's diff editor (where single hunks can be judged) or, in the
+// served page, read inline hunk by hunk and each hunk accepted or rejected; then the review is
+// submitted, everything accepted at once, or every change rejected with feedback. Otherwise the list
+// shows what was changed.
 
 import { useState, type ReactNode } from 'react';
 import type { EditType } from '../../../src/core/model';
@@ -8,6 +10,7 @@ import type { FileReviewStatus } from '../../../src/shared/protocol';
 import { send } from '../vscode-api';
 import { isServedPage } from '../transport-http';
 import { DiffInline } from './DiffInline';
+import { HunkActions } from './HunkActions';
 import { tallyReview, type FileRow } from '../state/files';
 import { Badge, Button, Icon, IconButton, Section, TextArea } from './common';
 
@@ -27,6 +30,15 @@ export function FilesSection({ runId, rows, waiting }: { runId: string; rows: Fi
 
   const submit = (): void => {
     setSent(true);
+    send({ type: 'submitReview', runId });
+  };
+  // As the editor's Accept All: the files not judged yet are accepted whole, the verdicts given stand,
+  // and the review is sent (messages arrive in order).
+  const acceptAll = (): void => {
+    setSent(true);
+    for (const row of rows) {
+      if (row.status === 'pending') send({ type: 'setFileDecision', runId, filePath: row.filePath, accepted: true });
+    }
     send({ type: 'submitReview', runId });
   };
   const rejectAll = (): void => {
@@ -76,6 +88,16 @@ export function FilesSection({ runId, rows, waiting }: { runId: string; rows: Fi
                 title="Apply the accepted changes (files not judged count as accepted)"
               >
                 Submit review
+              </Button>
+              <Button
+                testId="accept-all"
+                icon="check-all"
+                secondary
+                onClick={acceptAll}
+                disabled={sent}
+                title="Accept the files not judged yet and apply the review"
+              >
+                Accept all
               </Button>
               <Button testId="reject-all" icon="close-all" secondary onClick={() => setRejectingAll(true)} disabled={sent}>
                 Reject all
@@ -135,7 +157,22 @@ function FileRowView({ runId, row, waiting }: { runId: string; row: FileRow; wai
           </span>
         ) : null}
       </div>
-      {inline && open ? <DiffInline text={row.diffText ?? ''} /> : null}
+      {inline && open ? (
+        <DiffInline
+          text={row.diffText ?? ''}
+          verdicts={row.hunkVerdicts}
+          actions={(hunk) => (
+            <HunkActions
+              runId={runId}
+              filePath={row.filePath}
+              hunk={hunk}
+              verdict={row.hunkVerdicts?.[hunk.index] ?? 'pending'}
+              reason={row.hunkReasons?.[hunk.index]}
+              waiting={waiting}
+            />
+          )}
+        />
+      ) : null}
       {waiting && rejecting ? (
         <div className="file-reject">
           <TextArea

@@ -12,6 +12,10 @@ export interface FileRow {
   status: FileReviewStatus;
   hunkCount: number;
   rejectedHunks: number[];
+  /** Each hunk's verdict so far, when the review has judged hunks. */
+  hunkVerdicts?: Array<'pending' | 'accepted' | 'rejected'>;
+  /** Reasons given for single rejected hunks, by hunk index. */
+  hunkReasons?: Record<number, string>;
   added: number;
   removed: number;
   /** The file's unified diff (the served web page shows it inline; the editor opens its diff editor). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import { makeFileEdit } from '../../../src/core/workspace/diff';
 import { applyFileDecisions, describeRejectedDiffs } from '../../../src/core/workflow/diff-decisions';
-import { ReviewModel } from '../../../src/extension/review/review-model';
+import { ReviewModel } from '../../../src/core/workspace/review-model';
 
 const ORIGINAL = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 // Two changes far apart: two hunks.
@@ -160,9 +160,9 @@ describe('ReviewModel', () => {
     assert.equal(review.allDecided(), false);
   });
 
-  it('describes each file for the panel with its counts', () => {
+  it("describes each file for the panel with its counts, each hunk's verdict and the rejected hunks' reasons", () => {
     const review = twoFiles();
-    review.setHunk('src/A.cs', 0, false);
+    review.setHunk('src/A.cs', 0, false, 'keep line 3');
     const [a, created] = review.toFileReviews();
     assert.deepEqual(a, {
       filePath: 'src/A.cs',
@@ -170,10 +170,17 @@ describe('ReviewModel', () => {
       status: 'pending',
       hunkCount: 2,
       rejectedHunks: [0],
+      hunkVerdicts: ['rejected', 'pending'],
+      hunkReasons: { 0: 'keep line 3' },
       added: 2,
       removed: 2,
     });
     assert.equal(created.type, 'CREATE');
     assert.equal(created.added, 1);
+    // A hunk accepted after its rejection keeps no reason.
+    review.setHunk('src/A.cs', 0, true);
+    review.setHunk('src/A.cs', 1, true);
+    const [after] = review.toFileReviews();
+    assert.deepEqual([after.status, after.hunkVerdicts, after.hunkReasons], ['accepted', ['accepted', 'accepted'], {}]);
   });
 });

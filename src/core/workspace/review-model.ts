@@ -1,12 +1,28 @@
 // The person's verdicts on the proposed files of one WAIT_DIFF_APPROVAL gate: per file, and per
-// hunk inside a file. Pure (no vscode), so the rules are tested in plain Node. The hunks are the
-// core's own (`splitHunks` of the same diffText), so hunk indexes mean the same thing on both sides.
+// hunk inside a file. Pure (no vscode), so the rules are tested in plain Node, and one model serves
+// both faces that review: the editor's diff editor and the page of `ironbees serve`. The hunks are
+// the core's own (`splitHunks` of the same diffText), so hunk indexes mean the same thing everywhere.
 
-import type { ApprovalDecision, FileDecision, FileEdit } from '../../core/model';
-import { splitHunks } from '../../core/workspace/diff';
-import type { FileReview, FileReviewStatus } from '../../shared/protocol';
+import type { ApprovalDecision, EditType, FileDecision, FileEdit } from '../model';
+import { splitHunks } from './diff';
 
 export type HunkVerdict = 'pending' | 'accepted' | 'rejected';
+export type FileReviewStatus = 'pending' | 'accepted' | 'rejected' | 'partial';
+
+/** One file as a review shows it (the panel protocol's `FileReview` has this shape). */
+export interface ReviewedFile {
+  filePath: string;
+  type: EditType;
+  status: FileReviewStatus;
+  hunkCount: number;
+  rejectedHunks: number[];
+  /** Each hunk's verdict so far, in diffText order. */
+  hunkVerdicts: HunkVerdict[];
+  /** The reasons given for single rejected hunks, by hunk index. */
+  hunkReasons: Record<number, string>;
+  added: number;
+  removed: number;
+}
 
 export interface HunkInfo {
   index: number;
@@ -136,7 +152,7 @@ export class ReviewModel {
   }
 
   /** What the panel shows. */
-  toFileReviews(): FileReview[] {
+  toFileReviews(): ReviewedFile[] {
     return [...this.files.values()].map((file) => {
       const lines = file.edit.diffText.split('\n');
       return {
@@ -145,6 +161,10 @@ export class ReviewModel {
         status: this.status(file.edit.filePath),
         hunkCount: file.hunks.length,
         rejectedHunks: rejectedIndexes(file),
+        hunkVerdicts: [...file.verdicts],
+        hunkReasons: Object.fromEntries(
+          rejectedIndexes(file).flatMap((i) => (file.hunkReasons.has(i) ? [[i, file.hunkReasons.get(i)!]] : [])),
+        ),
         added: lines.filter((l) => l.startsWith('+') && !l.startsWith('+++')).length,
         removed: lines.filter((l) => l.startsWith('-') && !l.startsWith('---')).length,
       };
