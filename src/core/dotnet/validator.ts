@@ -21,6 +21,7 @@ import { relativeFramePaths } from './stack-frames';
 import { runTests } from './test';
 import type { TestRun } from './test';
 import { afterFirstProcessStarts, withProcessLabel } from './process-hooks';
+import { vstestConsoleFor } from './vstest-console';
 
 export interface ValidatorOptions {
   host: Host;
@@ -138,6 +139,7 @@ async function testProjects(
   const modeFrom = path.dirname(graph.target.absPath);
   const session = dotnetSession(sessionHost, options.target);
   const assemblies = session.assemblies.forProjects(graph.projects);
+  const vstestConsole = await vstestConsoleFor(modeFrom);
   const run = await runTests({
     host: options.host,
     projects,
@@ -147,6 +149,7 @@ async function testProjects(
     only,
     assemblies,
     expectedMs: session.testDurations(),
+    vstestConsole,
   });
   session.rememberFailures(run.failedByProject);
   session.rememberDurations(run.durationByProject);
