@@ -114,7 +114,7 @@ async function testVstestProject(
   if (plan.skipped.length > 0 && plan.run.length === 0) return { ...mergeTestResults([]), skippedFrameworks };
   // A run-settings file is handed to VSTest by `dotnet test` only: such a project keeps running through it.
   const assembly = plan.skipped.length === 0 && !project.testRunner?.runSettings ? await builtAssembly(request, project) : null;
-  // The blame-hang re-run keeps `dotnet vstest`: the CLI is what collects the blame collector's attachments.
+  // The blame-hang re-run (rare) keeps `dotnet vstest`: its hang report is what blameHang() reads, tested with real hangs.
   const attempt = (blame: readonly string[], limitMs: number): Promise<VstestAttempt> =>
     runVstestOnce(request, project, mode, {
       assembly,
