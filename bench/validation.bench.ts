@@ -25,6 +25,8 @@ import { EXTRA_LIBRARIES, growMultiFixture } from './support/multi-fixture';
 const RUNS = Number(process.env.IRONBEES_BENCH_RUNS ?? 5);
 const NAIVE_RUNS = Math.min(RUNS, 3);
 const SANDBOX_ONLY = process.env.IRONBEES_BENCH_SANDBOX_ONLY === '1';
+/** IRONBEES_BENCH_LIMIT_ONLY=1: only (a), (a) without the sandbox and (d), interleaved (the issue's ratio, quickly). */
+const LIMIT_ONLY = process.env.IRONBEES_BENCH_LIMIT_ONLY === '1';
 const COMMAND_LIMIT_MS = 600_000;
 const EDITED_FILE = 'src/Reporting/Report.cs';
 const AFFECTED_TESTS = 'tests/Reporting.Tests/Reporting.Tests.csproj';
@@ -178,6 +180,14 @@ async function main(): Promise<void> {
         );
         continue;
       }
+      if (LIMIT_ONLY) {
+        editOneFile(root);
+        timings.limitVstest.push(await timed(() => limitVstest(host)));
+        console.log(
+          `run ${run + 1}: ironbees ${seconds(timings.ironbees.at(-1) ?? 0)} (without the sandbox ${seconds(timings.ironbeesNoSandbox.at(-1) ?? 0)}), vstest limit ${seconds(timings.limitVstest.at(-1) ?? 0)}`,
+        );
+        continue;
+      }
       editOneFile(root);
       timings.ironbeesDotnetTest.push(await timed(() => withEnv('IRONBEES_TEST_FROM_ASSEMBLY', '0', validateOnce)));
       if (run < NAIVE_RUNS) {
@@ -197,12 +207,7 @@ async function main(): Promise<void> {
         );
       }
       editOneFile(root);
-      timings.limitVstest.push(
-        await timed(async () => {
-          await dotnet(host, ['build', AFFECTED_TESTS, '--no-restore', '-nologo'], buildEnv());
-          await dotnet(host, ['vstest', AFFECTED_ASSEMBLY], buildEnv());
-        }),
-      );
+      timings.limitVstest.push(await timed(() => limitVstest(host)));
       if (run < NAIVE_RUNS) {
         editOneFile(root);
         cleanAll(root);
@@ -220,6 +225,7 @@ async function main(): Promise<void> {
       );
     }
     if (SANDBOX_ONLY) reportSandbox(timings, sandboxed);
+    else if (LIMIT_ONLY) reportLimit(timings, sandboxed);
     else report(timings, sandboxed);
     console.log(`  inside (a): build ${seconds(median(phases.build))}, tests ${seconds(median(phases.test))} (medians)`);
   } finally {
@@ -229,6 +235,24 @@ async function main(): Promise<void> {
       .catch(() => undefined);
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** (d): the build of the affected test project and `dotnet vstest` on its assembly, by hand, with Ironbees' build servers. */
+async function limitVstest(host: Host): Promise<void> {
+  await dotnet(host, ['build', AFFECTED_TESTS, '--no-restore', '-nologo'], buildEnv());
+  await dotnet(host, ['vstest', AFFECTED_ASSEMBLY], buildEnv());
+}
+
+function reportLimit(timings: Timings, sandboxed: boolean): void {
+  const limit = median(timings.limitVstest);
+  const paired = median(timings.ironbees.map((value, index) => value / (timings.limitVstest[index] ?? value)));
+  console.log('\nmedians');
+  console.log(`  (a) ironbees validate()${sandboxed ? ' in the sandbox' : ''}   ${seconds(median(timings.ironbees))}`);
+  console.log(`      --sandbox off                       ${seconds(median(timings.ironbeesNoSandbox))}`);
+  console.log(`  (d) build + dotnet vstest by hand      ${seconds(limit)}`);
+  console.log(
+    `  a / d = ${(median(timings.ironbees) / limit).toFixed(2)} (median of the paired runs' ratios ${paired.toFixed(2)}; goal ≤ 1.0), unsandboxed a / d = ${(median(timings.ironbeesNoSandbox) / limit).toFixed(2)}`,
+  );
 }
 
 function reportSandbox(timings: Timings, sandboxed: boolean): void {

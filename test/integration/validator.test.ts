@@ -13,6 +13,7 @@ import { captureBaseline, validate } from '../../src/core/dotnet/validator';
 import { buildErrorContext } from '../../src/core/dotnet/error-context';
 import { shutdownBuildServers } from '../../src/core/dotnet/dotnet-cli';
 import { createNodeHost } from '../../src/host/node/index';
+import { vstestConsoleFor } from '../../src/core/dotnet/vstest-console';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const quietLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -180,7 +181,13 @@ describe('validator with real dotnet', function () {
     const verbs: string[] = [];
     const host: Host = {
       ...real,
-      process: { run: (command, args, options) => (verbs.push(args[0] ?? ''), real.process.run(command, args, options)) },
+      process: {
+        // The SDK's vstest.console started directly (vstest-console.ts) reads as the `vstest` it replaces.
+        run: (command, args, options) => (
+          verbs.push(args[0] === 'exec' && /vstest\.console\.dll$/.test(args[1] ?? '') ? 'vstest.console' : (args[0] ?? '')),
+          real.process.run(command, args, options)
+        ),
+      },
     };
     const baseline = await captureBaseline({ host, timeouts });
     assert.deepEqual([baseline.build.success, baseline.test?.total, baseline.test?.failed], [true, 6, 0]);
@@ -192,7 +199,9 @@ describe('validator with real dotnet', function () {
       'Reporting.Tests.ReportTests.Render_PutsTheTitleAboveARule',
       'TextKit.Tests.SlugTests.Center_PadsBothSides',
     ]);
-    assert.deepEqual(verbs, ['build', 'vstest', 'vstest', 'build', 'vstest', 'vstest']);
+    // This machine's one SDK and no global.json: vstest.console is started directly, without the dotnet CLI.
+    const vstest = (await vstestConsoleFor(root)) ? 'vstest.console' : 'vstest';
+    assert.deepEqual(verbs, ['build', vstest, vstest, 'build', vstest, vstest]);
   });
 
   it('broken: the baseline build fails with the CS errors, file and line', async () => {

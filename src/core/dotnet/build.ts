@@ -12,6 +12,7 @@ import { parseMsbuildOutput, toWorkspacePath } from './msbuild-parser';
 import { explainRestoreErrors } from './restore-diagnostics';
 import { noteBuildErrors, trackRestore } from './build-tracker';
 import { explainSandboxBuildErrors } from './sandbox-refusals';
+import { watchForBuildSuccess } from './build-success';
 
 /** Warnings are kept for the person, not the model; a noisy codebase must not bloat every snapshot. */
 export const MAX_WARNINGS_KEPT = 200;
@@ -34,6 +35,11 @@ export interface BuildRequest {
    * list built and unchanged (reference-walk.ts).
    */
   withoutReferenceWalk?: boolean;
+  /**
+   * Called once, when the build command's own output says the build succeeded (build-success.ts), before
+   * the command has exited: the tests can start. The build's result still decides.
+   */
+  onSucceeded?: () => void;
 }
 
 export function tailOf(text: string, maxChars: number = OUTPUT_TAIL_CHARS): string {
@@ -126,6 +132,14 @@ async function buildOnce(request: BuildRequest): Promise<BuildResult> {
   if (inOrder) args.push('-p:BuildProjectReferences=false');
   const deadline = Date.now() + request.timeoutMs;
   const restored = restoreFirst ? await restoreAlone(request, entry) : null;
+  const watch = request.onSucceeded ? watchForBuildSuccess(request.onSucceeded) : null;
+  const onOutput =
+    watch && request.onOutput
+      ? (chunk: string, stream: 'stdout' | 'stderr'): void => {
+          request.onOutput?.(chunk, stream);
+          watch(chunk, stream);
+        }
+      : (watch ?? request.onOutput);
   const run =
     restored && (restored.exitCode !== 0 || restored.timedOut || restored.cancelled)
       ? restored
@@ -136,7 +150,7 @@ async function buildOnce(request: BuildRequest): Promise<BuildResult> {
             timeoutMs: Math.max(1, deadline - Date.now()),
             signal: request.signal,
             env: buildEnv(process.platform, host.workspaceRoot),
-            onOutput: request.onOutput,
+            onOutput,
           }),
         );
   if (run.cancelled) request.signal?.throwIfAborted();

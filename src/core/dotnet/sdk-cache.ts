@@ -91,6 +91,16 @@ export interface SdkCacheOptions {
   now?: () => Date;
 }
 
+/** The SDK version the cache holds for the workspace when nothing it depends on changed; null otherwise (nothing is run). */
+export async function knownSdkVersion(workspaceRoot: string, options: SdkCacheOptions = {}): Promise<string | null> {
+  const env = options.env ?? process.env;
+  if (env.IRONBEES_SDK_CACHE === '0') return null;
+  const key = await sdkCacheKey(workspaceRoot, env).catch(() => null);
+  if (key === null) return null;
+  const known = (await readCache(path.join(options.cacheDir ?? userCacheDir(env), CACHE_FILE)))[key];
+  return known && typeof known.version === 'string' && known.version !== '' ? known.version : null;
+}
+
 /** The SDK version from the cache when nothing it depends on changed; otherwise `check()`, kept when it succeeds. */
 export async function cachedSdkVersion(
   workspaceRoot: string,

@@ -22,6 +22,7 @@ import { failedRun, resultFromTrx, takeTrxReports, withHungTests } from './test-
 import type { TestProjectRef as ProjectRef, TrxReport } from './test-report';
 import { mergeTestResults } from './trx-parser';
 import type { TestOutcomeKind } from './trx-parser';
+import type { VstestConsole } from './vstest-console';
 
 export interface TestProjectRef extends ProjectRef {
   /** How the project asks to be run (absent: VSTest). */
@@ -50,6 +51,11 @@ export interface TestRequest {
   assemblies?: ReadonlyMap<string, readonly string[]>;
   /** Project path → how long its tests took last time (hang-budget.ts gives a healthy run room by it). */
   expectedMs?: ReadonlyMap<string, number>;
+  /**
+   * The SDK's vstest.console (vstest-console.ts): a project run from its assembly starts it directly,
+   * without the dotnet CLI's process in between. Absent: `dotnet vstest`.
+   */
+  vstestConsole?: VstestConsole | null;
 }
 
 export interface TestRun {
@@ -108,8 +114,16 @@ async function testVstestProject(
   if (plan.skipped.length > 0 && plan.run.length === 0) return { ...mergeTestResults([]), skippedFrameworks };
   // A run-settings file is handed to VSTest by `dotnet test` only: such a project keeps running through it.
   const assembly = plan.skipped.length === 0 && !project.testRunner?.runSettings ? await builtAssembly(request, project) : null;
+  // The blame-hang re-run (rare) keeps `dotnet vstest`: its hang report is what blameHang() reads, tested with real hangs.
   const attempt = (blame: readonly string[], limitMs: number): Promise<VstestAttempt> =>
-    runVstestOnce(request, project, mode, { assembly, frameworks: plan.skipped.length > 0 ? plan.run : null, filterArgs, blame, limitMs });
+    runVstestOnce(request, project, mode, {
+      assembly,
+      frameworks: plan.skipped.length > 0 ? plan.run : null,
+      filterArgs,
+      blame,
+      limitMs,
+      console: blame.length === 0 ? (request.vstestConsole ?? null) : null,
+    });
   const expectedMs = request.expectedMs?.get(project.absPath);
   const budget = hangBudget(Math.max(1, deadline - Date.now()), true, expectedMs);
   let { run, output, trxReports } = await attempt([], budget.firstRunMs);
@@ -152,13 +166,15 @@ interface VstestRunShape {
   /** blame-hang arguments in the syntax of the command (none on a first run). */
   blame: readonly string[];
   limitMs: number;
+  /** With an assembly: start the SDK's vstest.console directly (`dotnet exec`) instead of `dotnet vstest`. */
+  console?: VstestConsole | null;
 }
 
 /** The arguments of one VSTest run writing TRX files named `<prefix>*.trx` into `resultsDir`. */
 export function vstestArgs(project: TestProjectRef, shape: Omit<VstestRunShape, 'limitMs'>, resultsDir: string, prefix: string): string[] {
   if (shape.assembly) {
     return [
-      'vstest',
+      ...(shape.console ? ['exec', shape.console.dll] : ['vstest']),
       shape.assembly,
       `--logger:trx;LogFileName=${prefix}.trx`,
       `--ResultsDirectory:${resultsDir}`,
@@ -197,7 +213,7 @@ async function runVstestOnce(
     cwd: mode.cwd,
     timeoutMs: shape.limitMs,
     signal: request.signal,
-    env: testEnv(process.platform, host.workspaceRoot),
+    env: { ...testEnv(process.platform, host.workspaceRoot), ...(shape.assembly && shape.console ? shape.console.env : {}) },
     onOutput: request.onOutput,
   });
   if (run.cancelled) request.signal?.throwIfAborted();

@@ -21,6 +21,8 @@ import { relativeFramePaths } from './stack-frames';
 import { runTests } from './test';
 import type { TestRun } from './test';
 import { afterFirstProcessStarts, withProcessLabel } from './process-hooks';
+import { vstestConsoleFor } from './vstest-console';
+import { earlyStart } from './early-start';
 
 export interface ValidatorOptions {
   host: Host;
@@ -90,11 +92,12 @@ async function buildScope(
   session: DotnetSession,
   graph: ProjectGraph,
   scope: ChangeScope,
+  onSucceeded?: () => void,
 ): Promise<BuildResult> {
   const restore = scope.needsRestore || !(await session.isRestored(graph));
   // Restoring goes through the whole target: a generated traversal project has no Restore target.
   const projects = scope.full || restore ? [graph.target.absPath] : scope.buildRoots.map((project) => project.absPath);
-  const request = { host: options.host, timeoutMs: options.timeouts.buildMs, signal: options.signal };
+  const request = { host: options.host, timeoutMs: options.timeouts.buildMs, signal: options.signal, onSucceeded };
   const alone = scope.full || restore ? null : await withoutReferenceWalk(options, graph, scope);
   let build = alone
     ? await buildNoting(session, { ...request, projects: alone.map((project) => project.absPath), restore, withoutReferenceWalk: true })
@@ -109,7 +112,13 @@ async function buildScope(
 /** A build whose output also says where each project's assembly is (remembered for the test runs). */
 async function buildNoting(session: DotnetSession, request: BuildRequest): Promise<BuildResult> {
   const collector = new BuildOutputCollector();
-  const build = await runBuild({ ...request, onOutput: collector.note });
+  const onSucceeded = request.onSucceeded;
+  const build = await runBuild({
+    ...request,
+    onOutput: collector.note,
+    // The assemblies the build printed are known by then: the tests it lets start run from them.
+    ...(onSucceeded ? { onSucceeded: () => (session.assemblies.remember(collector.found()), onSucceeded()) } : {}),
+  });
   if (build.success) session.assemblies.remember(collector.found());
   return build;
 }
@@ -138,6 +147,7 @@ async function testProjects(
   const modeFrom = path.dirname(graph.target.absPath);
   const session = dotnetSession(sessionHost, options.target);
   const assemblies = session.assemblies.forProjects(graph.projects);
+  const vstestConsole = await vstestConsoleFor(modeFrom);
   const run = await runTests({
     host: options.host,
     projects,
@@ -147,6 +157,7 @@ async function testProjects(
     only,
     assemblies,
     expectedMs: session.testDurations(),
+    vstestConsole,
   });
   session.rememberFailures(run.failedByProject);
   session.rememberDurations(run.durationByProject);
@@ -184,6 +195,17 @@ async function failingFirst(
   if (run.ran.length === 0) return null;
   const stillFailing = [...run.outcomes.values()].some((outcome) => outcome === 'failed') || run.result.timedOut === true;
   return stillFailing ? run : null;
+}
+
+/** Failing-first when it gives the verdict, else the whole affected set. */
+async function testPhase(
+  options: ValidateOptions,
+  session: DotnetSession,
+  graph: ProjectGraph,
+  projects: readonly ProjectNode[],
+): Promise<{ run: TestRun; firstVerdict: TestRun | null }> {
+  const firstVerdict = await failingFirst(options, session, graph, projects);
+  return { run: firstVerdict ?? (await testProjects(options, graph, projects)), firstVerdict };
 }
 
 /** A full build and every test project, before any edit. */
@@ -273,7 +295,15 @@ export async function validate(options: ValidateOptions): Promise<ValidationOutc
     // still fail or pass; the unaffected ones are already built and run with --no-build.
     scope = { ...scope, testProjects: graph.projects.filter((project) => project.isTest) };
   }
-  const built = await buildScope(options, session, graph, scope);
+  // The tests start as soon as the build's output says it succeeded, while the build command still exits.
+  const tests = earlyStart((signal) => testPhase({ ...options, signal }, session, graph, scope.testProjects), options.signal);
+  let built: BuildResult | undefined;
+  try {
+    built = await buildScope(options, session, graph, scope, tests.start);
+  } finally {
+    // A build that failed after all (or threw) calls off the tests it let start.
+    if (!built?.success) await tests.cancel();
+  }
   const build = { ...built, errors: markPreExistingErrors(built.errors, options.baseline) };
   const scopeNote = scope.full
     ? `whole ${graph.target.relPath}${scope.reason ? ` (${scope.reason})` : ''}`
@@ -292,8 +322,7 @@ export async function validate(options: ValidateOptions): Promise<ValidationOutc
       toleratedFailures: [],
     };
   }
-  const firstVerdict = await failingFirst(options, session, graph, scope.testProjects);
-  const run = firstVerdict ?? (await testProjects(options, graph, scope.testProjects));
+  const { run, firstVerdict } = await tests.result();
   // A failing-first verdict ran only some tests on purpose; a full run is held to every test the baseline ran.
   const heldTo = firstVerdict ? [] : run.ran.map((project) => path.relative(options.host.workspaceRoot, project).split(path.sep).join('/'));
   const comparison = compareTests(run.result, run.outcomes, options.baseline, heldTo);

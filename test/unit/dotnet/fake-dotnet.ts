@@ -64,10 +64,11 @@ export class FakeDotnet implements ProcessRunner {
     this.buildIndex = 0;
   }
 
-  async run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
+  async run(command: string, given: readonly string[], options: RunOptions): Promise<RunResult> {
+    const args = vstestForm(given);
     if (this.missing) throw Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT' });
     this.calls.push({
-      args: [...args],
+      args: [...given],
       env: { ...options.env },
       timeoutMs: options.timeoutMs,
       ...(options.label ? { label: options.label } : {}),
@@ -114,12 +115,19 @@ export class FakeDotnet implements ProcessRunner {
     return { ...base, exitCode: 0 };
   }
 
-  /** The build and test commands, in order, as `verb target` (targets relative to `root`). */
+  /** The build and test commands, in order, as `verb target` (targets relative to `root`; vstest.console started directly reads as `vstest`). */
   summary(root: string): string[] {
-    return this.calls.map(({ args }) => {
+    return this.calls.map(({ args: given }) => {
+      const args = vstestForm(given);
       const target = args[1] && path.isAbsolute(args[1]) ? path.relative(root, args[1]).split(path.sep).join('/') : (args[1] ?? '');
       const restore = args[0] === 'build' ? (args.includes('--no-restore') ? ' --no-restore' : ' +restore') : '';
       return `${args[0]} ${target}${restore}`;
     });
   }
+}
+
+/** `exec <sdk>/vstest.console.dll <dll> …` (the console started directly) as `vstest <dll> …`: the same run. */
+export function vstestForm(args: readonly string[]): string[] {
+  if (args[0] === 'exec' && /vstest\.console\.dll$/.test(args[1] ?? '')) return ['vstest', ...args.slice(2)];
+  return [...args];
 }

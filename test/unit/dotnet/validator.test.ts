@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ConfigurationError } from '../../../src/core/errors';
@@ -8,6 +8,7 @@ import type { Baseline, CompilationDiagnostic } from '../../../src/core/model';
 import type { TraceEvent } from '../../../src/core/trace';
 import { captureBaseline, validate } from '../../../src/core/dotnet/validator';
 import { createNodeHost } from '../../../src/host/node/index';
+import { resetVstestConsoleForTests } from '../../../src/core/dotnet/vstest-console';
 import { FakeDotnet } from './fake-dotnet';
 
 const MULTI = path.join(__dirname, '..', '..', 'fixtures', 'multi');
@@ -236,7 +237,26 @@ describe('validator (scripted dotnet)', () => {
     assert.ok(tests[0]?.args.includes('--filter'));
   });
 
-  it('runs each test project from the assembly its build printed (dotnet vstest, no second MSBuild evaluation), with the same results', async () => {
+  it("runs each test project from the assembly its build printed (the SDK's vstest.console started directly, no second MSBuild evaluation), with the same results", async () => {
+    // A dotnet install of its own on PATH, with one SDK: the one `dotnet vstest` would use.
+    const dotnetRoot = realpathSync(mkdtempSync(path.join(tmpdir(), 'ironbees-dotnet-root-')));
+    const vstestConsole = path.join(dotnetRoot, 'sdk', '9.0.100', 'vstest.console.dll');
+    mkdirSync(path.dirname(vstestConsole), { recursive: true });
+    writeFileSync(vstestConsole, 'MZ');
+    writeFileSync(path.join(dotnetRoot, 'dotnet'), '#!/bin/sh\n', { mode: 0o755 });
+    const path0 = process.env.PATH;
+    process.env.PATH = `${dotnetRoot}${path.delimiter}${path0 ?? ''}`;
+    resetVstestConsoleForTests();
+    try {
+      await fromTheAssembly(vstestConsole, dotnetRoot);
+    } finally {
+      process.env.PATH = path0;
+      resetVstestConsoleForTests();
+      rmSync(dotnetRoot, { recursive: true, force: true });
+    }
+  });
+
+  async function fromTheAssembly(vstestConsole: string, dotnetRoot: string): Promise<void> {
     const dll = (name: string): string => path.join(root, 'tests', name, 'bin', 'Debug', 'net10.0', `${name}.dll`);
     for (const name of ['TextKit.Tests', 'Reporting.Tests']) {
       mkdirSync(path.dirname(dll(name)), { recursive: true });
@@ -263,18 +283,22 @@ describe('validator (scripted dotnet)', () => {
       baseline.test?.failures.map((failure) => [failure.testName, failure.message]),
       [['Reporting.Tests.ReportTests.Anchor(level: 2)', 'broken before']],
     );
-    const call = fake.calls.find((one) => one.args[0] === 'vstest' && one.args[1] === dll('Reporting.Tests'));
+    const call = fake.calls.find((one) => one.args[0] === 'exec' && one.args[2] === dll('Reporting.Tests'));
     const resultsDir = path.join(root, '.ironbees', 'tmp', 'test-results');
-    // No blame collector on a run that does not hang: Ironbees enforces the limit.
-    assert.equal(call?.args.length, 4);
-    assert.equal(call?.args[3], `--ResultsDirectory:${resultsDir}`);
-    assert.match(call?.args[2] ?? '', /^--logger:trx;LogFileName=Reporting\.Tests-\d+-[0-9a-f]{8}\.trx$/);
+    // No blame collector on a run that does not hang: Ironbees enforces the limit. No dotnet CLI in between.
+    assert.equal(call?.args.length, 5);
+    assert.equal(call?.args[1], vstestConsole);
+    assert.equal(call?.args[4], `--ResultsDirectory:${resultsDir}`);
+    assert.match(call?.args[3] ?? '', /^--logger:trx;LogFileName=Reporting\.Tests-\d+-[0-9a-f]{8}\.trx$/);
+    // What `dotnet vstest` sets for the console: the test host finds this dotnet.
+    assert.equal(call?.env.VSTEST_DOTNET_ROOT_PATH, dotnetRoot);
+    assert.match(call?.env.VSTEST_DOTNET_ROOT_ARCHITECTURE ?? '', /^(X64|ARM64|X86|ARM)$/);
 
     // The next build prints nothing (an empty, quiet reply): what the baseline's build said still holds.
     fake.scriptBuilds({ exitCode: 0, stdout: '' });
     fake.calls.length = 0;
     const outcome = await validate({ ...options(), changedFiles: ['src/Reporting/Report.cs'], baseline });
-    const first = fake.calls.filter((one) => one.args[0] === 'vstest');
+    const first = fake.calls.filter((one) => one.args[0] === 'exec' && one.args[1] === vstestConsole);
     assert.equal(first.length, 1, 'failing-first round only: the baseline failure still fails');
     assert.deepEqual(
       first[0]?.args.filter((arg) => arg.startsWith('--TestCaseFilter:')),
@@ -284,7 +308,7 @@ describe('validator (scripted dotnet)', () => {
     // The baseline's run of the project (a few ms) sets the first run's share: all of the 60 s but twice
     // the shortest hang timeout and the margin (30 s), not half less the margin (20 s).
     assert.equal(Math.round((first[0]?.timeoutMs ?? 0) / 1000), 30);
-  });
+  }
 
   it('reports build errors, new ones apart from those the baseline had, and skips the tests', async () => {
     const knownError: CompilationDiagnostic = {
