@@ -23,6 +23,7 @@ import type { TestRun } from './test';
 import { afterFirstProcessStarts, withProcessLabel } from './process-hooks';
 import { vstestConsoleFor } from './vstest-console';
 import { earlyStart } from './early-start';
+import { earlyTestsMayBeStale } from './stale-early-tests';
 
 export interface ValidatorOptions {
   host: Host;
@@ -296,13 +297,28 @@ export async function validate(options: ValidateOptions): Promise<ValidationOutc
     scope = { ...scope, testProjects: graph.projects.filter((project) => project.isTest) };
   }
   // The tests start as soon as the build's output says it succeeded, while the build command still exits.
-  const tests = earlyStart((signal) => testPhase({ ...options, signal }, session, graph, scope.testProjects), options.signal);
+  const testsFromNow = () => earlyStart((signal) => testPhase({ ...options, signal }, session, graph, scope.testProjects), options.signal);
+  let tests = testsFromNow();
+  let startedEarlyAt: number | null = null;
   let built: BuildResult | undefined;
   try {
-    built = await buildScope(options, session, graph, scope, tests.start);
+    built = await buildScope(options, session, graph, scope, () => {
+      startedEarlyAt ??= Date.now();
+      tests.start();
+    });
   } finally {
     // A build that failed after all (or threw) calls off the tests it let start.
     if (!built?.success) await tests.cancel();
+  }
+  const earlyAt: number | null = startedEarlyAt;
+  if (
+    built.success &&
+    earlyAt !== null &&
+    (await earlyTestsMayBeStale(session.assemblies.forProjects(scope.testProjects), scope.testProjects.length, earlyAt))
+  ) {
+    options.host.logger.debug("The build wrote the tests' output after its success line: running the tests again.");
+    await tests.cancel();
+    tests = testsFromNow();
   }
   const build = { ...built, errors: markPreExistingErrors(built.errors, options.baseline) };
   const scopeNote = scope.full

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Host, ProcessRunner, RunOptions, RunResult } from '../../../src/core/host';
@@ -36,13 +36,22 @@ class SlowExitDotnet implements ProcessRunner {
   baselineDone = false;
   readonly order: string[] = [];
   testSignals: Array<AbortSignal | undefined> = [];
+  /** The assembly the builds print; the test creates it. */
+  assembly = '/x.dll';
+  /** Set: the build writes the assembly after its success line (once a test has started), as a task printing the line early would. */
+  writesAfterTheLine = false;
 
   async run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
     if (!this.baselineDone) return this.fake.run(command, args, options);
     if (args[0] === 'build') {
-      options.onOutput?.('  Reporting.Tests -> /x.dll\nBuild succeeded.\n', 'stdout');
+      options.onOutput?.(`  Reporting.Tests -> ${this.assembly}\nBuild succeeded.\n`, 'stdout');
       // Exits only once a test command has started (or after a while: the test then fails on the order).
       for (let waited = 0; waited < 100 && !this.order.includes('test started'); waited += 1) await new Promise((r) => setTimeout(r, 10));
+      if (this.writesAfterTheLine) {
+        writeFileSync(this.assembly, 'the finished build');
+        // What the finished build's tests say differs from what the stale run saw.
+        this.fake.tests.set('Reporting.Tests', [{ name: 'Reporting.Tests.ReportTests.Anchor', outcome: 'Failed' }]);
+      }
       this.order.push('build exited');
       return { stdout: 'Build succeeded.\n', stderr: '', exitCode: this.exitCode, durationMs: 5, timedOut: false, cancelled: false };
     }
@@ -69,6 +78,11 @@ describe("validate starts the tests at the build's success line", () => {
     runner.fake.tests.set('Reporting.Tests', [{ name: 'Reporting.Tests.ReportTests.Anchor', outcome: 'Passed' }]);
     runner.fake.tests.set('TextKit.Tests', [{ name: 'TextKit.Tests.SlugTests.From', outcome: 'Passed' }]);
     host = { ...createNodeHost(root, { logger: quietLogger }), process: runner };
+    // The test project's output, written by an earlier build.
+    runner.assembly = path.join(root, 'tests', 'Reporting.Tests', 'bin', 'Reporting.Tests.dll');
+    mkdirSync(path.dirname(runner.assembly), { recursive: true });
+    writeFileSync(runner.assembly, 'an earlier build');
+    utimesSync(runner.assembly, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -90,6 +104,17 @@ describe("validate starts the tests at the build's success line", () => {
     assert.equal(runner.testSignals[0]?.aborted, true, 'the started test run was stopped');
     assert.equal(outcome.build.success, false);
     assert.equal(outcome.test, null);
+    assert.equal(outcome.passed, false);
+  });
+
+  it("a build that writes the tests' output after its success line: the early run is thrown away, the tests run again", async () => {
+    const baseline = await captureBaseline({ host, timeouts });
+    runner.baselineDone = true;
+    runner.writesAfterTheLine = true;
+    const outcome = await validate({ host, timeouts, changedFiles: ['src/Reporting/Report.cs'], baseline });
+    assert.deepEqual(runner.order, ['test started', 'build exited', 'test started']);
+    assert.equal(outcome.build.success, true);
+    assert.deepEqual([outcome.test?.total, outcome.test?.passed, outcome.test?.failed], [1, 0, 1]);
     assert.equal(outcome.passed, false);
   });
 });
