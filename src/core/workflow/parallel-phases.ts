@@ -26,6 +26,8 @@ import { ParallelWorktrees } from './parallel-worktrees';
 import type { ParallelTree } from './parallel-worktrees';
 import { IterationCommits } from './worktree-commits';
 import { integratedEdits } from './parallel-result';
+import { shownPhases } from './live-phases';
+import type { ShowPhases } from './live-phases';
 
 /** The error code of a phase that stopped the others: the run escalates to its person. */
 export const PHASE_BLOCKED_CODE = 'PARALLEL_PHASE_BLOCKED';
@@ -54,6 +56,8 @@ export interface ParallelPhasesInput {
   signal: AbortSignal;
   /** A line for the person: a phase started, merged. */
   say?: (line: string) => void;
+  /** The phases as they are now, each time one starts in its worktree or ends. */
+  show?: ShowPhases;
 }
 
 export interface ParallelPhasesOutput {
@@ -85,6 +89,13 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
   const running = new Map<string, Promise<Finished>>();
   let usage = EMPTY_USAGE;
   let failure: AgentModeError | null = null;
+  const show = (): void => void input.show?.(shownPhases(runs.values()));
+  /** The phase as it works in `tree`, shown. */
+  const inTree = (id: string, tree: ParallelTree): ParallelTree => {
+    runs.set(id, { ...(runs.get(id) as PhaseRun), worktree: tree.workspace });
+    show();
+    return tree;
+  };
   try {
     for (;;) {
       if (!failure && !stop.signal.aborted) {
@@ -100,7 +111,7 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
               input,
               trees,
               phase,
-              () => trees.addPhase(slug),
+              () => trees.addPhase(slug).then((tree) => inTree(id, tree)),
               () => completed,
               stop.signal,
             ),
@@ -112,7 +123,7 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
       running.delete(done.id);
       usage = addUsage(usage, done.last?.usage ?? EMPTY_USAGE);
       const phase = phases.find((p) => p.id === done.id) as PlanPhase;
-      const run = runs.get(done.id) as PhaseRun;
+      const { worktree: _worktree, ...run } = runs.get(done.id) as PhaseRun;
       const ended = { ...run, endedAt: new Date().toISOString(), iterationsRun: run.iterationsRun + (done.last?.iterationCount ?? 0) };
       const outcome: AgentModeError | PhaseConflict | null =
         failure || stop.signal.aborted ? null : await outcomeOf(trees, phase, done, slugs);
@@ -123,10 +134,14 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
           `phase ${phase.name} (${phase.id}): its merge conflicts in ${outcome.conflicts.map((c) => c.path).join(', ')}; its coder gets both sides`,
         );
         const slug = slugs.get(done.id) as string;
-        const tree = (): Promise<ParallelTree> => conflictTree(trees, slug, phase, outcome.tree).finally(() => trees.close(outcome.tree));
+        const tree = (): Promise<ParallelTree> =>
+          conflictTree(trees, slug, phase, outcome.tree)
+            .finally(() => trees.close(outcome.tree))
+            .then((made) => inTree(done.id, made));
         const brief = (made: ParallelTree): string =>
           [completedHandoffs(phases, runs), conflictBrief(phase, outcome, made)].filter(Boolean).join('\n\n');
         running.set(done.id, runPhase(input, trees, phase, tree, brief, stop.signal, outcome));
+        show();
         continue;
       }
       const problem: AgentModeError | null = outcome;
@@ -136,9 +151,11 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
           failure = problem;
           stop.abort();
         }
+        show();
         continue;
       }
       runs.set(done.id, { ...ended, status: 'complete', handoff: handoffOf(done.last) });
+      show();
       input.say?.(`phase ${phase.name} (${phase.id}): complete after ${ended.iterationsRun} iteration(s), merged`);
     }
     if (failure) throw failure;

@@ -101,6 +101,7 @@ describe('runPhasesInParallel (--parallel N) on a real repository', function () 
     const bStarted = signal();
     let cSaw: string[] = [];
     let cSpec = '';
+    const shown: string[] = [];
     const scripts: Record<string, PhaseScript> = {
       // Each waits for the other to have started: a scheduler that runs one at a time never gets past here.
       a: async (ws) => {
@@ -132,7 +133,23 @@ describe('runPhasesInParallel (--parallel N) on a real repository', function () 
       plan: plan([phase('c', ['a', 'b']), phase('a', []), phase('b', [])]),
       limit: 2,
       signal: new AbortController().signal,
+      show: async (phases) => {
+        shown.push(phases.map((p) => `${p.phaseId}:${p.status}${p.worktree ? `@${path.relative(root, p.worktree)}` : ''}`).join(' '));
+      },
     });
+    // Each phase shown with its worktree as it starts in it, without once it ends.
+    const trees = '.ironbees/worktrees/run1-phase';
+    assert.deepEqual(shown.slice(0, 2), [
+      `c:pending a:running@${trees}-a b:running`,
+      `c:pending a:running@${trees}-a b:running@${trees}-b`,
+    ]);
+    assert.deepEqual(shown.slice(2, 4).sort(), [
+      `c:pending a:complete b:complete`,
+      shown.includes(`c:pending a:complete b:running@${trees}-b`)
+        ? `c:pending a:complete b:running@${trees}-b`
+        : `c:pending a:running@${trees}-a b:complete`,
+    ]);
+    assert.deepEqual(shown.slice(4), [`c:running@${trees}-c a:complete b:complete`, 'c:complete a:complete b:complete']);
     assert.deepEqual(events.slice(0, 2).sort(), ['start a', 'start b']);
     assert.equal(events.indexOf('start c'), 4);
     assert.deepEqual(cSaw, ['a.txt', 'b.txt', 'shared.txt']);
