@@ -73,18 +73,26 @@ export class RunRuntimes {
     }
   }
 
-  /** For the folder's runs, or for a run in another folder (a worktree: no language server watches it). */
-  async build(elsewhere?: string): Promise<ExtensionRuntime> {
+  /**
+   * For the folder's runs, or for a run in another folder (a worktree: no language server watches it).
+   * With "ironbees.parallel" > 1 the folder's runtime builds one of its own for each phase it runs in
+   * a worktree (`phase`).
+   */
+  async build(elsewhere?: string, phase = false): Promise<ExtensionRuntime> {
     // Loaded on first use: the core, the SDK and xstate are most of the bundle, and activation stays fast.
     const { createExtensionRuntime } = await import('./heavy.js');
     // Trust is the person's folder's: a worktree is a copy of its last commit.
     const trusted = (await this.deps.trusted?.()) ?? false;
+    const settings = this.deps.settings();
+    const phases = !elsewhere && (settings.parallel ?? 1) > 1;
     return createExtensionRuntime({
       workspaceRoot: elsewhere ?? this.deps.folder.uri.fsPath,
       trusted,
       folder: this.deps.folder,
       ...(elsewhere ? { languageServer: false } : {}),
-      settings: this.deps.settings(),
+      settings,
+      ...(phases ? { phaseRuntime: (workspace: string) => this.build(workspace, true) } : {}),
+      ...(phase ? { phase: true } : {}),
       apiKey: await this.deps.apiKeys.get(),
       ...(this.deps.apiKeys instanceof ProviderApiKeyStore ? { openaiApiKey: await this.deps.apiKeys.keyFor('openai') } : {}),
       extensionPath: this.deps.extensionPath,

@@ -128,12 +128,27 @@ describe('ironbees run --parallel (built CLI, real git and dotnet, fake Messages
     };
   }
 
+  /** The parent run's phases as its state.json holds them now: [id, status, worktree]. */
+  function parentPhases(): Array<[string, string, string | undefined]> {
+    const runs = path.join(repo, '.ironbees', 'runs');
+    const parent = fs.readdirSync(runs).find((name) => /^\d{8}-\d{6}-[0-9a-f]+$/.test(name)) as string;
+    const saved = JSON.parse(readRunFile(repo, parent, 'state.json')) as {
+      codingState: { phases?: Array<{ phaseId: string; status: string; worktree?: string }> };
+    };
+    return (saved.codingState.phases ?? []).map((p) => [p.phaseId, p.status, p.worktree]);
+  }
+
   it('runs A and B at once in worktrees, C from their merge; the working tree gets all three and nothing is left', async () => {
     const arrivals: string[] = [];
     let coverSaw = '';
+    let liveWhileRunning: unknown = null;
     const scripts: Record<string, Array<(request: FakeRequest) => FakeTurn>> = {
       'Add Mod': [
-        () => create(MOD, 'namespace Calculator;\n\npublic static class Mod\n{\n    public static int Of(int a, int b) => a % b;\n}\n'),
+        () => {
+          // Both phases are at work in their worktrees: the parent run's state.json shows them so.
+          liveWhileRunning = parentPhases();
+          return create(MOD, 'namespace Calculator;\n\npublic static class Mod\n{\n    public static int Of(int a, int b) => a % b;\n}\n');
+        },
         () => submit('Added Mod.Of.'),
       ],
       'Add Neg': [
@@ -208,6 +223,12 @@ describe('ironbees run --parallel (built CLI, real git and dotnet, fake Messages
       );
     }
     assert.match(result.stderr, /phase Add Mod \(mod\): started in .*ironbees\/[^ ]+-phase-mod/);
+    const trees = path.join(fs.realpathSync(repo), '.ironbees', 'worktrees', final.stateId);
+    assert.deepEqual(liveWhileRunning, [
+      ['cover', 'pending', undefined],
+      ['mod', 'running', `${trees}-phase-mod`],
+      ['neg', 'running', `${trees}-phase-neg`],
+    ]);
     assert.deepEqual(leftovers(), { worktrees: [`worktree ${fs.realpathSync(repo)}`], branches: '', dirs: [] });
   });
 
