@@ -11,6 +11,7 @@ import type { ApiKeyStore } from './secrets';
 import type { IronbeesSettings } from './settings';
 import { ProviderApiKeyStore } from './provider-keys';
 import type { ExtensionRuntime } from './runtime';
+import { placement } from './runtime-placement';
 
 /** What the run controller of a folder is made with: everything a runtime is built from. */
 export interface RunControllerDeps {
@@ -84,15 +85,12 @@ export class RunRuntimes {
     // Trust is the person's folder's: a worktree is a copy of its last commit.
     const trusted = (await this.deps.trusted?.()) ?? false;
     const settings = this.deps.settings();
-    const phases = !elsewhere && (settings.parallel ?? 1) > 1;
     return createExtensionRuntime({
+      ...placement(settings, elsewhere, phase, (workspace) => this.build(workspace, true)),
       workspaceRoot: elsewhere ?? this.deps.folder.uri.fsPath,
       trusted,
       folder: this.deps.folder,
-      ...(elsewhere ? { languageServer: false } : {}),
       settings,
-      ...(phases ? { phaseRuntime: (workspace: string) => this.build(workspace, true) } : {}),
-      ...(phase ? { phase: true } : {}),
       apiKey: await this.deps.apiKeys.get(),
       ...(this.deps.apiKeys instanceof ProviderApiKeyStore ? { openaiApiKey: await this.deps.apiKeys.keyFor('openai') } : {}),
       extensionPath: this.deps.extensionPath,
