@@ -11,6 +11,7 @@ import type { ApiKeyStore } from './secrets';
 import type { IronbeesSettings } from './settings';
 import { ProviderApiKeyStore } from './provider-keys';
 import type { ExtensionRuntime } from './runtime';
+import { placement } from './runtime-placement';
 
 /** What the run controller of a folder is made with: everything a runtime is built from. */
 export interface RunControllerDeps {
@@ -73,18 +74,23 @@ export class RunRuntimes {
     }
   }
 
-  /** For the folder's runs, or for a run in another folder (a worktree: no language server watches it). */
-  async build(elsewhere?: string): Promise<ExtensionRuntime> {
+  /**
+   * For the folder's runs, or for a run in another folder (a worktree: no language server watches it).
+   * With "ironbees.parallel" > 1 the folder's runtime builds one of its own for each phase it runs in
+   * a worktree (`phase`).
+   */
+  async build(elsewhere?: string, phase = false): Promise<ExtensionRuntime> {
     // Loaded on first use: the core, the SDK and xstate are most of the bundle, and activation stays fast.
     const { createExtensionRuntime } = await import('./heavy.js');
     // Trust is the person's folder's: a worktree is a copy of its last commit.
     const trusted = (await this.deps.trusted?.()) ?? false;
+    const settings = this.deps.settings();
     return createExtensionRuntime({
+      ...placement(settings, elsewhere, phase, (workspace) => this.build(workspace, true)),
       workspaceRoot: elsewhere ?? this.deps.folder.uri.fsPath,
       trusted,
       folder: this.deps.folder,
-      ...(elsewhere ? { languageServer: false } : {}),
-      settings: this.deps.settings(),
+      settings,
       apiKey: await this.deps.apiKeys.get(),
       ...(this.deps.apiKeys instanceof ProviderApiKeyStore ? { openaiApiKey: await this.deps.apiKeys.keyFor('openai') } : {}),
       extensionPath: this.deps.extensionPath,

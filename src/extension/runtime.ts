@@ -20,6 +20,7 @@ import { FallbackNotice, createVscodeHost } from '../host/vscode/index';
 import type { VscodeHost } from '../host/vscode/index';
 import { agentsFolderPath } from './settings';
 import { askToolApprovalInEditor } from './tool-approval';
+import { openPhaseRuntimes } from './phase-runtimes';
 import { version } from '../../package.json';
 
 /** The settings, keys and logger the model client is built from (provider-model.ts), and where the run works. */
@@ -33,6 +34,10 @@ export interface RuntimeOptions extends ModelSettingsOptions {
   extensionPath: string;
   /** Says "no C# language server, the engine answers" to the person (the extension: once per install, not per window). */
   showEngineNotice?: (message: string) => void;
+  /** "ironbees.parallel" > 1: builds the runtime of each phase that runs in a worktree of its own (phase-runtimes.ts). */
+  phaseRuntime?: (workspace: string) => Promise<ExtensionRuntime>;
+  /** A phase's runtime: nobody is asked about its tools (a phase's run has no person of its own, as in the CLI). */
+  phase?: boolean;
 }
 
 export interface ExtensionRuntime {
@@ -94,7 +99,8 @@ export async function createExtensionRuntime(options: RuntimeOptions): Promise<E
       }),
     bundledAgentsDir: path.join(options.extensionPath, 'agents'),
     agentOverridesDir: () => agentOverridesDir(options),
-    askToolApproval: askToolApprovalInEditor,
+    ...(options.phase ? {} : { askToolApproval: askToolApprovalInEditor }),
+    ...(options.phaseRuntime ? { phaseRuntimes: openPhaseRuntimes(options.phaseRuntime, options.logger) } : {}),
     telemetry: { otlpEndpoint: options.settings.otlpEndpoint, env: process.env, serviceVersion: version },
   });
   const close = async (): Promise<void> => {

@@ -2,8 +2,9 @@
 // the calculator fixture, against one scripted fake Messages API: phases A and B (independent) run
 // at the same time, each in its own worktree; C, after both, starts from their merged result; the
 // merged change reaches the working tree and passes the final validation; no worktree or phase
-// branch is left. A and B editing the same line stop the run at a person, the conflict named with
-// both sides, the working tree untouched. A run killed while its phases work is cleaned up by the
+// branch is left. A and B editing the same line: the later one's coder gets both sides and merges
+// them; when it does not, the run stops at a person, the conflict named with both sides, the working
+// tree untouched. A run killed while its phases work is cleaned up by the
 // next command, and its resume runs the phases again to SUCCESS.
 
 import * as assert from 'node:assert/strict';
@@ -127,12 +128,27 @@ describe('ironbees run --parallel (built CLI, real git and dotnet, fake Messages
     };
   }
 
+  /** The parent run's phases as its state.json holds them now: [id, status, worktree]. */
+  function parentPhases(): Array<[string, string, string | undefined]> {
+    const runs = path.join(repo, '.ironbees', 'runs');
+    const parent = fs.readdirSync(runs).find((name) => /^\d{8}-\d{6}-[0-9a-f]+$/.test(name)) as string;
+    const saved = JSON.parse(readRunFile(repo, parent, 'state.json')) as {
+      codingState: { phases?: Array<{ phaseId: string; status: string; worktree?: string }> };
+    };
+    return (saved.codingState.phases ?? []).map((p) => [p.phaseId, p.status, p.worktree]);
+  }
+
   it('runs A and B at once in worktrees, C from their merge; the working tree gets all three and nothing is left', async () => {
     const arrivals: string[] = [];
     let coverSaw = '';
+    let liveWhileRunning: unknown = null;
     const scripts: Record<string, Array<(request: FakeRequest) => FakeTurn>> = {
       'Add Mod': [
-        () => create(MOD, 'namespace Calculator;\n\npublic static class Mod\n{\n    public static int Of(int a, int b) => a % b;\n}\n'),
+        () => {
+          // Both phases are at work in their worktrees: the parent run's state.json shows them so.
+          liveWhileRunning = parentPhases();
+          return create(MOD, 'namespace Calculator;\n\npublic static class Mod\n{\n    public static int Of(int a, int b) => a % b;\n}\n');
+        },
         () => submit('Added Mod.Of.'),
       ],
       'Add Neg': [
@@ -207,6 +223,12 @@ describe('ironbees run --parallel (built CLI, real git and dotnet, fake Messages
       );
     }
     assert.match(result.stderr, /phase Add Mod \(mod\): started in .*ironbees\/[^ ]+-phase-mod/);
+    const trees = path.join(fs.realpathSync(repo), '.ironbees', 'worktrees', final.stateId);
+    assert.deepEqual(liveWhileRunning, [
+      ['cover', 'pending', undefined],
+      ['mod', 'running', `${trees}-phase-mod`],
+      ['neg', 'running', `${trees}-phase-neg`],
+    ]);
     assert.deepEqual(leftovers(), { worktrees: [`worktree ${fs.realpathSync(repo)}`], branches: '', dirs: [] });
   });
 
@@ -261,33 +283,139 @@ describe('ironbees run --parallel (built CLI, real git and dotnet, fake Messages
     assert.deepEqual(leftovers(), { worktrees: [`worktree ${fs.realpathSync(repo)}`], branches: '', dirs: [] });
   });
 
-  it('A and B editing the same line stop the run at a person with the conflict and both sides; the working tree is untouched', async () => {
+  /**
+   * A and B edit the same line of Calculator.cs; whichever is merged second conflicts and its coder
+   * gets a second attempt (its first message holds the conflict), which `second` answers.
+   */
+  function sameLine(second: (name: string, request: FakeRequest) => FakeTurn, seen: Array<{ name: string; text: string }>) {
+    const line = 'public static int Add(int a, int b) => a + b;';
+    const lines: Record<string, string> = {
+      'Check Add': 'public static int Add(int a, int b) => checked(a + b);',
+      'Swap Add': 'public static int Add(int a, int b) => b + a;',
+    };
+    const first = (name: string): Array<(request: FakeRequest) => FakeTurn> => [
+      () => edit(CALC, line, lines[name]),
+      () => submit(`Did ${name}.`),
+    ];
     const scripts: Record<string, Array<(request: FakeRequest) => FakeTurn>> = {
-      'Check Add': [
-        () => edit(CALC, 'public static int Add(int a, int b) => a + b;', 'public static int Add(int a, int b) => checked(a + b);'),
-        () => submit('Checked Add.'),
-      ],
-      'Swap Add': [
-        () => edit(CALC, 'public static int Add(int a, int b) => a + b;', 'public static int Add(int a, int b) => b + a;'),
-        () => submit('Swapped Add.'),
-      ],
+      'Check Add': first('Check Add'),
+      'Swap Add': first('Swap Add'),
+    };
+    const route = phaseRouter(scripts, [], []);
+    const model: FakeScriptItem = async (request) => {
+      const text = firstMessage(request);
+      const name = /# Phase \d+ of \d+: (.+)/.exec(text)?.[1]?.trim() ?? '?';
+      if (!text.includes('# Merge conflict to resolve')) return route(request);
+      if (!seen.some((s) => s.name === name)) seen.push({ name, text });
+      return second(name, request);
     };
     fake.enqueue(
       toolUse('submit_plan', plan([phase('check', 'Check Add', [], CALC), phase('swap', 'Swap Add', [], CALC)])),
-      ...Array.from({ length: 4 }, () => phaseRouter(scripts, [], [])),
+      ...Array.from({ length: 12 }, () => model),
     );
+    return lines;
+  }
+
+  /** The brief the later phase's coder gets, exactly; `before` is the file both started from. */
+  function expectedBrief(later: string, lines: Record<string, string>, before: string): string {
+    const earlier = later === 'Check Add' ? 'Swap Add' : 'Check Add';
+    const id = later === 'Check Add' ? 'check' : 'swap';
+    const line = 'public static int Add(int a, int b) => a + b;';
+    return [
+      '# Merge conflict to resolve',
+      `Phase "${id}" (${later}) was done once, but its change conflicts with the phases merged before it in ${CALC}. ` +
+        'This workspace holds the phases merged so far with your phase merged in; in each of those files both sides are left between ' +
+        "git's conflict markers (<<<<<<<, =======, >>>>>>>). Edit each so that it holds both changes, with no conflict marker left; " +
+        'the rest of your phase is already here.',
+      `Your first attempt's summary: Did ${later}.\nFiles changed: ${CALC}`,
+      `--- ${CALC}, as merged so far (ours):\n${before.replace(line, lines[earlier])}`,
+      `--- ${CALC}, as your first attempt left it (theirs):\n${before.replace(line, lines[later])}`,
+    ].join('\n\n');
+  }
+
+  /** The conflicting lines in the second attempt's worktree, found on disk (its branch name is in them). */
+  function markedRegion(): string {
+    const dir = path.join(repo, '.ironbees', 'worktrees');
+    const tree = fs.readdirSync(dir).find((name) => name.endsWith('-merge') && !name.endsWith('.json')) as string;
+    const text = fs.readFileSync(path.join(dir, tree, CALC), 'utf8');
+    return (/ *<<<<<<< [\s\S]*?>>>>>>> [^\n]*\n/.exec(text) as RegExpExecArray)[0];
+  }
+
+  it("A and B editing the same line: the later phase's coder gets both sides, its merged edit passes, the run succeeds", async () => {
+    const seen: Array<{ name: string; text: string }> = [];
+    const merged = '    public static int Add(int a, int b) => checked(b + a);\n';
+    let region = '';
+    const lines = sameLine((name, request) => {
+      if (request.body.messages.length === 1) {
+        region = markedRegion();
+        return edit(CALC, region, merged);
+      }
+      return submit('Merged both: checked(b + a).');
+    }, seen);
+    const before = fs.readFileSync(path.join(repo, CALC), 'utf8');
+    const result = await runCli(['run', 'Change Add twice', '--workspace', repo, '--yes', '--json', '--parallel', '2'], env);
+    assert.equal(result.code, 0, result.stderr);
+    const final = result.states.at(-1) as unknown as {
+      currentNode: string;
+      stateId: string;
+      phases: Array<{ phaseId: string; status: string; iterationsRun: number }>;
+    };
+    assert.equal(final.currentNode, 'SUCCESS');
+    assert.equal(seen.length, 1);
+    const later = seen[0].name;
+    const earlier = later === 'Check Add' ? 'Swap Add' : 'Check Add';
+    const laterId = later === 'Check Add' ? 'check' : 'swap';
+    assert.ok(seen[0].text.includes(expectedBrief(later, lines, before)), seen[0].text);
+    // The other phase's summary reaches it too.
+    assert.ok(seen[0].text.includes(`## ${earlier} (${earlier === 'Check Add' ? 'check' : 'swap'})\n\nDid ${earlier}.`), seen[0].text);
+    assert.equal(
+      region,
+      `<<<<<<< HEAD\n    ${lines[earlier]}\n=======\n    ${lines[later]}\n>>>>>>> ironbees/${final.stateId}-phase-${laterId}\n`,
+    );
+    assert.equal(
+      fs.readFileSync(path.join(repo, CALC), 'utf8'),
+      before.replace('    public static int Add(int a, int b) => a + b;\n', merged),
+    );
+    assert.deepEqual(
+      final.phases.map((p) => [p.phaseId, p.status, p.iterationsRun]),
+      [
+        ['check', 'complete', laterId === 'check' ? 2 : 1],
+        ['swap', 'complete', laterId === 'swap' ? 2 : 1],
+      ],
+    );
+    assert.deepEqual(leftovers(), { worktrees: [`worktree ${fs.realpathSync(repo)}`], branches: '', dirs: [] });
+  });
+
+  it("a conflict the later phase's coder does not resolve stops the run at a person with both sides; the working tree is untouched", async () => {
+    const seen: Array<{ name: string; text: string }> = [];
+    // Its second attempt changes nothing: the conflict markers stay, its build fails until it gives up.
+    const lines = sameLine(() => submit('Left it.'), seen);
     const before = fs.readFileSync(path.join(repo, CALC), 'utf8');
     const result = await runCli(['run', 'Change Add twice', '--workspace', repo, '--yes', '--json', '--parallel', '2'], env);
     assert.equal(result.code, 3, result.stderr);
     const final = result.states.at(-1) as unknown as { currentNode: string; stateId: string };
     assert.equal(final.currentNode, 'WAIT_HUMAN');
+    assert.equal(seen.length, 1);
+    const later = seen[0].name;
+    const earlier = later === 'Check Add' ? 'Swap Add' : 'Check Add';
+    const laterId = later === 'Check Add' ? 'check' : 'swap';
     const handoff = readRunFile(repo, final.stateId, 'HANDOFF.md');
-    assert.match(
+    assert.ok(
+      handoff.includes(
+        `Merging phase "${laterId}" (${later}) conflicts with the phases merged before it in ${CALC}; nothing was resolved and the merge was undone.`,
+      ),
       handoff,
-      /Merging phase "(check|swap)" \((Check|Swap) Add\) conflicts with the phases merged before it in src\/Calculator\/Calculator\.cs/,
     );
+    const line = 'public static int Add(int a, int b) => a + b;';
+    assert.ok(handoff.includes(before.replace(line, lines[earlier]).split('\n').slice(0, 3).join('\n')), handoff);
     assert.match(handoff, /=> checked\(a \+ b\);/);
     assert.match(handoff, /=> b \+ a;/);
+    assert.ok(
+      handoff.includes(
+        `The phase's coder was given the conflict with both sides; its second attempt ended FAILED. Its run is kept as ${final.stateId}-phase-${laterId}-merge`,
+      ),
+      handoff,
+    );
     assert.equal(fs.readFileSync(path.join(repo, CALC), 'utf8'), before);
     assert.deepEqual(leftovers(), { worktrees: [`worktree ${fs.realpathSync(repo)}`], branches: '', dirs: [] });
   });

@@ -127,6 +127,8 @@ export function describeTransition(previous: CodingState | null, raw: CodingStat
   if (next.plan && !samePlan(previous, next)) lines.push(renderPlan(next.plan, colors));
   lines.push(...describePhaseChanges(previous, next, colors));
   lines.push(...reviewLines(previous, next, colors));
+  // The same step again (its phases shown as they start and end): only what changed in them.
+  if (previous?.currentNode === next.currentNode && previous.iterationCount === next.iterationCount) return lines;
 
   switch (next.currentNode) {
     case 'INIT':

@@ -17,6 +17,8 @@ import { HELP_NODES } from './run-context';
 import { endedDuring, toCodingState } from './coding-state';
 import { iterationsOf, renderHandoff } from './handoff';
 import { endReason, persistTransition, plusInFlight } from './run-persistence';
+import { withPhases } from './live-phases';
+import type { ShowPhases } from './live-phases';
 import { problemWithFileDecisions } from './diff-decisions';
 import { RunStore, STATE_SCHEMA_VERSION } from './store';
 import type { PersistedRun } from './store';
@@ -44,6 +46,7 @@ export type StepActorsFactory = (
   store: RunStore,
   traceFor: (runId: string) => TraceSink,
   activityFor: (runId: string) => ActivitySink,
+  phasesFor: (runId: string) => ShowPhases,
 ) => StepActors;
 
 // Which gates take which answer: the node table's `answers`.
@@ -67,6 +70,8 @@ interface LiveRun {
   onModelCall(usage: Usage): void;
   /** Resolves once every transition so far is on disk. */
   settled(): Promise<void>;
+  /** The phases a step runs at once, as they start and end (live-phases.ts). */
+  showPhases: ShowPhases;
 }
 
 export class RunOrchestrator implements Orchestrator {
@@ -90,6 +95,7 @@ export class RunOrchestrator implements Orchestrator {
         this.store,
         (runId) => this.traceSink(runId),
         (runId) => this.activity.sinkFor(runId),
+        (runId) => (phases) => this.live.get(runId)?.showPhases(phases) ?? Promise.resolve(),
       ),
     }) as typeof runMachine;
   }
@@ -342,6 +348,25 @@ export class RunOrchestrator implements Orchestrator {
         .catch((error) => this.host.logger.warn(`Could not save the usage so far: ${errorMessage(error)}`));
     };
 
+    // Saved and shown in turn with the transitions; the step's own end saves the phases it ends with.
+    const showPhases: ShowPhases = (phases) => {
+      savesQueued += 1;
+      persisting = persisting
+        .then(async () => {
+          const live = this.live.get(runId);
+          // Only onto the step's own node: not before its transition is saved, nor after the next one.
+          if (!live || committed?.codingState.currentNode !== actor.getSnapshot().value) return;
+          committed = withPhases(committed, phases, new Date().toISOString());
+          const saved = plusInFlight(committed, live.stepUsage);
+          await this.store.save(saved);
+          written = saved;
+          live.latest = saved.codingState;
+          queue.push(saved.codingState);
+        })
+        .catch((error) => this.host.logger.warn(`Could not save the phases so far: ${errorMessage(error)}`));
+      return persisting;
+    };
+
     const sessionStartedAt = Date.now();
     const interrupt = (): void => {
       // Ctrl-C: stop here without a transition. state.json keeps the last step, which runs again on resume.
@@ -358,6 +383,7 @@ export class RunOrchestrator implements Orchestrator {
       latest: toCodingState(actor.getSnapshot().context, actor.getSnapshot().value as WorkflowNode, createdAt),
       stepUsage: EMPTY_USAGE,
       onModelCall,
+      showPhases,
       settled: () =>
         persisting.then(
           () => undefined,
@@ -389,8 +415,8 @@ function toEvent(decision: ApprovalDecision): RunEvent {
 }
 
 export function createOrchestrator(deps: OrchestratorDeps): RunOrchestrator {
-  const orchestrator = new RunOrchestrator(deps.host, (store, traceFor, activityFor) =>
-    createStepActors(deps, store, traceFor, activityFor),
+  const orchestrator = new RunOrchestrator(deps.host, (store, traceFor, activityFor, phasesFor) =>
+    createStepActors(deps, store, traceFor, activityFor, phasesFor),
   );
   // The C# symbols re-read what the run just wrote: the first subscriber of the lifecycle hooks.
   orchestrator.lifecycle.on('edits_applied', ({ files }) => deps.host.symbols.invalidate?.(files));

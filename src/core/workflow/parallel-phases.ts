@@ -6,8 +6,10 @@
 // integration branch, and the phases that depend on it start from there. What the integration
 // branch then changes is this step's edits: the run's own diff gate (the person's review) and its
 // own validation against the baseline on the person's working tree come after, as for any CODE.
-// A merge conflict or a phase that did not succeed stops the phases and goes to the person
-// (ESCALATE, the conflicting files with both sides named): nothing is resolved here.
+// A phase whose merge conflicts gets a second attempt, its coder given the conflict with both sides
+// (parallel-conflict.ts); a conflict that attempt does not resolve, or a phase that did not succeed,
+// stops the phases and goes to the person (ESCALATE, the conflicting files with both sides named):
+// nothing is resolved silently.
 
 import type { CodingState, ExecutionPlan, FileEdit, PlanPhase, Usage, WorkflowContext } from '../model';
 import { EMPTY_USAGE, addUsage } from '../model';
@@ -16,17 +18,19 @@ import { AgentModeError } from '../errors';
 import type { Host } from '../host';
 import { nodesOfKind } from '../nodes';
 import { GitRepo } from '../workspace/git-worktrees';
-import type { MergeConflict } from '../workspace/git-worktrees';
+import { conflictBrief, conflictMessage, conflictTree, unresolvedFiles } from './parallel-conflict';
+import type { PhaseConflict } from './parallel-conflict';
 import type { PhaseRun } from './phase-states';
 import { phaseSlug, phasesToStart } from './parallel-schedule';
 import { ParallelWorktrees } from './parallel-worktrees';
 import type { ParallelTree } from './parallel-worktrees';
 import { IterationCommits } from './worktree-commits';
 import { integratedEdits } from './parallel-result';
+import { shownPhases } from './live-phases';
+import type { ShowPhases } from './live-phases';
 
 /** The error code of a phase that stopped the others: the run escalates to its person. */
 export const PHASE_BLOCKED_CODE = 'PARALLEL_PHASE_BLOCKED';
-const MAX_SIDE_CHARS = 4_000;
 const GATES: readonly string[] = nodesOfKind('gate');
 
 /** A runtime for one phase's run, in its worktree: made by the face, which knows how to build one. */
@@ -52,6 +56,8 @@ export interface ParallelPhasesInput {
   signal: AbortSignal;
   /** A line for the person: a phase started, merged. */
   say?: (line: string) => void;
+  /** The phases as they are now, each time one starts in its worktree or ends. */
+  show?: ShowPhases;
 }
 
 export interface ParallelPhasesOutput {
@@ -67,6 +73,8 @@ interface Finished {
   /** The worktree it ran in, until its merge is done. */
   tree?: ParallelTree;
   error?: unknown;
+  /** Set on a second attempt: the conflict its coder was given. */
+  conflict?: PhaseConflict;
 }
 
 export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<ParallelPhasesOutput> {
@@ -81,6 +89,13 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
   const running = new Map<string, Promise<Finished>>();
   let usage = EMPTY_USAGE;
   let failure: AgentModeError | null = null;
+  const show = (): void => void input.show?.(shownPhases(runs.values()));
+  /** The phase as it works in `tree`, shown. */
+  const inTree = (id: string, tree: ParallelTree): ParallelTree => {
+    runs.set(id, { ...(runs.get(id) as PhaseRun), worktree: tree.workspace });
+    show();
+    return tree;
+  };
   try {
     for (;;) {
       if (!failure && !stop.signal.aborted) {
@@ -88,7 +103,19 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
         for (const id of phasesToStart(phases, statuses, input.limit)) {
           const phase = phases.find((p) => p.id === id) as PlanPhase;
           runs.set(id, { ...(runs.get(id) as PhaseRun), status: 'running', startedAt: new Date().toISOString() });
-          running.set(id, runPhase(input, trees, phase, slugs.get(id) as string, completedHandoffs(phases, runs), stop.signal));
+          const completed = completedHandoffs(phases, runs);
+          const slug = slugs.get(id) as string;
+          running.set(
+            id,
+            runPhase(
+              input,
+              trees,
+              phase,
+              () => trees.addPhase(slug).then((tree) => inTree(id, tree)),
+              () => completed,
+              stop.signal,
+            ),
+          );
         }
       }
       if (running.size === 0) break;
@@ -96,18 +123,39 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
       running.delete(done.id);
       usage = addUsage(usage, done.last?.usage ?? EMPTY_USAGE);
       const phase = phases.find((p) => p.id === done.id) as PlanPhase;
-      const run = runs.get(done.id) as PhaseRun;
-      const ended = { ...run, endedAt: new Date().toISOString(), iterationsRun: done.last?.iterationCount ?? 0 };
-      const problem: AgentModeError | null = failure || stop.signal.aborted ? null : await outcomeProblem(trees, phase, done, slugs);
+      const { worktree: _worktree, ...run } = runs.get(done.id) as PhaseRun;
+      const ended = { ...run, endedAt: new Date().toISOString(), iterationsRun: run.iterationsRun + (done.last?.iterationCount ?? 0) };
+      const outcome: AgentModeError | PhaseConflict | null =
+        failure || stop.signal.aborted ? null : await outcomeOf(trees, phase, done, slugs);
+      if (outcome && !(outcome instanceof AgentModeError)) {
+        // The later phase's coder gets the conflict, in a worktree from what is merged so far.
+        runs.set(done.id, { ...run, iterationsRun: ended.iterationsRun });
+        input.say?.(
+          `phase ${phase.name} (${phase.id}): its merge conflicts in ${outcome.conflicts.map((c) => c.path).join(', ')}; its coder gets both sides`,
+        );
+        const slug = slugs.get(done.id) as string;
+        const tree = (): Promise<ParallelTree> =>
+          conflictTree(trees, slug, phase, outcome.tree)
+            .finally(() => trees.close(outcome.tree))
+            .then((made) => inTree(done.id, made));
+        const brief = (made: ParallelTree): string =>
+          [completedHandoffs(phases, runs), conflictBrief(phase, outcome, made)].filter(Boolean).join('\n\n');
+        running.set(done.id, runPhase(input, trees, phase, tree, brief, stop.signal, outcome));
+        show();
+        continue;
+      }
+      const problem: AgentModeError | null = outcome;
       if (problem || failure || stop.signal.aborted || done.last?.currentNode !== 'SUCCESS') {
         runs.set(done.id, { ...ended, status: 'error', error: problem?.message ?? 'Stopped with the run.' });
         if (problem && !failure) {
           failure = problem;
           stop.abort();
         }
+        show();
         continue;
       }
       runs.set(done.id, { ...ended, status: 'complete', handoff: handoffOf(done.last) });
+      show();
       input.say?.(`phase ${phase.name} (${phase.id}): complete after ${ended.iterationsRun} iteration(s), merged`);
     }
     if (failure) throw failure;
@@ -131,21 +179,23 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
   }
 }
 
-/** One phase: its worktree, its run to the end (or its first question), its commits; the worktree is ended by the caller. */
+/** One attempt of a phase: its worktree, its run to the end (or its first question), its commits; the worktree is ended by the caller. */
 async function runPhase(
   input: ParallelPhasesInput,
   trees: ParallelWorktrees,
   phase: PlanPhase,
-  slug: string,
-  completed: string,
+  makeTree: () => Promise<ParallelTree>,
+  brief: (tree: ParallelTree) => string,
   signal: AbortSignal,
+  conflict?: PhaseConflict,
 ): Promise<Finished> {
+  const attempt = conflict ? { conflict } : {};
   let tree: ParallelTree | null = null;
   try {
-    tree = await trees.addPhase(slug);
+    tree = await makeTree();
     input.say?.(`phase ${phase.name} (${phase.id}): started in ${tree.record.path} on ${tree.record.branch}`);
     const commits = new IterationCommits(trees.repo, tree.workspace);
-    const context = phaseContext(input, tree.workspace, phase, completed);
+    const context = phaseContext(input, tree.workspace, phase, brief(tree));
     const runtime = await input.open(tree.workspace);
     let last: CodingState | null = null;
     try {
@@ -158,62 +208,59 @@ async function runPhase(
     } finally {
       await runtime.dispose();
     }
-    return { id: phase.id, last, tree };
+    return { id: phase.id, last, tree, ...attempt };
   } catch (error) {
     if (tree) await trees.close(tree).catch(() => undefined);
-    return { id: phase.id, last: null, error };
+    return { id: phase.id, last: null, error, ...attempt };
   }
 }
 
-/** A phase that did not succeed, or whose merge conflicts, as the error that stops the others; null once it is merged. */
-async function outcomeProblem(
+/**
+ * A phase that did not succeed, or whose second attempt still conflicts, as the error that stops the
+ * others; the conflict of a first attempt (its worktree kept for the second); null once it is merged.
+ */
+async function outcomeOf(
   trees: ParallelWorktrees,
   phase: PlanPhase,
   done: Finished,
   slugs: Map<string, string>,
-): Promise<AgentModeError | null> {
+): Promise<AgentModeError | PhaseConflict | null> {
   const tree = done.tree;
+  const second = done.conflict;
+  let kept = false;
   try {
     if (done.error !== undefined) {
       const reason = done.error instanceof Error ? done.error.message : String(done.error);
+      if (second) return unresolved(phase, second, `its second attempt could not run: ${reason}`);
       return blocked(`Phase "${phase.id}" (${phase.name}) could not run: ${reason}`);
     }
     const node = done.last?.currentNode ?? 'no state';
     if (node !== 'SUCCESS') {
       const runId = tree?.record.runId ?? `…-phase-${slugs.get(phase.id) ?? phase.id}`;
-      return blocked(
-        `Phase "${phase.id}" (${phase.name}) ended ${node} in its worktree; the other phases were stopped. Its run is kept as ${runId} (ironbees trace ${runId}).`,
-      );
+      const where = `Its run is kept as ${runId} (ironbees trace ${runId}).`;
+      if (second) return unresolved(phase, second, `its second attempt ended ${node}. ${where}`);
+      return blocked(`Phase "${phase.id}" (${phase.name}) ended ${node} in its worktree; the other phases were stopped. ${where}`);
     }
     if (!tree) return blocked(`Phase "${phase.id}" (${phase.name}) lost its worktree.`);
+    const left = second ? unresolvedFiles(second.conflicts, tree) : [];
+    if (second && left.length > 0) return unresolved(phase, second, `its second attempt left conflict markers in ${left.join(', ')}.`);
     const merged = await trees.merge(tree, `Merge phase ${phase.id}: ${phase.name}`);
-    if (!merged.merged) return blocked(conflictMessage(phase, merged.conflicts));
-    return null;
+    if (merged.merged) return null;
+    if (second) return unresolved(phase, { ...second, conflicts: merged.conflicts }, 'its second attempt conflicts again.');
+    kept = true;
+    return { conflicts: merged.conflicts, tree, summary: handoffOf(done.last) };
   } finally {
-    if (tree) await trees.close(tree);
+    if (tree && !kept) await trees.close(tree);
   }
+}
+
+/** A conflict the phase's coder was given and did not resolve: the person's, with both sides. */
+function unresolved(phase: PlanPhase, conflict: PhaseConflict, why: string): AgentModeError {
+  return blocked(`${conflictMessage(phase, conflict.conflicts)}\n\nThe phase's coder was given the conflict with both sides; ${why}`);
 }
 
 function blocked(message: string): AgentModeError {
   return new AgentModeError(message, PHASE_BLOCKED_CODE);
-}
-
-/** The conflict, file by file with both sides, for the person to resolve (nothing was merged). */
-export function conflictMessage(phase: PlanPhase, conflicts: readonly MergeConflict[]): string {
-  const files = conflicts.map((c) => c.path);
-  const parts = [
-    `Merging phase "${phase.id}" (${phase.name}) conflicts with the phases merged before it in ${files.join(', ')}; nothing was resolved and the merge was undone.`,
-  ];
-  for (const conflict of conflicts) {
-    parts.push(`--- ${conflict.path}, as merged so far (ours):\n${side(conflict.ours)}`);
-    parts.push(`--- ${conflict.path}, as phase "${phase.id}" left it (theirs):\n${side(conflict.theirs)}`);
-  }
-  return parts.join('\n\n');
-}
-
-function side(text: string | null): string {
-  if (text === null) return '(deleted)';
-  return text.length > MAX_SIDE_CHARS ? `${text.slice(0, MAX_SIDE_CHARS)}…` : text;
 }
 
 /** How a phase's own run is set up: its plan given, its own budget, no gates (nothing it writes reaches the person's files), no review (the run reviews the whole). */

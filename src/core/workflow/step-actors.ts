@@ -36,6 +36,7 @@ import { SUBMIT_CHANGES_TOOL } from '../agents/coder/runner';
 import { SUBMIT_REVIEW_TOOL } from '../agents/reviewer/runner';
 import { runReviewStep } from './review-step';
 import { runPhasesInParallel } from './parallel-phases';
+import type { ShowPhases } from './live-phases';
 import type { OpenPhaseRuntime } from './parallel-phases';
 import type {
   BaselineInput,
@@ -98,6 +99,7 @@ export function createStepActors(
   store: RunStore,
   traceFor: (runId: string) => TraceSink,
   activityFor?: (runId: string) => ActivitySink,
+  phasesFor?: (runId: string) => ShowPhases,
 ) {
   const runtime = (input: { stateId: string; workflow: WorkflowContext }, signal: AbortSignal, trace: TraceSink): AgentRuntime => ({
     host: deps.host,
@@ -183,6 +185,7 @@ export function createStepActors(
             baselineFile: baselineFile(store, input.stateId),
             signal,
             say: (line) => deps.host.logger.info(line),
+            ...(phasesFor ? { show: phasesFor(input.stateId) } : {}),
           })
         : withStepUsage(traceFor(input.stateId), (stepTrace) =>
             withTurnTrace(stepTrace, stepTurnContext(deps.agents, input, 'CODE', input.iteration, SUBMIT_CHANGES_TOOL), async (trace) => {

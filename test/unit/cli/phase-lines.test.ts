@@ -42,6 +42,13 @@ describe('CLI per-phase progress', () => {
     assert.ok(describeTransition(before, after, plain).includes('phase 2/2 Phase b: started (at most 3 iteration(s))'));
   });
 
+  it('phases shown live within one step (--parallel N) print their changes only, not the step line again', () => {
+    const both = at('CODE', [phase('a', 'running', 't1'), phase('b', 'running', 't1')]);
+    const one = at('CODE', [phase('a', 'complete', 't1'), phase('b', 'running', 't1')]);
+    assert.deepEqual(describeTransition(both, one, plain), ['phase Phase a: complete after 1 iteration(s)']);
+    assert.deepEqual(describeTransition(one, one, plain), []);
+  });
+
   it('on a resumed run, says where the running phase is; a stopped phase says why', () => {
     const resumed = at('CODE', [phase('a', 'complete', 't1'), phase('b', 'running', 't2', { iterationsRun: 2 })]);
     assert.deepEqual(describePhaseChanges(null, resumed, plain), [

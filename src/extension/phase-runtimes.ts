@@ -1,0 +1,28 @@
+// "ironbees.parallel" > 1 in the editor: the runtime of each phase that runs in a worktree of its own
+// (core/workflow/parallel-phases.ts), built like the folder's, in the phase's worktree, with no
+// language server (none watches a worktree). Its end stops that worktree's build servers (its own
+// handshake salt) and its MCP servers; never the process's other build servers or lingering groups
+// (the editor's process runs the other phases and the person's own builds).
+
+import type { Logger } from '../core/host';
+import { errorMessage } from '../core/errors';
+import { shutdownBuildServers } from '../core/runtime/faces';
+import type { OpenPhaseRuntime, PhaseRuntime } from '../core/workflow/parallel-phases';
+import type { ExtensionRuntime } from './runtime';
+
+export function openPhaseRuntimes(build: (workspace: string) => Promise<ExtensionRuntime>, logger: Logger): OpenPhaseRuntime {
+  return async (workspace: string): Promise<PhaseRuntime> => {
+    const runtime = await build(workspace);
+    return {
+      execute: (request, context, signal, runId) => runtime.orchestrator.execute(request, context, signal, runId),
+      dispose: async () => {
+        try {
+          await shutdownBuildServers(runtime.host);
+        } catch (error) {
+          logger.warn(`Could not stop a phase's build servers: ${errorMessage(error)}`);
+        }
+        await runtime.close().catch((error: unknown) => logger.warn(`Stopping a phase's MCP servers: ${errorMessage(error)}`));
+      },
+    };
+  };
+}
