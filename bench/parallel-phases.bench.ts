@@ -116,14 +116,19 @@ function stepTimes(workspace: string): string {
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { kind: string; at: string; to: string; durationMs?: number });
     const transitions = events.filter((event) => event.kind === 'transition');
-    const modelMs = events.filter((event) => event.kind === 'model_call').reduce((sum, event) => sum + (event.durationMs ?? 0), 0);
+    const spentIn = (kind: string): number =>
+      events.filter((event) => event.kind === kind).reduce((sum, event) => sum + (event.durationMs ?? 0), 0);
+    const modelMs = spentIn('model_call');
+    const compileMs = spentIn('compile_check');
     const spent = new Map<string, number>();
     transitions.forEach((event, index) => {
       const next = transitions[index + 1];
       if (next) spent.set(event.to, (spent.get(event.to) ?? 0) + Date.parse(next.at) - Date.parse(event.at));
     });
     const part = ['INIT', 'CODE', 'VALIDATE'].map((node) => `${node} ${((spent.get(node) ?? 0) / 1000).toFixed(1)} s`).join(', ');
-    lines.push(`    ${runId.replace(/^[0-9-]+[a-f0-9]{6}/, 'run')}: ${part} (model calls ${(modelMs / 1000).toFixed(1)} s)`);
+    lines.push(
+      `    ${runId.replace(/^[0-9-]+[a-f0-9]{6}/, 'run')}: ${part} (model calls ${(modelMs / 1000).toFixed(1)} s, compile checks ${(compileMs / 1000).toFixed(1)} s)`,
+    );
   }
   return lines.join('\n');
 }
