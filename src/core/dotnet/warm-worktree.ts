@@ -56,7 +56,8 @@ export async function warmWorktree(source: string, target: string, tracked: read
 }
 
 async function keepTwinTimes(twin: string, file: string): Promise<boolean> {
-  const [a, b] = await Promise.all([statOrNull(twin), statOrNull(file)]);
+  // Links are left alone: their time is their target's, which may lie outside the worktree.
+  const [a, b] = await Promise.all([statOrNull(twin, true), statOrNull(file, true)]);
   if (!a?.isFile() || !b?.isFile() || a.size !== b.size) return false;
   const [left, right] = await Promise.all([fs.readFile(twin), fs.readFile(file)]);
   if (!left.equals(right)) return false;
@@ -120,9 +121,9 @@ export function rewritePaths(content: Buffer, fromRoot: string, toRoot: string):
   return text.replace(new RegExp(`${escaped}(?=[\\\\/"'\\s;,]|$)`, 'g'), () => toRoot);
 }
 
-async function statOrNull(file: string): Promise<Stats | null> {
+async function statOrNull(file: string, noFollow = false): Promise<Stats | null> {
   try {
-    return await fs.stat(file);
+    return await (noFollow ? fs.lstat(file) : fs.stat(file));
   } catch {
     return null;
   }

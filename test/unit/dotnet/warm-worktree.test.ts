@@ -4,7 +4,18 @@
 // their own. Real files in temp folders.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { rewritePaths, warmWorktree } from '../../../src/core/dotnet/warm-worktree';
@@ -86,6 +97,16 @@ describe('warmWorktree', () => {
     assert.equal(result.projects, 0);
     assert.equal(existsSync(path.join(tree, 'src/Lib/obj/Debug')), false);
     assert.equal(existsSync(path.join(tree, 'src/Lib/bin')), false);
+  });
+
+  it('leaves a checked-out link alone: its time is the time of what it points to', async () => {
+    const outside = path.join(root, 'outside.cs');
+    write(outside, 'class Same {}', NOW);
+    symlinkSync(outside, path.join(tree, 'src/Lib/Linked.cs'));
+    write(path.join(main, 'src/Lib/Linked.cs'), 'class Same {}', OLD);
+    const result = await warmWorktree(main, tree, [...tracked, 'src/Lib/Linked.cs']);
+    assert.equal(result.unchanged, 2);
+    assert.equal(statSync(outside).mtimeMs, NOW.getTime());
   });
 
   it('refuses to warm a folder from itself', async () => {
