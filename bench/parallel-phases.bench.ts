@@ -5,7 +5,7 @@
 // interleaved, each on a fresh copy; wall time (medians), the largest phase worktree on disk, and the
 // peak memory of the CLI with every process under it (sampled each second).
 // Goal: --parallel 3 ≤ 0.6 × --parallel 1. Run: npm run build && node --import tsx bench/parallel-phases.bench.ts
-// (IRONBEES_BENCH_RUNS=N, default 3).
+// (IRONBEES_BENCH_RUNS=N, default 3; IRONBEES_BENCH_COLD=1 adds phase worktrees started cold, for comparison).
 
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -116,19 +116,41 @@ function stepTimes(workspace: string): string {
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { kind: string; at: string; to: string; durationMs?: number });
     const transitions = events.filter((event) => event.kind === 'transition');
-    const modelMs = events.filter((event) => event.kind === 'model_call').reduce((sum, event) => sum + (event.durationMs ?? 0), 0);
+    const spentIn = (kind: string): number =>
+      events.filter((event) => event.kind === kind).reduce((sum, event) => sum + (event.durationMs ?? 0), 0);
+    const modelMs = spentIn('model_call');
+    const compileMs = spentIn('compile_check');
     const spent = new Map<string, number>();
     transitions.forEach((event, index) => {
       const next = transitions[index + 1];
       if (next) spent.set(event.to, (spent.get(event.to) ?? 0) + Date.parse(next.at) - Date.parse(event.at));
     });
     const part = ['INIT', 'CODE', 'VALIDATE'].map((node) => `${node} ${((spent.get(node) ?? 0) / 1000).toFixed(1)} s`).join(', ');
-    lines.push(`    ${runId.replace(/^[0-9-]+[a-f0-9]{6}/, 'run')}: ${part} (model calls ${(modelMs / 1000).toFixed(1)} s)`);
+    lines.push(
+      `    ${runId.replace(/^[0-9-]+[a-f0-9]{6}/, 'run')}: ${part} (model calls ${(modelMs / 1000).toFixed(1)} s, compile checks ${(compileMs / 1000).toFixed(1)} s)`,
+    );
   }
   return lines.join('\n');
 }
 
-async function measure(template: string, parallel: number): Promise<Measured> {
+/** A way to run: `--parallel N`, and for the cold variant the warm start of phase worktrees turned off. */
+interface Variant {
+  name: string;
+  parallel: number;
+  env: Record<string, string>;
+}
+const ONE: Variant = { name: '--parallel 1', parallel: 1, env: {} };
+const THREE: Variant = { name: '--parallel 3', parallel: 3, env: {} };
+const THREE_COLD: Variant = {
+  name: '--parallel 3 cold',
+  parallel: 3,
+  env: { IRONBEES_WARM_WORKTREES: '0', IRONBEES_PHASE_ENGINE_AHEAD: '0' },
+};
+/** IRONBEES_BENCH_COLD=1 adds a `--parallel 3` run per round whose worktrees start cold (no copied output, engine at the first check). */
+const VARIANTS = process.env.IRONBEES_BENCH_COLD === '1' ? [THREE, ONE, THREE_COLD] : [THREE, ONE];
+
+async function measure(template: string, variant: Variant): Promise<Measured> {
+  const parallel = variant.parallel;
   const workspace = mkdtempSync(path.join(tmpdir(), `ironbees-bench-parallel${parallel}-`));
   cpSync(template, workspace, { recursive: true });
   const fake = await startFakeAnthropic();
@@ -150,7 +172,7 @@ async function measure(template: string, parallel: number): Promise<Measured> {
       String(parallel),
     ],
     {
-      env: { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: 'sk-bench', ANTHROPIC_BASE_URL: fake.url },
+      env: { ...process.env, ...variant.env, NO_COLOR: '1', ANTHROPIC_API_KEY: 'sk-bench', ANTHROPIC_BASE_URL: fake.url },
       stdio: ['ignore', 'ignore', 'pipe'],
     },
   );
@@ -202,21 +224,34 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(2))
         .join(' ')}`,
     );
-    const results: Record<number, Measured[]> = { 1: [], 3: [] };
+    const results = new Map<Variant, Measured[]>(VARIANTS.map((variant) => [variant, []]));
+    const of = (variant: Variant): Measured[] => results.get(variant) ?? [];
     for (let run = 0; run < RUNS; run += 1) {
-      for (const parallel of run % 2 === 0 ? [3, 1] : [1, 3]) {
-        const measured = await measure(template, parallel);
-        results[parallel]?.push(measured);
+      // Interleaved: the order turns round every round, so a change of the machine's load hits every variant.
+      const order = run % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
+      const round = new Map<Variant, number>();
+      for (const variant of order) {
+        const measured = await measure(template, variant);
+        of(variant).push(measured);
+        round.set(variant, measured.ms);
         console.log(
-          `run ${run + 1} --parallel ${parallel}: ${seconds(measured.ms)}, peak ${mib(measured.peakRssKb)}, largest worktree ${mib(measured.worktreeKb)}; load ${loadavg()[0]?.toFixed(2)}\n${measured.steps}`,
+          `run ${run + 1} ${variant.name}: ${seconds(measured.ms)}, peak ${mib(measured.peakRssKb)}, largest worktree ${mib(measured.worktreeKb)}; load ${loadavg()[0]?.toFixed(2)}\n${measured.steps}`,
         );
       }
+      const pair = VARIANTS.filter((v) => v !== ONE).map(
+        (v) => `${v.name} / --parallel 1 = ${((round.get(v) ?? 0) / (round.get(ONE) ?? 1)).toFixed(2)}`,
+      );
+      console.log(`run ${run + 1}: ${pair.join('; ')}`);
     }
-    const one = median((results[1] ?? []).map((m) => m.ms));
-    const three = median((results[3] ?? []).map((m) => m.ms));
-    console.log(`median --parallel 1: ${seconds(one)}; --parallel 3: ${seconds(three)}; ratio ${(three / one).toFixed(2)} (goal ≤ 0.60)`);
+    const one = median(of(ONE).map((m) => m.ms));
+    for (const variant of VARIANTS.filter((v) => v !== ONE)) {
+      const three = median(of(variant).map((m) => m.ms));
+      console.log(
+        `median --parallel 1: ${seconds(one)}; ${variant.name}: ${seconds(three)}; ratio ${(three / one).toFixed(2)} (goal ≤ 0.60)`,
+      );
+    }
     console.log(
-      `peak memory (median) --parallel 1: ${mib(median((results[1] ?? []).map((m) => m.peakRssKb)))}; --parallel 3: ${mib(median((results[3] ?? []).map((m) => m.peakRssKb)))}; disk per phase worktree (largest seen): ${mib(Math.max(...(results[3] ?? []).map((m) => m.worktreeKb)))}`,
+      `peak memory (median) --parallel 1: ${mib(median(of(ONE).map((m) => m.peakRssKb)))}; --parallel 3: ${mib(median(of(THREE).map((m) => m.peakRssKb)))}; disk per phase worktree (largest seen): ${mib(Math.max(...of(THREE).map((m) => m.worktreeKb)))}`,
     );
   } finally {
     rmSync(template, { recursive: true, force: true });

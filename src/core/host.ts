@@ -254,6 +254,8 @@ export interface CodeCheckOptions {
 export interface CodeChecker {
   /** `text` null: the file is deleted. Throws EngineUnavailableError (with why) when it cannot check. */
   check(files: ReadonlyArray<{ path: string; text: string | null }>, options?: CodeCheckOptions): Promise<CodeCheckResult>;
+  /** Starts loading now, without checking anything, so the first check finds it ready. */
+  warmUp?(): void;
 }
 
 export interface DiagnosticsProvider {

@@ -1,9 +1,12 @@
 // A restore started before it is needed: a phase's fresh worktree (`--parallel N`) has no restore
 // output, so its first validation would restore and build the whole target. Restored while its coder
 // works, that validation finds every project restored (session.ts: isRestored) and builds only what
-// the change affects.
+// the change affects. The restore is tracked (build-tracker.ts), so a C# engine started meanwhile
+// waits for it instead of loading projects without their packages; once it is done the engine starts
+// loading, while the coder still thinks, and the compile check at submit_changes finds it ready.
 
 import type { Host } from '../host';
+import { trackRestore } from './build-tracker';
 import { restoreEnv, runDotnet } from './dotnet-cli';
 import { findBuildTarget } from './target';
 
@@ -16,4 +19,20 @@ export async function restoreAhead(host: Host, target: string | undefined, timeo
     ...(signal ? { signal } : {}),
     env: restoreEnv(),
   });
+}
+
+/** Set IRONBEES_PHASE_ENGINE_AHEAD=0 to load a phase's C# engine only at its first check. */
+function engineAhead(): boolean {
+  return process.env.IRONBEES_PHASE_ENGINE_AHEAD !== '0';
+}
+
+/** A fresh worktree made ready for its run: restored (tracked), then its C# engine loading. */
+export function prepareWorktree(host: Host, target: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  const restore = trackRestore(host.workspaceRoot, restoreAhead(host, target, timeoutMs, signal));
+  if (engineAhead())
+    void restore.then(
+      () => host.codeCheck?.warmUp?.(),
+      () => undefined,
+    );
+  return restore;
 }

@@ -8,6 +8,7 @@
 
 import * as path from 'node:path';
 import type { GitRepo, MergeResult } from '../workspace/git-worktrees';
+import { warmPhaseTree } from './phase-warmup';
 import { endWorktreeRun, listRecords, newRecord, worktreesDir, writeRecord } from './worktree-runs';
 import type { WorktreeRecord } from './worktree-runs';
 import { workspaceIn, worktreeBase } from './worktree-session';
@@ -56,11 +57,14 @@ export class ParallelWorktrees {
     return next;
   }
 
-  /** A worktree for phase `slug`, from the integration branch as it is now. */
+  /** A worktree for phase `slug`, from the integration branch as it is now, warmed with the main workspace's build output (phase-warmup.ts). */
   addPhase(slug: string): Promise<ParallelTree> {
     return this.serial(async () => {
       const tree = await addTree(this.repo, this.workspace, `${this.runId}-phase-${slug}`, this.base, this.integration.record.branch);
       this.open.add(tree);
+      return tree;
+    }).then(async (tree) => {
+      await warmPhaseTree(this.repo, tree.record.path);
       return tree;
     });
   }

@@ -16,7 +16,7 @@ import { builtinAgentRegistry } from '../agents/builtin';
 import type { AgentRegistry } from '../agents/unit';
 import { loadInstructions } from '../agents/instructions';
 import { captureBaseline, validate } from '../dotnet/validator';
-import { restoreAhead } from '../dotnet/restore-ahead';
+import { prepareWorktree } from '../dotnet/restore-ahead';
 import { buildErrorContext } from '../dotnet/error-context';
 import type { ToolRegistry } from '../tools/registry';
 import { StagedOverlay } from '../workspace/overlay';
@@ -126,8 +126,8 @@ export function createStepActors(
       const inherited = given ? await readBaselineFile(deps.host, given) : null;
       if (inherited) {
         prepareRunSteps(input.stateId, deps.tools, deps.agents, units);
-        // Its fresh worktree is restored while its coder works (restore-ahead.ts); the first validation waits for it.
-        const restore = restoreAhead(deps.host, input.workflow.target, input.workflow.timeouts.buildMs).catch(() => undefined);
+        // Its fresh worktree is restored, and its C# engine loaded, while its coder works (restore-ahead.ts).
+        const restore = prepareWorktree(deps.host, input.workflow.target, input.workflow.timeouts.buildMs).catch(() => undefined);
         restoring.set(input.stateId, restore);
         return saveBaselineResults(deps.host, store, input.stateId, inherited);
       }

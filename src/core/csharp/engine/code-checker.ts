@@ -26,6 +26,10 @@ export class EngineCodeChecker implements CodeChecker {
     const buildFailed = this.options.projectsFailingToBuild?.() ?? null;
     return this.engine.check<CodeCheckResult>({ files, buildInputs: options.buildInputs ?? [], buildFailed }, options.signal);
   }
+
+  warmUp(): void {
+    this.engine.warmUp();
+  }
 }
 
 export interface StagedSources {

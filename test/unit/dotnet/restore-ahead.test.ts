@@ -1,0 +1,72 @@
+// A phase worktree's restore ahead is tracked (a C# engine started meanwhile waits for it), and the
+// engine is asked to load only once that restore has finished; not at all when it could not start.
+
+import assert from 'node:assert/strict';
+import { restoreRunning, restoresSettled } from '../../../src/core/dotnet/build-tracker';
+import { prepareWorktree } from '../../../src/core/dotnet/restore-ahead';
+import type { Host, RunResult } from '../../../src/core/host';
+import { createMemoryHost } from '../../support/memory-host';
+
+interface Held {
+  host: Host;
+  commands: string[][];
+  warmUps: number[];
+  finish: () => void;
+}
+
+function heldHost(workspaceRoot: string, fail = false): Held {
+  const base = createMemoryHost({ 'App.sln': '', 'src/App/App.csproj': '<Project />' }, workspaceRoot);
+  const commands: string[][] = [];
+  const warmUps: number[] = [];
+  let finish = (): void => undefined;
+  const done = new Promise<RunResult>((resolve) => {
+    finish = () => resolve({ exitCode: 0, stdout: '', stderr: '', timedOut: false } as RunResult);
+  });
+  const host: Host = {
+    ...base,
+    process: {
+      run: async (command, args) => {
+        commands.push([command, ...args]);
+        if (fail) throw new Error('dotnet was not found');
+        return done;
+      },
+    },
+    codeCheck: {
+      check: () => Promise.reject(new Error('not asked')),
+      warmUp: () => warmUps.push(commands.length),
+    },
+  };
+  return { host, commands, warmUps, finish: () => finish() };
+}
+
+describe('prepareWorktree', () => {
+  it('tracks the restore and starts the engine only after it', async () => {
+    const held = heldHost('/memory-phase-a');
+    const prepared = prepareWorktree(held.host, undefined, 60_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(
+      held.commands.map((c) => c.slice(0, 2)),
+      [['dotnet', 'restore']],
+    );
+    assert.equal(restoreRunning('/memory-phase-a'), true);
+    assert.deepEqual(held.warmUps, []);
+    let settled = false;
+    const waiting = restoresSettled('/memory-phase-a').then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false, 'an engine start would not wait for the restore');
+    held.finish();
+    await prepared;
+    await waiting;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(restoreRunning('/memory-phase-a'), false);
+    assert.deepEqual(held.warmUps, [1]);
+  });
+
+  it('asks for no engine when the restore could not run', async () => {
+    const held = heldHost('/memory-phase-b', true);
+    await assert.rejects(prepareWorktree(held.host, undefined, 60_000), /dotnet was not found/);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(held.warmUps, []);
+    assert.equal(restoreRunning('/memory-phase-b'), false);
+  });
+});
