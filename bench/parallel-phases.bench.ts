@@ -17,6 +17,8 @@ import { growMultiFixture } from './support/multi-fixture';
 
 const RUNS = Number(process.env.IRONBEES_BENCH_RUNS ?? 3);
 const THINK_MS = Number(process.env.IRONBEES_BENCH_THINK_MS ?? 5_000);
+/** Turns each phase's coder spends reading its project file before it edits (a coder that looks first). */
+const READS = Number(process.env.IRONBEES_BENCH_READS ?? 0);
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 const PHASES = ['Feature1', 'Feature2', 'Feature3'];
 
@@ -55,7 +57,8 @@ function scriptedModel(): (request: FakeRequest) => Promise<FakeTurn> {
     if (!library) return toolUse('submit_plan', PLAN);
     const turn = turns.get(library) ?? 0;
     turns.set(library, turn + 1);
-    if (turn > 0) return toolUse('submit_changes', { summary: `Added ${library}.Extra.` });
+    if (turn < READS) return toolUse('read_file', { path: `src/${library}/${library}.csproj` });
+    if (turn > READS) return toolUse('submit_changes', { summary: `Added ${library}.Extra.` });
     const file_text = `namespace ${library};\n\npublic static class Extra\n{\n    public static int Answer => 42;\n}\n`;
     return toolUse('str_replace_based_edit_tool', { command: 'create', path: `src/${library}/Extra.cs`, file_text });
   };
@@ -220,7 +223,7 @@ async function main(): Promise<void> {
     git(template, 'add', '-A');
     git(template, '-c', 'user.email=bench@localhost', '-c', 'user.name=Bench', 'commit', '--quiet', '-m', 'fixture');
     console.log(
-      `12 projects, ${PHASES.length} independent phases, model thinks ${THINK_MS / 1000} s per turn, ${RUNS} runs interleaved; load ${loadavg()
+      `12 projects, ${PHASES.length} independent phases, model thinks ${THINK_MS / 1000} s per turn, ${READS + 2} coder turns per phase, ${RUNS} runs interleaved; load ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}`,
     );
