@@ -4,13 +4,19 @@
 // handshake salt) and its MCP servers; never the process's other build servers or lingering groups
 // (the editor's process runs the other phases and the person's own builds).
 
-import type { Logger } from '../core/host';
+import type { Host, Logger } from '../core/host';
 import { errorMessage } from '../core/errors';
 import { shutdownBuildServers } from '../core/runtime/faces';
 import type { OpenPhaseRuntime, PhaseRuntime } from '../core/workflow/parallel-phases';
-import type { ExtensionRuntime } from './runtime';
 
-export function openPhaseRuntimes(build: (workspace: string) => Promise<ExtensionRuntime>, logger: Logger): OpenPhaseRuntime {
+/** What a phase needs of the runtime built for its worktree (runtime.ts's ExtensionRuntime has it). */
+export interface WorktreeRuntime {
+  host: Host;
+  orchestrator: Pick<PhaseRuntime, 'execute'>;
+  close(): Promise<void>;
+}
+
+export function openPhaseRuntimes(build: (workspace: string) => Promise<WorktreeRuntime>, logger: Logger): OpenPhaseRuntime {
   return async (workspace: string): Promise<PhaseRuntime> => {
     const runtime = await build(workspace);
     return {

@@ -4,10 +4,9 @@
 
 import { createActor } from 'xstate';
 import type { InspectionEvent } from 'xstate';
-import type { Actor, AnyActorLogic, Snapshot, SnapshotFrom } from 'xstate';
+import type { AnyActorLogic, Snapshot, SnapshotFrom } from 'xstate';
 import type { Host } from '../host';
 import { EMPTY_USAGE, TERMINAL_NODES, addUsage } from '../model';
-import { gatesAnswering } from '../nodes';
 import type { ApprovalDecision, CodingState, Usage, WorkflowContext, WorkflowNode } from '../model';
 import { InvalidStateError, OrchestratorError, errorMessage } from '../errors';
 import { checkWorkflow, checkedEditedPlan } from './run-checks';
@@ -18,6 +17,8 @@ import { endedDuring, toCodingState } from './coding-state';
 import { iterationsOf, renderHandoff } from './handoff';
 import { endReason, persistTransition, plusInFlight } from './run-persistence';
 import { withPhases } from './live-phases';
+import { GATES } from './live-run';
+import type { LiveRun, RunActor } from './live-run';
 import type { ShowPhases } from './live-phases';
 import { problemWithFileDecisions } from './diff-decisions';
 import { RunStore, STATE_SCHEMA_VERSION } from './store';
@@ -37,7 +38,6 @@ import { takeCheckpoint } from './checkpoints';
 import { finishUnfinishedRewind } from './rewind';
 import type { ActivityListener, ActivitySink } from '../activity';
 
-type RunActor = Actor<typeof runMachine>;
 type RunSnapshot = SnapshotFrom<typeof runMachine>;
 type StepActors = Parameters<typeof runMachine.provide>[0]['actors'];
 
@@ -48,31 +48,6 @@ export type StepActorsFactory = (
   activityFor: (runId: string) => ActivitySink,
   phasesFor: (runId: string) => ShowPhases,
 ) => StepActors;
-
-// Which gates take which answer: the node table's `answers`.
-const GATES: Record<ApprovalDecision['type'], readonly WorkflowNode[]> = {
-  APPROVE: gatesAnswering('APPROVE'),
-  REJECT: gatesAnswering('REJECT'),
-  CONTINUE: gatesAnswering('CONTINUE'),
-  STOP: gatesAnswering('STOP'),
-};
-
-interface LiveRun {
-  actor: RunActor;
-  latest: CodingState;
-  /**
-   * What the model calls of the step in flight have cost so far: the machine learns a step's usage
-   * only when the step ends. Back to nothing whenever the machine takes a step's usage in: when the
-   * step ends, or with the cancel or request for help that stops it.
-   */
-  stepUsage: Usage;
-  /** Told of every model call of the run, to keep stepUsage and state.json up to date. */
-  onModelCall(usage: Usage): void;
-  /** Resolves once every transition so far is on disk. */
-  settled(): Promise<void>;
-  /** The phases a step runs at once, as they start and end (live-phases.ts). */
-  showPhases: ShowPhases;
-}
 
 export class RunOrchestrator implements Orchestrator {
   readonly store: RunStore;
