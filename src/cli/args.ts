@@ -117,6 +117,8 @@ export interface ResumeArgs {
   sandbox?: SandboxMode;
   /** --guidance TEXT: the answer at the run's WAIT_HUMAN (after an escalation or a rewind). */
   guidance?: string;
+  /** --notify-webhook URL: signed POSTs when the run needs a person and when it ends. */
+  notifyWebhook?: string;
 }
 
 export type CliCommand =
@@ -184,7 +186,7 @@ const OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
   },
   // A resumed run keeps the context it was started with (approval policy, limits, model), so only
   // how this session drives it can be chosen.
-  resume: { ...COMMON, ...WORKSPACE, ...TRUST, ...DRIVE, guidance: { type: 'string' } },
+  resume: { ...COMMON, ...WORKSPACE, ...TRUST, ...DRIVE, guidance: { type: 'string' }, 'notify-webhook': SERVE_OPTIONS['notify-webhook'] },
   runs: { ...COMMON, ...WORKSPACE, json: { type: 'boolean' } },
   revert: { ...COMMON, ...WORKSPACE },
   apply: { ...COMMON, ...WORKSPACE, yes: { type: 'boolean', short: 'y' }, force: { type: 'boolean' } },
@@ -261,6 +263,7 @@ export function parseCliArgs(argv: readonly string[], cwd: string): CliCommand {
         ...activityOptions(values),
         ...(values.sandbox !== undefined ? { sandbox: choiceOption(values, 'sandbox', SANDBOX_MODES, 'auto', 'resume') } : {}),
         ...guidanceOption(values),
+        ...webhookOption(values, 'resume'),
       };
     case 'runs':
       if (positionals.length) throw new UsageError(`runs takes no arguments (got "${positionals[0]}").`, 'runs');

@@ -74,6 +74,8 @@ const COMMAND_USAGE: Record<CommandName, string[]> = {
     '      --demo            use the scripted demo model (a run started with --demo keeps it without this flag)',
     '      --sandbox auto|on|off  overrides the sandbox setting the run was started with',
     "      --guidance TEXT   at the run's WAIT_HUMAN (an escalation, a rewind): go on with these words",
+    '      --notify-webhook URL  signed POSTs when the run needs a person and when it ends',
+    '                        (default: IRONBEES_NOTIFY_WEBHOOK; signed with IRONBEES_NOTIFY_SECRET)',
   ],
   runs: [
     'ironbees runs [options]',

@@ -13,6 +13,7 @@ import type { CommandHandlers } from './commands';
 import { COMMAND_IDS, registerCommands } from './commands';
 import { createLogChannel, loggerFor } from './log';
 import { GateNotices } from './gate-notices';
+import { WebhookNotices } from './webhook-notices';
 import { PanelBridge } from './panel-bridge';
 import { offerUnfinishedRuns } from './resume-offer';
 import { ReviewController } from './review/review-controller';
@@ -133,7 +134,14 @@ export function activate(context: vscode.ExtensionContext): IronbeesApi {
     state: () => controller.state,
     onDidChangeState: controller.onDidChangeState,
   });
-  context.subscriptions.push(controller, review, reviewComments, statusBar, bridge, view, notices);
+  const webhooks = new WebhookNotices({
+    onDidChangeState: controller.onDidChangeState,
+    isLive: () => controller.isLive,
+    webhookUrl: () => settings().notifyWebhook ?? '',
+    env: process.env,
+    logger,
+  });
+  context.subscriptions.push(controller, review, reviewComments, statusBar, bridge, view, notices, webhooks);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(AGENT_VIEW_ID, view));
 
   const applyRun = async (runId?: string, options?: { yes?: boolean; force?: boolean }): Promise<string[] | undefined> => {

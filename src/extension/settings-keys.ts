@@ -21,12 +21,14 @@ export const SettingKeys = {
   review: 'review',
   reviewThreshold: 'reviewThreshold',
   parallel: 'parallel',
+  notifyWebhook: 'notify.webhook',
 } as const;
 
 /**
  * Only the person's user (or remote machine) settings set these; a workspace value is ignored. They
  * choose where model traffic goes, what needs approval, what runs (MCP servers, agents and their
- * prompts), what is read from outside the workspace (context files) and how long a model works.
+ * prompts), what is read from outside the workspace (context files), how long a model works and
+ * where notifications about runs are posted.
  */
 export const PERSON_ONLY_SETTINGS: readonly string[] = [
   SettingKeys.anthropicBaseUrl,
@@ -46,4 +48,5 @@ export const PERSON_ONLY_SETTINGS: readonly string[] = [
   SettingKeys.sandbox,
   SettingKeys.review,
   SettingKeys.reviewThreshold,
+  SettingKeys.notifyWebhook,
 ];

@@ -47,6 +47,8 @@ export interface IronbeesSettings extends ProviderSettings {
   reviewThreshold?: number;
   /** How many phases of a plan may run at once, each in a git worktree of its own (1: one at a time). */
   parallel?: number;
+  /** Where runs' signed webhooks are posted (webhook-notices.ts); empty: none. Person-only. */
+  notifyWebhook?: string;
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 600;
@@ -112,6 +114,8 @@ export function readSettings(scope?: vscode.ConfigurationScope, warn?: (message:
     review: oneOf(personValue(config, SettingKeys.review), REVIEW_MODES, 'required'),
     reviewThreshold: Math.min(10, positiveInt(personValue(config, SettingKeys.reviewThreshold), DEFAULT_REVIEW_THRESHOLD)),
     parallel: Math.min(16, positiveInt(config.get(SettingKeys.parallel), 1)),
+    // Person-only: a repository must not send its runs' requests and summaries elsewhere.
+    notifyWebhook: String(personValue(config, SettingKeys.notifyWebhook) ?? '').trim(),
   };
 }
 

@@ -22,6 +22,7 @@ import type { RunExtras } from './run';
 import { ToolApprovalRelay } from '../tool-approvals';
 import { cliWorkspaceTrust } from '../workspace-trust';
 import { phaseRuntimes } from './phase-runtimes';
+import { notifierFromEnv, runNotifications, tapStates } from '../../core/runtime/notify';
 import type { PhaseRuntimeBase } from './phase-runtimes';
 
 export async function resumeCommand(
@@ -74,16 +75,20 @@ export async function resumeCommand(
     });
   if (runtime instanceof ConfigurationError) return stopWithoutModel(ctx, args, runtime);
   if (demo) announceDemo(ctx);
+  // The same webhooks as `run`: sent in the background, awaited only at the end.
+  const notifier = notifierFromEnv(args.notifyWebhook, ctx.io.env, ctx.logger);
+  const notify = notifier ? runNotifications(notifier, args.yes) : null;
   try {
     return await driveRun(
       { io: ctx.io, colors: ctx.colors, lines: ctx.lines, orchestrator: runtime.orchestrator, toolApprovals },
       args,
       (signal) => {
         const states = runtime.orchestrator.resume(args.runId, signal);
-        return extras.states ? extras.states(states) : states;
+        return tapStates(extras.states ? extras.states(states) : states, notify);
       },
     );
   } finally {
+    await notifier?.settled();
     await disposeRuntime(ctx, runtime);
   }
 }

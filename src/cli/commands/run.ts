@@ -12,7 +12,7 @@ import { checkWorkspace } from './context';
 import { driveRun } from './drive';
 import { ToolApprovalRelay } from '../tool-approvals';
 import { cliWorkspaceTrust } from '../workspace-trust';
-import { notifierFromEnv, runNotifications, tapStates } from '../../serve/notify';
+import { notifierFromEnv, runNotifications, tapStates } from '../../core/runtime/notify';
 import { phaseRuntimes } from './phase-runtimes';
 import { GitRepo } from '../../core/workspace/git-worktrees';
 import { worktreeBase } from '../../core/workflow/worktree-session';

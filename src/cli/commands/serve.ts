@@ -11,7 +11,7 @@ import { checkSandbox, setSandboxMode } from '../../core/platform/sandbox';
 import { Sessions, allowedOrigins } from '../../serve/access';
 import { createServeApp } from '../../serve/app';
 import { ServeMetrics } from '../../serve/metrics';
-import { notifierFromEnv, runNotifications } from '../../serve/notify';
+import { notifierFromEnv, runNotifications } from '../../core/runtime/notify';
 import { RunHub } from '../../serve/runs';
 import { PanelFeed } from '../../serve/panel';
 import { listen } from '../../serve/server';

@@ -30,6 +30,7 @@ describe('package.json: person-only settings', () => {
     'sandbox',
     'review',
     'reviewThreshold',
+    'notify.webhook',
   ];
 
   it('are exactly what chooses where traffic goes, what needs approval, what runs or is read outside, and the model and its iterations', () => {
@@ -45,7 +46,7 @@ describe('package.json: person-only settings', () => {
     });
   }
 
-  for (const key of ['model', 'maxIterations', 'agentsFolder', 'mcpServers', 'contextFiles', 'sandbox']) {
+  for (const key of ['model', 'maxIterations', 'agentsFolder', 'mcpServers', 'contextFiles', 'sandbox', 'notify.webhook']) {
     it(`ironbees.${key} (runs, reaches or reads outside) is machine-scoped`, () => {
       assert.equal(manifest.contributes.configuration.properties[`ironbees.${key}`]?.scope, 'machine');
     });

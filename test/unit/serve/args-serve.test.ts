@@ -35,4 +35,12 @@ describe('serve arguments', () => {
     assert.equal(run.command === 'run' && run.notifyWebhook, 'http://127.0.0.1:9/hook');
     assert.throws(() => parseCliArgs(['run', 'Fix it', '--notify-webhook', 'nope'], '/w'), UsageError);
   });
+
+  it('resume takes --notify-webhook too', () => {
+    const resume = parseCliArgs(['resume', 'run-1', '--notify-webhook', 'https://hooks.example/r'], '/w');
+    assert.equal(resume.command === 'resume' && resume.notifyWebhook, 'https://hooks.example/r');
+    const plain = parseCliArgs(['resume', 'run-1'], '/w');
+    assert.equal(plain.command === 'resume' && 'notifyWebhook' in plain, false);
+    assert.throws(() => parseCliArgs(['resume', 'run-1', '--notify-webhook', 'ftp://x'], '/w'), /http\(s\) URL/);
+  });
 });

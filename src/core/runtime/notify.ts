@@ -1,14 +1,14 @@
-// Signed webhooks when a run needs a person or has ended, from `ironbees serve` and `ironbees run`.
+// Signed webhooks when a run needs a person or has ended, from `ironbees serve`, the CLI's runs and the editor.
 // A POST of JSON {event, runId, node, request, summary, text} (`text` is what Slack-compatible
 // receivers show), signed `X-Ironbees-Signature: sha256=<hex HMAC-SHA256 of the body>` with
 // IRONBEES_NOTIFY_SECRET. Sent in the background with retries and backoff: a slow or dead receiver
 // never holds a run up, and a failure is one warning line.
 
 import { createHmac } from 'node:crypto';
-import type { CodingState, WorkflowNode } from '../core/model';
-import { TERMINAL_NODES } from '../core/model';
-import type { Logger } from '../core/host';
-import { errorMessage } from '../core/errors';
+import type { CodingState, WorkflowNode } from '../model';
+import { TERMINAL_NODES } from '../model';
+import type { Logger } from '../host';
+import { errorMessage } from '../errors';
 
 export type NotifyEventName = 'needs_person' | 'run_ended';
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import type { CodingState } from '../../../src/core/model';
-import { WebhookNotifier, notifyPayloadFor, runNotifications, signatureOf, tapStates } from '../../../src/serve/notify';
+import { WebhookNotifier, notifyPayloadFor, runNotifications, signatureOf, tapStates } from '../../../src/core/runtime/notify';
 import { startWebhookReceiver } from '../../support/webhook-receiver';
 
 function state(node: CodingState['currentNode'], extra: Partial<CodingState> = {}): CodingState {
@@ -18,7 +18,7 @@ function state(node: CodingState['currentNode'], extra: Partial<CodingState> = {
   } as CodingState;
 }
 
-describe('serve/notify: signed webhooks', function () {
+describe('runtime/notify: signed webhooks', function () {
   this.timeout(20_000);
   const warnings: string[] = [];
   const logger = { warn: (message: string) => warnings.push(message) };
