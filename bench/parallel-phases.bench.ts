@@ -158,7 +158,7 @@ async function measure(template: string, variant: Variant): Promise<Measured> {
   cpSync(template, workspace, { recursive: true });
   const fake = await startFakeAnthropic();
   const model = scriptedModel();
-  fake.enqueue(...Array.from({ length: 1 + PHASES.length * 2 }, () => model));
+  fake.enqueue(...Array.from({ length: 1 + PHASES.length * (READS + 2) }, () => model));
   const started = performance.now();
   const child = spawn(
     process.execPath,

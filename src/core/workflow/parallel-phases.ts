@@ -14,7 +14,7 @@
 import type { CodingState, ExecutionPlan, FileEdit, PlanPhase, Usage, WorkflowContext } from '../model';
 import { EMPTY_USAGE, addUsage } from '../model';
 import { mergedCompileNote } from './parallel-compile';
-import { AgentModeError } from '../errors';
+import { AgentModeError, errorMessage } from '../errors';
 import type { Host } from '../host';
 import { nodesOfKind } from '../nodes';
 import { GitRepo } from '../workspace/git-worktrees';
@@ -96,6 +96,8 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
     show();
     return tree;
   };
+  /** False once the phases' result is in hand: only then does a worktree that would not go fail the run. */
+  let stopped = true;
   try {
     for (;;) {
       if (!failure && !stop.signal.aborted) {
@@ -170,12 +172,17 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
     const names = phases.map((p) => `${p.name} (${p.id})`).join(', ');
     const compileNote = await mergedCompileNote(input.host, edits, input.signal);
     const summary = `Phases ${names}, run at once in worktrees and merged.${compileNote ? `\n\n${compileNote}` : ''}`;
+    stopped = false;
     return { summary, edits, usage, phases: [...runs.values()] };
   } finally {
     input.signal.removeEventListener('abort', onAbort);
     stop.abort();
     await Promise.allSettled(running.values());
-    await trees.closeAll();
+    // What stopped the phases is what the person reads; a worktree that would not go is a warning then.
+    await trees.closeAll().catch((error: unknown) => {
+      if (!stopped) throw error;
+      input.host.logger.warn(`Could not remove every phase worktree: ${errorMessage(error)}`);
+    });
   }
 }
 

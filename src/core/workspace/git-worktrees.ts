@@ -117,7 +117,16 @@ export class GitRepo {
 
   /** Removes the worktree (its untracked and ignored files too: obj/, bin/) and forgets it. */
   async removeWorktree(dir: string): Promise<void> {
-    if (fs.existsSync(dir)) await this.git(['worktree', 'remove', '--force', '--force', dir]);
+    if (fs.existsSync(dir)) {
+      try {
+        await this.git(['worktree', 'remove', '--force', '--force', dir]);
+      } catch (error) {
+        // A process of the run still ending (a restore, a build server) can write into the folder while
+        // git deletes it ("Directory not empty"): the folder goes as git would have removed it, retried.
+        if (!fs.existsSync(dir)) throw error;
+        fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      }
+    }
     await this.git(['worktree', 'prune']);
   }
 
