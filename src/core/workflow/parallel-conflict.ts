@@ -37,7 +37,9 @@ export async function conflictTree(trees: ParallelWorktrees, slug: string, phase
       const unmerged = await trees.repo.git(['diff', '--name-only', '--diff-filter=U'], dir);
       if (!unmerged.trim()) throw error;
     }
-    await trees.repo.commitAll(dir, `Merge phase ${phase.id}: ${phase.name} (conflicts left for its coder)`);
+    // The merge as git staged it, the conflicting files with their markers: never the worktree's build
+    // output (a repository without a .gitignore would otherwise commit the warm copy's obj/ and bin/).
+    await trees.repo.commitTracked(dir, `Merge phase ${phase.id}: ${phase.name} (conflicts left for its coder)`);
   });
   return tree;
 }

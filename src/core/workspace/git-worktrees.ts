@@ -174,6 +174,12 @@ export class GitRepo {
     return this.commitStaged(dir, message);
   }
 
+  /** Commits what is staged plus every change to a tracked file; a file git does not track stays out. */
+  async commitTracked(dir: string, message: string): Promise<string | null> {
+    await this.git(['add', '-u'], dir);
+    return this.commitStaged(dir, message);
+  }
+
   private async commitStaged(dir: string, message: string): Promise<string | null> {
     const staged = await this.tryGit(['diff', '--cached', '--quiet'], dir);
     if (staged.exitCode === 0) return null;
