@@ -11,6 +11,7 @@ import { send } from '../vscode-api';
 import { isServedPage } from '../transport-http';
 import { DiffInline } from './DiffInline';
 import { HunkActions } from './HunkActions';
+import { RejectForm } from './RejectForm';
 import { tallyReview, type FileRow } from '../state/files';
 import { Badge, Button, Icon, IconButton, Section, TextArea } from './common';
 
@@ -174,25 +175,17 @@ function FileRowView({ runId, row, waiting }: { runId: string; row: FileRow; wai
         />
       ) : null}
       {waiting && rejecting ? (
-        <div className="file-reject">
-          <TextArea
-            label="Reason (optional, the coder reads it)"
-            testId="reject-reason"
-            value={reason}
-            onChange={setReason}
-            onSubmit={() => decide(false)}
-            rows={2}
-            autoFocus
-          />
-          <div className="row">
-            <Button testId="confirm-reject-file" icon="close" onClick={() => decide(false)}>
-              Reject file
-            </Button>
-            <Button secondary onClick={() => setRejecting(false)}>
-              Back
-            </Button>
-          </div>
-        </div>
+        <RejectForm
+          className="file-reject"
+          label="Reason (optional, the coder reads it)"
+          testId="reject-reason"
+          confirmTestId="confirm-reject-file"
+          confirmLabel="Reject file"
+          value={reason}
+          onChange={setReason}
+          onConfirm={() => decide(false)}
+          onBack={() => setRejecting(false)}
+        />
       ) : null}
     </li>
   );

@@ -4,7 +4,8 @@
 import { useState, type ReactNode } from 'react';
 import { send } from '../vscode-api';
 import type { DiffHunk } from '../state/diff-hunks';
-import { Badge, Button, IconButton, TextArea } from './common';
+import { Badge, IconButton } from './common';
+import { RejectForm } from './RejectForm';
 
 const TONE = { pending: 'neutral', accepted: 'ok', rejected: 'error' } as const;
 
@@ -54,25 +55,17 @@ export function HunkActions({
         </span>
       ) : null}
       {waiting && rejecting ? (
-        <div className="hunk-reject">
-          <TextArea
-            label={`Why reject ${name}? (optional, the coder reads it)`}
-            testId="hunk-reject-reason"
-            value={draft}
-            onChange={setDraft}
-            onSubmit={() => decide(false)}
-            rows={2}
-            autoFocus
-          />
-          <div className="row">
-            <Button testId="confirm-reject-hunk" icon="close" onClick={() => decide(false)}>
-              Reject hunk
-            </Button>
-            <Button secondary onClick={() => setRejecting(false)}>
-              Back
-            </Button>
-          </div>
-        </div>
+        <RejectForm
+          className="hunk-reject"
+          label={`Why reject ${name}? (optional, the coder reads it)`}
+          testId="hunk-reject-reason"
+          confirmTestId="confirm-reject-hunk"
+          confirmLabel="Reject hunk"
+          value={draft}
+          onChange={setDraft}
+          onConfirm={() => decide(false)}
+          onBack={() => setRejecting(false)}
+        />
       ) : null}
     </>
   );
