@@ -30,7 +30,7 @@ interface CacheEntry {
 }
 
 /** The global.json dotnet reads: the first one in the workspace folder or above it. */
-async function globalJsonFrom(dir: string): Promise<string | null> {
+export async function globalJsonFrom(dir: string): Promise<string | null> {
   for (let current = path.resolve(dir); ; current = path.dirname(current)) {
     const candidate = path.join(current, 'global.json');
     if ((await fs.stat(candidate).catch(() => null))?.isFile()) return candidate;

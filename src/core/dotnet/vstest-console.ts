@@ -8,7 +8,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { findOnPath } from '../platform/command-path';
-import { knownSdkVersion } from './sdk-cache';
+import { globalJsonFrom, knownSdkVersion } from './sdk-cache';
 import type { SdkCacheOptions } from './sdk-cache';
 
 export interface VstestConsole {
@@ -50,10 +50,7 @@ async function resolve(cwd: string, options: SdkCacheOptions): Promise<VstestCon
 
 /** The one SDK installed beside the muxer, when no global.json from `cwd` up could choose (or refuse) it. */
 async function onlySdk(root: string, cwd: string): Promise<string | null> {
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    if (await fs.stat(path.join(dir, 'global.json')).catch(() => null)) return null;
-    if (path.dirname(dir) === dir) break;
-  }
+  if (await globalJsonFrom(cwd)) return null;
   const entries = await fs.readdir(path.join(root, 'sdk'), { withFileTypes: true });
   const sdks = entries.filter((entry) => entry.isDirectory() && /^\d+\.\d+\.\d+/.test(entry.name));
   return sdks.length === 1 ? (sdks[0]?.name ?? null) : null;
