@@ -9,7 +9,7 @@
 // IRONBEES_BENCH_KEEP=1 keeps the workspaces).
 
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startFakeAnthropic, toolUse } from '../test/support/fake-anthropic';
@@ -202,7 +202,10 @@ async function measure(template: string, variant: Variant): Promise<Measured> {
   const left = git(workspace, 'worktree', 'list').split('\n').length;
   if (left !== 1) throw new Error(`--parallel ${parallel} left ${left - 1} worktree(s)`);
   const steps = stepTimes(workspace);
-  if (KEEP) console.log(`kept ${workspace}`);
+  if (KEEP) {
+    writeFileSync(path.join(workspace, 'cli-stderr.log'), stderr);
+    console.log(`kept ${workspace} (the CLI's stderr in cli-stderr.log)`);
+  }
   else rmSync(workspace, { recursive: true, force: true });
   return { ms, peakRssKb, worktreeKb, steps };
 }
