@@ -218,7 +218,8 @@ async function runPhase(
       }
       await commits.commitRest();
     } finally {
-      await runtime.dispose();
+      // Its build servers stop while it is merged; its worktree is removed only after (ParallelWorktrees.close).
+      trees.endsAfter(tree, runtime.dispose());
     }
     return { id: phase.id, last, tree, ...attempt };
   } catch (error) {

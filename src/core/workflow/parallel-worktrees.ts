@@ -22,6 +22,8 @@ export interface ParallelTree {
 export class ParallelWorktrees {
   private chain: Promise<unknown> = Promise.resolve();
   private readonly open = new Set<ParallelTree>();
+  /** What must end before a tree is removed (its runtime stopping its build servers). */
+  private readonly ending = new Map<ParallelTree, Promise<unknown>>();
 
   private constructor(
     readonly repo: GitRepo,
@@ -74,8 +76,17 @@ export class ParallelWorktrees {
     return this.serial(() => this.repo.merge(this.integration.record.path, tree.record.branch, message));
   }
 
+  /** `work` (the phase's runtime stopping) ends before the tree is removed; its merge does not wait for it. */
+  endsAfter(tree: ParallelTree, work: Promise<unknown>): void {
+    this.ending.set(
+      tree,
+      work.catch(() => undefined),
+    );
+  }
+
   /** The phase's run folder kept in the person's workspace, its worktree removed and its branch deleted. */
-  close(tree: ParallelTree): Promise<void> {
+  async close(tree: ParallelTree): Promise<void> {
+    await this.ending.get(tree);
     return this.serial(async () => {
       if (!this.open.delete(tree)) return;
       await endWorktreeRun(this.repo, this.workspace, tree.record, null);
