@@ -6,7 +6,9 @@
 // loading, while the coder still thinks, and the compile check at submit_changes finds it ready. Then the
 // whole target is built once: the worktree's build servers start, and each project's output becomes
 // the worktree's own (a project with references compiles again in a new folder: its compile inputs hash
-// their absolute paths), so the first validation builds only what the change affects.
+// their absolute paths), so the first validation builds only the changed projects. What is built is what
+// the phase's plan names would build (all of the target when it names nothing): a phase's coder rarely
+// leaves its plan, and building the rest would take the machine from the other phases.
 
 import type { Host } from '../host';
 import { trackRestore } from './build-tracker';
@@ -37,10 +39,15 @@ function buildAheadEnabled(): boolean {
 
 /**
  * A fresh worktree made ready for its run while its coder works: restored (tracked), then its C# engine
- * loading and the whole target built (validator.ts buildAhead). Never rejects; the first validation waits
- * for it, and only then writes the change.
+ * loading and what a change of the `planned` files builds, built (validator.ts buildAhead). Never
+ * rejects; the first validation waits for it, and only then writes the change.
  */
-export async function prepareWorktree(host: Host, target: string | undefined, timeoutMs: number): Promise<void> {
+export async function prepareWorktree(
+  host: Host,
+  target: string | undefined,
+  timeoutMs: number,
+  planned: readonly string[] = [],
+): Promise<void> {
   const restored = await trackRestore(host.workspaceRoot, restoreAhead(host, target, timeoutMs)).then(
     () => true,
     () => false,
@@ -48,5 +55,6 @@ export async function prepareWorktree(host: Host, target: string | undefined, ti
   // A failed restore is the first validation's to report; nothing loads or builds without packages.
   if (!restored) return;
   if (engineAhead()) host.codeCheck?.warmUp?.();
-  if (buildAheadEnabled()) await buildAhead({ host, target, timeouts: { buildMs: timeoutMs, testMs: timeoutMs } }).catch(() => false);
+  if (buildAheadEnabled())
+    await buildAhead({ host, target, timeouts: { buildMs: timeoutMs, testMs: timeoutMs } }, planned).catch(() => false);
 }

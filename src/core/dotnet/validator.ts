@@ -242,15 +242,21 @@ export async function captureBaseline(options: BaselineOptions): Promise<Baselin
 }
 
 /**
- * The whole target built before any edit, where the build output is not yet the workspace's own (a
- * phase's fresh worktree, restore-ahead.ts): its build servers are running and its outputs are its own
- * by the time the first validation builds only what the change affects. Nobody's verdict: false only
+ * What a change of `files` (the plan's; all of the target when none or when they reach the build
+ * itself) would build, built before any edit where the build output is not yet the workspace's own (a
+ * phase's fresh worktree, just restored: restore-ahead.ts): its build servers are running and those outputs are its
+ * own by the time the first validation builds only the changed projects. Nobody's verdict: false only
  * means that validation builds more.
  */
-export async function buildAhead(options: ValidatorOptions): Promise<boolean> {
+export async function buildAhead(options: ValidatorOptions, files: readonly string[]): Promise<boolean> {
   const session = dotnetSession(options.host, options.target);
   const graph = await session.graph();
-  const scope: ChangeScope = { full: true, needsRestore: false, buildRoots: [], testProjects: [] };
+  // Called once the target's restore succeeded: what builds next needs no restore of its own.
+  session.markRestored(true);
+  const planned = scopeOfChanges(graph, files, options.host.workspaceRoot);
+  const scope: ChangeScope = planned.full
+    ? { full: true, needsRestore: false, buildRoots: [], testProjects: [] }
+    : { full: false, needsRestore: false, buildRoots: planned.buildRoots, testProjects: [] };
   const build = await buildScope({ ...options, host: withProcessLabel(options.host, 'warm-up build') }, session, graph, scope);
   return build.success;
 }

@@ -127,7 +127,9 @@ export function createStepActors(
       if (inherited) {
         prepareRunSteps(input.stateId, deps.tools, deps.agents, units);
         // Its fresh worktree is restored, and its C# engine loaded, while its coder works (restore-ahead.ts).
-        const restore = prepareWorktree(deps.host, input.workflow.target, input.workflow.timeouts.buildMs).catch(() => undefined);
+        const planned = input.workflow.givenPlan?.plan;
+        const files = planned ? [...planned.affectedFiles, ...planned.steps.map((step) => step.filePath)].filter(Boolean) : [];
+        const restore = prepareWorktree(deps.host, input.workflow.target, input.workflow.timeouts.buildMs, files).catch(() => undefined);
         restoring.set(input.stateId, restore);
         return saveBaselineResults(deps.host, store, input.stateId, inherited);
       }

@@ -15,8 +15,10 @@ interface Held {
   finish: () => void;
 }
 
-function heldHost(workspaceRoot: string, fail = false): Held {
-  const base = createMemoryHost({ 'App.sln': '', 'src/App/App.csproj': '<Project />' }, workspaceRoot);
+const ONE_PROJECT = { 'App.sln': '', 'src/App/App.csproj': '<Project />' };
+
+function heldHost(workspaceRoot: string, fail = false, files: Record<string, string> = ONE_PROJECT): Held {
+  const base = createMemoryHost(files, workspaceRoot);
   const commands: string[][] = [];
   const warmUps: number[] = [];
   let finish = (): void => undefined;
@@ -67,6 +69,28 @@ describe('prepareWorktree', () => {
       [
         ['dotnet', 'restore', '/memory-phase-a/App.sln'],
         ['dotnet', 'build', '/memory-phase-a/App.sln'],
+      ],
+    );
+  });
+
+  it("builds only what a change of the plan's files would build", async () => {
+    const held = heldHost('/memory-phase-d', false, {
+      'App.slnx':
+        '<Solution><Project Path="src/Lib/Lib.csproj" /><Project Path="tests/Lib.Tests/Lib.Tests.csproj" /><Project Path="src/Other/Other.csproj" /></Solution>',
+      'src/Lib/Lib.csproj': '<Project Sdk="Microsoft.NET.Sdk" />',
+      'src/Other/Other.csproj': '<Project Sdk="Microsoft.NET.Sdk" />',
+      'tests/Lib.Tests/Lib.Tests.csproj':
+        '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><ProjectReference Include="../../src/Lib/Lib.csproj" /></ItemGroup></Project>',
+    });
+    const prepared = prepareWorktree(held.host, undefined, 60_000, ['src/Lib/Extra.cs']);
+    held.finish();
+    await prepared;
+    assert.deepEqual(
+      held.commands.map((c) => c.slice(0, 3)),
+      [
+        ['dotnet', 'restore', '/memory-phase-d/App.slnx'],
+        // Lib.Tests builds Lib (its reference); Other is left alone.
+        ['dotnet', 'build', '/memory-phase-d/tests/Lib.Tests/Lib.Tests.csproj'],
       ],
     );
   });
