@@ -527,6 +527,35 @@ describe('ironbees run --parallel (built CLI, real git and dotnet, fake Messages
       ),
       handoff,
     );
+    // The escalated run shows the phases as they ran: the earlier one merged and complete, the later one in error with why.
+    const earlierId = laterId === 'check' ? 'swap' : 'check';
+    const phases = (
+      result.states.at(-1) as unknown as {
+        phases: Array<{ phaseId: string; status: string; iterationsRun: number; handoff?: string; error?: string }>;
+      }
+    ).phases;
+    assert.deepEqual(
+      phases.map((p) => [p.phaseId, p.status]),
+      [
+        ['check', laterId === 'check' ? 'error' : 'complete'],
+        ['swap', laterId === 'swap' ? 'error' : 'complete'],
+      ],
+    );
+    const done = phases.find((p) => p.phaseId === earlierId);
+    assert.deepEqual([done?.iterationsRun, done?.handoff, done?.error], [1, `Did ${earlier}.\nFiles changed: ${CALC}`, undefined]);
+    const merge = `${final.stateId}-phase-${laterId}-merge`;
+    const stopped = phases.find((p) => p.phaseId === laterId)?.error ?? '';
+    assert.ok(
+      stopped.startsWith(`Merging phase "${laterId}" (${later}) conflicts with the phases merged before it in ${CALC}`) &&
+        stopped.endsWith(
+          `The phase's coder was given the conflict with both sides; its second attempt ended FAILED. Its run is kept as ${merge} (ironbees trace ${merge}).`,
+        ),
+      stopped,
+    );
+    const saved = JSON.parse(readRunFile(repo, final.stateId, 'state.json')) as { codingState: { phases: unknown } };
+    assert.deepEqual(saved.codingState.phases, phases);
+    assert.ok(handoff.includes(`### ${later} (\`${laterId}\`): error`), handoff);
+    assert.ok(handoff.includes(`### ${earlier} (\`${earlierId}\`): complete\n\n- Iterations: 1 of 5`), handoff);
     assert.equal(fs.readFileSync(path.join(repo, CALC), 'utf8'), before);
     assert.deepEqual(leftovers(), { worktrees: [`worktree ${fs.realpathSync(repo)}`], branches: '', dirs: [] });
   });

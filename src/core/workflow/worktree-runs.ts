@@ -179,7 +179,7 @@ export async function endWorktreeRun(
   } else {
     lines.push(
       commits > 0
-        ? `Branch ${record.branch} was deleted: the run ended ${node}.`
+        ? `Branch ${record.branch} was deleted: the run ${node ? `ended ${node}` : 'stopped without ending'}.`
         : `The run committed nothing; branch ${record.branch} was deleted.`,
     );
   }
