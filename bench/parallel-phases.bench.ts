@@ -5,10 +5,11 @@
 // interleaved, each on a fresh copy; wall time (medians), the largest phase worktree on disk, and the
 // peak memory of the CLI with every process under it (sampled each second).
 // Goal: --parallel 3 ≤ 0.6 × --parallel 1. Run: npm run build && node --import tsx bench/parallel-phases.bench.ts
-// (IRONBEES_BENCH_RUNS=N, default 3; IRONBEES_BENCH_COLD=1 adds phase worktrees started cold, for comparison).
+// (IRONBEES_BENCH_RUNS=N, default 3; IRONBEES_BENCH_COLD=1 adds phase worktrees started cold, for comparison;
+// IRONBEES_BENCH_KEEP=1 keeps the workspaces).
 
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startFakeAnthropic, toolUse } from '../test/support/fake-anthropic';
@@ -19,6 +20,8 @@ const RUNS = Number(process.env.IRONBEES_BENCH_RUNS ?? 3);
 const THINK_MS = Number(process.env.IRONBEES_BENCH_THINK_MS ?? 5_000);
 /** Turns each phase's coder spends reading its project file before it edits (a coder that looks first). */
 const READS = Number(process.env.IRONBEES_BENCH_READS ?? 0);
+/** IRONBEES_BENCH_KEEP=1 keeps each run's workspace (its run folders, events.jsonl) and prints where. */
+const KEEP = process.env.IRONBEES_BENCH_KEEP === '1';
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 const PHASES = ['Feature1', 'Feature2', 'Feature3'];
 
@@ -199,7 +202,11 @@ async function measure(template: string, variant: Variant): Promise<Measured> {
   const left = git(workspace, 'worktree', 'list').split('\n').length;
   if (left !== 1) throw new Error(`--parallel ${parallel} left ${left - 1} worktree(s)`);
   const steps = stepTimes(workspace);
-  rmSync(workspace, { recursive: true, force: true });
+  if (KEEP) {
+    writeFileSync(path.join(workspace, 'cli-stderr.log'), stderr);
+    console.log(`kept ${workspace} (the CLI's stderr in cli-stderr.log)`);
+  }
+  else rmSync(workspace, { recursive: true, force: true });
   return { ms, peakRssKb, worktreeKb, steps };
 }
 

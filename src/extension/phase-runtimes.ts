@@ -7,7 +7,7 @@
 import type { Host, Logger } from '../core/host';
 import { errorMessage } from '../core/errors';
 import { shutdownBuildServers } from '../core/runtime/faces';
-import type { OpenPhaseRuntime, PhaseRuntime } from '../core/workflow/parallel-phases';
+import type { OpenPhaseRuntime, PhaseRuntime, PhaseRuntimeParts } from '../core/workflow/parallel-phases';
 
 /** What a phase needs of the runtime built for its worktree (runtime.ts's ExtensionRuntime has it). */
 export interface WorktreeRuntime {
@@ -16,9 +16,12 @@ export interface WorktreeRuntime {
   close(): Promise<void>;
 }
 
-export function openPhaseRuntimes(build: (workspace: string) => Promise<WorktreeRuntime>, logger: Logger): OpenPhaseRuntime {
-  return async (workspace: string): Promise<PhaseRuntime> => {
-    const runtime = await build(workspace);
+export function openPhaseRuntimes(
+  build: (workspace: string, parts?: PhaseRuntimeParts) => Promise<WorktreeRuntime>,
+  logger: Logger,
+): OpenPhaseRuntime {
+  return async (workspace: string, parts?: PhaseRuntimeParts): Promise<PhaseRuntime> => {
+    const runtime = await build(workspace, parts);
     return {
       execute: (request, context, signal, runId) => runtime.orchestrator.execute(request, context, signal, runId),
       dispose: async () => {

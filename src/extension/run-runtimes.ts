@@ -12,6 +12,7 @@ import type { IronbeesSettings } from './settings';
 import { ProviderApiKeyStore } from './provider-keys';
 import type { ExtensionRuntime } from './runtime';
 import { placement } from './runtime-placement';
+import type { PhaseRuntimeParts } from '../core/workflow/parallel-phases';
 
 /** What the run controller of a folder is made with: everything a runtime is built from. */
 export interface RunControllerDeps {
@@ -79,14 +80,15 @@ export class RunRuntimes {
    * With "ironbees.parallel" > 1 the folder's runtime builds one of its own for each phase it runs in
    * a worktree (`phase`).
    */
-  async build(elsewhere?: string, phase = false): Promise<ExtensionRuntime> {
+  async build(elsewhere?: string, phase = false, parts: PhaseRuntimeParts = {}): Promise<ExtensionRuntime> {
     // Loaded on first use: the core, the SDK and xstate are most of the bundle, and activation stays fast.
     const { createExtensionRuntime } = await import('./heavy.js');
     // Trust is the person's folder's: a worktree is a copy of its last commit.
     const trusted = (await this.deps.trusted?.()) ?? false;
     const settings = this.deps.settings();
     return createExtensionRuntime({
-      ...placement(settings, elsewhere, phase, (workspace) => this.build(workspace, true)),
+      ...placement(settings, elsewhere, phase, (workspace, given) => this.build(workspace, true, given)),
+      ...(parts.codeCheck ? { codeCheck: parts.codeCheck } : {}),
       workspaceRoot: elsewhere ?? this.deps.folder.uri.fsPath,
       trusted,
       folder: this.deps.folder,

@@ -3,6 +3,7 @@
 
 import type { IronbeesSettings } from './settings';
 import type { ExtensionRuntime } from './runtime';
+import type { PhaseRuntimeParts } from '../core/workflow/parallel-phases';
 
 /**
  * Where a runtime works and what it builds for phases: one in another folder has no language server;
@@ -13,8 +14,8 @@ export function placement(
   settings: Pick<IronbeesSettings, 'parallel'>,
   elsewhere: string | undefined,
   phase: boolean,
-  buildPhase: (workspace: string) => Promise<ExtensionRuntime>,
-): { languageServer?: false; phase?: true; phaseRuntime?: (workspace: string) => Promise<ExtensionRuntime> } {
+  buildPhase: (workspace: string, parts?: PhaseRuntimeParts) => Promise<ExtensionRuntime>,
+): { languageServer?: false; phase?: true; phaseRuntime?: (workspace: string, parts?: PhaseRuntimeParts) => Promise<ExtensionRuntime> } {
   return {
     ...(elsewhere ? { languageServer: false as const } : {}),
     ...(phase ? { phase: true as const } : {}),

@@ -15,6 +15,8 @@ import { McpManager } from '../core/mcp/manager';
 import { assembleRuntime, checkDotnet as checkDotnetWith } from '../core/runtime';
 import type { ToolRegistry } from '../core/tools/registry';
 import type { RunOrchestrator } from '../core/workflow/orchestrator';
+import type { PhaseRuntimeParts } from '../core/workflow/parallel-phases';
+import type { CodeChecker } from '../core/host';
 import { NodeProcessRunner } from '../host/node/process-runner';
 import { FallbackNotice, createVscodeHost } from '../host/vscode/index';
 import type { VscodeHost } from '../host/vscode/index';
@@ -35,9 +37,11 @@ export interface RuntimeOptions extends ModelSettingsOptions {
   /** Says "no C# language server, the engine answers" to the person (the extension: once per install, not per window). */
   showEngineNotice?: (message: string) => void;
   /** "ironbees.parallel" > 1: builds the runtime of each phase that runs in a worktree of its own (phase-runtimes.ts). */
-  phaseRuntime?: (workspace: string) => Promise<ExtensionRuntime>;
+  phaseRuntime?: (workspace: string, parts?: PhaseRuntimeParts) => Promise<ExtensionRuntime>;
   /** A phase's runtime: nobody is asked about its tools (a phase's run has no person of its own, as in the CLI). */
   phase?: boolean;
+  /** A phase's compile check, answered by its run's engine (core/workflow/phase-code-check.ts). */
+  codeCheck?: CodeChecker;
 }
 
 export interface ExtensionRuntime {
@@ -82,13 +86,15 @@ export async function createExtensionRuntime(options: RuntimeOptions): Promise<E
     logger: options.logger,
     model,
     dotnetRunner: new NodeProcessRunner(),
-    createHost: () =>
-      createVscodeHost(options.workspaceRoot, {
+    createHost: () => {
+      const host = createVscodeHost(options.workspaceRoot, {
         logger: options.logger,
         folder: options.folder,
         ...(options.languageServer === false ? { languageServer: false } : {}),
         ...(fallbackNotice ? { fallbackNotice } : {}),
-      }),
+      });
+      return options.codeCheck ? { ...host, codeCheck: options.codeCheck } : host;
+    },
     // Settings servers plus `.ironbees/mcp.json`; a bad entry in the settings stops here, before a run.
     mcp: (_host, trusted) =>
       new McpManager({

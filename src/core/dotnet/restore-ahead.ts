@@ -3,12 +3,16 @@
 // works, that validation finds every project restored (session.ts: isRestored) and builds only what
 // the change affects. The restore is tracked (build-tracker.ts), so a C# engine started meanwhile
 // waits for it instead of loading projects without their packages; once it is done the engine starts
-// loading, while the coder still thinks, and the compile check at submit_changes finds it ready.
+// loading, while the coder still thinks, and the compile check at submit_changes finds it ready. Then the
+// whole target is built once: the worktree's build servers start, and each project's output becomes
+// the worktree's own (a project with references compiles again in a new folder: its compile inputs hash
+// their absolute paths), so the first validation builds only what the change affects.
 
 import type { Host } from '../host';
 import { trackRestore } from './build-tracker';
 import { restoreEnv, runDotnet } from './dotnet-cli';
 import { findBuildTarget } from './target';
+import { buildAhead } from './validator';
 
 /** Restores the build target (`target`, else the one found); its outcome is the next build's to see. */
 export async function restoreAhead(host: Host, target: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<void> {
@@ -26,13 +30,23 @@ function engineAhead(): boolean {
   return process.env.IRONBEES_PHASE_ENGINE_AHEAD !== '0';
 }
 
-/** A fresh worktree made ready for its run: restored (tracked), then its C# engine loading. */
-export function prepareWorktree(host: Host, target: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<void> {
-  const restore = trackRestore(host.workspaceRoot, restoreAhead(host, target, timeoutMs, signal));
-  if (engineAhead())
-    void restore.then(
-      () => host.codeCheck?.warmUp?.(),
-      () => undefined,
-    );
-  return restore;
+/** Set IRONBEES_PHASE_BUILD_AHEAD=0 to leave a phase's first build to its first validation. */
+function buildAheadEnabled(): boolean {
+  return process.env.IRONBEES_PHASE_BUILD_AHEAD !== '0';
+}
+
+/**
+ * A fresh worktree made ready for its run while its coder works: restored (tracked), then its C# engine
+ * loading and the whole target built (validator.ts buildAhead). Never rejects; the first validation waits
+ * for it, and only then writes the change.
+ */
+export async function prepareWorktree(host: Host, target: string | undefined, timeoutMs: number): Promise<void> {
+  const restored = await trackRestore(host.workspaceRoot, restoreAhead(host, target, timeoutMs)).then(
+    () => true,
+    () => false,
+  );
+  // A failed restore is the first validation's to report; nothing loads or builds without packages.
+  if (!restored) return;
+  if (engineAhead()) host.codeCheck?.warmUp?.();
+  if (buildAheadEnabled()) await buildAhead({ host, target, timeouts: { buildMs: timeoutMs, testMs: timeoutMs } }).catch(() => false);
 }

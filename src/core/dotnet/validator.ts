@@ -241,6 +241,20 @@ export async function captureBaseline(options: BaselineOptions): Promise<Baselin
   };
 }
 
+/**
+ * The whole target built before any edit, where the build output is not yet the workspace's own (a
+ * phase's fresh worktree, restore-ahead.ts): its build servers are running and its outputs are its own
+ * by the time the first validation builds only what the change affects. Nobody's verdict: false only
+ * means that validation builds more.
+ */
+export async function buildAhead(options: ValidatorOptions): Promise<boolean> {
+  const session = dotnetSession(options.host, options.target);
+  const graph = await session.graph();
+  const scope: ChangeScope = { full: true, needsRestore: false, buildRoots: [], testProjects: [] };
+  const build = await buildScope({ ...options, host: withProcessLabel(options.host, 'warm-up build') }, session, graph, scope);
+  return build.success;
+}
+
 /** The tests that ran, by workspace-relative project path (forward slashes). */
 function ranTestsByProject(run: TestRun, workspaceRoot: string): Record<string, string[]> {
   const ran: Record<string, string[]> = {};

@@ -16,7 +16,7 @@ import type { CodingState, ExecutionPlan, FileEdit, PlanPhase, Usage, WorkflowCo
 import { EMPTY_USAGE, addUsage } from '../model';
 import { mergedCompileNote } from './parallel-compile';
 import { AgentModeError, errorMessage } from '../errors';
-import type { Host } from '../host';
+import type { CodeChecker, Host } from '../host';
 import { nodesOfKind } from '../nodes';
 import { GitRepo } from '../workspace/git-worktrees';
 import { conflictBrief, conflictMessage, conflictTree, unresolvedFiles } from './parallel-conflict';
@@ -29,6 +29,7 @@ import { IterationCommits } from './worktree-commits';
 import { integratedEdits } from './parallel-result';
 import { carryingPhases, shownPhases } from './live-phases';
 import { phasesMergedBefore } from './parallel-resume';
+import { phaseCodeCheck, sharedEngineEnabled } from './phase-code-check';
 import type { ShowPhases } from './live-phases';
 
 /** The error code of a phase that stopped the others: the run escalates to its person. */
@@ -40,7 +41,11 @@ export interface PhaseRuntime {
   execute(request: string, context: WorkflowContext, signal: AbortSignal, runId: string): AsyncIterable<CodingState>;
   dispose(): Promise<void>;
 }
-export type OpenPhaseRuntime = (workspace: string) => Promise<PhaseRuntime>;
+/** What the run hands a phase's runtime: the compile check to use instead of an engine of its own (phase-code-check.ts). */
+export interface PhaseRuntimeParts {
+  codeCheck?: CodeChecker;
+}
+export type OpenPhaseRuntime = (workspace: string, parts?: PhaseRuntimeParts) => Promise<PhaseRuntime>;
 
 export interface ParallelPhasesInput {
   host: Host;
@@ -216,7 +221,7 @@ async function runPhase(
     input.say?.(`phase ${phase.name} (${phase.id}): started in ${tree.record.path} on ${tree.record.branch}`);
     const commits = new IterationCommits(trees.repo, tree.workspace);
     const context = phaseContext(input, tree.workspace, phase, brief(tree));
-    const runtime = await input.open(tree.workspace);
+    const runtime = await input.open(tree.workspace, runtimeParts(input, trees, tree));
     let last: CodingState | null = null;
     try {
       for await (const state of commits.states(runtime.execute(input.request, context, signal, tree.record.runId))) {
@@ -281,6 +286,15 @@ function unresolved(phase: PlanPhase, conflict: PhaseConflict, why: string): Age
 
 function blocked(message: string): AgentModeError {
   return new AgentModeError(message, PHASE_BLOCKED_CODE);
+}
+
+/** The run's own C# engine answers the phase's compile checks, unless turned off or there is none. */
+function runtimeParts(input: ParallelPhasesInput, trees: ParallelWorktrees, tree: ParallelTree): PhaseRuntimeParts {
+  const engine = input.host.codeCheck;
+  if (!engine || !sharedEngineEnabled()) return {};
+  return {
+    codeCheck: phaseCodeCheck(engine, { repo: trees.repo, main: input.workflow.workspaceRoot, phase: tree.workspace, base: trees.base }),
+  };
 }
 
 /** How a phase's own run is set up: its plan given, its own budget, no gates (nothing it writes reaches the person's files), no review (the run reviews the whole). */

@@ -1,5 +1,6 @@
 // A phase worktree's restore ahead is tracked (a C# engine started meanwhile waits for it), and the
-// engine is asked to load only once that restore has finished; not at all when it could not start.
+// engine is asked to load only once that restore has finished, and the target is built once after it;
+// neither when the restore could not run.
 
 import assert from 'node:assert/strict';
 import { restoreRunning, restoresSettled } from '../../../src/core/dotnet/build-tracker';
@@ -60,12 +61,40 @@ describe('prepareWorktree', () => {
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(restoreRunning('/memory-phase-a'), false);
     assert.deepEqual(held.warmUps, [1]);
+    // Then the whole target is built once, after the restore, with the workspace's own build servers.
+    assert.deepEqual(
+      held.commands.map((c) => c.slice(0, 3)),
+      [
+        ['dotnet', 'restore', '/memory-phase-a/App.sln'],
+        ['dotnet', 'build', '/memory-phase-a/App.sln'],
+      ],
+    );
   });
 
-  it('asks for no engine when the restore could not run', async () => {
+  it('builds nothing ahead with IRONBEES_PHASE_BUILD_AHEAD=0', async () => {
+    process.env.IRONBEES_PHASE_BUILD_AHEAD = '0';
+    try {
+      const held = heldHost('/memory-phase-c');
+      const prepared = prepareWorktree(held.host, undefined, 60_000);
+      held.finish();
+      await prepared;
+      assert.deepEqual(
+        held.commands.map((c) => c.slice(0, 2)),
+        [['dotnet', 'restore']],
+      );
+      assert.deepEqual(held.warmUps, [1]);
+    } finally {
+      delete process.env.IRONBEES_PHASE_BUILD_AHEAD;
+    }
+  });
+
+  it('asks for no engine and builds nothing when the restore could not run', async () => {
     const held = heldHost('/memory-phase-b', true);
-    await assert.rejects(prepareWorktree(held.host, undefined, 60_000), /dotnet was not found/);
-    await new Promise((resolve) => setImmediate(resolve));
+    await prepareWorktree(held.host, undefined, 60_000);
+    assert.deepEqual(
+      held.commands.map((c) => c.slice(0, 2)),
+      [['dotnet', 'restore']],
+    );
     assert.deepEqual(held.warmUps, []);
     assert.equal(restoreRunning('/memory-phase-b'), false);
   });

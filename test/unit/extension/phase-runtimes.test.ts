@@ -1,5 +1,5 @@
 // The editor's phase runtimes (ironbees.parallel > 1): each phase gets a runtime built for its
-// worktree, its run is that runtime's run (the request, context, signal and run id handed through),
+// worktree (its compile check the run engine's when handed one), its run is that runtime's run (the request, context, signal and run id handed through),
 // and its end closes that runtime only; a failing close is said, never thrown into the run.
 
 import { strict as assert } from 'node:assert';
@@ -30,13 +30,14 @@ describe('openPhaseRuntimes (the editor runs phases in worktrees of their own)',
     const calls: string[] = [];
     const warnings: string[] = [];
     const open = openPhaseRuntimes(
-      async (workspace) => {
-        calls.push(`build ${workspace}`);
+      async (workspace, parts) => {
+        calls.push(`build ${workspace}${parts?.codeCheck ? ' checked by the run engine' : ''}`);
         return fakeRuntime(workspace, calls, workspace.endsWith('b'));
       },
       { warn: (line: string) => warnings.push(line) } as never,
     );
-    const a = await open('/repo/.ironbees/worktrees/r-phase-a');
+    const engine = { check: () => Promise.reject(new Error('not asked')) };
+    const a = await open('/repo/.ironbees/worktrees/r-phase-a', { codeCheck: engine });
     const b = await open('/repo/.ironbees/worktrees/r-phase-b');
     const context = { workspaceRoot: '/repo/.ironbees/worktrees/r-phase-a' } as WorkflowContext;
     const states: string[] = [];
@@ -45,7 +46,7 @@ describe('openPhaseRuntimes (the editor runs phases in worktrees of their own)',
     await b.dispose();
     assert.deepEqual(states, ['SUCCESS']);
     assert.deepEqual(calls, [
-      'build /repo/.ironbees/worktrees/r-phase-a',
+      'build /repo/.ironbees/worktrees/r-phase-a checked by the run engine',
       'build /repo/.ironbees/worktrees/r-phase-b',
       'execute Do a in /repo/.ironbees/worktrees/r-phase-a as r-phase-a (runtime of /repo/.ironbees/worktrees/r-phase-a)',
       'close /repo/.ironbees/worktrees/r-phase-a',
