@@ -6,7 +6,9 @@ import { branchFor, readRecord } from '../core/workflow/worktree-runs';
 
 /** Throws for a worktree run, saying how the CLI resumes or reverts it. */
 export function refuseWorktreeRun(workspaceRoot: string, runId: string, what: 'resume' | 'revert'): void {
-  if (!readRecord(workspaceRoot, runId)) return;
+  // A `--parallel` run's integration worktree has the run's id, but the run works in the working tree.
+  const record = readRecord(workspaceRoot, runId);
+  if (!record || record.kind === 'phase') return;
   const how =
     what === 'resume'
       ? `\`ironbees resume ${runId}\` goes on in its worktree`

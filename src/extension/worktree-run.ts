@@ -10,7 +10,7 @@ import type { CodingState } from '../core/model';
 import { errorMessage } from '../core/errors';
 import { GitRepo } from '../core/workspace/git-worktrees';
 import { closeWorktreeSession, openWorktreeSession } from '../core/workflow/worktree-session';
-import { cleanLeftoverWorktrees, isActive, listRecords } from '../core/workflow/worktree-runs';
+import { cleanLeftoverWorktrees, listRecords, needsCleaning } from '../core/workflow/worktree-runs';
 import type { WorktreeEnd } from '../core/workflow/worktree-runs';
 import { NodeProcessRunner } from '../host/node/process-runner';
 import type { RunController } from './run-controller';
@@ -88,7 +88,7 @@ export class WorktreeRuns {
  * its worktree removed and its branch kept or deleted, as the CLI does for a killed run, and said.
  */
 export async function cleanWorktreeLeftovers(workspace: string, logger: Logger): Promise<string[]> {
-  if (!listRecords(workspace).some((record) => !record.endedAt && !isActive(record))) return [];
+  if (!listRecords(workspace).some((record) => needsCleaning(workspace, record))) return [];
   const lines = await cleanLeftoverWorktrees(await GitRepo.open(new NodeProcessRunner(), workspace), workspace);
   for (const line of lines) logger.info(line);
   if (lines.length) void vscode.window.showInformationMessage(`Ironbees: ${lines.join(' ')}`);

@@ -5,7 +5,8 @@
 // branch is left. A and B editing the same line: the later one's coder gets both sides and merges
 // them; when it does not, the run stops at a person, the conflict named with both sides, the working
 // tree untouched. A run killed while its phases work is cleaned up by the
-// next command, and its resume runs the phases again to SUCCESS.
+// next command, and its resume runs the phases again to SUCCESS; killed after a phase was merged, the
+// next command keeps the integration branch and the resume goes on from it without running that phase.
 
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -283,6 +284,116 @@ describe('ironbees run --parallel (built CLI, real git and dotnet, fake Messages
     assert.deepEqual(leftovers(), { worktrees: [`worktree ${fs.realpathSync(repo)}`], branches: '', dirs: [] });
   });
 
+  it('a run killed after phase A was merged resumes from its integration branch: A is not run again, B and C run', async () => {
+    const modFile = 'namespace Calculator;\n\npublic static class Mod\n{\n    public static int Of(int a, int b) => a % b;\n}\n';
+    const negFile = 'namespace Calculator;\n\npublic static class Neg\n{\n    public static int Of(int a) => -a;\n}\n';
+    const anchor = '    [Fact]\n    public void Divide_ByZero_Throws()';
+    const covered = `    [Fact]\n    public void Mod_And_Neg() => Assert.Equal(-1, Neg.Of(Mod.Of(7, 3)));\n\n${anchor}`;
+    const testsBefore = fs.readFileSync(path.join(repo, TESTS), 'utf8');
+    const scripts: Record<string, Array<(request: FakeRequest) => FakeTurn>> = {
+      'Add Mod': [() => create(MOD, modFile), () => submit('Added Mod.Of.')],
+      'Add Neg': [() => create(NEG, negFile), () => submit('Added Neg.Of.')],
+      'Cover both': [() => edit(TESTS, anchor, covered), () => submit('Covered Mod.Of and Neg.Of.')],
+    };
+    let negAsked = (): void => undefined;
+    const negArrived = new Promise<void>((resolve) => (negAsked = resolve));
+    // Requests per phase, by the phase named in the first message, before and after the resume.
+    const before: Record<string, number> = {};
+    const after: Record<string, number> = {};
+    let resumed = false;
+    let coverBrief = '';
+    const model: FakeScriptItem = async (request) => {
+      const text = firstMessage(request);
+      const name = /# Phase \d+ of \d+: (.+)/.exec(text)?.[1]?.trim() ?? 'planner';
+      const counts = resumed ? after : before;
+      counts[name] = (counts[name] ?? 0) + 1;
+      if (name === 'planner') {
+        return toolUse(
+          'submit_plan',
+          plan([
+            phase('mod', 'Add Mod', [], MOD, 'CREATE'),
+            phase('neg', 'Add Neg', [], NEG, 'CREATE'),
+            phase('cover', 'Cover both', ['mod', 'neg'], TESTS),
+          ]),
+        );
+      }
+      // Before the kill B's coder is held (A starts once it is): A completes and is merged alone.
+      if (!resumed && name === 'Add Neg') {
+        negAsked();
+        return new Promise<never>(() => undefined);
+      }
+      if (!resumed && name === 'Add Mod') await negArrived;
+      if (name === 'Cover both' && !coverBrief) coverBrief = text;
+      const script = scripts[name];
+      if (!script?.length) throw new Error(`no script left for ${name}`);
+      return (script.shift() as (request: FakeRequest) => FakeTurn)(request);
+    };
+    fake.enqueue(...Array.from({ length: 12 }, () => model));
+    const first = startCli(['run', 'Add Mod and Neg and cover them', '--workspace', repo, '--yes', '--json', '--parallel', '2'], env);
+    // Once the parent shows A complete (merged, saved), the whole CLI is killed outright.
+    let out = '';
+    first.child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const merged = out
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .some((line) => {
+          const state = JSON.parse(line) as { phases?: Array<{ phaseId: string; status: string }> };
+          return state.phases?.some((p) => p.phaseId === 'mod' && p.status === 'complete') === true;
+        });
+      if (merged && first.child.pid) process.kill(-first.child.pid, 'SIGKILL');
+    });
+    const killed = await first.done;
+    assert.notEqual(killed.code, 0);
+    const runId = (killed.states.at(-1) as { stateId: string }).stateId;
+    assert.deepEqual(before, { planner: 1, 'Add Mod': 2, 'Add Neg': 1 });
+
+    // The next command cleans what the kill left, but keeps the integration branch: the run can be resumed.
+    const listed = await runCli(['runs', '--workspace', repo], env);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stderr, new RegExp(`Cleaned up after run ${runId}-phase-neg, which stopped without ending`));
+    assert.ok(
+      listed.stderr.includes(
+        `Branch ironbees/${runId} keeps the phases merged before the run stopped; \`ironbees resume ${runId}\` goes on from them.`,
+      ),
+      listed.stderr,
+    );
+    assert.deepEqual(leftovers(), { worktrees: [`worktree ${fs.realpathSync(repo)}`], branches: `ironbees/${runId}`, dirs: [] });
+    assert.equal(git(repo, 'log', '--format=%s', '--merges', `ironbees/${runId}`), 'Merge phase mod: Add Mod');
+
+    resumed = true;
+    const result = await runCli(['resume', runId, '--workspace', repo, '--yes', '--json'], env);
+    assert.equal(result.code, 0, result.stderr);
+    // A's coder is asked nothing again; B and C each run their two turns.
+    assert.deepEqual(after, { 'Add Neg': 2, 'Cover both': 2 });
+    assert.ok(
+      result.stderr.includes(`phase Add Mod (mod): merged on ironbees/${runId} before the run stopped; it is not run again`),
+      result.stderr,
+    );
+    // C got A's hand-off as the killed attempt showed it, and B's from this one.
+    assert.ok(coverBrief.includes('## Add Mod (mod)\n\nAdded Mod.Of.\nFiles changed: src/Calculator/Mod.cs'), coverBrief);
+    assert.ok(coverBrief.includes('## Add Neg (neg)\n\nAdded Neg.Of.\nFiles changed: src/Calculator/Neg.cs'), coverBrief);
+    const final = result.states.at(-1) as unknown as {
+      currentNode: string;
+      phases: Array<{ phaseId: string; status: string; iterationsRun: number; handoff?: string }>;
+    };
+    assert.equal(final.currentNode, 'SUCCESS');
+    assert.deepEqual(
+      final.phases.map((p) => [p.phaseId, p.status, p.iterationsRun]),
+      [
+        ['mod', 'complete', 1],
+        ['neg', 'complete', 1],
+        ['cover', 'complete', 1],
+      ],
+    );
+    const saved = JSON.parse(readRunFile(repo, runId, 'state.json')) as { codingState: { phases: typeof final.phases } };
+    assert.deepEqual(saved.codingState.phases, final.phases);
+    assert.equal(fs.readFileSync(path.join(repo, MOD), 'utf8'), modFile);
+    assert.equal(fs.readFileSync(path.join(repo, NEG), 'utf8'), negFile);
+    assert.equal(fs.readFileSync(path.join(repo, TESTS), 'utf8'), testsBefore.replace(anchor, covered));
+    assert.deepEqual(leftovers(), { worktrees: [`worktree ${fs.realpathSync(repo)}`], branches: '', dirs: [] });
+  });
+
   /**
    * A and B edit the same line of Calculator.cs; whichever is merged second conflicts and its coder
    * gets a second attempt (its first message holds the conflict), which `second` answers.
@@ -416,6 +527,35 @@ describe('ironbees run --parallel (built CLI, real git and dotnet, fake Messages
       ),
       handoff,
     );
+    // The escalated run shows the phases as they ran: the earlier one merged and complete, the later one in error with why.
+    const earlierId = laterId === 'check' ? 'swap' : 'check';
+    const phases = (
+      result.states.at(-1) as unknown as {
+        phases: Array<{ phaseId: string; status: string; iterationsRun: number; handoff?: string; error?: string }>;
+      }
+    ).phases;
+    assert.deepEqual(
+      phases.map((p) => [p.phaseId, p.status]),
+      [
+        ['check', laterId === 'check' ? 'error' : 'complete'],
+        ['swap', laterId === 'swap' ? 'error' : 'complete'],
+      ],
+    );
+    const done = phases.find((p) => p.phaseId === earlierId);
+    assert.deepEqual([done?.iterationsRun, done?.handoff, done?.error], [1, `Did ${earlier}.\nFiles changed: ${CALC}`, undefined]);
+    const merge = `${final.stateId}-phase-${laterId}-merge`;
+    const stopped = phases.find((p) => p.phaseId === laterId)?.error ?? '';
+    assert.ok(
+      stopped.startsWith(`Merging phase "${laterId}" (${later}) conflicts with the phases merged before it in ${CALC}`) &&
+        stopped.endsWith(
+          `The phase's coder was given the conflict with both sides; its second attempt ended FAILED. Its run is kept as ${merge} (ironbees trace ${merge}).`,
+        ),
+      stopped,
+    );
+    const saved = JSON.parse(readRunFile(repo, final.stateId, 'state.json')) as { codingState: { phases: unknown } };
+    assert.deepEqual(saved.codingState.phases, phases);
+    assert.ok(handoff.includes(`### ${later} (\`${laterId}\`): error`), handoff);
+    assert.ok(handoff.includes(`### ${earlier} (\`${earlierId}\`): complete\n\n- Iterations: 1 of 5`), handoff);
     assert.equal(fs.readFileSync(path.join(repo, CALC), 'utf8'), before);
     assert.deepEqual(leftovers(), { worktrees: [`worktree ${fs.realpathSync(repo)}`], branches: '', dirs: [] });
   });

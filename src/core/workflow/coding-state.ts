@@ -8,7 +8,8 @@ import type { RunContext } from './run-context';
 
 /** The public CodingState (README.md, `--json`) for a context at a node. */
 export function toCodingState(context: RunContext, node: WorkflowNode, timestamp: string): CodingState {
-  const phases = phaseStates(context, node);
+  // Phases run at once that stopped the run are shown as they ran, not as the machine keeps them.
+  const phases = context.phasesAtStop ?? phaseStates(context, node);
   return {
     stateId: context.stateId,
     userRequest: context.userRequest,

@@ -66,6 +66,7 @@ export function continuedWithGuidance(
     rejections: null,
     rejectionsInARow: 0,
     helpRequest: null,
+    phasesAtStop: null,
     errorContext: context.errorContext ? { ...context.errorContext, guidance: params.guidance } : null,
   };
 }

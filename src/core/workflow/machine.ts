@@ -11,7 +11,7 @@
 
 import { assign, fromPromise, setup } from 'xstate';
 import { EMPTY_USAGE, addUsage } from '../model';
-import type { ExecutionPlan, FileDecision, Usage } from '../model';
+import type { ExecutionPlan, FileDecision, PhaseState, Usage } from '../model';
 import { ConfigurationError, OrchestratorError, errorMessage } from '../errors';
 import { applyFileDecisions } from './diff-decisions';
 import { proposalLeftAfterRejection, rejected, rejectedProposal } from './rejection';
@@ -133,8 +133,9 @@ export const runMachine = setup({
     continueWithGuidance: assign(({ context }, params: { guidance: string; additionalIterations: number; budget?: RunBudget }) =>
       continuedWithGuidance(context, params),
     ),
-    assignHelpRequest: assign((_, params: { reason: string; from: HelpNode; budget?: BudgetReached }) => ({
+    assignHelpRequest: assign((_, params: { reason: string; from: HelpNode; budget?: BudgetReached; phases?: PhaseState[] }) => ({
       helpRequest: { reason: params.reason, from: params.from, ...(params.budget ? { budget: params.budget } : {}) },
+      ...(params.phases ? { phasesAtStop: params.phases } : {}),
     })),
     replanWithGuidance: assign(({ context }, params: { guidance: string; budget?: RunBudget }) => replannedWithGuidance(context, params)),
     assignHandoff: assign((_, params: HandoffOutput) => ({ handoffPath: params.handoffPath })),

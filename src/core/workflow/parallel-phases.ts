@@ -9,7 +9,8 @@
 // A phase whose merge conflicts gets a second attempt, its coder given the conflict with both sides
 // (parallel-conflict.ts); a conflict that attempt does not resolve, or a phase that did not succeed,
 // stops the phases and goes to the person (ESCALATE, the conflicting files with both sides named):
-// nothing is resolved silently.
+// nothing is resolved silently. A run killed while its phases worked goes on, when resumed, from the
+// phases it had merged (parallel-resume.ts); the others run again.
 
 import type { CodingState, ExecutionPlan, FileEdit, PlanPhase, Usage, WorkflowContext } from '../model';
 import { EMPTY_USAGE, addUsage } from '../model';
@@ -26,7 +27,8 @@ import { ParallelWorktrees } from './parallel-worktrees';
 import type { ParallelTree } from './parallel-worktrees';
 import { IterationCommits } from './worktree-commits';
 import { integratedEdits } from './parallel-result';
-import { shownPhases } from './live-phases';
+import { carryingPhases, shownPhases } from './live-phases';
+import { phasesMergedBefore } from './parallel-resume';
 import { phaseCodeCheck, sharedEngineEnabled } from './phase-code-check';
 import type { ShowPhases } from './live-phases';
 
@@ -94,7 +96,12 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
   const running = new Map<string, Promise<Finished>>();
   let usage = EMPTY_USAGE;
   let failure: AgentModeError | null = null;
-  const show = (): void => void input.show?.(shownPhases(runs.values()));
+  const show = (): void => {
+    const shown = shownPhases(runs.values());
+    // Kept with the integration worktree first: a resume after a kill goes on from the phases merged (parallel-resume.ts).
+    trees.savePhases(shown);
+    void input.show?.(shown);
+  };
   /** The phase as it works in `tree`, shown. */
   const inTree = (id: string, tree: ParallelTree): ParallelTree => {
     runs.set(id, { ...(runs.get(id) as PhaseRun), worktree: tree.workspace });
@@ -104,6 +111,8 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
   /** False once the phases' result is in hand: only then does a worktree that would not go fail the run. */
   let stopped = true;
   try {
+    for (const run of await phasesMergedBefore(trees, phases, (line) => input.say?.(line))) runs.set(run.phaseId, run);
+    if (trees.earlier) show();
     for (;;) {
       if (!failure && !stop.signal.aborted) {
         const statuses = new Map([...runs].map(([id, run]) => [id, run.status]));
@@ -165,12 +174,16 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
       show();
       input.say?.(`phase ${phase.name} (${phase.id}): complete after ${ended.iterationsRun} iteration(s), merged`);
     }
-    if (failure) throw failure;
+    // The escalation shows the phases as they ran: the one that stopped the others in error, with why.
+    if (failure) throw carryingPhases(failure, shownPhases(runs.values()));
     if (input.signal.aborted) throw new AgentModeError('The run was stopped while its phases ran.', 'CANCELLED');
     const integrated = await integratedEdits(trees, input.workflow.workspaceRoot);
     if ('localConflicts' in integrated) {
-      throw blocked(
-        `The phases' merged change conflicts with uncommitted changes in your working tree (the phases started from the last commit) in ${integrated.localConflicts.join(', ')}; nothing was written. Commit or stash those changes, then continue.`,
+      throw carryingPhases(
+        blocked(
+          `The phases' merged change conflicts with uncommitted changes in your working tree (the phases started from the last commit) in ${integrated.localConflicts.join(', ')}; nothing was written. Commit or stash those changes, then continue.`,
+        ),
+        shownPhases(runs.values()),
       );
     }
     const edits = integrated.edits;

@@ -3,13 +3,24 @@
 // the integration branch as it is when the phase starts (so a dependent phase starts from the merged
 // result), the merge of a finished phase into the integration branch, and the end of each. Every
 // worktree has a record (worktree-runs.ts) so what a killed run leaves is cleaned by the next
-// command; their branches are never kept. Git commands go one at a time: worktrees share one
-// repository and its locks.
+// command; a phase's branch is never kept, the integration branch only while the run can be resumed
+// and has phases merged on it: a resume makes the integration worktree again from it (parallel-resume.ts).
+// Git commands go one at a time: worktrees share one repository and its locks.
 
 import * as path from 'node:path';
+import type { PhaseState } from '../model';
 import type { GitRepo, MergeResult } from '../workspace/git-worktrees';
 import { warmPhaseTree } from './phase-warmup';
-import { endWorktreeRun, listRecords, newRecord, worktreesDir, writeRecord } from './worktree-runs';
+import {
+  endWorktreeRun,
+  isActive,
+  listRecords,
+  newRecord,
+  readRecord,
+  removeOwnWorktree,
+  worktreesDir,
+  writeRecord,
+} from './worktree-runs';
 import type { WorktreeRecord } from './worktree-runs';
 import { workspaceIn, worktreeBase } from './worktree-session';
 
@@ -33,23 +44,39 @@ export class ParallelWorktrees {
     /** The commit the run's phases start from. */
     readonly base: string,
     readonly integration: ParallelTree,
+    /** The phases as an earlier attempt of this run last showed them, when this one goes on from its integration branch. */
+    readonly earlier: PhaseState[] | null,
   ) {
     this.open.add(integration);
   }
 
-  /** The integration worktree, after what an earlier attempt of this run left (a resume starts the phases again) is removed. */
+  /**
+   * The integration worktree: made again from the run's integration branch when an earlier attempt
+   * of this run kept it (killed with phases merged), else new from the last commit. What else an
+   * earlier attempt left (its phases' worktrees and branches) is removed: those phases run again.
+   */
   static async create(repo: GitRepo, workspace: string, runId: string): Promise<ParallelWorktrees> {
-    const base = await worktreeBase(repo);
     const parent = worktreesDir(workspace);
     const inRepo = path.relative(repo.root, parent);
     if (!inRepo.startsWith('..') && !path.isAbsolute(inRepo)) await repo.exclude(`/${inRepo.split(path.sep).join('/')}/`);
+    const kept = await keptIntegration(repo, workspace, runId);
     for (const record of listRecords(workspace)) {
-      if (!record.endedAt && (record.runId === runId || record.runId.startsWith(`${runId}-phase-`))) {
-        await endWorktreeRun(repo, workspace, record, null);
-      }
+      if (record.endedAt || record.runId === kept?.runId) continue;
+      if (record.runId === runId || record.runId.startsWith(`${runId}-phase-`)) await endWorktreeRun(repo, workspace, record, null);
     }
-    const integration = await addTree(repo, workspace, runId, base, base);
-    return new ParallelWorktrees(repo, workspace, runId, base, integration);
+    if (kept) {
+      const integration = await reopenTree(repo, workspace, kept);
+      return new ParallelWorktrees(repo, workspace, runId, kept.base, integration, kept.phases ?? []);
+    }
+    const base = await worktreeBase(repo);
+    const integration = await addTree(repo, workspace, runId, base, base, true);
+    return new ParallelWorktrees(repo, workspace, runId, base, integration, null);
+  }
+
+  /** Keeps the phases as they are now in the integration worktree's record, for a resume after a kill. */
+  savePhases(phases: PhaseState[]): void {
+    this.integration.record.phases = phases;
+    writeRecord(this.workspace, this.integration.record);
   }
 
   /** Runs `work` after every git work asked for before it. */
@@ -100,9 +127,35 @@ export class ParallelWorktrees {
   }
 }
 
-async function addTree(repo: GitRepo, workspace: string, runId: string, base: string, from: string): Promise<ParallelTree> {
+/** The record of the run's integration branch an earlier attempt kept (or left, killed, for the clean-up), when the branch is there. */
+async function keptIntegration(repo: GitRepo, workspace: string, runId: string): Promise<WorktreeRecord | null> {
+  const record = readRecord(workspace, runId);
+  if (!record?.integration || isActive(record) || (record.endedAt && !record.branchKept)) return null;
+  return (await repo.commitOf(record.branch)) ? record : null;
+}
+
+/** The integration worktree made again at its place, on its kept branch, with the merges it holds. */
+async function reopenTree(repo: GitRepo, workspace: string, kept: WorktreeRecord): Promise<ParallelTree> {
+  await removeOwnWorktree(repo, workspace, kept);
+  const top = path.join(worktreesDir(workspace), kept.runId);
+  const fresh = newRecord({ runId: kept.runId, path: top, workspace: workspaceIn(top, repo, workspace), base: kept.base });
+  const record: WorktreeRecord = { ...fresh, kind: 'phase', integration: true, ...(kept.phases ? { phases: kept.phases } : {}) };
+  writeRecord(workspace, record);
+  await repo.checkoutWorktree(top, record.branch);
+  return { record, workspace: record.workspace };
+}
+
+async function addTree(
+  repo: GitRepo,
+  workspace: string,
+  runId: string,
+  base: string,
+  from: string,
+  integration = false,
+): Promise<ParallelTree> {
   const top = path.join(worktreesDir(workspace), runId);
-  const record: WorktreeRecord = { ...newRecord({ runId, path: top, workspace: workspaceIn(top, repo, workspace), base }), kind: 'phase' };
+  const fresh = newRecord({ runId, path: top, workspace: workspaceIn(top, repo, workspace), base });
+  const record: WorktreeRecord = { ...fresh, kind: 'phase', ...(integration ? { integration: true as const } : {}) };
   writeRecord(workspace, record);
   try {
     await repo.addWorktree(top, record.branch, from);

@@ -17,6 +17,7 @@ import type {
   FileEdit,
   IterationRecord,
   PhaseBrief,
+  PhaseState,
   ReviewResult,
   TestResult,
   Usage,
@@ -101,6 +102,11 @@ export interface RunContext {
   editConflict?: string[] | null;
   /** The approved plan's phases and where each stands (phases.ts). Absent before a plan is approved, and in runs persisted before. */
   phases?: PhaseRun[];
+  /**
+   * The phases as they ran when phases run at once stopped the run (live-phases.ts), shown instead of
+   * `phases` until the person answers the escalation. Absent otherwise.
+   */
+  phasesAtStop?: PhaseState[] | null;
   /** Each rewind to a checkpoint (rewind.ts), with the iterations it set aside. Absent when never rewound. */
   rewinds?: RewindRecord[];
   /** The reviewer's last verdict (review-step.ts); absent until a review ran. */

@@ -10,6 +10,7 @@ import { BLOCKED_CODE } from '../agents/coder/plan-scope';
 import { AGENT_TIMEOUT_CODE } from '../agents/supervisor/supervise';
 import { PHASE_BLOCKED_CODE } from './parallel-phases';
 import { usageCarriedBy } from './run-context';
+import { phasesCarriedBy } from './live-phases';
 import type { HelpNode } from './run-context';
 
 /** The onError transitions of PLAN and CODE. */
@@ -21,7 +22,10 @@ export function stuckOrFailed(from: HelpNode) {
       target: 'ESCALATE',
       actions: [
         { type: 'addStoppedStepUsage', params: ({ event }: ErrorEvent) => ({ usage: usageCarriedBy(event.error) ?? undefined }) },
-        { type: 'assignHelpRequest', params: ({ event }: ErrorEvent) => ({ reason: errorMessage(event.error), from }) },
+        {
+          type: 'assignHelpRequest',
+          params: ({ event }: ErrorEvent) => ({ reason: errorMessage(event.error), from, phases: phasesCarriedBy(event.error) }),
+        },
       ],
     },
     { target: 'FAILED', actions: { type: 'assignError', params: ({ event }: ErrorEvent) => ({ error: event.error }) } },

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { TERMINAL_NODES } from '../model';
-import type { WorkflowNode } from '../model';
+import type { PhaseState, WorkflowNode } from '../model';
 import { machineId } from './machine-id';
 import type { GitRepo } from '../workspace/git-worktrees';
 import { onThisMachine } from './run-lock';
@@ -36,6 +36,13 @@ export interface WorktreeRecord {
   branchKept?: boolean;
   /** A phase's worktree or a parallel run's integration worktree (parallel-worktrees.ts): its branch is never kept. */
   kind?: 'phase';
+  /**
+   * A parallel run's integration worktree (on `ironbees/<runId>`, the run's own id): its branch is kept
+   * while the run can be resumed and holds merged phases, so a resume goes on from them
+   * (parallel-resume.ts); `phases` are the run's phases as last shown.
+   */
+  integration?: true;
+  phases?: PhaseState[];
 }
 
 const RUN_ID = /^[A-Za-z0-9._-]+$/;
@@ -156,16 +163,23 @@ export async function endWorktreeRun(
   const tip = await repo.commitOf(record.branch);
   const commits = tip ? await repo.commitsAhead(record.base, record.branch) : 0;
   const resumable = node !== null && !TERMINAL_NODES.includes(node);
-  const branchKept = record.kind !== 'phase' && commits > 0 && (node === 'SUCCESS' || resumable || node === null);
+  const branchKept =
+    record.kind === 'phase'
+      ? record.integration === true && commits > 0 && resumable
+      : commits > 0 && (node === 'SUCCESS' || resumable || node === null);
   if (tip && !branchKept) await repo.deleteBranch(record.branch);
-  if (branchKept) {
+  if (branchKept && record.integration) {
+    lines.push(
+      `Branch ${record.branch} keeps the phases merged before the run stopped; \`ironbees resume ${record.runId}\` goes on from them.`,
+    );
+  } else if (branchKept) {
     lines.push(
       `Branch ${record.branch} keeps the run's ${commits} commit${commits === 1 ? '' : 's'}; bring them into your working tree with \`ironbees apply ${record.runId}\`.`,
     );
   } else {
     lines.push(
       commits > 0
-        ? `Branch ${record.branch} was deleted: the run ended ${node}.`
+        ? `Branch ${record.branch} was deleted: the run ${node ? `ended ${node}` : 'stopped without ending'}.`
         : `The run committed nothing; branch ${record.branch} was deleted.`,
     );
   }
@@ -174,7 +188,7 @@ export async function endWorktreeRun(
 }
 
 /** Removes the run's worktree; a folder git no longer knows is deleted only where Ironbees made it. */
-async function removeOwnWorktree(repo: GitRepo, workspace: string, record: WorktreeRecord): Promise<void> {
+export async function removeOwnWorktree(repo: GitRepo, workspace: string, record: WorktreeRecord): Promise<void> {
   const known = (await repo.listWorktrees()).some((w) => path.resolve(w.path) === path.resolve(record.path));
   if (known) await repo.removeWorktree(record.path);
   else await repo.git(['worktree', 'prune']);
@@ -189,8 +203,14 @@ async function removeOwnWorktree(repo: GitRepo, workspace: string, record: Workt
 export async function cleanLeftoverWorktrees(repo: GitRepo, workspace: string): Promise<string[]> {
   const lines: string[] = [];
   for (const record of listRecords(workspace)) {
+    if (keptPastItsRun(workspace, record)) {
+      await repo.deleteBranch(record.branch).catch(() => undefined);
+      writeRecord(workspace, { ...record, branchKept: false });
+      lines.push(`Deleted branch ${record.branch}: run ${record.runId} ended without going on from the phases merged on it.`);
+      continue;
+    }
     if (record.endedAt || isActive(record)) continue;
-    const node = lastNodeOf(record);
+    const node = lastNodeOf(workspace, record);
     const end = await endWorktreeRun(repo, workspace, record, node);
     lines.push(
       `Cleaned up after run ${record.runId}, which stopped without ending (process ${record.pid}): its worktree ${record.path} was removed.`,
@@ -200,10 +220,26 @@ export async function cleanLeftoverWorktrees(repo: GitRepo, workspace: string): 
   return lines;
 }
 
-/** Where the run's saved state (in its worktree) says it was; null when it saved none. */
-function lastNodeOf(record: WorktreeRecord): WorkflowNode | null {
+/** Whether the next command has something to clean: a run killed outright, or a branch kept for a resume that can no longer come. */
+export function needsCleaning(workspace: string, record: WorktreeRecord): boolean {
+  return (!record.endedAt && !isActive(record)) || keptPastItsRun(workspace, record);
+}
+
+/** An integration branch kept for a resume (endWorktreeRun) whose run has ended since, or is gone. */
+function keptPastItsRun(workspace: string, record: WorktreeRecord): boolean {
+  if (!record.integration || !record.endedAt || !record.branchKept) return false;
+  const node = lastNodeOf(workspace, record);
+  return node === null || TERMINAL_NODES.includes(node);
+}
+
+/**
+ * Where the run's saved state says it was; null when it saved none. A worktree run saves in its
+ * worktree; a parallel run's integration worktree belongs to the run in the person's workspace.
+ */
+function lastNodeOf(workspace: string, record: WorktreeRecord): WorkflowNode | null {
+  const runDir = record.integration ? path.join(workspace, '.ironbees', 'runs', record.runId) : worktreeRunDir(record);
   try {
-    const saved = JSON.parse(fs.readFileSync(path.join(worktreeRunDir(record), 'state.json'), 'utf8')) as {
+    const saved = JSON.parse(fs.readFileSync(path.join(runDir, 'state.json'), 'utf8')) as {
       codingState?: { currentNode?: WorkflowNode };
     };
     return saved.codingState?.currentNode ?? null;
