@@ -35,6 +35,9 @@ internal sealed class Engine
         if (method == "open") return await OpenAsync(args);
         if (solution is null) throw new EngineException("No solution is open; send open first.");
         if (method == "reload") return await ReloadAsync(force: true);
+        // Once the restores a load overlapped are over: loaded again now if they changed anything,
+        // so the next question does not wait for it.
+        if (method == "settle") return await ReloadAsync(force: false);
         if (method == "warmed")
         {
             // For benches: waits until the compile started after the load is done.

@@ -110,4 +110,48 @@ describe('Roslyn engine: follows restores (a failed restore, then a fixed one)',
       await engine.dispose();
     }
   });
+
+  it('loads again by itself once the restores it overlapped settle, before any question', async () => {
+    const enginePath = await ensureEngineBuilt();
+    const root = mkdtempSync(path.join(tmpdir(), 'ironbees-roslyn-settle-'));
+    temps.push(root);
+    const files = { 'Lib/Lib.csproj': FILES['Lib/Lib.csproj'] as string, 'Lib/Numbers.cs': FILES['Lib/Numbers.cs'] as string };
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), text);
+    }
+    const host = createNodeHost(root, { logger: quietLogger });
+    const target = path.join(root, 'Lib', 'Lib.csproj');
+    // The load itself finds no restore running; the restore then runs (as the baseline's does) until released.
+    let release = (): void => undefined;
+    const restoring = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    const engine = new RoslynEngine({
+      workspaceRoot: root,
+      target: async () => target,
+      enginePath,
+      logger: quietLogger,
+      restoresSettled: () => (asked++ === 0 ? Promise.resolve() : restoring),
+    });
+    try {
+      await engine.query('ping', {});
+      assert.deepEqual(
+        engine.loadInfo?.unknown?.map((u) => u.project),
+        ['Lib'],
+      );
+      const restored = await runBuild({ host, projects: [target], restore: true, timeoutMs: 240_000 });
+      assert.equal(restored.success, true, JSON.stringify(restored.errors));
+      release();
+      assert.equal(await engine.settled, true, 'the engine did not load again once the restore was over');
+      const checker = new EngineCodeChecker(engine);
+      const lib = await checker.check([BROKEN_LIB_FILE]);
+      assert.deepEqual(
+        lib.errors.map((e) => `${e.filePath}:${e.line}:${e.column}: ${e.code}: ${e.message}`),
+        [CS0103('Lib/Extra.cs')],
+      );
+      assert.deepEqual(lib.unknown, []);
+    } finally {
+      await engine.dispose();
+    }
+  });
 });

@@ -72,6 +72,11 @@ export class RoslynEngine {
   private readonly timeouts: EngineTimeouts;
   loadInfo: EngineLoadInfo | null = null;
   private lastStartedPid: number | undefined;
+  /**
+   * After a load that left projects unjudged: resolves, once the restores settled, true when the engine
+   * then loaded again by itself (a restore overlapped the load), false when nothing changed or it failed.
+   */
+  settled: Promise<boolean> = Promise.resolve(false);
 
   constructor(private readonly options: RoslynEngineOptions) {
     this.timeouts = { ...DEFAULT_ENGINE_TIMEOUTS, ...options.timeouts };
@@ -205,7 +210,22 @@ export class RoslynEngine {
     // Named once: the check answers "unknown" there until a restore or reload settles it.
     for (const { project, reason } of this.loadInfo.unknown ?? [])
       this.options.logger?.info(`C# engine: not judging ${project} for now: ${reason}`);
+    // A restore that overlapped the load (the baseline's, started just after it) or that had not run:
+    // once restores settle the engine loads again, while the run plans, not at the first question.
+    if ((this.loadInfo.unknown ?? []).length > 0) this.settled = this.settleAfterRestores(engine);
     return engine;
+  }
+
+  private async settleAfterRestores(engine: EngineProcess): Promise<boolean> {
+    try {
+      await this.options.restoresSettled?.();
+      if (!engine.alive) return false;
+      const answer = await engine.request<{ reloaded?: boolean }>('settle', {}, this.timeouts.openMs);
+      return answer.reloaded === true;
+    } catch {
+      // Not settled now: the next question reloads as before.
+      return false;
+    }
   }
 }
 
