@@ -22,20 +22,22 @@ export interface GitTwins {
 }
 
 const CONVERTING_ATTRIBUTES = ['text', 'eol', 'crlf', 'filter', 'ident', 'working-tree-encoding'];
-/** Paths per `git check-attr` call, to stay far below the system's argument limit. */
-const ATTR_CHUNK = 500;
+/** Characters of paths per command line, well within the system's limit (Windows allows 32,767). */
+const ARGUMENT_BUDGET = process.platform === 'win32' ? 24_000 : 200_000;
 
 /** The tracked files of the worktree at `top` (a checkout of `repo`), sorted by what git knows of their twins. */
 export async function twinsByGit(repo: GitRepo, top: string): Promise<GitTwins> {
+  // The questions that do not need the list of files go at once, beside it.
+  const account = Promise.all([differingFiles(repo, top), unsureInMain(repo)]);
+  account.catch(() => undefined);
   const tracked = nulList(await repo.git(['ls-files', '-z'], top));
   try {
-    const differ = await differingFiles(repo, top);
-    const unsure = await unsureFiles(repo, top, tracked);
+    const [[differ, unsure], attributed] = await Promise.all([account, convertedFiles(repo, top, tracked)]);
     const same = new Set<string>();
     const compare = new Set<string>();
     for (const file of tracked) {
       if (differ.has(file)) continue;
-      if (unsure === 'all' || unsure.has(file)) compare.add(file);
+      if (unsure === 'all' || unsure.has(file) || attributed.has(file)) compare.add(file);
       else same.add(file);
     }
     return { tracked, same, compare };
@@ -46,39 +48,65 @@ export async function twinsByGit(repo: GitRepo, top: string): Promise<GitTwins> 
 
 /** Files whose bytes can differ from their twin's whatever the conversions: other blobs, or changed in main. */
 async function differingFiles(repo: GitRepo, top: string): Promise<Set<string>> {
-  const mainHead = (await repo.git(['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
-  const treeHead = (await repo.git(['rev-parse', '--verify', 'HEAD^{commit}'], top)).trim();
-  const differ = new Set<string>();
-  if (mainHead !== treeHead) {
-    for (const file of nulList(await repo.git(['diff-tree', '-r', '-z', '--name-only', '--no-renames', mainHead, treeHead]))) {
-      differ.add(file);
-    }
-  }
+  const branch = async (): Promise<string[]> => {
+    const mainHead = (await repo.git(['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
+    return nulList(await repo.git(['diff-tree', '-r', '-z', '--name-only', '--no-renames', mainHead, 'HEAD'], top));
+  };
   // Staged or changed in main's working tree (porcelain v1: two status letters, a space, the path).
-  const status = await repo.git(['status', '--porcelain', '-z', '--untracked-files=no', '--no-renames', '--ignore-submodules=all']);
-  for (const entry of nulList(status)) differ.add(entry.slice(3));
-  return differ;
+  const main = async (): Promise<string[]> =>
+    nulList(await repo.git(['status', '--porcelain', '-z', '--untracked-files=no', '--no-renames', '--ignore-submodules=all'])).map(
+      (entry) => entry.slice(3),
+    );
+  const [changed, dirty] = await Promise.all([branch(), main()]);
+  return new Set([...changed, ...dirty]);
 }
 
-/** Files git's account cannot be trusted for, or 'all' (core.autocrlf converts every text file). */
-async function unsureFiles(repo: GitRepo, top: string, tracked: readonly string[]): Promise<Set<string> | 'all'> {
-  const autocrlf = (await repo.git(['config', '--default', 'false', '--get', 'core.autocrlf'])).trim().toLowerCase();
-  if (!['false', 'no', 'off', '0', ''].includes(autocrlf)) return 'all';
+/** Files of main's index git's status does not look at, or 'all' when core.autocrlf converts every text file. */
+async function unsureInMain(repo: GitRepo): Promise<Set<string> | 'all'> {
+  const [autocrlf, index] = await Promise.all([
+    repo.git(['config', '--default', 'false', '--get', 'core.autocrlf']),
+    repo.git(['ls-files', '-v', '-z']),
+  ]);
+  if (!['false', 'no', 'off', '0', ''].includes(autocrlf.trim().toLowerCase())) return 'all';
   const unsure = new Set<string>();
-  // In main's index: a lower-case tag is assume-unchanged, S skip-worktree; git's status does not look at either.
-  for (const entry of nulList(await repo.git(['ls-files', '-v', '-z']))) {
+  // A lower-case tag is assume-unchanged, S skip-worktree.
+  for (const entry of nulList(index)) {
     const tag = entry.charAt(0);
     if (tag === 'S' || tag !== tag.toUpperCase()) unsure.add(entry.slice(2));
   }
-  for (const dir of [repo.root, top]) {
-    for (let start = 0; start < tracked.length; start += ATTR_CHUNK) {
-      const paths = tracked.slice(start, start + ATTR_CHUNK);
-      // Triples of path, attribute, value (a value may be empty: the fields are kept as they come).
-      const out = (await repo.git(['check-attr', '-z', ...CONVERTING_ATTRIBUTES, '--', ...paths], dir)).split('\0');
-      for (let i = 0; i + 2 < out.length; i += 3) if (out[i + 2] !== 'unspecified') unsure.add(out[i]);
-    }
-  }
   return unsure;
+}
+
+/** Files a converting attribute applies to, in main's working tree or in the worktree. */
+async function convertedFiles(repo: GitRepo, top: string, tracked: readonly string[]): Promise<Set<string>> {
+  const converted = new Set<string>();
+  const ask = async (dir: string): Promise<void> => {
+    for (const paths of argumentChunks(tracked)) {
+      // Triples of path, attribute, value (a value may be empty: the fields are kept as they come).
+      const fields = (await repo.git(['check-attr', '-z', ...CONVERTING_ATTRIBUTES, '--', ...paths], dir)).split('\0');
+      for (let i = 0; i + 2 < fields.length; i += 3) if (fields[i + 2] !== 'unspecified') converted.add(fields[i]);
+    }
+  };
+  await Promise.all([ask(repo.root), ask(top)]);
+  return converted;
+}
+
+/** `paths` in runs of at most `budget` characters (each counted with 3 more for its quotes and space), in order. */
+export function argumentChunks(paths: readonly string[], budget = ARGUMENT_BUDGET): string[][] {
+  const chunks: string[][] = [];
+  let chunk: string[] = [];
+  let length = 0;
+  for (const file of paths) {
+    if (chunk.length > 0 && length + file.length + 3 > budget) {
+      chunks.push(chunk);
+      chunk = [];
+      length = 0;
+    }
+    chunk.push(file);
+    length += file.length + 3;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
 }
 
 function nulList(text: string): string[] {

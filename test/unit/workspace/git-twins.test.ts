@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ProcessRunner } from '../../../src/core/host';
-import { twinsByGit } from '../../../src/core/workspace/git-twins';
+import { argumentChunks, twinsByGit } from '../../../src/core/workspace/git-twins';
 import { NodeProcessRunner } from '../../../src/host/node/process-runner';
 import { gitIn, twinRepo } from '../../support/twin-repo';
 import type { TwinRepo } from '../../support/twin-repo';
@@ -68,5 +68,13 @@ describe('twinsByGit', function () {
     assert.deepEqual(twins.tracked, TRACKED);
     assert.deepEqual([...twins.same], []);
     assert.deepEqual([...twins.compare].sort(), TRACKED);
+  });
+});
+
+describe('argumentChunks', () => {
+  it('cuts the paths into runs within the budget, in order, each path counted with 3 more', () => {
+    assert.deepEqual(argumentChunks(['aaaa', 'bb', 'c', 'dddddd', 'e'], 13), [['aaaa', 'bb'], ['c', 'dddddd'], ['e']]);
+    assert.deepEqual(argumentChunks(['a-path-longer-than-the-budget', 'b'], 10), [['a-path-longer-than-the-budget'], ['b']]);
+    assert.deepEqual(argumentChunks([], 10), []);
   });
 });
