@@ -1,7 +1,8 @@
-// A warmed phase worktree with real git and dotnet (test/fixtures/multi): its first build skips the
-// untouched project whose inputs are unchanged (its compiled assembly is not written again), an edit
-// in the worktree is compiled into the worktree's output, the main workspace's obj/ and bin/ are never
-// written, and the worktree's restore outputs name the worktree (no obj/ shared with the main one).
+// A warmed phase worktree with real git and dotnet (test/fixtures/multi; git tells which checked-out
+// files equal their twins): its first build skips the untouched project whose inputs are unchanged
+// (its compiled assembly is not written again), an edit in the worktree is compiled into the
+// worktree's output, the main workspace's obj/ and bin/ are never written, and the worktree's restore
+// outputs name the worktree (no obj/ shared with the main one).
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -9,6 +10,9 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, realpat
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { warmWorktree } from '../../src/core/dotnet/warm-worktree';
+import { twinsByGit } from '../../src/core/workspace/git-twins';
+import { GitRepo } from '../../src/core/workspace/git-worktrees';
+import { NodeProcessRunner } from '../../src/host/node/process-runner';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'multi');
 const DOTNET_ENV = {
@@ -73,7 +77,10 @@ describe('a warmed worktree builds with MSBuild incrementally and on its own', f
 
   it('skips the untouched project, and its restore outputs name the worktree', async () => {
     const tracked = git(tree, 'ls-files', '-z').split('\0').filter(Boolean);
-    const warmed = await warmWorktree(main, tree, tracked);
+    const twins = await twinsByGit(await GitRepo.open(new NodeProcessRunner(), main), tree);
+    assert.deepEqual(twins.tracked, tracked);
+    assert.equal(twins.same.size, tracked.length, 'git vouches for every file of the fresh worktree');
+    const warmed = await warmWorktree(main, tree, tracked, twins);
     assert.equal(warmed.projects, 4);
     assert.equal(warmed.unchanged, tracked.length);
     dotnet(tree, 'restore', 'Multi.sln');

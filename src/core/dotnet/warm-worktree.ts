@@ -1,7 +1,8 @@
 // A phase's fresh git worktree (`--parallel N`) starts warm: the main workspace's build output is
 // COPIED into it (never linked or shared: each worktree keeps an obj/ of its own), and every checked-out
-// file whose content is byte-identical to its main-workspace twin gets that twin's timestamps back
-// (git gives checked-out files the current time, which would make MSBuild rebuild every project).
+// file byte-identical to its main-workspace twin (as git tells, or by its content where git cannot)
+// gets that twin's timestamps back (git gives checked-out files the current time, which would make
+// MSBuild rebuild every project).
 // MSBuild's own incremental checks then decide what to build: a project whose inputs are unchanged is
 // up to date, an edited one is newer than its output and is compiled again.
 //
@@ -34,18 +35,34 @@ export interface WarmWorktree {
   unchanged: number;
 }
 
+/** What is known of each tracked file against its twin (workspace/git-twins.ts says it from git). */
+export interface TwinKnowledge {
+  /** Identical to the twin: given its times without reading either. */
+  same: ReadonlySet<string>;
+  /** Unknown: given the twin's times when their content is equal. Every other file differs. */
+  compare: ReadonlySet<string>;
+}
+
 /**
  * Copies the build output of each project in `tracked` (paths relative to both tops) from `source`
- * to `target`, and gives each file of `tracked` identical to its twin in `source` the twin's times.
- * A project that already has an obj/ or bin/ in `target` is left alone.
+ * to `target`, and gives each file of `tracked` identical to its twin in `source` the twin's times:
+ * the files `twins` names as the same, and those it leaves to compare whose content is equal
+ * (without `twins`, every file is compared). A project that already has an obj/ or bin/ in `target`
+ * is left alone.
  */
-export async function warmWorktree(source: string, target: string, tracked: readonly string[]): Promise<WarmWorktree> {
+export async function warmWorktree(
+  source: string,
+  target: string,
+  tracked: readonly string[],
+  twins?: TwinKnowledge,
+): Promise<WarmWorktree> {
   const from = path.resolve(source);
   const to = path.resolve(target);
   if (from === to) throw new Error('A worktree cannot be warmed from itself.');
   let unchanged = 0;
   await eachLimited(tracked, async (file) => {
-    if (await keepTwinTimes(path.join(from, file), path.join(to, file))) unchanged += 1;
+    const known = twins === undefined ? 'compare' : twins.same.has(file) ? 'same' : twins.compare.has(file) ? 'compare' : 'differs';
+    if (known !== 'differs' && (await keepTwinTimes(path.join(from, file), path.join(to, file), known === 'compare'))) unchanged += 1;
   });
   const projectDirs = [...new Set(tracked.filter((file) => PROJECT_FILE.test(file)).map((file) => path.dirname(file)))];
   let projects = 0;
@@ -55,12 +72,15 @@ export async function warmWorktree(source: string, target: string, tracked: read
   return { projects, unchanged };
 }
 
-async function keepTwinTimes(twin: string, file: string): Promise<boolean> {
+/** Gives `file` its twin's times when both are regular files of one size and, if `compare`, equal content. */
+async function keepTwinTimes(twin: string, file: string, compare: boolean): Promise<boolean> {
   // Links are left alone: their time is their target's, which may lie outside the worktree.
   const [a, b] = await Promise.all([statOrNull(twin, true), statOrNull(file, true)]);
   if (!a?.isFile() || !b?.isFile() || a.size !== b.size) return false;
-  const [left, right] = await Promise.all([fs.readFile(twin), fs.readFile(file)]);
-  if (!left.equals(right)) return false;
+  if (compare) {
+    const [left, right] = await Promise.all([fs.readFile(twin), fs.readFile(file)]);
+    if (!left.equals(right)) return false;
+  }
   await fs.utimes(file, a.atimeMs / 1000, a.mtimeMs / 1000);
   return true;
 }

@@ -5,17 +5,15 @@
 
 import type { CodeCheckResult, Host } from '../host';
 import type { FileEdit } from '../model';
-import { BUILD_INPUT, errorLine } from '../csharp/engine/code-checker';
+import { changedSources, errorLine } from '../csharp/engine/code-checker';
 import { EngineUnavailableError } from '../csharp/engine/errors';
 
 /** The merged change's compile errors as a note for its summary; null when it compiles or cannot be checked. */
 export async function mergedCompileNote(host: Host, edits: readonly FileEdit[], signal?: AbortSignal): Promise<string | null> {
   if (!host.codeCheck) return null;
-  const files = edits
-    .filter((edit) => edit.filePath.toLowerCase().endsWith('.cs'))
-    .map((edit) => ({ path: edit.filePath, text: edit.newContent }));
+  const merged = new Map(edits.map((edit) => [edit.filePath, edit.newContent]));
+  const { files, unchecked: buildInputs } = await changedSources(merged.keys(), (rel) => merged.get(rel) ?? null);
   if (files.length === 0) return null;
-  const buildInputs = edits.map((edit) => edit.filePath).filter((file) => BUILD_INPUT.test(file));
   let result: CodeCheckResult;
   try {
     result = await host.codeCheck.check(files, { signal, buildInputs });

@@ -4,6 +4,7 @@
 
 import { warmWorktree } from '../dotnet/warm-worktree';
 import type { WarmWorktree } from '../dotnet/warm-worktree';
+import { twinsByGit } from '../workspace/git-twins';
 import type { GitRepo } from '../workspace/git-worktrees';
 
 /** Set IRONBEES_WARM_WORKTREES=0 to start phase worktrees cold (each builds every project it needs). */
@@ -15,8 +16,9 @@ export function warmWorktreesEnabled(): boolean {
 export async function warmPhaseTree(repo: GitRepo, top: string): Promise<WarmWorktree | null> {
   if (!warmWorktreesEnabled()) return null;
   try {
-    const tracked = (await repo.git(['ls-files', '-z'], top)).split('\0').filter(Boolean);
-    return await warmWorktree(repo.root, top, tracked);
+    // Git tells which checked-out files equal their twin, so their content is read only where it cannot.
+    const twins = await twinsByGit(repo, top);
+    return await warmWorktree(repo.root, top, twins.tracked, twins);
   } catch {
     return null;
   }

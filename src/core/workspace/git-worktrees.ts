@@ -154,16 +154,6 @@ export class GitRepo {
   }
 
   /**
-   * Commits everything changed in the worktree at `dir` (new and deleted files too) but the paths in
-   * `exclude` (relative to `dir`); null when nothing changed. `identity` is used only where the
-   * repository configures none.
-   */
-  async commitAll(dir: string, message: string, exclude: readonly string[] = []): Promise<string | null> {
-    await this.git(['add', '-A', '--', '.', ...exclude.map((p) => `:(exclude)${p}`)], dir);
-    return this.commitStaged(dir, message);
-  }
-
-  /**
    * Commits exactly `files` (relative to `dir`; new, changed or deleted), whatever else the worktree
    * holds (build output of a repository without a .gitignore); null when none of them changed.
    */

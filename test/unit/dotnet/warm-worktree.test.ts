@@ -71,6 +71,24 @@ describe('warmWorktree', () => {
     assert.equal(statSync(path.join(tree, 'src/Lib/bin/Debug/net10.0/Lib.dll')).mtimeMs, BUILT.getTime());
   });
 
+  it('takes what it is told of the twins: the same without reading, the rest compared or left', async () => {
+    // Edited.cs is told the same: it gets the times though its content differs (it was not read);
+    // Same.cs is told nothing (it differs): it keeps its own though its content is equal.
+    write(path.join(tree, 'src/Lib/Edited.cs'), 'class Edxted {}', NOW);
+    const twins = { same: new Set(['src/Lib/Edited.cs']), compare: new Set(['src/Lib/Lib.csproj']) };
+    const result = await warmWorktree(main, tree, tracked, twins);
+    assert.deepEqual(result, { projects: 1, unchanged: 2 });
+    assert.equal(statSync(path.join(tree, 'src/Lib/Edited.cs')).mtimeMs, OLD.getTime());
+    assert.equal(statSync(path.join(tree, 'src/Lib/Lib.csproj')).mtimeMs, OLD.getTime());
+    assert.equal(statSync(path.join(tree, 'src/Lib/Same.cs')).mtimeMs, NOW.getTime());
+  });
+
+  it('gives no times to a file told the same whose size differs from its twin', async () => {
+    const result = await warmWorktree(main, tree, tracked, { same: new Set(tracked), compare: new Set() });
+    assert.equal(result.unchanged, 2);
+    assert.equal(statSync(path.join(tree, 'src/Lib/Edited.cs')).mtimeMs, NOW.getTime());
+  });
+
   it('copies (own files, never links) and leaves the restore outputs to the worktree restore', async () => {
     await warmWorktree(main, tree, tracked);
     const copied = path.join(tree, 'src/Lib/obj/Debug/net10.0/Lib.dll');

@@ -47,11 +47,13 @@ describe('GitRepo (worktrees, commits, merges on a real repository)', function (
     fs.rmSync(path.join(dir, 'b.txt'));
     fs.mkdirSync(path.join(dir, '.ironbees'));
     fs.writeFileSync(path.join(dir, '.ironbees', 'state.json'), '{}');
-    const commit = await repo.commitAll(dir, 'First change', ['.ironbees']);
+    // Tracked files only: the untracked new.txt and .ironbees/ stay out.
+    const commit = await repo.commitTracked(dir, 'First change');
     assert.match(commit ?? '', /^[0-9a-f]{40}$/);
-    assert.equal(await repo.commitAll(dir, 'Nothing', ['.ironbees']), null, 'nothing changed: no commit');
+    assert.equal(await repo.commitTracked(dir, 'Nothing'), null, 'no tracked file changed: no commit');
     assert.equal(git(root, 'log', '--format=%s', 'main..ironbees/r1'), 'First change');
-    assert.equal(git(root, 'show', '--name-status', '--format=', 'ironbees/r1'), 'M\ta.txt\nD\tb.txt\nA\tnew.txt');
+    assert.equal(git(root, 'show', '--name-status', '--format=', 'ironbees/r1'), 'M\ta.txt\nD\tb.txt');
+    await repo.commitFiles(dir, 'Second change', ['new.txt']);
     assert.deepEqual(await repo.changedFiles('main', 'ironbees/r1'), [
       { status: 'M', path: 'a.txt' },
       { status: 'D', path: 'b.txt' },
@@ -69,7 +71,7 @@ describe('GitRepo (worktrees, commits, merges on a real repository)', function (
       (await repo.listWorktrees()).map((w) => w.branch),
       ['main'],
     );
-    assert.equal(await repo.commitsAhead('main', 'ironbees/r1'), 1);
+    assert.equal(await repo.commitsAhead('main', 'ironbees/r1'), 2);
     assert.equal(fs.existsSync(path.join(root, 'hook-ran')), false, 'no hook of the repository ran');
     const exclude = fs.readFileSync(path.join(root, '.git', 'info', 'exclude'), 'utf8');
     await repo.exclude('/.ironbees/worktrees/');
@@ -96,7 +98,7 @@ describe('GitRepo (worktrees, commits, merges on a real repository)', function (
     await repo.addWorktree(integration, 'ironbees/int', 'main');
     await repo.addWorktree(phase, 'ironbees/p1', 'main');
     fs.writeFileSync(path.join(phase, 'b.txt'), 'bee\nbuzz\n');
-    await repo.commitAll(phase, 'Phase 1');
+    await repo.commitTracked(phase, 'Phase 1');
     const result = await repo.merge(integration, 'ironbees/p1', 'Merge phase 1');
     assert.equal(result.merged, true);
     assert.equal(git(integration, 'log', '-1', '--format=%s%n%P', 'HEAD').split('\n')[0], 'Merge phase 1');
@@ -113,11 +115,11 @@ describe('GitRepo (worktrees, commits, merges on a real repository)', function (
     await repo.addWorktree(p1, 'ironbees/p1', 'main');
     await repo.addWorktree(p2, 'ironbees/p2', 'main');
     fs.writeFileSync(path.join(p1, 'a.txt'), 'one\nTWO from p1\nthree\n');
-    await repo.commitAll(p1, 'Phase 1');
+    await repo.commitTracked(p1, 'Phase 1');
     fs.writeFileSync(path.join(p2, 'a.txt'), 'one\ntwo from p2\nthree\n');
     fs.rmSync(path.join(p2, 'b.txt'));
     fs.writeFileSync(path.join(p2, 'c.txt'), 'sea\n');
-    await repo.commitAll(p2, 'Phase 2');
+    await repo.commitFiles(p2, 'Phase 2', ['a.txt', 'b.txt', 'c.txt']);
     assert.equal((await repo.merge(integration, 'ironbees/p1', 'Merge phase 1')).merged, true);
     const head = git(integration, 'rev-parse', 'HEAD');
 
@@ -140,9 +142,9 @@ describe('GitRepo (worktrees, commits, merges on a real repository)', function (
     await repo.addWorktree(p1, 'ironbees/p1', 'main');
     await repo.addWorktree(p2, 'ironbees/p2', 'main');
     fs.writeFileSync(path.join(p1, 'b.txt'), 'bee changed\n');
-    await repo.commitAll(p1, 'Phase 1');
+    await repo.commitTracked(p1, 'Phase 1');
     fs.rmSync(path.join(p2, 'b.txt'));
-    await repo.commitAll(p2, 'Phase 2');
+    await repo.commitTracked(p2, 'Phase 2');
     await repo.merge(integration, 'ironbees/p1', 'Merge phase 1');
     const result = await repo.merge(integration, 'ironbees/p2', 'Merge phase 2');
     assert.deepEqual(result, { merged: false, conflicts: [{ path: 'b.txt', base: 'bee\n', ours: 'bee changed\n', theirs: null }] });

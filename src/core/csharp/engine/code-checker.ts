@@ -45,11 +45,24 @@ export interface StagedSources {
 /** Files that change what a build restores or how it compiles, not C# the compiler reads. */
 export const BUILD_INPUT = /(\.(csproj|props|targets|sln|slnx|slnf)|(^|\/)(global\.json|nuget\.config|packages\.lock\.json))$/i;
 
-export async function stagedSources(overlay: StagedOverlay): Promise<StagedSources> {
+/** The overlay's staged files, split for the in-memory check. */
+export function stagedSources(overlay: StagedOverlay): Promise<StagedSources> {
+  return changedSources(overlay.stagedPaths(), (rel) => overlay.read(rel));
+}
+
+/**
+ * Changed files (workspace-relative) split for the in-memory check: C# files with their new text
+ * (`textOf` is asked for those only; null: deleted), the build inputs it leaves to the build, and
+ * nothing of the rest.
+ */
+export async function changedSources(
+  paths: Iterable<string>,
+  textOf: (rel: string) => Promise<string | null> | string | null,
+): Promise<StagedSources> {
   const files: StagedSources['files'] = [];
   const unchecked: string[] = [];
-  for (const rel of overlay.stagedPaths()) {
-    if (rel.toLowerCase().endsWith('.cs')) files.push({ path: rel, text: await overlay.read(rel) });
+  for (const rel of paths) {
+    if (rel.toLowerCase().endsWith('.cs')) files.push({ path: rel, text: await textOf(rel) });
     else if (BUILD_INPUT.test(rel)) unchecked.push(rel);
   }
   return { files, unchecked };
