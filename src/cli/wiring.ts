@@ -164,8 +164,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   const dispose = async (): Promise<void> => {
     await flushTelemetry();
-    if (options.phase) await shutdownBuildServers(host);
-    else await stopWhatTheRunStarted(host);
+    // A phase stops its own worktree's servers only: a signal per group where it can, else their shutdown.
+    if (options.phase) {
+      if (!host.process.stopLeftRunning || process.platform === 'win32') await shutdownBuildServers(host);
+      else host.process.stopLeftRunning();
+    } else await stopWhatTheRunStarted(host);
   };
   return { host, orchestrator, ...(target ? { target } : {}), dispose };
 }

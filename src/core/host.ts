@@ -104,6 +104,11 @@ export interface ProcessRunner {
   run(command: string, args: readonly string[], options: RunOptions): Promise<RunResult>;
   /** True when the runner honours RunOptions.sandbox (the Node runner and VS Code tasks; scripted fakes do not). */
   readonly sandboxes?: boolean;
+  /**
+   * Stops at once what this runner's finished commands left running (build servers, nodes), nobody
+   * else's; returns how many process groups it stopped (0 where commands get none: Windows).
+   */
+  stopLeftRunning?(): number;
 }
 
 export type SymbolKind =

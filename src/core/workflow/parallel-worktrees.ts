@@ -7,6 +7,7 @@
 // and has phases merged on it: a resume makes the integration worktree again from it (parallel-resume.ts).
 // Git commands go one at a time: worktrees share one repository and its locks.
 
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { PhaseState } from '../model';
 import type { GitRepo, MergeResult } from '../workspace/git-worktrees';
@@ -24,6 +25,8 @@ import {
 import type { WorktreeRecord } from './worktree-runs';
 import { workspaceIn, worktreeBase } from './worktree-session';
 
+const BUILD_OUTPUT = /^(obj|bin)$/i;
+
 export interface ParallelTree {
   record: WorktreeRecord;
   /** The run's workspace inside the worktree (the same place relative to the repository's top). */
@@ -35,6 +38,7 @@ export class ParallelWorktrees {
   private readonly open = new Set<ParallelTree>();
   /** What must end before a tree is removed (its runtime stopping its build servers). */
   private readonly ending = new Map<ParallelTree, Promise<unknown>>();
+  private readonly closing = new Map<ParallelTree, Promise<void>>();
 
   private constructor(
     readonly repo: GitRepo,
@@ -111,9 +115,21 @@ export class ParallelWorktrees {
     );
   }
 
-  /** The phase's run folder kept in the person's workspace, its worktree removed and its branch deleted. */
-  async close(tree: ParallelTree): Promise<void> {
+  /** The phase's run folder kept in the person's workspace, its worktree removed and its branch deleted (once, however often asked). */
+  close(tree: ParallelTree): Promise<void> {
+    let closing = this.closing.get(tree);
+    if (!closing) {
+      closing = this.closeOnce(tree);
+      this.closing.set(tree, closing);
+    }
+    return closing;
+  }
+
+  private async closeOnce(tree: ParallelTree): Promise<void> {
     await this.ending.get(tree);
+    // Most of a phase's worktree is build output, none of git's business: it goes before the git step,
+    // so the merges of the other phases do not wait behind its deletion.
+    if (tree !== this.integration) await removeBuildOutput(tree.record.path);
     return this.serial(async () => {
       if (!this.open.delete(tree)) return;
       await endWorktreeRun(this.repo, this.workspace, tree.record, null);
@@ -143,6 +159,21 @@ async function reopenTree(repo: GitRepo, workspace: string, kept: WorktreeRecord
   writeRecord(workspace, record);
   await repo.checkoutWorktree(top, record.branch);
   return { record, workspace: record.workspace };
+}
+
+/** Every obj/ and bin/ folder under `top` (links are not followed, `.git` is left to git). */
+async function removeBuildOutput(top: string): Promise<void> {
+  const pending = [top];
+  while (pending.length > 0) {
+    const dir = pending.pop() as string;
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.name === '.git') continue;
+      const full = path.join(dir, entry.name);
+      if (BUILD_OUTPUT.test(entry.name)) await fs.rm(full, { recursive: true, force: true, maxRetries: 3 });
+      else pending.push(full);
+    }
+  }
 }
 
 async function addTree(

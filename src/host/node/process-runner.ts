@@ -82,6 +82,8 @@ export class NodeProcessRunner implements ProcessRunner {
   readonly sandboxes = true;
   private readonly maxKeptOutput: number;
   private readonly reapLingeringGroups: boolean;
+  /** The groups this runner's own commands left running (a subset of the process-wide lingeringGroups). */
+  private readonly ownGroups = new Set<number>();
 
   constructor(options: NodeProcessRunnerOptions = {}) {
     this.maxKeptOutput = options.maxKeptOutput ?? DEFAULT_MAX_KEPT_OUTPUT;
@@ -230,7 +232,27 @@ export class NodeProcessRunner implements ProcessRunner {
 
   private rememberIfLingering(pid: number): void {
     if (!this.reapLingeringGroups) return;
-    if (groupHasMembers(pid)) lingeringGroups.add(pid);
+    if (!groupHasMembers(pid)) return;
+    lingeringGroups.add(pid);
+    this.ownGroups.add(pid);
+  }
+
+  /**
+   * Stops what this runner's finished commands left running (build servers and nodes of its workspace),
+   * at once, with a signal per group; another runner's (another phase's worktree) are left alone.
+   * Returns how many groups were stopped; 0 where commands get no group (Windows).
+   */
+  stopLeftRunning(): number {
+    let stopped = 0;
+    for (const pgid of this.ownGroups) {
+      if (groupHasMembers(pgid)) {
+        killGroup(pgid);
+        stopped += 1;
+      }
+      this.ownGroups.delete(pgid);
+      lingeringGroups.delete(pgid);
+    }
+    return stopped;
   }
 
   private killLingeringGroups(): void {
@@ -238,6 +260,7 @@ export class NodeProcessRunner implements ProcessRunner {
       // A group id cannot be reused while it still has members, so a live group is still ours.
       if (groupHasMembers(pgid)) killGroup(pgid);
       lingeringGroups.delete(pgid);
+      this.ownGroups.delete(pgid);
     }
   }
 
@@ -245,6 +268,7 @@ export class NodeProcessRunner implements ProcessRunner {
     for (const pgid of lingeringGroups) {
       if (!groupHasMembers(pgid)) lingeringGroups.delete(pgid);
     }
+    for (const pgid of this.ownGroups) if (!lingeringGroups.has(pgid)) this.ownGroups.delete(pgid);
   }
 }
 

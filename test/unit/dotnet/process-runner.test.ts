@@ -153,4 +153,22 @@ describe('NodeProcessRunner', function () {
     assert.equal(killed.timedOut, true);
     assert.ok(await waitFor(() => !isAlive(lingering), 5_000), 'the lingering group was reaped');
   });
+
+  it("stopLeftRunning stops what this runner's commands left running, not another runner's", async function () {
+    if (!posix) this.skip();
+    const other = new NodeProcessRunner();
+    const leave = async (who: NodeProcessRunner, name: string): Promise<number> => {
+      const file = path.join(dir, name);
+      await who.run('sh', ['-c', `sleep 30 & echo $! > ${file}`], { cwd: dir, timeoutMs: 20_000 });
+      return readPids(file)[0] as number;
+    };
+    const mine = await leave(runner, 'mine');
+    const theirs = await leave(other, 'theirs');
+    assert.equal(runner.stopLeftRunning(), 1);
+    assert.ok(await waitFor(() => !isAlive(mine), 5_000), "this runner's server was not stopped");
+    assert.equal(isAlive(theirs), true, "another runner's server was stopped");
+    assert.equal(runner.stopLeftRunning(), 0);
+    assert.equal(other.stopLeftRunning(), 1);
+    assert.ok(await waitFor(() => !isAlive(theirs), 5_000));
+  });
 });
