@@ -3,12 +3,12 @@
 // works, that validation finds every project restored (session.ts: isRestored) and builds only what
 // the change affects. The restore is tracked (build-tracker.ts), so a C# engine started meanwhile
 // waits for it instead of loading projects without their packages; once it is done the engine starts
-// loading, while the coder still thinks, and the compile check at submit_changes finds it ready. Then the
-// whole target is built once: the worktree's build servers start, and each project's output becomes
-// the worktree's own (a project with references compiles again in a new folder: its compile inputs hash
-// their absolute paths), so the first validation builds only the changed projects. What is built is what
-// the phase's plan names would build (all of the target when it names nothing): a phase's coder rarely
-// leaves its plan, and building the rest would take the machine from the other phases.
+// loading, while the coder still thinks, and the compile check at submit_changes finds it ready. Then
+// what a change of the phase's planned files would build is built once (all of the target when the plan
+// names none): the worktree's build servers start, and those outputs become the worktree's own (a project
+// with references compiles again in a new folder: its compile inputs hash their absolute paths), so the
+// first validation builds only the changed projects. Not the whole target: a phase's coder rarely leaves
+// its plan, and building the rest would take the machine from the other phases.
 
 import type { Host } from '../host';
 import { trackRestore } from './build-tracker';

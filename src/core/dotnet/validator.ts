@@ -244,9 +244,9 @@ export async function captureBaseline(options: BaselineOptions): Promise<Baselin
 /**
  * What a change of `files` (the plan's; all of the target when none or when they reach the build
  * itself) would build, built before any edit where the build output is not yet the workspace's own (a
- * phase's fresh worktree, just restored: restore-ahead.ts): its build servers are running and those outputs are its
- * own by the time the first validation builds only the changed projects. Nobody's verdict: false only
- * means that validation builds more.
+ * phase's fresh worktree, just restored: restore-ahead.ts): its build servers are running and those
+ * outputs are its own by the time the first validation builds only the changed projects. Nobody's
+ * verdict: false only means that validation builds more.
  */
 export async function buildAhead(options: ValidatorOptions, files: readonly string[]): Promise<boolean> {
   const session = dotnetSession(options.host, options.target);
