@@ -3,6 +3,7 @@
 
 import type { Colors } from 'picocolors/types';
 import type { CodingState, ExecutionPlan, PhaseState } from '../../core/model';
+import { STOPPED_WITH_THE_RUN } from '../../core/workflow/parallel-phases';
 
 /** The lines for the phases that changed between two states; none for a plan in one phase. */
 export function describePhaseChanges(previous: CodingState | null, next: CodingState, colors: Colors): string[] {
@@ -34,7 +35,11 @@ export function describePhaseChanges(previous: CodingState | null, next: CodingS
 
 /** In a plan of phases, the escalation headline in the running phase's own iterations; null otherwise. */
 export function phaseEscalation(state: CodingState): string | null {
-  const running = state.plan?.phases?.length ? state.phases?.find((phase) => phase.status === 'running') : undefined;
+  if (!state.plan?.phases?.length) return null;
+  // Phases run at once (--parallel): the one that stopped the others says why (its first line).
+  const stopping = state.phases?.find((phase) => phase.status === 'error' && phase.error && phase.error !== STOPPED_WITH_THE_RUN);
+  if (stopping) return `Escalation: phase ${stopping.name} stopped the run: ${stopping.error?.split('\n')[0] ?? ''}`;
+  const running = state.phases?.find((phase) => phase.status === 'running');
   if (!running) return null;
   return `Escalation: phase ${running.name} still fails validation after ${running.iterationsRun} of ${running.maxIterations} iterations.`;
 }

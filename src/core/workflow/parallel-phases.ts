@@ -32,6 +32,8 @@ import { phasesMergedBefore } from './parallel-resume';
 import { phaseCodeCheck, sharedEngineEnabled } from './phase-code-check';
 import type { ShowPhases } from './live-phases';
 
+/** The error of a phase stopped because another one stopped the run. */
+export const STOPPED_WITH_THE_RUN = 'Stopped with the run.';
 /** The error code of a phase that stopped the others: the run escalates to its person. */
 export const PHASE_BLOCKED_CODE = 'PARALLEL_PHASE_BLOCKED';
 const GATES: readonly string[] = nodesOfKind('gate');
@@ -162,7 +164,7 @@ export async function runPhasesInParallel(input: ParallelPhasesInput): Promise<P
       }
       const problem: AgentModeError | null = outcome;
       if (problem || failure || stop.signal.aborted || done.last?.currentNode !== 'SUCCESS') {
-        runs.set(done.id, { ...ended, status: 'error', error: problem?.message ?? 'Stopped with the run.' });
+        runs.set(done.id, { ...ended, status: 'error', error: problem?.message ?? STOPPED_WITH_THE_RUN });
         if (problem && !failure) {
           failure = problem;
           stop.abort();

@@ -87,4 +87,19 @@ describe('CLI per-phase progress', () => {
       'Escalation: validation still fails after 5 of 5 iterations.',
     );
   });
+
+  it('an escalation by a phase run at once names the phase that stopped the others and why', () => {
+    const blocked = makeState({
+      currentNode: 'WAIT_HUMAN',
+      plan: PHASED,
+      phases: [
+        phase('a', 'error', 't1', { error: 'Stopped with the run.' }),
+        phase('b', 'error', 't1', { error: 'Phase "b" (Phase b) ended ESCALATE in its worktree; the other phases were stopped.\nMore.' }),
+      ],
+    });
+    assert.equal(
+      renderEscalation(blocked, plain).split('\n')[0],
+      'Escalation: phase Phase b stopped the run: Phase "b" (Phase b) ended ESCALATE in its worktree; the other phases were stopped.',
+    );
+  });
 });
