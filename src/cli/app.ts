@@ -12,7 +12,8 @@ import { runCommand } from './commands/run';
 import { runInWorktree } from './commands/worktree-run';
 import { applyCommand } from './commands/apply';
 import { cleanLeftovers } from './commands/worktree-leftovers';
-import { resumeInWorktree, revertWorktreeRun, worktreeRunOf } from './commands/worktree-resume';
+import { resumeInWorktree, revertWorktreeRun } from './commands/worktree-resume';
+import { worktreeRunRecord } from '../core/workflow/worktree-runs';
 import { runsCommand } from './commands/runs';
 import { traceCommand } from './commands/trace';
 import { checkpointsCommand, rewindCommand } from './commands/checkpoints';
@@ -56,13 +57,13 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: Partial<C
         return await (command.worktree ? runInWorktree(ctx, command) : runCommand(ctx, command));
       case 'resume': {
         // A run that worked in its own worktree goes on there, never in the working tree.
-        const record = worktreeRunOf(command.workspace, command.runId);
+        const record = worktreeRunRecord(command.workspace, command.runId);
         return await (record ? resumeInWorktree(ctx, command, record) : resumeCommand(ctx, command));
       }
       case 'runs':
         return await runsCommand(ctx, command);
       case 'revert': {
-        const record = worktreeRunOf(command.workspace, command.runId);
+        const record = worktreeRunRecord(command.workspace, command.runId);
         return await (record ? revertWorktreeRun(ctx, command, record) : revertCommand(ctx, command));
       }
       case 'apply':

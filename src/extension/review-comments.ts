@@ -8,7 +8,7 @@
 
 import * as vscode from 'vscode';
 import type { CodingState, ReviewResult } from '../core/model';
-import { readRecord } from '../core/workflow/worktree-runs';
+import { worktreeRunRecord } from '../core/workflow/worktree-runs';
 import { Disposable } from './lifecycle';
 import type { ReviewCommentSpec } from './review-comment-specs';
 import { reviewCommentSpecs } from './review-comment-specs';
@@ -58,7 +58,7 @@ export class ReviewComments extends Disposable {
     this.clear();
     this.shownKey = key;
     // A worktree run's review names lines of its worktree's files, not of the person's working tree.
-    if (!state || !review || readRecord(this.deps.folder.fsPath, state.stateId)) return;
+    if (!state || !review || worktreeRunRecord(this.deps.folder.fsPath, state.stateId)) return;
     const specs = reviewCommentSpecs(this.deps.folder.fsPath, review);
     if (specs.length === 0) return;
     // No commenting range provider: the person cannot start threads of their own here.

@@ -2,13 +2,11 @@
 // would write the person's files from its journal. The CLI does both in its worktree.
 
 import { OrchestratorError } from '../core/errors';
-import { branchFor, readRecord } from '../core/workflow/worktree-runs';
+import { branchFor, worktreeRunRecord } from '../core/workflow/worktree-runs';
 
 /** Throws for a worktree run, saying how the CLI resumes or reverts it. */
 export function refuseWorktreeRun(workspaceRoot: string, runId: string, what: 'resume' | 'revert'): void {
-  // A `--parallel` run's integration worktree has the run's id, but the run works in the working tree.
-  const record = readRecord(workspaceRoot, runId);
-  if (!record || record.kind === 'phase') return;
+  if (!worktreeRunRecord(workspaceRoot, runId)) return;
   const how =
     what === 'resume'
       ? `\`ironbees resume ${runId}\` goes on in its worktree`

@@ -3,7 +3,7 @@
 import { EMPTY_USAGE, TERMINAL_NODES, addUsage } from '../../core/model';
 import type { RunSummary } from '../../core/trace';
 import { RunStore } from '../../core/workflow/store';
-import { isActive, listRecords } from '../../core/workflow/worktree-runs';
+import { isActive, isWorktreeRun, listRecords } from '../../core/workflow/worktree-runs';
 import type { RunsArgs } from '../args';
 import { formatUsage } from '../render/state';
 import { writeLine } from '../terminal';
@@ -83,7 +83,8 @@ async function withWorktreeRuns(ctx: CommandContext, workspace: string, runs: Ru
     const own = (await new RunStore(ctx.deps.createHost(record.workspace, ctx.logger)).list()).find((r) => r.runId === record.runId);
     if (own) active.push(own);
   }
-  const byId = new Map(records.map((r) => [r.runId, r]));
+  // A `--parallel` run's integration worktree has the run's id, but that run worked in the working tree.
+  const byId = new Map(records.filter(isWorktreeRun).map((r) => [r.runId, r]));
   return [...runs, ...active]
     .map((run) => {
       const record = byId.get(run.runId);

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigurationError } from '../../core/errors';
 import { GitRepo } from '../../core/workspace/git-worktrees';
-import { endWorktreeRun, isActive, readRecord, worktreeRunDir, writeRecord } from '../../core/workflow/worktree-runs';
+import { endWorktreeRun, isActive, worktreeRunDir, writeRecord } from '../../core/workflow/worktree-runs';
 import type { WorktreeRecord } from '../../core/workflow/worktree-runs';
 import type { ResumeArgs, RevertArgs } from '../args';
 import { writeLine } from '../terminal';
@@ -16,15 +16,6 @@ import type { CommandContext } from './context';
 import { checkWorkspace } from './context';
 import { resumeCommand } from './resume';
 import { IterationCommits } from '../../core/workflow/worktree-commits';
-
-/**
- * The record of a worktree run of this workspace, or null for an ordinary run. A `--parallel` run's
- * integration worktree has the run's id too, but the run itself works in the working tree.
- */
-export function worktreeRunOf(workspace: string, runId: string): WorktreeRecord | null {
-  const record = readRecord(workspace, runId);
-  return record?.kind === 'phase' ? null : record;
-}
 
 async function openFor(ctx: CommandContext, workspace: string, record: WorktreeRecord): Promise<GitRepo> {
   if (isActive(record)) throw new ConfigurationError(`Run ${record.runId} is at work in its worktree (process ${record.pid}).`);

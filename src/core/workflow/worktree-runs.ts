@@ -80,6 +80,21 @@ export function writeRecord(workspace: string, record: WorktreeRecord): void {
  * The record of `runId`, if it is one this person made on this machine and it names the run's own
  * worktree folder and branch: a record shipped in a repository is data, never a folder to delete.
  */
+/**
+ * The record of a run that worked in a git worktree of its own (`run --worktree`), or null for a run
+ * that works in the working tree: a `--parallel` run's integration worktree and its phases' have
+ * records too, but the run itself writes the working tree.
+ */
+export function worktreeRunRecord(workspace: string, runId: string): WorktreeRecord | null {
+  const record = readRecord(workspace, runId);
+  return record && isWorktreeRun(record) ? record : null;
+}
+
+/** False for the worktrees of a `--parallel` run (its integration worktree and its phases'). */
+export function isWorktreeRun(record: WorktreeRecord): boolean {
+  return record.kind !== 'phase';
+}
+
 export function readRecord(workspace: string, runId: string): WorktreeRecord | null {
   if (!RUN_ID.test(runId)) return null;
   let record: WorktreeRecord;

@@ -14,8 +14,10 @@ import {
   newRecord,
   readRecord,
   worktreesDir,
+  worktreeRunRecord,
   writeRecord,
 } from '../../../src/core/workflow/worktree-runs';
+import type { WorktreeRecord } from '../../../src/core/workflow/worktree-runs';
 import { NodeProcessRunner } from '../../../src/host/node/process-runner';
 
 function git(cwd: string, ...args: string[]): string {
@@ -65,6 +67,18 @@ describe('worktree run records', function () {
     assert.equal(readRecord(root, 'r-branch'), null);
     assert.equal(readRecord(root, '../x'), null);
     assert.deepEqual(listRecords(root), []);
+  });
+
+  it("a --parallel run's integration and phase worktrees are not worktree runs: that run writes the working tree", () => {
+    const base = git(root, 'rev-parse', 'HEAD');
+    const at = (runId: string): WorktreeRecord => newRecord({ runId, path: path.join(worktreesDir(root), runId), workspace: root, base });
+    writeRecord(root, at('r-own'));
+    writeRecord(root, { ...at('r-par'), kind: 'phase', integration: true });
+    writeRecord(root, { ...at('r-par-phase-a'), kind: 'phase' });
+    assert.equal(worktreeRunRecord(root, 'r-own')?.runId, 'r-own');
+    assert.equal(worktreeRunRecord(root, 'r-par'), null);
+    assert.equal(worktreeRunRecord(root, 'r-par-phase-a'), null);
+    assert.equal(readRecord(root, 'r-par')?.runId, 'r-par');
   });
 
   it('cleans a killed run once: worktree removed, its empty branch deleted, a folder elsewhere untouched', async () => {
