@@ -205,8 +205,7 @@ async function measure(template: string, variant: Variant): Promise<Measured> {
   if (KEEP) {
     writeFileSync(path.join(workspace, 'cli-stderr.log'), stderr);
     console.log(`kept ${workspace} (the CLI's stderr in cli-stderr.log)`);
-  }
-  else rmSync(workspace, { recursive: true, force: true });
+  } else rmSync(workspace, { recursive: true, force: true });
   return { ms, peakRssKb, worktreeKb, steps };
 }
 
