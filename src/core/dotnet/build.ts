@@ -97,7 +97,7 @@ export function runBuild(request: BuildRequest): Promise<BuildResult> {
 }
 
 /** `dotnet restore` of the entry point, as the one step of a sandboxed build that may reach the network. */
-function restoreAlone(request: BuildRequest, entry: string): Promise<RunResult> {
+export function restoreAlone(request: Pick<BuildRequest, 'host' | 'timeoutMs' | 'signal' | 'onOutput'>, entry: string): Promise<RunResult> {
   return runDotnet(request.host, ['restore', entry, '-nologo', '-tl:off'], {
     cwd: request.host.workspaceRoot,
     timeoutMs: request.timeoutMs,

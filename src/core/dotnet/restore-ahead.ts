@@ -12,19 +12,15 @@
 
 import type { Host } from '../host';
 import { trackRestore } from './build-tracker';
-import { restoreEnv, runDotnet } from './dotnet-cli';
+import { restoreAlone } from './build';
 import { findBuildTarget } from './target';
 import { buildAhead } from './validator';
 
-/** Restores the build target (`target`, else the one found); its outcome is the next build's to see. */
-export async function restoreAhead(host: Host, target: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+/** Restores the build target (`target`, else the one found); false when the restore failed (the next build says why). */
+async function restoreAhead(host: Host, target: string | undefined, timeoutMs: number): Promise<boolean> {
   const found = await findBuildTarget(host, target);
-  await runDotnet(host, ['restore', found.absPath, '-nologo', '-tl:off'], {
-    cwd: host.workspaceRoot,
-    timeoutMs,
-    ...(signal ? { signal } : {}),
-    env: restoreEnv(),
-  });
+  const restored = await restoreAlone({ host, timeoutMs }, found.absPath);
+  return restored.exitCode === 0 && !restored.timedOut;
 }
 
 /** Set IRONBEES_PHASE_ENGINE_AHEAD=0 to load a phase's C# engine only at its first check. */
@@ -48,10 +44,7 @@ export async function prepareWorktree(
   timeoutMs: number,
   planned: readonly string[] = [],
 ): Promise<void> {
-  const restored = await trackRestore(host.workspaceRoot, restoreAhead(host, target, timeoutMs)).then(
-    () => true,
-    () => false,
-  );
+  const restored = await trackRestore(host.workspaceRoot, restoreAhead(host, target, timeoutMs)).catch(() => false);
   // A failed restore is the first validation's to report; nothing loads or builds without packages.
   if (!restored) return;
   if (engineAhead()) host.codeCheck?.warmUp?.();

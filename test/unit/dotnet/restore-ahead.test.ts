@@ -17,20 +17,21 @@ interface Held {
 
 const ONE_PROJECT = { 'App.sln': '', 'src/App/App.csproj': '<Project />' };
 
-function heldHost(workspaceRoot: string, fail = false, files: Record<string, string> = ONE_PROJECT): Held {
+/** `fail`: true, dotnet cannot start; a number, every command exits with it. */
+function heldHost(workspaceRoot: string, fail: boolean | number = false, files: Record<string, string> = ONE_PROJECT): Held {
   const base = createMemoryHost(files, workspaceRoot);
   const commands: string[][] = [];
   const warmUps: number[] = [];
   let finish = (): void => undefined;
   const done = new Promise<RunResult>((resolve) => {
-    finish = () => resolve({ exitCode: 0, stdout: '', stderr: '', timedOut: false } as RunResult);
+    finish = () => resolve({ exitCode: typeof fail === 'number' ? fail : 0, stdout: '', stderr: '', timedOut: false } as RunResult);
   });
   const host: Host = {
     ...base,
     process: {
       run: async (command, args) => {
         commands.push([command, ...args]);
-        if (fail) throw new Error('dotnet was not found');
+        if (fail === true) throw new Error('dotnet was not found');
         return done;
       },
     },
@@ -110,6 +111,18 @@ describe('prepareWorktree', () => {
     } finally {
       delete process.env.IRONBEES_PHASE_BUILD_AHEAD;
     }
+  });
+
+  it('asks for no engine and builds nothing when the restore fails', async () => {
+    const held = heldHost('/memory-phase-e', 1);
+    const prepared = prepareWorktree(held.host, undefined, 60_000);
+    held.finish();
+    await prepared;
+    assert.deepEqual(
+      held.commands.map((c) => c.slice(0, 2)),
+      [['dotnet', 'restore']],
+    );
+    assert.deepEqual(held.warmUps, []);
   });
 
   it('asks for no engine and builds nothing when the restore could not run', async () => {
