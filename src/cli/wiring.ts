@@ -123,10 +123,12 @@ async function buildTargetOf(host: Pick<Host, 'workspaceRoot' | 'fs'>, requested
 /**
  * At the end of a CLI run nothing it started keeps running: on POSIX its lingering process groups (build
  * servers, nodes, test hosts) get a signal each, at once; on Windows, where commands run in no group of
- * their own, the build servers of this process (its own handshake salt) are asked to shut down.
+ * their own, the build servers of this process (its own handshake salt) are asked to shut down. A phase's
+ * run stops only what its own worktree's commands left (the other phases may be building).
  */
-async function stopWhatTheRunStarted(host: Host): Promise<void> {
-  if (process.platform === 'win32') await shutdownBuildServers(host);
+async function stopWhatTheRunStarted(host: Host, phase: boolean): Promise<void> {
+  if (process.platform === 'win32' || (phase && !host.process.stopLeftRunning)) await shutdownBuildServers(host);
+  else if (phase) host.process.stopLeftRunning?.();
   else stopLingeringProcessGroups();
 }
 
@@ -164,11 +166,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   const dispose = async (): Promise<void> => {
     await flushTelemetry();
-    // A phase stops its own worktree's servers only: a signal per group where it can, else their shutdown.
-    if (options.phase) {
-      if (!host.process.stopLeftRunning || process.platform === 'win32') await shutdownBuildServers(host);
-      else host.process.stopLeftRunning();
-    } else await stopWhatTheRunStarted(host);
+    await stopWhatTheRunStarted(host, options.phase === true);
   };
   return { host, orchestrator, ...(target ? { target } : {}), dispose };
 }

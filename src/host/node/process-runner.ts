@@ -243,25 +243,13 @@ export class NodeProcessRunner implements ProcessRunner {
    * Returns how many groups were stopped; 0 where commands get no group (Windows).
    */
   stopLeftRunning(): number {
-    let stopped = 0;
-    for (const pgid of this.ownGroups) {
-      if (groupHasMembers(pgid)) {
-        killGroup(pgid);
-        stopped += 1;
-      }
-      this.ownGroups.delete(pgid);
-      lingeringGroups.delete(pgid);
-    }
-    return stopped;
+    for (const pgid of this.ownGroups) lingeringGroups.delete(pgid);
+    return stopGroups(this.ownGroups);
   }
 
   private killLingeringGroups(): void {
-    for (const pgid of lingeringGroups) {
-      // A group id cannot be reused while it still has members, so a live group is still ours.
-      if (groupHasMembers(pgid)) killGroup(pgid);
-      lingeringGroups.delete(pgid);
-      this.ownGroups.delete(pgid);
-    }
+    for (const pgid of lingeringGroups) this.ownGroups.delete(pgid);
+    stopGroups(lingeringGroups);
   }
 
   private forgetEmptyGroups(): void {
@@ -280,14 +268,20 @@ export class NodeProcessRunner implements ProcessRunner {
  * Returns how many groups were stopped. POSIX only (on Windows commands get no group: nothing is kept).
  */
 export function stopLingeringProcessGroups(): number {
+  return stopGroups(lingeringGroups);
+}
+
+/** A signal to every group of `groups` that still has members, all of them then forgotten; how many got one. */
+function stopGroups(groups: Set<number>): number {
   let stopped = 0;
-  for (const pgid of lingeringGroups) {
+  for (const pgid of groups) {
+    // A group id cannot be reused while it still has members, so a live group is still ours.
     if (groupHasMembers(pgid)) {
       killGroup(pgid);
       stopped += 1;
     }
-    lingeringGroups.delete(pgid);
   }
+  groups.clear();
   return stopped;
 }
 
